@@ -1,0 +1,8 @@
+# Documentation/: reStructuredText documents, shipped in the tarball.
+
+EXTRA_DIST += \
+	Documentation/index.rst \
+	Documentation/intro/install.rst \
+	Documentation/topics/testing.rst \
+	Documentation/topics/logging.rst \
+	Documentation/topics/unixctl.rst

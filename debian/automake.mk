@@ -1,0 +1,1 @@
+# debian/: Debian packaging.

@@ -1,0 +1,55 @@
+# lib/: libraries shared by the daemons and tools.  Nothing here links DPDK.
+
+noinst_LIBRARIES += lib/libdpswitch.a
+lib_libdpswitch_a_SOURCES = \
+	lib/compiler.h \
+	lib/coverage.c \
+	lib/coverage.h \
+	lib/daemon.c \
+	lib/daemon.h \
+	lib/dirs.c \
+	lib/dirs.h \
+	lib/dynamic-string.c \
+	lib/dynamic-string.h \
+	lib/fatal-signal.c \
+	lib/fatal-signal.h \
+	lib/json.c \
+	lib/json.h \
+	lib/jsonrpc.c \
+	lib/jsonrpc.h \
+	lib/latch.c \
+	lib/latch.h \
+	lib/memory.c \
+	lib/memory.h \
+	lib/poll-loop.c \
+	lib/poll-loop.h \
+	lib/reconnect.c \
+	lib/reconnect.h \
+	lib/socket-util.c \
+	lib/socket-util.h \
+	lib/stream.c \
+	lib/stream.h \
+	lib/stream-fd.c \
+	lib/stream-provider.h \
+	lib/stream-ssl.c \
+	lib/stream-ssl.h \
+	lib/timeval.c \
+	lib/timeval.h \
+	lib/unixctl.c \
+	lib/unixctl.h \
+	lib/util.c \
+	lib/util.h \
+	lib/vlog.c \
+	lib/vlog.h
+
+# Where dpswitch keeps its state: the same places as Open vSwitch.
+DPS_RUNDIR = $(localstatedir)/run/openvswitch
+DPS_LOGDIR = $(localstatedir)/log/openvswitch
+DPS_DBDIR = $(sysconfdir)/openvswitch
+lib_libdpswitch_a_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DDPS_RUNDIR='"$(DPS_RUNDIR)"' \
+	-DDPS_LOGDIR='"$(DPS_LOGDIR)"' \
+	-DDPS_DBDIR='"$(DPS_DBDIR)"' \
+	-DDPS_SYSCONFDIR='"$(sysconfdir)"' \
+	-DDPS_PKGDATADIR='"$(pkgdatadir)"' \
+	-DDPS_BINDIR='"$(bindir)"'

@@ -1,0 +1,1 @@
+/* PROVISIONAL placeholder. */

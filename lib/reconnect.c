@@ -1,0 +1,2 @@
+/* PROVISIONAL placeholder. */
+#include <config.h>

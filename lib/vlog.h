@@ -1,0 +1,241 @@
+/* Logging, in Open vSwitch's format and with its controls.
+ *
+ * Every source file that logs names its module once:
+ *
+ *     VLOG_DEFINE_THIS_MODULE(jsonrpc);
+ *
+ * and then logs with VLOG_ERR(), VLOG_WARN(), VLOG_INFO(), VLOG_DBG() (and
+ * VLOG_EMER()), each taking printf()-style arguments.  A message goes to each
+ * destination (console = stderr, syslog, file) whose level for the module is
+ * at least the message's level.  Levels, from most to least severe: emer,
+ * err, warn, info, dbg; "off" disables a destination.
+ *
+ * Messages that an outside party can trigger repeatedly use the rate-limited
+ * forms with a static limiter:
+ *
+ *     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+ *     VLOG_WARN_RL(&rl, "%s: bad message", name);
+ *
+ * which allow on average 5 messages a minute with bursts of 20 and report how
+ * many were suppressed when logging resumes.
+ *
+ * Settings come from "-v SPEC" / "--verbose=SPEC" on the command line and
+ * from the "vlog/set" unixctl command at run time.  A SPEC is a list of words
+ * separated by spaces, commas or colons: a module name or "ANY", a
+ * destination ("console", "syslog", "file") or "ANY", a level; what is not
+ * given means all modules, all destinations, and "dbg".  "PATTERN:DEST:FMT"
+ * sets the line format of a destination.
+ *
+ * This module is thread-safe.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#ifndef VLOG_H
+#define VLOG_H 1
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <time.h>
+#include "compiler.h"
+
+/* Levels, most severe first.  VLL_OFF disables a destination. */
+#define VLOG_LEVELS                     \
+    VLOG_LEVEL(OFF, LOG_ALERT, "off")   \
+    VLOG_LEVEL(EMER, LOG_ALERT, "emer") \
+    VLOG_LEVEL(ERR, LOG_ERR, "err")     \
+    VLOG_LEVEL(WARN, LOG_WARNING, "warn") \
+    VLOG_LEVEL(INFO, LOG_NOTICE, "info") \
+    VLOG_LEVEL(DBG, LOG_DEBUG, "dbg")
+
+enum vlog_level {
+#define VLOG_LEVEL(NAME, SYSLOG_LEVEL, TEXT) VLL_##NAME,
+    VLOG_LEVELS
+#undef VLOG_LEVEL
+    VLL_N_LEVELS
+};
+
+/* Destinations, in the order "vlog/list" shows them. */
+#define VLOG_DESTINATIONS                    \
+    VLOG_DESTINATION(CONSOLE, "console")     \
+    VLOG_DESTINATION(SYSLOG, "syslog")       \
+    VLOG_DESTINATION(FILE, "file")
+
+enum vlog_destination {
+#define VLOG_DESTINATION(NAME, TEXT) VLF_##NAME,
+    VLOG_DESTINATIONS
+#undef VLOG_DESTINATION
+    VLF_N_DESTINATIONS,
+    VLF_ANY_DESTINATION = -1
+};
+
+const char *vlog_get_level_name(enum vlog_level);
+enum vlog_level vlog_get_level_val(const char *name);
+const char *vlog_get_destination_name(enum vlog_destination);
+enum vlog_destination vlog_get_destination_val(const char *name);
+
+/* A logging module.  Define one per source file with
+ * VLOG_DEFINE_THIS_MODULE. */
+struct vlog_module {
+    struct vlog_module *next;          /* All modules, in a list. */
+    const char *name;                  /* As given to the macro. */
+    int levels[VLF_N_DESTINATIONS];    /* Level of each destination. */
+    int min_level;                     /* Least severe level enabled. */
+    bool honor_rate_limits;            /* False: rate limits ignored. */
+};
+
+void vlog_insert_module(struct vlog_module *);
+struct vlog_module *vlog_module_from_name(const char *name);
+const char *vlog_get_module_name(const struct vlog_module *);
+
+#define VLOG_DEFINE_THIS_MODULE(MODULE)                                 \
+    static struct vlog_module this_module = {                           \
+        NULL, #MODULE,                                                  \
+        { VLL_INFO, VLL_INFO, VLL_INFO }, VLL_INFO, true                \
+    };                                                                  \
+    DPS_CONSTRUCTOR(vlog_register_##MODULE)                             \
+    {                                                                   \
+        vlog_insert_module(&this_module);                               \
+    }                                                                   \
+    struct vlog_dummy_##MODULE  /* Requires a semicolon after the macro. */
+
+/* Rate limiter: on average 'RATE' messages a minute, bursts of 'BURST'. */
+struct vlog_rate_limit {
+    unsigned int rate;            /* Messages a minute. */
+    unsigned int burst;           /* Most tokens held, in messages. */
+    unsigned int tokens;          /* In 1/rate minutes: 1000 per message. */
+    long long int last_fill;      /* Monotonic msec of the last refill. */
+    long long int first_dropped;  /* Wall msec of first suppressed message. */
+    long long int last_dropped;   /* Wall msec of last suppressed message. */
+    unsigned int n_dropped;       /* Messages suppressed since last one. */
+    pthread_mutex_t mutex;
+};
+
+#define VLOG_RATE_LIMIT_INIT(RATE, BURST)                               \
+    {                                                                   \
+        (RATE), (BURST), (BURST) * 1000u, 0, 0, 0, 0,                   \
+        PTHREAD_MUTEX_INITIALIZER                                       \
+    }
+
+/* Core functions.  The macros below call these. */
+bool vlog_is_enabled(const struct vlog_module *, enum vlog_level);
+bool vlog_should_drop(const struct vlog_module *, enum vlog_level,
+                      struct vlog_rate_limit *);
+void vlog(const struct vlog_module *, enum vlog_level, const char *format,
+          ...) DPS_PRINTF_FORMAT(3, 4);
+void vlog_valist(const struct vlog_module *, enum vlog_level,
+                 const char *format, va_list) DPS_PRINTF_FORMAT(3, 0);
+void vlog_rate_limit(const struct vlog_module *, enum vlog_level,
+                     struct vlog_rate_limit *, const char *format, ...)
+    DPS_PRINTF_FORMAT(4, 5);
+void vlog_fatal(const struct vlog_module *, const char *format, ...)
+    DPS_PRINTF_FORMAT(2, 3) DPS_NO_RETURN;
+void vlog_abort(const struct vlog_module *, const char *format, ...)
+    DPS_PRINTF_FORMAT(2, 3) DPS_NO_RETURN;
+
+/* Configuration. */
+void vlog_set_levels(struct vlog_module *, enum vlog_destination,
+                     enum vlog_level);
+enum vlog_level vlog_get_level(const struct vlog_module *,
+                               enum vlog_destination);
+char *vlog_set_levels_from_string(const char *spec);
+void vlog_set_levels_from_string_assert(const char *spec);
+char *vlog_get_levels(void);
+void vlog_set_pattern(enum vlog_destination, const char *pattern);
+char *vlog_get_patterns(void);
+int vlog_set_log_file(const char *file_name);
+const char *vlog_get_log_file(void);
+int vlog_reopen_log_file(void);
+void vlog_close_log_file(void);
+void vlog_set_verbosity(const char *arg);
+void vlog_set_syslog_target(const char *target);
+void vlog_init(void);
+void vlog_register_unixctl_commands(void);
+void vlog_usage(void);
+
+/* Logging macros.  Arguments are evaluated only when the message will be
+ * logged. */
+#define VLOG_EMER(...) VLOG(VLL_EMER, __VA_ARGS__)
+#define VLOG_ERR(...) VLOG(VLL_ERR, __VA_ARGS__)
+#define VLOG_WARN(...) VLOG(VLL_WARN, __VA_ARGS__)
+#define VLOG_INFO(...) VLOG(VLL_INFO, __VA_ARGS__)
+#define VLOG_DBG(...) VLOG(VLL_DBG, __VA_ARGS__)
+
+#define VLOG_FATAL(...) vlog_fatal(&this_module, __VA_ARGS__)
+#define VLOG_ABORT(...) vlog_abort(&this_module, __VA_ARGS__)
+
+#define VLOG_ERR_RL(RL, ...) VLOG_RL(RL, VLL_ERR, __VA_ARGS__)
+#define VLOG_WARN_RL(RL, ...) VLOG_RL(RL, VLL_WARN, __VA_ARGS__)
+#define VLOG_INFO_RL(RL, ...) VLOG_RL(RL, VLL_INFO, __VA_ARGS__)
+#define VLOG_DBG_RL(RL, ...) VLOG_RL(RL, VLL_DBG, __VA_ARGS__)
+
+#define VLOG_IS_ERR_ENABLED() vlog_is_enabled(&this_module, VLL_ERR)
+#define VLOG_IS_WARN_ENABLED() vlog_is_enabled(&this_module, VLL_WARN)
+#define VLOG_IS_INFO_ENABLED() vlog_is_enabled(&this_module, VLL_INFO)
+#define VLOG_IS_DBG_ENABLED() vlog_is_enabled(&this_module, VLL_DBG)
+
+/* Logs once per process, then never again from this call site. */
+#define VLOG_WARN_ONCE(...) VLOG_ONCE(VLL_WARN, __VA_ARGS__)
+#define VLOG_ERR_ONCE(...) VLOG_ONCE(VLL_ERR, __VA_ARGS__)
+#define VLOG_INFO_ONCE(...) VLOG_ONCE(VLL_INFO, __VA_ARGS__)
+
+#define VLOG(LEVEL, ...)                                        \
+    do {                                                        \
+        enum vlog_level level__ = LEVEL;                        \
+        if (this_module.min_level >= level__) {                 \
+            vlog(&this_module, level__, __VA_ARGS__);           \
+        }                                                       \
+    } while (0)
+#define VLOG_RL(RL, LEVEL, ...)                                     \
+    do {                                                            \
+        enum vlog_level level__ = LEVEL;                            \
+        if (this_module.min_level >= level__) {                     \
+            vlog_rate_limit(&this_module, level__, RL, __VA_ARGS__); \
+        }                                                           \
+    } while (0)
+#define VLOG_ONCE(LEVEL, ...)                                       \
+    do {                                                            \
+        static int logged__;                                        \
+        if (!__atomic_exchange_n(&logged__, 1, __ATOMIC_RELAXED)) { \
+            VLOG(LEVEL, __VA_ARGS__);                               \
+        }                                                           \
+    } while (0)
+
+/* Command-line options, for programs' getopt_long() tables:
+ *
+ *     enum { VLOG_OPTION_ENUMS, ... };
+ *     static const struct option long_options[] = {
+ *         VLOG_LONG_OPTIONS, ...
+ *     };
+ *     switch (c) {
+ *     VLOG_OPTION_HANDLERS
+ *     ...
+ *     }
+ *
+ * and "v::" in the short options string. */
+#define VLOG_OPTION_ENUMS OPT_LOG_FILE, OPT_SYSLOG_IMPL, OPT_SYSLOG_FACILITY
+#define VLOG_LONG_OPTIONS                                               \
+    {"verbose",         optional_argument, NULL, 'v'},                  \
+    {"log-file",        optional_argument, NULL, OPT_LOG_FILE},         \
+    {"syslog-method",   required_argument, NULL, OPT_SYSLOG_IMPL},      \
+    {"syslog-target",   required_argument, NULL, OPT_SYSLOG_IMPL},      \
+    {"syslog-facility", required_argument, NULL, OPT_SYSLOG_FACILITY}
+#define VLOG_OPTION_HANDLERS                    \
+        case 'v':                               \
+            vlog_set_verbosity(optarg);         \
+            break;                              \
+        case OPT_LOG_FILE:                      \
+            if (vlog_set_log_file(optarg)) {    \
+                exit(EXIT_FAILURE);             \
+            }                                   \
+            break;                              \
+        case OPT_SYSLOG_IMPL:                   \
+            vlog_set_syslog_target(optarg);     \
+            break;                              \
+        case OPT_SYSLOG_FACILITY:               \
+            vlog_set_syslog_facility(optarg);   \
+            break;
+
+void vlog_set_syslog_facility(const char *facility);
+
+#endif /* vlog.h */

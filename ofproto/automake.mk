@@ -1,0 +1,1 @@
+# ofproto/: nothing yet; see the issue tracker.

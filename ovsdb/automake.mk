@@ -1,0 +1,1 @@
+# ovsdb/: nothing yet; see the issue tracker.

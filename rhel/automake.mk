@@ -1,0 +1,1 @@
+# rhel/: RPM packaging.

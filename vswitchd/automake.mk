@@ -1,0 +1,1 @@
+# vswitchd/: nothing yet; see the issue tracker.
