@@ -71,6 +71,7 @@ TESTSUITE_AT = \
 	tests/appctl.at \
 	tests/daemon.at \
 	tests/stream.at \
+	tests/ovsdb.at \
 	tests/vlog.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOTEST_PATH = utilities:ovsdb:vswitchd:tests

@@ -1,0 +1,9 @@
+# lib/datapath.mk: the datapath library, which links DPDK.  Only programs
+# that carry packets link it; the tools and lib/libdpswitch.a never do.
+
+noinst_LIBRARIES += lib/libdpswitch-dp.a
+lib_libdpswitch_dp_a_SOURCES =
+lib_libdpswitch_dp_a_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
+
+# What a program that carries packets links with.
+DP_LIBS = lib/libdpswitch-dp.a $(GENERIC_LIBS) $(DPDK_LIBS) $(NUMA_LIBS)

@@ -1,0 +1,1 @@
+# tests/datapath.mk: unit tests, fuzz targets and benchmarks of the datapath library.
