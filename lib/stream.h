@@ -62,4 +62,13 @@ int pstream_accept_block(struct pstream *, struct stream **);
 void pstream_wait(struct pstream *);
 int pstream_get_bound_port(const struct pstream *);
 
+/* Additions to the original contract. */
+int stream_open_with_default_port(const char *name, int default_port,
+                                  struct stream **);
+int pstream_open_with_default_port(const char *name, int default_port,
+                                   struct pstream **);
+int stream_or_pstream_needs_probes(const char *name);
+void stream_usage(const char *name, bool active, bool passive,
+                  bool bootstrap);
+
 #endif /* stream.h */
