@@ -57,6 +57,7 @@ static pid_t monitored_pid;
 
 static void wait_for_ready_child(pid_t, int fd) DPS_NO_RETURN;
 static void run_monitor(void);
+static void sleep_until(long long int when);
 static bool read_ready_byte(int fd);
 static void notify_ready(int *fdp);
 static int wait_for_child(pid_t);
@@ -426,19 +427,6 @@ run_monitor(void)
         int fds[2];
         pid_t pid;
 
-        if (last_restart != LLONG_MIN) {
-            long long int wake = last_restart + DAEMON_RESTART_INTERVAL;
-            long long int now;
-
-            while ((now = time_msec()) < wake) {
-                struct timespec ts;
-
-                time_msec_to_timespec(wake - now, &ts);
-                nanosleep(&ts, NULL);
-                fatal_signal_run();
-            }
-        }
-
         make_pipe(fds);
         pid = fork_or_die();
         if (!pid) {
@@ -480,12 +468,32 @@ run_monitor(void)
             VLOG_ERR("%d crashes: pid %ld died, %s, restarting",
                      n_crashes, (long int) pid, msg);
             free(msg);
+            if (last_restart != LLONG_MIN) {
+                /* Crashing again and again: at most one restart every
+                 * DAEMON_RESTART_INTERVAL. */
+                sleep_until(last_restart + DAEMON_RESTART_INTERVAL);
+            }
             last_restart = time_msec();
         } else {
             VLOG_INFO("pid %ld died, %s, exiting", (long int) pid, msg);
             free(msg);
             exit(0);
         }
+    }
+}
+
+/* Sleeps until time_msec() reaches 'when', processing fatal signals. */
+static void
+sleep_until(long long int when)
+{
+    long long int now;
+
+    while ((now = time_msec()) < when) {
+        struct timespec ts;
+
+        time_msec_to_timespec(when - now, &ts);
+        nanosleep(&ts, NULL);
+        fatal_signal_run();
     }
 }
 
