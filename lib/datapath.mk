@@ -2,7 +2,11 @@
 # that carry packets link it; the tools and lib/libdpswitch.a never do.
 
 noinst_LIBRARIES += lib/libdpswitch-dp.a
-lib_libdpswitch_dp_a_SOURCES =
+lib_libdpswitch_dp_a_SOURCES = \
+	lib/dp-packet.c \
+	lib/dp-packet.h \
+	lib/dpdk-eal.c \
+	lib/dpdk-eal.h
 lib_libdpswitch_dp_a_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
 
 # What a program that carries packets links with.

@@ -1,1 +1,14 @@
 # tests/datapath.mk: unit tests, fuzz targets and benchmarks of the datapath library.
+
+DP_UNIT_TESTS = \
+	tests/test-dp-packet
+check_PROGRAMS += $(DP_UNIT_TESTS)
+TESTS += $(DP_UNIT_TESTS)
+
+DP_TEST_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS) $(CMOCKA_CFLAGS)
+DP_TEST_LDADD = $(DP_LIBS) $(CMOCKA_LIBS)
+DP_TEST_COMMON = tests/dp-test.c tests/dp-test.h
+
+tests_test_dp_packet_SOURCES = tests/test-dp-packet.c $(DP_TEST_COMMON)
+tests_test_dp_packet_CFLAGS = $(DP_TEST_CFLAGS)
+tests_test_dp_packet_LDADD = $(DP_TEST_LDADD)

@@ -1,0 +1,113 @@
+/* A small EAL bootstrap for tests and tools.  See dpdk-eal.h.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "dpdk-eal.h"
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include "dynamic-string.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(dpdk_eal);
+
+static bool initialized;
+static char runtime_dir[PATH_MAX];
+
+static void put_allowed_cpus(struct ds *);
+
+/* Initialises EAL for a program that needs packets but no devices: one lcore
+ * allowed on every CPU the process may use (it never busy-polls), 'mem_mb'
+ * MB of heap memory (64 is plenty for tests), no hugepages, no PCI, no
+ * telemetry, no shared configuration, and a file prefix made of 'name' and
+ * the process id so that concurrent programs never collide.  Returns 0 or a
+ * positive errno value (logged).  Calling it again after success is a
+ * no-op. */
+int
+dpdk_eal_init_light(const char *name, unsigned int mem_mb)
+{
+    if (initialized) {
+        return 0;
+    }
+
+    struct ds lcores = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&lcores, "--lcores=0@(");
+    put_allowed_cpus(&lcores);
+    ds_put_char(&lcores, ')');
+
+    char *mem = xasprintf("%u", mem_mb);
+    char *prefix = xasprintf("--file-prefix=%s-%ld", name, (long) getpid());
+    char *argv[] = {
+        (char *) name, ds_cstr(&lcores), "--no-huge", "-m", mem, "--no-pci",
+        "--no-telemetry", "--no-shconf", prefix, "--log-level=*:warning",
+        NULL,
+    };
+    int argc = ARRAY_SIZE(argv) - 1;
+
+    int retval = rte_eal_init(argc, argv);
+    int error = retval < 0 ? rte_errno : 0;
+    if (error) {
+        VLOG_ERR("cannot initialise EAL: %s", rte_strerror(error));
+    } else {
+        initialized = true;
+        snprintf(runtime_dir, sizeof runtime_dir, "%s",
+                 rte_eal_get_runtime_dir());
+    }
+
+    ds_destroy(&lcores);
+    free(mem);
+    free(prefix);
+    return error;
+}
+
+/* Releases EAL and removes the run-time directory it left behind.  All pools
+ * must be freed first. */
+void
+dpdk_eal_fini(void)
+{
+    if (initialized) {
+        rte_eal_cleanup();
+        if (runtime_dir[0] && rmdir(runtime_dir) && errno != ENOENT) {
+            VLOG_WARN("%s: cannot remove (%s)", runtime_dir,
+                      util_strerror(errno));
+        }
+        initialized = false;
+    }
+}
+
+/* Returns true if dpdk_eal_init_light() succeeded. */
+bool
+dpdk_eal_is_initialized(void)
+{
+    return initialized;
+}
+
+/* Appends the CPUs this process may run on to 's', as EAL's "a,b,c" list. */
+static void
+put_allowed_cpus(struct ds *s)
+{
+    cpu_set_t set;
+    bool first = true;
+
+    if (sched_getaffinity(0, sizeof set, &set)) {
+        ds_put_char(s, '0');
+        return;
+    }
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (CPU_ISSET(cpu, &set)) {
+            ds_put_format(s, first ? "%d" : ",%d", cpu);
+            first = false;
+        }
+    }
+    if (first) {
+        ds_put_char(s, '0');
+    }
+}

@@ -1,0 +1,140 @@
+/* Helpers shared by the datapath tests.  See dp-test.h.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "dp-test.h"
+#include <stdlib.h>
+#include <string.h>
+#include "dpdk-eal.h"
+#include "util.h"
+
+struct dp_test_pools dp_test_pools;
+
+#define STD_N 1024
+#define TINY_N 4096
+#define JUMBO_N 16
+
+/* Initialises EAL (heap memory, own file prefix derived from 'name') and
+ * the pools in 'dp_test_pools'.  Aborts on failure: no test can run. */
+void
+dp_test_init(const char *name)
+{
+    if (dpdk_eal_init_light(name, 64)) {
+        util_fatal(0, "%s: cannot initialise EAL", name);
+    }
+    dp_test_pools.std = dp_packet_pool_create("test-std", STD_N,
+                                              RTE_MBUF_DEFAULT_BUF_SIZE);
+    dp_test_pools.tiny = dp_packet_pool_create("test-tiny", TINY_N,
+                                               RTE_PKTMBUF_HEADROOM + 64);
+    dp_test_pools.jumbo = dp_packet_pool_create("test-jumbo", JUMBO_N,
+                                                RTE_PKTMBUF_HEADROOM + 9216);
+    if (!dp_test_pools.std || !dp_test_pools.tiny || !dp_test_pools.jumbo) {
+        util_fatal(0, "%s: cannot create pools", name);
+    }
+}
+
+/* Frees the pools and releases EAL. */
+void
+dp_test_fini(void)
+{
+    dp_packet_pool_destroy(dp_test_pools.std);
+    dp_packet_pool_destroy(dp_test_pools.tiny);
+    dp_packet_pool_destroy(dp_test_pools.jumbo);
+    memset(&dp_test_pools, 0, sizeof dp_test_pools);
+    dpdk_eal_fini();
+}
+
+/* Returns true if every segment of every test pool is back in its pool: no
+ * test leaked or double-freed one. */
+bool
+dp_test_pools_full(void)
+{
+    return (rte_mempool_avail_count(dp_test_pools.std) == STD_N
+            && rte_mempool_avail_count(dp_test_pools.tiny) == TINY_N
+            && rte_mempool_avail_count(dp_test_pools.jumbo) == JUMBO_N);
+}
+
+/* Returns a packet from 'pool' holding the 'size' bytes at 'data', with
+ * 'first' bytes in its first segment (after the default headroom) and
+ * 'rest' bytes (or what is left) in each following one.  'first' may be 0
+ * only if 'size' is 0; 'rest' must not be 0.  Returns NULL if the pool runs
+ * out or a segment cannot hold what is asked. */
+struct dp_packet *
+dp_test_chain(struct rte_mempool *pool, const void *data_, size_t size,
+              size_t first, size_t rest)
+{
+    const uint8_t *data = data_;
+    struct dp_packet *p = dp_packet_alloc(pool);
+
+    if (!p) {
+        return NULL;
+    }
+    first = MIN(first, size);
+    if (first > rte_pktmbuf_tailroom(&p->mbuf)) {
+        goto error;
+    }
+    memcpy(rte_pktmbuf_append(&p->mbuf, first), data, first);
+
+    for (size_t ofs = first; ofs < size; ofs += rest) {
+        size_t n = MIN(rest, size - ofs);
+        struct rte_mbuf *seg = rte_pktmbuf_alloc(pool);
+
+        if (!seg) {
+            goto error;
+        }
+        seg->data_off = 0;
+        if (n > rte_pktmbuf_tailroom(seg)) {
+            rte_pktmbuf_free(seg);
+            goto error;
+        }
+        memcpy(rte_pktmbuf_append(seg, n), data + ofs, n);
+        if (rte_pktmbuf_chain(&p->mbuf, seg)) {
+            rte_pktmbuf_free(seg);
+            goto error;
+        }
+    }
+    return p;
+
+error:
+    dp_packet_free(p);
+    return NULL;
+}
+
+/* Returns true if the chain of 'p' is consistent: DPDK's own check passes,
+ * the segment lengths add up to the packet length and the segment count is
+ * right. */
+bool
+dp_test_chain_ok(const struct dp_packet *p)
+{
+    const char *reason;
+    uint32_t total = 0;
+    uint16_t n = 0;
+
+    if (rte_mbuf_check(&p->mbuf, 1, &reason)) {
+        return false;
+    }
+    for (const struct rte_mbuf *m = &p->mbuf; m; m = m->next) {
+        if (m->data_off + m->data_len > m->buf_len) {
+            return false;
+        }
+        total += m->data_len;
+        n++;
+    }
+    return total == p->mbuf.pkt_len && n == p->mbuf.nb_segs;
+}
+
+/* Returns true if 'p' holds exactly the 'size' bytes at 'data'. */
+bool
+dp_test_equal(const struct dp_packet *p, const void *data, size_t size)
+{
+    if (dp_packet_size(p) != size || !dp_test_chain_ok(p)) {
+        return false;
+    }
+
+    uint8_t *buf = xmalloc(size + 1);
+    bool equal = (!dp_packet_copy_out(p, 0, size, buf)
+                  && !memcmp(buf, data, size));
+    free(buf);
+    return equal;
+}

@@ -1,0 +1,32 @@
+/* Helpers shared by the datapath unit tests, fuzz targets and benchmarks:
+ * EAL set-up with heap-backed pools, chains with chosen segment sizes.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#ifndef DP_TEST_H
+#define DP_TEST_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "dp-packet.h"
+
+/* Pools every datapath test can use, made by dp_test_init(). */
+struct dp_test_pools {
+    struct rte_mempool *std;    /* 2 KB data room segments. */
+    struct rte_mempool *tiny;   /* 64-byte data room: long chains. */
+    struct rte_mempool *jumbo;  /* Room for a 9000-byte frame in one. */
+};
+
+extern struct dp_test_pools dp_test_pools;
+
+void dp_test_init(const char *name);
+void dp_test_fini(void);
+bool dp_test_pools_full(void);
+
+struct dp_packet *dp_test_chain(struct rte_mempool *, const void *data,
+                                size_t size, size_t first, size_t rest);
+bool dp_test_chain_ok(const struct dp_packet *);
+bool dp_test_equal(const struct dp_packet *, const void *data, size_t size);
+
+#endif /* dp-test.h */
