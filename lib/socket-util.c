@@ -303,6 +303,20 @@ sock_ss_format_full(const struct sockaddr_storage *ss, struct ds *ds)
     ds_put_format(ds, ":%d", sock_ss_get_port(ss));
 }
 
+/* Appends "PORT:ADDRESS" for 'ss' to 'ds', with an IPv6 address in
+ * brackets, the form sock_parse_passive() reads. */
+void
+sock_ss_format_passive(const struct sockaddr_storage *ss, struct ds *ds)
+{
+    bool ipv6 = ss->ss_family == AF_INET6;
+
+    ds_put_format(ds, "%d:%s", sock_ss_get_port(ss), ipv6 ? "[" : "");
+    sock_ss_format_address(ss, ds);
+    if (ipv6) {
+        ds_put_char(ds, ']');
+    }
+}
+
 /* Returns the length of the socket address in 'ss', as bind() and connect()
  * want it. */
 socklen_t

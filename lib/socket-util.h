@@ -47,6 +47,7 @@ int sock_parse_passive(const char *target, int default_port,
 int sock_ss_get_port(const struct sockaddr_storage *);
 void sock_ss_format_address(const struct sockaddr_storage *, struct ds *);
 void sock_ss_format_full(const struct sockaddr_storage *, struct ds *);
+void sock_ss_format_passive(const struct sockaddr_storage *, struct ds *);
 socklen_t sock_ss_length(const struct sockaddr_storage *);
 
 /* TCP sockets. */

@@ -205,14 +205,8 @@ stream_fd_ptcp_listen(char *name, const char *suffix,
     /* Name the pstream after what it is bound to, port chosen by the
      * kernel included. */
     ds_init(&bound_name);
-    ds_put_format(&bound_name, "ptcp:%d:", sock_ss_get_port(&ss));
-    if (ss.ss_family == AF_INET6) {
-        ds_put_char(&bound_name, '[');
-        sock_ss_format_address(&ss, &bound_name);
-        ds_put_char(&bound_name, ']');
-    } else {
-        sock_ss_format_address(&ss, &bound_name);
-    }
+    ds_put_cstr(&bound_name, "ptcp:");
+    sock_ss_format_passive(&ss, &bound_name);
     ps = pstream_fd_new(ds_steal_cstr(&bound_name), fd,
                         &stream_fd_ptcp_class);
     pstream_set_bound_port(&ps->up, sock_ss_get_port(&ss));
