@@ -3,10 +3,14 @@
 
 noinst_LIBRARIES += lib/libdpswitch-dp.a
 lib_libdpswitch_dp_a_SOURCES = \
+	lib/csum.c \
+	lib/csum.h \
 	lib/dp-packet.c \
 	lib/dp-packet.h \
 	lib/dpdk-eal.c \
-	lib/dpdk-eal.h
+	lib/dpdk-eal.h \
+	lib/packets.c \
+	lib/packets.h
 lib_libdpswitch_dp_a_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
 
 # What a program that carries packets links with.

@@ -23,9 +23,13 @@ struct jsonrpc {
     char *name;
     int status;                 /* 0, a positive errno value or EOF. */
 
-    /* Input. */
+    /* Input.  'parser' may hold complete messages not yet returned after
+     * jsonrpc_recv() has returned one, because one read can bring several;
+     * 'input_pending' is then true, so that jsonrpc_recv_wait() does not
+     * wait for the stream. */
     struct jsonx_parser *parser;
     unsigned long long int received_bytes;
+    bool input_pending;
 
     /* Output: bytes [output_ofs, output.length) of 'output' are queued. */
     struct ds output;
@@ -36,6 +40,22 @@ struct jsonrpc {
  * reads it does in one call before it lets the main loop do other work. */
 #define RECV_CHUNK_SIZE 4096
 #define MAX_RECV_CHUNKS 50
+
+/* A reconnecting session. */
+struct jsonrpc_session {
+    char *name;
+    struct reconnect *reconnect;
+    struct jsonrpc *rpc;        /* The connection, if connected. */
+    struct stream *stream;      /* Active mode: a connection being made. */
+    struct pstream *pstream;    /* Passive mode: the listener. */
+    int last_error;             /* Last connect or listen error, or 0. */
+    unsigned int seqno;         /* Changes on connect and disconnect. */
+    size_t max_msg_size;        /* For each new connection; 0: default. */
+};
+
+/* The id of the "echo" requests a session sends as inactivity probes, so
+ * that it can recognize the replies and keep them to itself. */
+#define PROBE_ID "echo"
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
@@ -48,6 +68,12 @@ static void jsonrpc_log_msg(const struct jsonrpc *, const char *verb,
 static void jsonrpc_fail(struct jsonrpc *, int error);
 static int jsonrpc_recv_parsed(struct jsonrpc *, json_t *,
                                struct jsonrpc_msg **);
+static void session_connect(struct jsonrpc_session *);
+static void session_disconnect(struct jsonrpc_session *);
+static void session_accept(struct jsonrpc_session *);
+static void session_set_rpc(struct jsonrpc_session *, struct jsonrpc *);
+static bool session_handle_echo(struct jsonrpc_session *,
+                                struct jsonrpc_msg *);
 
 /* ------------------------------------------------------------------------
  * Messages.
@@ -483,6 +509,7 @@ jsonrpc_recv(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
 
         error = jsonx_parser_next(rpc->parser, &json);
         if (!error) {
+            rpc->input_pending = true;
             return jsonrpc_recv_parsed(rpc, json, msgp);
         } else if (error != EAGAIN) {
             VLOG_WARN_RL(&rl, "%s: error parsing stream: %s", rpc->name,
@@ -507,6 +534,7 @@ jsonrpc_recv(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
             jsonrpc_fail(rpc, EOF);
             return EOF;
         } else if (n == -EAGAIN) {
+            rpc->input_pending = false;
             return EAGAIN;
         } else {
             VLOG_WARN_RL(&rl, "%s: receive error: %s", rpc->name,
@@ -526,7 +554,7 @@ jsonrpc_recv(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
 void
 jsonrpc_recv_wait(struct jsonrpc *rpc)
 {
-    if (rpc->status) {
+    if (rpc->status || rpc->input_pending) {
         poll_immediate_wake();
     } else {
         stream_recv_wait(rpc->stream);
@@ -608,6 +636,328 @@ jsonrpc_transact_block(struct jsonrpc *rpc, struct jsonrpc_msg *request,
     }
     json_decref(id);
     return error;
+}
+
+/* ------------------------------------------------------------------------
+ * Reconnecting sessions.
+ * ------------------------------------------------------------------------ */
+
+/* Creates and returns a session for 'name', an active ("unix:", "tcp:",
+ * "ssl:") or passive ("punix:", "ptcp:", "pssl:") stream name.  Nothing
+ * happens until jsonrpc_session_run(), which connects or starts listening.
+ *
+ * An active session with 'retry' false makes one attempt: when it fails,
+ * or when the connection it made ends, the session is dead
+ * (jsonrpc_session_is_alive() returns false).  With 'retry' true it tries
+ * again for ever, with back-off.  A passive session always listens again.
+ *
+ * The probe interval is RECONNECT_DEFAULT_PROBE_INTERVAL, except for Unix
+ * domain sockets, which get none: a local peer cannot vanish without the
+ * kernel closing the socket. */
+struct jsonrpc_session *
+jsonrpc_session_open(const char *name, bool retry)
+{
+    struct jsonrpc_session *s = xzalloc(sizeof *s);
+    long long int now = time_msec();
+    bool passive = pstream_verify_name(name) == 0;
+    bool local = (util_str_has_prefix(name, "unix:")
+                  || util_str_has_prefix(name, "punix:"));
+
+    s->name = xstrdup(name);
+    s->reconnect = reconnect_create(now);
+    reconnect_set_name(s->reconnect, name);
+    reconnect_set_passive(s->reconnect, passive, now);
+    if (!retry && !passive) {
+        reconnect_set_max_tries(s->reconnect, 1);
+    }
+    if (local) {
+        reconnect_set_probe_interval(s->reconnect, 0);
+    }
+    reconnect_enable(s->reconnect, now);
+    return s;
+}
+
+/* Creates and returns a session around 'rpc', a connection already made
+ * (typically one a server accepted), of which it takes ownership.  The
+ * session never reconnects: when 'rpc' fails, the session is dead.  Its
+ * state changes are logged at DBG level only. */
+struct jsonrpc_session *
+jsonrpc_session_open_unreliably(struct jsonrpc *rpc)
+{
+    struct jsonrpc_session *s = xzalloc(sizeof *s);
+    long long int now = time_msec();
+    const char *name = jsonrpc_get_name(rpc);
+
+    s->name = xstrdup(name);
+    s->reconnect = reconnect_create(now);
+    reconnect_set_name(s->reconnect, name);
+    reconnect_set_quiet(s->reconnect, true);
+    if (util_str_has_prefix(name, "unix:")) {
+        reconnect_set_probe_interval(s->reconnect, 0);
+    }
+    reconnect_set_max_tries(s->reconnect, 0);
+    reconnect_connected(s->reconnect, now);
+    s->rpc = rpc;
+    s->seqno = 1;
+    return s;
+}
+
+/* Closes 'session', its connection and its listener, and frees it.  Does
+ * nothing if 'session' is NULL. */
+void
+jsonrpc_session_close(struct jsonrpc_session *s)
+{
+    if (s) {
+        jsonrpc_close(s->rpc);
+        stream_close(s->stream);
+        pstream_close(s->pstream);
+        reconnect_destroy(s->reconnect);
+        free(s->name);
+        free(s);
+    }
+}
+
+/* Does the work 's' has to do now: accepts a connection (passive mode),
+ * completes one being made, writes queued output, notices a failed
+ * connection, and carries out what the reconnect state machine asks for:
+ * connecting, probing with an "echo" request, or dropping a connection
+ * that did not answer a probe. */
+void
+jsonrpc_session_run(struct jsonrpc_session *s)
+{
+    long long int now;
+
+    if (s->pstream) {
+        session_accept(s);
+    }
+
+    now = time_msec();
+    if (s->rpc) {
+        int error;
+
+        jsonrpc_run(s->rpc);
+        error = jsonrpc_get_status(s->rpc);
+        if (error) {
+            reconnect_disconnected(s->reconnect, now, error);
+            session_disconnect(s);
+        }
+    } else if (s->stream) {
+        int error;
+
+        stream_run(s->stream);
+        error = stream_connect(s->stream);
+        if (!error) {
+            reconnect_connected(s->reconnect, now);
+            session_set_rpc(s, jsonrpc_open(s->stream));
+            s->stream = NULL;
+        } else if (error != EAGAIN) {
+            reconnect_connect_failed(s->reconnect, now, error);
+            stream_close(s->stream);
+            s->stream = NULL;
+            s->last_error = error;
+        }
+    }
+
+    switch (reconnect_run(s->reconnect, now)) {
+    case RECONNECT_CONNECT:
+        session_connect(s);
+        break;
+
+    case RECONNECT_DISCONNECT:
+        reconnect_disconnected(s->reconnect, now, 0);
+        session_disconnect(s);
+        break;
+
+    case RECONNECT_PROBE:
+        if (s->rpc) {
+            json_t *id = json_string(PROBE_ID);
+            struct jsonrpc_msg *probe;
+
+            probe = msg_create(JSONRPC_REQUEST, "echo", json_array(), NULL,
+                               NULL, id);
+            jsonrpc_send(s->rpc, probe);
+        }
+        break;
+
+    case RECONNECT_NONE:
+    default:
+        break;
+    }
+}
+
+/* Makes poll_block() wake when jsonrpc_session_run() has work to do. */
+void
+jsonrpc_session_wait(struct jsonrpc_session *s)
+{
+    if (s->rpc) {
+        jsonrpc_wait(s->rpc);
+        if (jsonrpc_get_status(s->rpc)) {
+            poll_immediate_wake();
+        }
+    } else if (s->stream) {
+        stream_run_wait(s->stream);
+        stream_connect_wait(s->stream);
+    }
+    if (s->pstream) {
+        pstream_wait(s->pstream);
+    }
+    reconnect_wait(s->reconnect, time_msec());
+}
+
+/* Queues 'msg' (consumed) for sending on the connection of 's'.  Returns 0,
+ * ENOTCONN if 's' has no connection (the message is dropped), or the
+ * failure of the connection. */
+int
+jsonrpc_session_send(struct jsonrpc_session *s, struct jsonrpc_msg *msg)
+{
+    if (!s->rpc) {
+        jsonrpc_msg_destroy(msg);
+        return ENOTCONN;
+    }
+    return jsonrpc_send(s->rpc, msg);
+}
+
+/* Returns the next message received on 's', which the caller owns, or NULL
+ * if none is available (or 's' is not connected).  Answers "echo" requests
+ * and swallows the replies to its own probes on the way.  Anything
+ * received counts as a sign of life for the inactivity probe. */
+struct jsonrpc_msg *
+jsonrpc_session_recv(struct jsonrpc_session *s)
+{
+    while (s->rpc) {
+        unsigned long long int received = jsonrpc_get_received_bytes(s->rpc);
+        struct jsonrpc_msg *msg;
+        int error;
+
+        error = jsonrpc_recv(s->rpc, &msg);
+        if (received != jsonrpc_get_received_bytes(s->rpc)) {
+            reconnect_activity(s->reconnect, time_msec());
+        }
+        if (error) {
+            /* On failure, jsonrpc_session_run() will notice and clean up;
+             * jsonrpc_session_recv_wait() wakes it up. */
+            break;
+        }
+        if (!session_handle_echo(s, msg)) {
+            return msg;
+        }
+    }
+    return NULL;
+}
+
+/* Makes poll_block() wake when jsonrpc_session_recv() may have a message
+ * (or the connection has failed). */
+void
+jsonrpc_session_recv_wait(struct jsonrpc_session *s)
+{
+    if (s->rpc) {
+        jsonrpc_recv_wait(s->rpc);
+    }
+}
+
+/* Returns the name 's' was opened with. */
+const char *
+jsonrpc_session_get_name(const struct jsonrpc_session *s)
+{
+    return s->name;
+}
+
+/* Returns the number of bytes queued on the connection of 's' and not yet
+ * sent, 0 if it has no connection. */
+size_t
+jsonrpc_session_get_backlog(const struct jsonrpc_session *s)
+{
+    return s->rpc ? jsonrpc_get_backlog(s->rpc) : 0;
+}
+
+/* Returns true if 's' is connected, connecting, listening, or waiting to
+ * try again; false once it has given up (see jsonrpc_session_open()). */
+bool
+jsonrpc_session_is_alive(const struct jsonrpc_session *s)
+{
+    return (s->rpc || s->stream || s->pstream
+            || reconnect_is_enabled(s->reconnect));
+}
+
+/* Returns true if 's' has a working connection. */
+bool
+jsonrpc_session_is_connected(const struct jsonrpc_session *s)
+{
+    return s->rpc != NULL;
+}
+
+/* Returns a number that changes every time 's' connects or disconnects.  A
+ * client compares it with the value it saw last to learn that it must
+ * send its requests again on a new connection. */
+unsigned int
+jsonrpc_session_get_seqno(const struct jsonrpc_session *s)
+{
+    return s->seqno;
+}
+
+/* Returns the status of the connection of 's' (see jsonrpc_get_status()),
+ * or 0 if it has none. */
+int
+jsonrpc_session_get_status(const struct jsonrpc_session *s)
+{
+    return s->rpc ? jsonrpc_get_status(s->rpc) : 0;
+}
+
+/* Returns the error of the last failed attempt to connect or listen, or 0
+ * if there has been none. */
+int
+jsonrpc_session_get_last_error(const struct jsonrpc_session *s)
+{
+    return s->last_error;
+}
+
+/* Fills in 'stats' with the statistics of the state machine of 's'. */
+void
+jsonrpc_session_get_reconnect_stats(const struct jsonrpc_session *s,
+                                    struct reconnect_stats *stats)
+{
+    reconnect_get_stats(s->reconnect, time_msec(), stats);
+}
+
+/* Drops the connection of 's', if it has one, and makes a new one at
+ * once. */
+void
+jsonrpc_session_force_reconnect(struct jsonrpc_session *s)
+{
+    reconnect_force_reconnect(s->reconnect, time_msec());
+}
+
+/* Sets the longest wait between connection attempts of 's' to
+ * 'max_backoff_msec' (the shortest stays RECONNECT_DEFAULT_MIN_BACKOFF,
+ * or 'max_backoff_msec' if that is shorter). */
+void
+jsonrpc_session_set_max_backoff(struct jsonrpc_session *s,
+                                int max_backoff_msec)
+{
+    int min_backoff = MIN(RECONNECT_DEFAULT_MIN_BACKOFF, max_backoff_msec);
+
+    reconnect_set_backoff(s->reconnect, min_backoff, max_backoff_msec);
+}
+
+/* Sets the inactivity probe interval of 's' to 'probe_interval_msec'; 0
+ * disables probing. */
+void
+jsonrpc_session_set_probe_interval(struct jsonrpc_session *s,
+                                   int probe_interval_msec)
+{
+    reconnect_set_probe_interval(s->reconnect, probe_interval_msec);
+}
+
+/* Sets the largest message 's' accepts, on its current connection and on
+ * every later one (see jsonrpc_set_max_msg_size()). */
+void
+jsonrpc_session_set_max_msg_size(struct jsonrpc_session *s,
+                                 size_t max_msg_size)
+{
+    s->max_msg_size = max_msg_size;
+    if (s->rpc) {
+        jsonrpc_set_max_msg_size(s->rpc, max_msg_size);
+    }
 }
 
 /* ------------------------------------------------------------------------
@@ -706,4 +1056,120 @@ jsonrpc_recv_parsed(struct jsonrpc *rpc, json_t *json,
     }
     jsonrpc_log_msg(rpc, "received", *msgp);
     return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Session helpers.
+ * ------------------------------------------------------------------------ */
+
+/* Starts connecting (active mode) or listening (passive mode), as the
+ * reconnect state machine asked. */
+static void
+session_connect(struct jsonrpc_session *s)
+{
+    long long int now = time_msec();
+    int error;
+
+    /* The state machine hears of the attempt before its outcome, so that a
+     * failure at once counts as a failed attempt and lengthens the
+     * back-off. */
+    session_disconnect(s);
+    if (!reconnect_is_passive(s->reconnect)) {
+        reconnect_connecting(s->reconnect, now);
+        error = stream_open(s->name, &s->stream);
+        if (error) {
+            reconnect_connect_failed(s->reconnect, now, error);
+        }
+    } else {
+        reconnect_listening(s->reconnect, now);
+        error = s->pstream ? 0 : pstream_open(s->name, &s->pstream);
+        if (error) {
+            reconnect_listen_error(s->reconnect, now, error);
+        }
+    }
+    if (error) {
+        s->last_error = error;
+    }
+}
+
+/* Drops the connection of 's', or the attempt to make one.  A passive
+ * session keeps listening. */
+static void
+session_disconnect(struct jsonrpc_session *s)
+{
+    if (s->rpc) {
+        jsonrpc_close(s->rpc);
+        s->rpc = NULL;
+        s->seqno++;
+    } else if (s->stream) {
+        stream_close(s->stream);
+        s->stream = NULL;
+    }
+}
+
+/* Passive mode: accepts a connection if one is waiting.  A new connection
+ * replaces the current one, as in Open vSwitch: the newest client is the
+ * one that is still there. */
+static void
+session_accept(struct jsonrpc_session *s)
+{
+    struct stream *stream;
+    long long int now;
+    int error;
+
+    error = pstream_accept(s->pstream, &stream);
+    if (error == EAGAIN) {
+        return;
+    }
+
+    now = time_msec();
+    if (error) {
+        VLOG_WARN_RL(&rl, "%s: accept failed: %s", s->name,
+                     util_strerror(error));
+        reconnect_listen_error(s->reconnect, now, error);
+        pstream_close(s->pstream);
+        s->pstream = NULL;
+        s->last_error = error;
+        return;
+    }
+
+    if (s->rpc) {
+        VLOG_INFO("%s: new connection replacing active connection",
+                  s->name);
+        reconnect_disconnected(s->reconnect, now, 0);
+        session_disconnect(s);
+        reconnect_listening(s->reconnect, now);
+    }
+    reconnect_connected(s->reconnect, now);
+    session_set_rpc(s, jsonrpc_open(stream));
+}
+
+/* Makes 'rpc', a new connection, the connection of 's'. */
+static void
+session_set_rpc(struct jsonrpc_session *s, struct jsonrpc *rpc)
+{
+    s->rpc = rpc;
+    s->seqno++;
+    if (s->max_msg_size) {
+        jsonrpc_set_max_msg_size(rpc, s->max_msg_size);
+    }
+}
+
+/* If 'msg' (received on 's') is "echo" traffic, deals with it: answers an
+ * "echo" request, drops the reply to one of our probes.  Returns true if it
+ * did, having freed 'msg'; false if 'msg' is for the caller. */
+static bool
+session_handle_echo(struct jsonrpc_session *s, struct jsonrpc_msg *msg)
+{
+    if (msg->type == JSONRPC_REQUEST && !strcmp(msg->method, "echo")) {
+        jsonrpc_send(s->rpc, jsonrpc_create_reply(json_incref(msg->params),
+                                                  msg->id));
+    } else if (msg->type == JSONRPC_REPLY && json_is_string(msg->id)
+               && !strcmp(json_string_value(msg->id), PROBE_ID)) {
+        /* The answer to our probe: its arrival was the point. */
+    } else {
+        return false;
+    }
+    jsonrpc_msg_destroy(msg);
+    return true;
 }

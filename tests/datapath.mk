@@ -1,6 +1,7 @@
 # tests/datapath.mk: unit tests, fuzz targets and benchmarks of the datapath library.
 
 DP_UNIT_TESTS = \
+	tests/test-csum \
 	tests/test-dp-packet
 check_PROGRAMS += $(DP_UNIT_TESTS)
 TESTS += $(DP_UNIT_TESTS)
@@ -12,3 +13,7 @@ DP_TEST_COMMON = tests/dp-test.c tests/dp-test.h
 tests_test_dp_packet_SOURCES = tests/test-dp-packet.c $(DP_TEST_COMMON)
 tests_test_dp_packet_CFLAGS = $(DP_TEST_CFLAGS)
 tests_test_dp_packet_LDADD = $(DP_TEST_LDADD)
+
+tests_test_csum_SOURCES = tests/test-csum.c $(DP_TEST_COMMON)
+tests_test_csum_CFLAGS = $(DP_TEST_CFLAGS)
+tests_test_csum_LDADD = $(DP_TEST_LDADD)

@@ -1,0 +1,489 @@
+/* Unit tests for lib/csum.c and the header rewrites of lib/packets.c:
+ * arithmetic against a plain reference, across segments split at every
+ * offset, every protocol, the four checksum states and egress completion.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "csum.h"
+#include "dp-packet.h"
+#include "dp-test.h"
+#include "packets.h"
+#include "util.h"
+
+static int
+setup(void **state DPS_UNUSED)
+{
+    dp_test_init("test-csum");
+    srandom(42);
+    return 0;
+}
+
+static int
+teardown(void **state DPS_UNUSED)
+{
+    dp_test_fini();
+    return 0;
+}
+
+static int
+check_no_leak(void **state DPS_UNUSED)
+{
+    return dp_test_pools_full() ? 0 : -1;
+}
+
+static void
+random_bytes(uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        p[i] = random();
+    }
+}
+
+/* RFC 1071 done the slow, obvious way: big-endian 16-bit words. */
+static uint16_t
+ref_csum(const uint8_t *data, size_t size)
+{
+    uint32_t sum = 0;
+
+    for (size_t i = 0; i < size; i += 2) {
+        sum += (data[i] << 8) | (i + 1 < size ? data[i + 1] : 0);
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return htons(~sum & 0xffff);
+}
+
+static void
+test_csum_reference(void **state DPS_UNUSED)
+{
+    uint8_t data[1500];
+
+    for (size_t size = 0; size < 300; size++) {
+        random_bytes(data, size);
+        assert_int_equal(csum_finish(csum_add(0, data, size)),
+                         ref_csum(data, size));
+    }
+    memset(data, 0xff, sizeof data);
+    assert_int_equal(csum_finish(csum_add(0, data, sizeof data)),
+                     ref_csum(data, sizeof data));
+
+    /* The IPv4 header example every textbook uses: checksum 0xb861. */
+    static const uint8_t ip[] = {
+        0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11,
+        0x00, 0x00, 0xc0, 0xa8, 0x00, 0x01, 0xc0, 0xa8, 0x00, 0xc7,
+    };
+    assert_int_equal(ntohs(csum_finish(csum_add(0, ip, sizeof ip))), 0xb861);
+}
+
+/* Sums over chains split at every offset and starting at every offset
+ * equal the sums over the same bytes in one piece. */
+static void
+test_csum_across_segments(void **state DPS_UNUSED)
+{
+    uint8_t data[257];
+
+    random_bytes(data, sizeof data);
+    for (size_t first = 1; first <= 64; first++) {
+        for (size_t rest = 1; rest <= 64; rest += 9) {
+            struct dp_packet *p = dp_test_chain(dp_test_pools.tiny, data,
+                                                sizeof data, first, rest);
+            assert_non_null(p);
+            for (size_t ofs = 0; ofs < 40; ofs += 3) {
+                size_t size = sizeof data - ofs - (first & 3);
+                assert_int_equal(csum_finish(csum_packet(p, ofs, size, 0)),
+                                 ref_csum(data + ofs, size));
+            }
+            dp_packet_free(p);
+        }
+    }
+}
+
+/* RFC 1624: incremental updates equal full recomputation, and a wrong
+ * checksum stays wrong by the same amount. */
+static void
+test_csum_incremental(void **state DPS_UNUSED)
+{
+    uint8_t data[64];
+
+    for (int i = 0; i < 10000; i++) {
+        random_bytes(data, sizeof data);
+        if (i % 7 == 0) {
+            memset(data, 0, 8);   /* Sums near zero, where +0/-0 bite. */
+        }
+        uint16_t csum = csum_finish(csum_add(0, data, sizeof data));
+        size_t pos = (random() % 15) * 4;
+        uint32_t old32, new32 = random();
+        if (i % 5 == 0) {
+            new32 = 0;
+        }
+        memcpy(&old32, data + pos, 4);
+        memcpy(data + pos, &new32, 4);
+        uint16_t full = csum_finish(csum_add(0, data, sizeof data));
+        assert_int_equal(csum_update32(csum, old32, new32), full);
+
+        uint16_t bad = csum + 1;
+        uint16_t bad2 = csum_update32(bad, old32, new32);
+        assert_int_not_equal(bad2, full);
+
+        uint16_t old16, new16 = random();
+        pos = (random() % 32) * 2;
+        memcpy(&old16, data + pos, 2);
+        memcpy(data + pos, &new16, 2);
+        full = csum_finish(csum_add(0, data, sizeof data));
+        uint16_t upd = csum_update16(csum_update32(csum, old32, new32),
+                                     old16, new16);
+        /* 0x0000 and 0xffff are the same one's complement number. */
+        assert_true(upd == full || (upd ^ full) == 0xffff);
+    }
+}
+
+/* iSCSI's CRC32c examples (RFC 3720 appendix B.4). */
+static void
+test_crc32c(void **state DPS_UNUSED)
+{
+    uint8_t data[32];
+
+    memset(data, 0, sizeof data);
+    assert_int_equal(~crc32c(0xffffffff, data, 32), 0x8a9136aa);
+    memset(data, 0xff, sizeof data);
+    assert_int_equal(~crc32c(0xffffffff, data, 32), 0x62a8ab43);
+    for (int i = 0; i < 32; i++) {
+        data[i] = i;
+    }
+    assert_int_equal(~crc32c(0xffffffff, data, 32), 0x46dd794e);
+    uint32_t crc = crc32c(0xffffffff, data, 13);
+    assert_int_equal(~crc32c(crc, data + 13, 19), 0x46dd794e);
+}
+
+/* A test packet: Ethernet, IPv4 or IPv6, then an L4 header and payload. */
+struct test_pkt {
+    uint8_t data[600];
+    size_t size;
+    uint16_t l3_ofs, l4_ofs;
+    uint8_t proto;
+    unsigned int csum_ofs, csum_size;
+};
+
+static void
+build(struct test_pkt *t, bool ipv6, uint8_t proto, size_t payload)
+{
+    static const unsigned int l4_sizes[256] = {
+        [IPPROTO_TCP_] = 20, [IPPROTO_UDP_] = 8, [IPPROTO_SCTP_] = 12,
+        [IPPROTO_ICMP_] = 8, [IPPROTO_ICMPV6_] = 8,
+    };
+    size_t l4_size = l4_sizes[proto] + payload;
+    uint8_t *d = t->data;
+
+    memset(t, 0, sizeof *t);
+    random_bytes(d, sizeof t->data);
+    t->l3_ofs = ETH_HEADER_LEN;
+    t->proto = proto;
+    if (ipv6) {
+        struct ipv6_header *ip6 = (void *) (d + t->l3_ofs);
+        d[12] = 0x86, d[13] = 0xdd;
+        ip6->ver_tc_label = htonl(0x60000000);
+        ip6->payload_len = htons(l4_size);
+        ip6->next = proto;
+        t->l4_ofs = t->l3_ofs + IPV6_HEADER_LEN;
+    } else {
+        struct ipv4_header *ip = (void *) (d + t->l3_ofs);
+        d[12] = 0x08, d[13] = 0x00;
+        ip->ver_ihl = 0x45;
+        ip->tot_len = htons(IPV4_HEADER_LEN + l4_size);
+        ip->frag_off = 0;
+        ip->proto = proto;
+        ip->csum = 0;
+        ip->csum = csum_finish(csum_add(0, ip, IPV4_HEADER_LEN));
+        t->l4_ofs = t->l3_ofs + IPV4_HEADER_LEN;
+    }
+    if (proto == IPPROTO_UDP_) {
+        struct udp_header *udp = (void *) (d + t->l4_ofs);
+        udp->len = htons(l4_size);
+    }
+    if (proto == IPPROTO_TCP_) {
+        d[t->l4_ofs + 12] = 0x50;
+    }
+    t->size = t->l4_ofs + l4_size;
+    t->csum_ofs = (proto == IPPROTO_TCP_ ? 16 : proto == IPPROTO_UDP_ ? 6
+                   : proto == IPPROTO_SCTP_ ? 8 : 2);
+    t->csum_size = proto == IPPROTO_SCTP_ ? 4 : 2;
+}
+
+static struct dp_packet *
+to_packet(const struct test_pkt *t, size_t first, size_t rest)
+{
+    struct rte_mempool *pool = (first > 64 || rest > 64
+                                ? dp_test_pools.std : dp_test_pools.tiny);
+    struct dp_packet *p = dp_test_chain(pool, t->data, t->size, first, rest);
+    assert_non_null(p);
+    p->md.l2_ofs = 0;
+    p->md.l3_ofs = t->l3_ofs;
+    p->md.l4_ofs = t->l4_ofs;
+    p->md.l4_proto = t->proto;
+    return p;
+}
+
+/* The L4 checksum by the obvious route, for the test packet 't'. */
+static void
+ref_l4(const struct test_pkt *t, uint8_t *field)
+{
+    uint8_t buf[700];
+    size_t n = 0, l4_size = t->size - t->l4_ofs;
+
+    if (t->proto == IPPROTO_SCTP_) {
+        memcpy(buf, t->data + t->l4_ofs, l4_size);
+        memset(buf + 8, 0, 4);
+        uint32_t crc = htole32(~crc32c(0xffffffff, buf, l4_size));
+        memcpy(field, &crc, 4);
+        return;
+    }
+    if (t->proto != IPPROTO_ICMP_) {
+        bool v6 = t->data[12] == 0x86;
+        size_t a = v6 ? 32 : 8;
+        memcpy(buf, t->data + t->l3_ofs + (v6 ? 8 : 12), a);
+        n = a;
+        buf[n++] = 0;
+        buf[n++] = t->proto;
+        buf[n++] = l4_size >> 8;
+        buf[n++] = l4_size;
+    }
+    memcpy(buf + n, t->data + t->l4_ofs, l4_size);
+    memset(buf + n + t->csum_ofs, 0, 2);
+    uint16_t c = ref_csum(buf, n + l4_size);
+    if (t->proto == IPPROTO_UDP_ && !c) {
+        c = 0xffff;
+    }
+    memcpy(field, &c, 2);
+}
+
+static const struct {
+    bool ipv6;
+    uint8_t proto;
+} protos[] = {
+    { false, IPPROTO_TCP_ }, { false, IPPROTO_UDP_ },
+    { false, IPPROTO_SCTP_ }, { false, IPPROTO_ICMP_ },
+    { true, IPPROTO_TCP_ }, { true, IPPROTO_UDP_ }, { true, IPPROTO_SCTP_ },
+    { true, IPPROTO_ICMPV6_ },
+};
+
+/* Every protocol, every payload parity, chains split at every offset
+ * through the headers: csum_l4() agrees with the reference, and
+ * verification says good, then bad after one flipped bit. */
+static void
+test_l4_protocols(void **state DPS_UNUSED)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(protos); i++) {
+        for (size_t payload = 0; payload < 40; payload += 13) {
+            struct test_pkt t;
+            uint8_t expect[4];
+
+            build(&t, protos[i].ipv6, protos[i].proto, payload);
+            ref_l4(&t, expect);
+            memcpy(t.data + t.l4_ofs + t.csum_ofs, expect, t.csum_size);
+
+            for (size_t first = 1; first <= 64 && first <= t.size;
+                 first++) {
+                struct dp_packet *p = to_packet(&t, first, 7 + first % 5);
+                uint32_t v;
+
+                assert_true(csum_l4(p, &v));
+                assert_memory_equal(&v, expect, t.csum_size);
+                dp_packet_csum_verify(p);
+                assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
+                assert_int_equal(p->md.ip_csum, protos[i].ipv6
+                                 ? DP_CSUM_UNKNOWN : DP_CSUM_GOOD);
+
+                uint8_t byte;
+                dp_packet_copy_out(p, t.size - 1, 1, &byte);
+                byte ^= 0x10;
+                dp_packet_copy_in(p, t.size - 1, 1, &byte);
+                p->md.l4_csum = DP_CSUM_UNKNOWN;
+                dp_packet_csum_verify(p);
+                assert_int_equal(p->md.l4_csum, DP_CSUM_BAD);
+                dp_packet_free(p);
+            }
+        }
+    }
+}
+
+static void
+test_malformed_lengths(void **state DPS_UNUSED)
+{
+    struct test_pkt t;
+    uint32_t v;
+
+    build(&t, false, IPPROTO_TCP_, 10);
+    struct ipv4_header *ip = (void *) (t.data + t.l3_ofs);
+    ip->tot_len = htons(ntohs(ip->tot_len) + 1);    /* Lies: too long. */
+    struct dp_packet *p = to_packet(&t, 64, 64);
+    assert_false(csum_l4(p, &v));
+    dp_packet_csum_verify(p);
+    assert_int_equal(p->md.l4_csum, DP_CSUM_UNKNOWN);
+    p->md.l4_csum = DP_CSUM_PARTIAL;
+    dp_packet_tx_prepare(p, 0);
+    assert_int_equal(p->md.l4_csum, DP_CSUM_UNKNOWN);
+    dp_packet_free(p);
+
+    ip->tot_len = htons(IPV4_HEADER_LEN + 3);        /* Too short. */
+    p = to_packet(&t, 64, 64);
+    assert_false(csum_l4(p, &v));
+    dp_packet_free(p);
+
+    /* A fragment's L4 checksum covers the whole datagram. */
+    build(&t, false, IPPROTO_UDP_, 10);
+    p = to_packet(&t, 64, 64);
+    p->md.flags |= DP_PACKET_F_FRAG;
+    assert_false(csum_l4(p, &v));
+    dp_packet_free(p);
+}
+
+/* Rewrites: good -> partial without touching the field; unknown and bad
+ * updated incrementally, so right stays right and bad stays bad. */
+static void
+test_rewrite_states(void **state DPS_UNUSED)
+{
+    static const uint8_t new_addr6[16] = { 0x20, 0x01, 0x0d, 0xb8, 9, 9 };
+
+    for (size_t i = 0; i < ARRAY_SIZE(protos); i++) {
+        for (int st = 0; st < 3; st++) {
+            struct test_pkt t;
+            uint8_t field[4];
+
+            build(&t, protos[i].ipv6, protos[i].proto, 21);
+            ref_l4(&t, field);
+            if (st == DP_CSUM_BAD) {
+                field[0] ^= 0x5a;
+            }
+            memcpy(t.data + t.l4_ofs + t.csum_ofs, field, t.csum_size);
+
+            struct dp_packet *p = to_packet(&t, 30 + st, 9);
+            p->md.l4_csum = st;
+            p->md.ip_csum = protos[i].ipv6 ? DP_CSUM_UNKNOWN : st;
+            if (protos[i].ipv6) {
+                packet_set_ipv6_addr(p, true, (const void *) new_addr6);
+            } else {
+                packet_set_ipv4_addr(p, false, htonl(0x0a000001));
+                packet_set_ipv4_tos_ttl(p, 0x10, 3);
+            }
+            packet_set_l4_ports(p, htons(1234), htons(80));
+
+            uint8_t after[4];
+            dp_packet_copy_out(p, t.l4_ofs + t.csum_ofs, t.csum_size, after);
+            bool has_ports = (protos[i].proto != IPPROTO_ICMP_
+                              && protos[i].proto != IPPROTO_ICMPV6_);
+            bool covered = (has_ports
+                            || protos[i].proto == IPPROTO_ICMPV6_);
+            if (st == DP_CSUM_GOOD) {
+                assert_memory_equal(after, field, t.csum_size);
+                assert_int_equal(p->md.l4_csum,
+                                 covered ? DP_CSUM_PARTIAL : DP_CSUM_GOOD);
+                if (!protos[i].ipv6) {
+                    assert_int_equal(p->md.ip_csum, DP_CSUM_PARTIAL);
+                }
+                /* Egress on a port with no offload completes them. */
+                dp_packet_tx_prepare(p, 0);
+                assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
+                assert_int_equal(p->md.ip_csum, protos[i].ipv6
+                                 ? DP_CSUM_UNKNOWN : DP_CSUM_GOOD);
+                assert_int_equal(p->mbuf.ol_flags, 0);
+            }
+            p->md.l4_csum = DP_CSUM_UNKNOWN;
+            p->md.ip_csum = DP_CSUM_UNKNOWN;
+            dp_packet_csum_verify(p);
+            enum dp_csum expect = st == DP_CSUM_BAD ? DP_CSUM_BAD
+                                                    : DP_CSUM_GOOD;
+            assert_int_equal(p->md.l4_csum, expect);
+            if (!protos[i].ipv6) {
+                assert_int_equal(p->md.ip_csum, DP_CSUM_GOOD);
+            }
+            dp_packet_free(p);
+        }
+    }
+}
+
+/* Egress: what the port can do becomes tx flags (with the pseudo-header sum
+ * in the field for TCP and UDP), the rest is computed here. */
+static void
+test_tx_prepare(void **state DPS_UNUSED)
+{
+    static const uint32_t all = (DP_TX_IP_CSUM | DP_TX_TCP_CSUM
+                                 | DP_TX_UDP_CSUM | DP_TX_SCTP_CSUM);
+
+    for (size_t i = 0; i < ARRAY_SIZE(protos); i++) {
+        struct test_pkt t;
+        uint8_t field[4];
+
+        build(&t, protos[i].ipv6, protos[i].proto, 33);
+        ref_l4(&t, field);
+
+        /* Nothing pending: nothing changes. */
+        struct dp_packet *p = to_packet(&t, 100, 64);
+        p->md.ip_csum = DP_CSUM_BAD;
+        p->md.l4_csum = DP_CSUM_GOOD;
+        dp_packet_tx_prepare(p, 0);
+        assert_true(dp_test_equal(p, t.data, t.size));
+        assert_int_equal(p->mbuf.ol_flags, 0);
+        dp_packet_free(p);
+
+        /* Offloaded. */
+        p = to_packet(&t, 100, 64);
+        p->md.ip_csum = protos[i].ipv6 ? DP_CSUM_UNKNOWN : DP_CSUM_PARTIAL;
+        p->md.l4_csum = DP_CSUM_PARTIAL;
+        dp_packet_tx_prepare(p, all);
+        uint64_t fl = p->mbuf.ol_flags;
+        if (protos[i].proto == IPPROTO_ICMP_
+            || protos[i].proto == IPPROTO_ICMPV6_) {
+            /* No device offloads ICMP: done in software. */
+            assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
+            uint8_t after[2];
+            dp_packet_copy_out(p, t.l4_ofs + t.csum_ofs, 2, after);
+            assert_memory_equal(after, field, 2);
+        } else {
+            assert_int_equal(p->md.l4_csum, DP_CSUM_PARTIAL);
+            assert_true(fl & (protos[i].ipv6 ? RTE_MBUF_F_TX_IPV6
+                              : RTE_MBUF_F_TX_IPV4));
+            assert_int_not_equal(fl & RTE_MBUF_F_TX_L4_MASK, 0);
+            assert_int_equal(p->mbuf.l2_len, ETH_HEADER_LEN);
+            assert_int_equal(p->mbuf.l3_len, t.l4_ofs - t.l3_ofs);
+        }
+        if (!protos[i].ipv6) {
+            assert_true(fl & RTE_MBUF_F_TX_IP_CKSUM);
+        }
+        dp_packet_free(p);
+
+        /* Not offloaded: computed, byte-exact with the reference. */
+        p = to_packet(&t, 50, 64);
+        p->md.ip_csum = protos[i].ipv6 ? DP_CSUM_UNKNOWN : DP_CSUM_PARTIAL;
+        p->md.l4_csum = DP_CSUM_PARTIAL;
+        dp_packet_tx_prepare(p, 0);
+        uint8_t after[4];
+        dp_packet_copy_out(p, t.l4_ofs + t.csum_ofs, t.csum_size, after);
+        assert_memory_equal(after, field, t.csum_size);
+        assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
+        assert_int_equal(p->mbuf.ol_flags, 0);
+        dp_packet_free(p);
+    }
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_csum_reference, check_no_leak),
+        cmocka_unit_test_teardown(test_csum_across_segments, check_no_leak),
+        cmocka_unit_test_teardown(test_csum_incremental, check_no_leak),
+        cmocka_unit_test_teardown(test_crc32c, check_no_leak),
+        cmocka_unit_test_teardown(test_l4_protocols, check_no_leak),
+        cmocka_unit_test_teardown(test_malformed_lengths, check_no_leak),
+        cmocka_unit_test_teardown(test_rewrite_states, check_no_leak),
+        cmocka_unit_test_teardown(test_tx_prepare, check_no_leak),
+    };
+    return cmocka_run_group_tests_name("csum", tests, setup, teardown);
+}
