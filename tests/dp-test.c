@@ -55,6 +55,21 @@ dp_test_pools_full(void)
             && rte_mempool_avail_count(dp_test_pools.jumbo) == JUMBO_N);
 }
 
+/* Group teardown for cmocka: frees the pools and releases EAL. */
+int
+dp_test_teardown_group(void **state DPS_UNUSED)
+{
+    dp_test_fini();
+    return 0;
+}
+
+/* Per-test teardown for cmocka: fails if a segment is missing from a pool. */
+int
+dp_test_check_no_leak(void **state DPS_UNUSED)
+{
+    return dp_test_pools_full() ? 0 : -1;
+}
+
 /* Returns a packet from 'pool' holding the 'size' bytes at 'data', with
  * 'first' bytes in its first segment (after the default headroom) and
  * 'rest' bytes (or what is left) in each following one.  'first' may be 0

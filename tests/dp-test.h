@@ -27,6 +27,14 @@ bool dp_test_pools_full(void);
 struct dp_packet *dp_test_chain(struct rte_mempool *, const void *data,
                                 size_t size, size_t first, size_t rest);
 bool dp_test_chain_ok(const struct dp_packet *);
+/* cmocka fixtures: group teardown (dp_test_fini()) and a per-test teardown
+ * that fails the test if a segment leaked. */
+int dp_test_teardown_group(void **state);
+int dp_test_check_no_leak(void **state);
+
+/* A cmocka test case 'FUNC' checked for leaks. */
+#define DP_TEST(FUNC) cmocka_unit_test_teardown(FUNC, dp_test_check_no_leak)
+
 bool dp_test_equal(const struct dp_packet *, const void *data, size_t size);
 
 #endif /* dp-test.h */

@@ -26,19 +26,6 @@ setup(void **state DPS_UNUSED)
     return 0;
 }
 
-static int
-teardown(void **state DPS_UNUSED)
-{
-    dp_test_fini();
-    return 0;
-}
-
-static int
-check_no_leak(void **state DPS_UNUSED)
-{
-    return dp_test_pools_full() ? 0 : -1;
-}
-
 static void
 random_bytes(uint8_t *p, size_t n)
 {
@@ -476,14 +463,15 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(test_csum_reference, check_no_leak),
-        cmocka_unit_test_teardown(test_csum_across_segments, check_no_leak),
-        cmocka_unit_test_teardown(test_csum_incremental, check_no_leak),
-        cmocka_unit_test_teardown(test_crc32c, check_no_leak),
-        cmocka_unit_test_teardown(test_l4_protocols, check_no_leak),
-        cmocka_unit_test_teardown(test_malformed_lengths, check_no_leak),
-        cmocka_unit_test_teardown(test_rewrite_states, check_no_leak),
-        cmocka_unit_test_teardown(test_tx_prepare, check_no_leak),
+        DP_TEST(test_csum_reference),
+        DP_TEST(test_csum_across_segments),
+        DP_TEST(test_csum_incremental),
+        DP_TEST(test_crc32c),
+        DP_TEST(test_l4_protocols),
+        DP_TEST(test_malformed_lengths),
+        DP_TEST(test_rewrite_states),
+        DP_TEST(test_tx_prepare),
     };
-    return cmocka_run_group_tests_name("csum", tests, setup, teardown);
+    return cmocka_run_group_tests_name("csum", tests, setup,
+                                       dp_test_teardown_group);
 }

@@ -35,19 +35,6 @@ setup(void **state DPS_UNUSED)
     return 0;
 }
 
-static int
-teardown(void **state DPS_UNUSED)
-{
-    dp_test_fini();
-    return 0;
-}
-
-static int
-check_no_leak(void **state DPS_UNUSED)
-{
-    return dp_test_pools_full() ? 0 : -1;
-}
-
 static void
 test_alloc_free(void **state DPS_UNUSED)
 {
@@ -414,19 +401,20 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(test_alloc_free, check_no_leak),
-        cmocka_unit_test_teardown(test_metadata, check_no_leak),
-        cmocka_unit_test_teardown(test_put_and_copy_out, check_no_leak),
-        cmocka_unit_test_teardown(test_copy_in, check_no_leak),
-        cmocka_unit_test_teardown(test_pull, check_no_leak),
-        cmocka_unit_test_teardown(test_push, check_no_leak),
-        cmocka_unit_test_teardown(test_trim, check_no_leak),
-        cmocka_unit_test_teardown(test_put_uninit, check_no_leak),
-        cmocka_unit_test_teardown(test_make_contiguous, check_no_leak),
-        cmocka_unit_test_teardown(test_linearize, check_no_leak),
-        cmocka_unit_test_teardown(test_clone, check_no_leak),
-        cmocka_unit_test_teardown(test_copy_to_pool, check_no_leak),
-        cmocka_unit_test_teardown(test_batch, check_no_leak),
+        DP_TEST(test_alloc_free),
+        DP_TEST(test_metadata),
+        DP_TEST(test_put_and_copy_out),
+        DP_TEST(test_copy_in),
+        DP_TEST(test_pull),
+        DP_TEST(test_push),
+        DP_TEST(test_trim),
+        DP_TEST(test_put_uninit),
+        DP_TEST(test_make_contiguous),
+        DP_TEST(test_linearize),
+        DP_TEST(test_clone),
+        DP_TEST(test_copy_to_pool),
+        DP_TEST(test_batch),
     };
-    return cmocka_run_group_tests_name("dp-packet", tests, setup, teardown);
+    return cmocka_run_group_tests_name("dp-packet", tests, setup,
+                                       dp_test_teardown_group);
 }
