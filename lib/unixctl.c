@@ -583,14 +583,18 @@ text_to_json(const char *body)
     return text;
 }
 
-/* Removes 'conn' from its server, logging 'error' unless it is 0 or a plain
- * end of file.  A connection with a reply pending is detached rather than
+/* Removes 'conn' from its server, logging 'error' (as a warning if it means
+ * the client misbehaved) unless it is 0 or a plain end of file.  A connection with a reply pending is detached rather than
  * freed; reply__() frees it. */
 static void
 kill_connection(struct unixctl_conn *conn, int error)
 {
     if (error == EOF) {
         VLOG_DBG("%s: connection closed", jsonrpc_get_name(conn->rpc));
+    } else if (error == EPIPE || error == ECONNRESET) {
+        /* The client gave up (e.g. ovs-appctl --timeout): not our fault. */
+        VLOG_INFO_RL(&rl, "%s: client went away (%s)",
+                     jsonrpc_get_name(conn->rpc), util_strerror(error));
     } else if (error) {
         VLOG_WARN_RL(&rl, "%s: dropping connection (%s)",
                      jsonrpc_get_name(conn->rpc), util_strerror(error));

@@ -74,13 +74,16 @@ main(int argc, char *argv[])
     VLOG_INFO("%s (dpswitch) %s", util_program_name(),
               util_program_version());
 
-    while (!exiting) {
+    for (;;) {
         fatal_signal_run();
         if (deferred_conn) {
             unixctl_command_reply(deferred_conn, "deferred reply");
             deferred_conn = NULL;
         }
         unixctl_server_run(server);
+        if (exiting) {
+            break;
+        }
 
         fatal_signal_wait();
         unixctl_server_wait(server);
