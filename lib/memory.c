@@ -95,8 +95,10 @@ memory_get_report(void)
     }
     free(reporters);
 
-    qsort(report.pairs, report.n_pairs, sizeof *report.pairs,
-          memory_compare_pairs);
+    if (report.n_pairs) {
+        qsort(report.pairs, report.n_pairs, sizeof *report.pairs,
+              memory_compare_pairs);
+    }
     for (size_t i = 0; i < report.n_pairs; i++) {
         ds_put_format(&s, "%s%s:%llu", i ? " " : "", report.pairs[i].key,
                       report.pairs[i].value);
