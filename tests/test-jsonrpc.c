@@ -10,10 +10,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "dynamic-string.h"
 #include "json.h"
@@ -247,7 +247,7 @@ test_msg_is_valid(void **state DPS_UNUSED)
     char *error;
 
     /* A constructed reply with no result. */
-    msg = jsonrpc_create_reply(NULL, json_integer(1));
+    msg = jsonrpc_create_reply(NULL, json_null());
     error = jsonrpc_msg_is_valid(msg);
     assert_string_equal(error, "reply has no \"result\"");
     free(error);
@@ -354,13 +354,15 @@ test_raw_notification_and_error(void **state)
 {
     struct jsonrpc_msg *msg;
     struct pair p;
+    json_t *id;
 
     open_pair(*state, &p, NULL);
     assert_int_equal(jsonrpc_send_block(p.server, jsonrpc_create_notify(
                          "update", jsonx_array(1, json_integer(42)))), 0);
+    id = json_integer(9);
     assert_int_equal(jsonrpc_send_block(p.server, jsonrpc_create_error(
-                         json_string("no such command"), json_integer(9))),
-                     0);
+                         json_string("no such command"), id)), 0);
+    json_decref(id);
 
     assert_int_equal(jsonrpc_recv_block(p.client, &msg), 0);
     assert_int_equal(msg->type, JSONRPC_NOTIFY);
@@ -566,23 +568,23 @@ msg_echo_request(json_t *id)
     return msg;
 }
 
-/* The server half of test_raw_transact_block(), in its own thread: before
+/* The server half of test_raw_transact_block(), in a child process: before
  * answering the request it sends a notification, an unrelated reply and an
- * "echo" request, whose answer it checks. */
-static void *
-transact_server(void *rpc_)
+ * "echo" request, whose answer it checks.  Exits with status 0 if all went
+ * well. */
+static void DPS_NO_RETURN
+transact_server(struct jsonrpc *rpc)
 {
-    struct jsonrpc *rpc = rpc_;
     struct jsonrpc_msg *request, *msg;
     json_t *echo_id = json_string("probe-1");
+    json_t *other_id = json_integer(-5);
     int error;
 
     error = jsonrpc_recv_block(rpc, &request);
     util_assert(!error && request->type == JSONRPC_REQUEST);
 
     jsonrpc_send(rpc, jsonrpc_create_notify("noise", NULL));
-    jsonrpc_send(rpc, jsonrpc_create_reply(json_string("wrong"),
-                                           json_integer(-5)));
+    jsonrpc_send(rpc, jsonrpc_create_reply(json_string("wrong"), other_id));
     jsonrpc_send(rpc, msg_echo_request(echo_id));
     error = jsonrpc_recv_block(rpc, &msg);
     util_assert(!error && msg->type == JSONRPC_REPLY);
@@ -594,31 +596,40 @@ transact_server(void *rpc_)
     util_assert(!error);
     jsonrpc_msg_destroy(request);
     json_decref(echo_id);
-    return NULL;
+    json_decref(other_id);
+    jsonrpc_close(rpc);
+    _exit(0);
 }
 
 static void
 test_raw_transact_block(void **state)
 {
     struct jsonrpc_msg *reply;
-    pthread_t thread;
     struct pair p;
-    int error;
+    int error, status;
+    pid_t pid;
 
     open_pair(*state, &p, NULL);
-    assert_int_equal(pthread_create(&thread, NULL, transact_server,
-                                    p.server), 0);
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (!pid) {
+        jsonrpc_close(p.client);
+        transact_server(p.server);
+    }
+    jsonrpc_close(p.server);
+    p.server = NULL;
+
     assert_int_equal(jsonrpc_transact_block(
                          p.client, jsonrpc_create_request("q", NULL, NULL),
                          &reply), 0);
     assert_int_equal(reply->type, JSONRPC_REPLY);
     assert_string_equal(json_string_value(reply->result), "answer");
     jsonrpc_msg_destroy(reply);
-    pthread_join(thread, NULL);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
     /* When the peer goes away instead of answering: EOF, no reply. */
-    jsonrpc_close(p.server);
-    p.server = NULL;
     error = jsonrpc_transact_block(p.client,
                                    jsonrpc_create_request("q", NULL, NULL),
                                    &reply);
