@@ -9,6 +9,8 @@ lib_libdpswitch_dp_a_SOURCES = \
 	lib/dp-packet.h \
 	lib/dpdk-eal.c \
 	lib/dpdk-eal.h \
+	lib/flow.c \
+	lib/flow.h \
 	lib/packets.c \
 	lib/packets.h
 lib_libdpswitch_dp_a_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)

@@ -2,7 +2,8 @@
 
 DP_UNIT_TESTS = \
 	tests/test-csum \
-	tests/test-dp-packet
+	tests/test-dp-packet \
+	tests/test-flow
 check_PROGRAMS += $(DP_UNIT_TESTS)
 TESTS += $(DP_UNIT_TESTS)
 
@@ -17,3 +18,7 @@ tests_test_dp_packet_LDADD = $(DP_TEST_LDADD)
 tests_test_csum_SOURCES = tests/test-csum.c $(DP_TEST_COMMON)
 tests_test_csum_CFLAGS = $(DP_TEST_CFLAGS)
 tests_test_csum_LDADD = $(DP_TEST_LDADD)
+
+tests_test_flow_SOURCES = tests/test-flow.c $(DP_TEST_COMMON)
+tests_test_flow_CFLAGS = $(DP_TEST_CFLAGS)
+tests_test_flow_LDADD = $(DP_TEST_LDADD)
