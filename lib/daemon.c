@@ -47,8 +47,10 @@ static size_t n_extra_caps;
 static int ready_fd = -1;
 static bool completed;
 
-/* The pidfile this process holds locked: its fd and identity. */
+/* The pidfile this process holds locked: its fd and identity, and the pid
+ * that holds the lock (fcntl locks are not inherited across fork()). */
 static int pidfile_fd = -1;
+static pid_t pidfile_pid;
 static dev_t pidfile_dev;
 static ino_t pidfile_ino;
 
@@ -364,6 +366,7 @@ daemon_make_pidfile(pid_t *holderp)
         close(pidfile_fd);
     }
     pidfile_fd = fd;
+    pidfile_pid = getpid();
     pidfile_dev = st.st_dev;
     pidfile_ino = st.st_ino;
     fatal_signal_add_file_to_unlink(pidfile);
@@ -671,7 +674,7 @@ read_pidfile(const char *file, bool quiet_enoent)
     int error;
     int fd;
 
-    if (pidfile_fd >= 0 && !stat(file, &st)
+    if (pidfile_fd >= 0 && pidfile_pid == getpid() && !stat(file, &st)
         && st.st_dev == pidfile_dev && st.st_ino == pidfile_ino) {
         /* Our own: opening and closing it would drop our lock. */
         return getpid();

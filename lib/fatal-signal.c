@@ -40,6 +40,7 @@ static struct latch signal_latch;
 
 static bool inited;
 static bool cleaned_up;
+static bool files_hook_added;
 
 static void signal_handler(int sig_nr);
 static void atexit_handler(void);
@@ -120,12 +121,11 @@ fatal_signal_add_hook(void (*hook_cb)(void *aux),
 void
 fatal_signal_add_file_to_unlink(const char *file)
 {
-    static bool hook_added;
     sigset_t oldset;
 
     fatal_signal_init();
-    if (!hook_added) {
-        hook_added = true;
+    if (!files_hook_added) {
+        files_hook_added = true;
         fatal_signal_add_hook(unlink_files_cb, cancel_files_cb, NULL, true);
     }
 
@@ -231,6 +231,7 @@ fatal_signal_fork(void)
         }
     }
     n_hooks = 0;
+    files_hook_added = false;
     stored_sig_nr = 0;
     cleaned_up = false;
     latch_destroy(&signal_latch);
@@ -247,9 +248,7 @@ signal_handler(int sig_nr)
         for (size_t i = 0; i < n_files; i++) {
             unlink(files[i]);
         }
-        signal(sig_nr, SIG_DFL);
-        raise(sig_nr);
-        _exit(128 + sig_nr);
+        die_by_signal(sig_nr);
     }
     stored_sig_nr = sig_nr;
     latch_set(&signal_latch);
@@ -315,7 +314,9 @@ restore_signals(const sigset_t *oldset)
 }
 
 /* Restores the default action of 'sig_nr', unblocks it and raises it, so
- * that the process's parent sees it die by that signal. */
+ * that the process's parent sees it die by that signal.  Async-signal-safe:
+ * the handler uses it too (where 'sig_nr' is blocked until unblocked
+ * here). */
 static void
 die_by_signal(int sig_nr)
 {
