@@ -50,6 +50,8 @@ enum {
     JSONX_SORT_KEYS = 1 << 1    /* Object members sorted by key. */
 };
 
+/* jsonx_to_string() returns a string the caller must free();
+ * jsonx_to_ds() appends to a dynamic string.  A NULL json_t is "null". */
 char *jsonx_to_string(const json_t *, int flags);
 void jsonx_to_ds(const json_t *, int flags, struct ds *);
 
@@ -57,6 +59,10 @@ void jsonx_to_ds(const json_t *, int flags, struct ds *);
  * Builders and queries.
  * ------------------------------------------------------------------------ */
 
+/* jsonx_array() makes an array of its 'n' arguments, each a json_t *
+ * whose reference it takes.  jsonx_string() and jsonx_string_array() never
+ * fail: invalid UTF-8 becomes U+FFFD.  jsonx_type_name() names a value's
+ * type for error messages ("object", "integer", ...). */
 json_t *jsonx_array(size_t n, ...);
 json_t *jsonx_string(const char *);
 json_t *jsonx_string_array(const char *const *strings, size_t n);
@@ -71,6 +77,18 @@ const char *jsonx_type_name(const json_t *);
 #define JSONX_DEFAULT_MAX_SIZE (64u * 1024 * 1024)   /* Bytes per value. */
 #define JSONX_DEFAULT_MAX_DEPTH 1000                 /* Nesting levels. */
 
+/* Use: jsonx_parser_create() (0 for either limit means the default), then
+ * any number of jsonx_parser_feed() calls, each followed by
+ * jsonx_parser_next() until it stops returning 0; jsonx_parser_finish()
+ * when the input ends.  jsonx_parser_next() returns 0 with a new reference
+ * in '*valuep', EAGAIN (more input needed), EOF (finished and empty),
+ * EPROTO (bad input) or EMSGSIZE (value too large); the last two come with
+ * an explanation from jsonx_parser_get_error().  jsonx_parser_is_idle()
+ * says whether the input so far ended between values.
+ *
+ * jsonx_from_string() parses a whole string holding exactly one value;
+ * on failure it returns NULL and, if 'errorp' is nonnull, an error message
+ * in '*errorp' that the caller must free(). */
 struct jsonx_parser *jsonx_parser_create(size_t max_size, int max_depth);
 void jsonx_parser_destroy(struct jsonx_parser *);
 void jsonx_parser_set_max_size(struct jsonx_parser *, size_t max_size);

@@ -651,6 +651,9 @@ jsonrpc_transact_block(struct jsonrpc *rpc, struct jsonrpc_msg *request,
  * (jsonrpc_session_is_alive() returns false).  With 'retry' true it tries
  * again for ever, with back-off.  A passive session always listens again.
  *
+ * A "tcp:" or "ssl:" name without a port means JSONRPC_SESSION_DEFAULT_PORT
+ * (and likewise for "ptcp:" and "pssl:").
+ *
  * The probe interval is RECONNECT_DEFAULT_PROBE_INTERVAL, except for Unix
  * domain sockets, which get none: a local peer cannot vanish without the
  * kernel closing the socket. */
@@ -660,8 +663,6 @@ jsonrpc_session_open(const char *name, bool retry)
     struct jsonrpc_session *s = xzalloc(sizeof *s);
     long long int now = time_msec();
     bool passive = pstream_verify_name(name) == 0;
-    bool local = (util_str_has_prefix(name, "unix:")
-                  || util_str_has_prefix(name, "punix:"));
 
     s->name = xstrdup(name);
     s->reconnect = reconnect_create(now);
@@ -670,7 +671,7 @@ jsonrpc_session_open(const char *name, bool retry)
     if (!retry && !passive) {
         reconnect_set_max_tries(s->reconnect, 1);
     }
-    if (local) {
+    if (!stream_or_pstream_needs_probes(name)) {
         reconnect_set_probe_interval(s->reconnect, 0);
     }
     reconnect_enable(s->reconnect, now);
@@ -692,7 +693,7 @@ jsonrpc_session_open_unreliably(struct jsonrpc *rpc)
     s->reconnect = reconnect_create(now);
     reconnect_set_name(s->reconnect, name);
     reconnect_set_quiet(s->reconnect, true);
-    if (util_str_has_prefix(name, "unix:")) {
+    if (!stream_or_pstream_needs_probes(name)) {
         reconnect_set_probe_interval(s->reconnect, 0);
     }
     reconnect_set_max_tries(s->reconnect, 0);
@@ -805,8 +806,8 @@ jsonrpc_session_wait(struct jsonrpc_session *s)
 }
 
 /* Queues 'msg' (consumed) for sending on the connection of 's'.  Returns 0,
- * ENOTCONN if 's' has no connection (the message is dropped), or the
- * failure of the connection. */
+ * ENOTCONN if 's' has no connection, or the failure status of the
+ * connection; in the last two cases the message is dropped. */
 int
 jsonrpc_session_send(struct jsonrpc_session *s, struct jsonrpc_msg *msg)
 {
@@ -1076,13 +1077,18 @@ session_connect(struct jsonrpc_session *s)
     session_disconnect(s);
     if (!reconnect_is_passive(s->reconnect)) {
         reconnect_connecting(s->reconnect, now);
-        error = stream_open(s->name, &s->stream);
+        error = stream_open_with_default_port(s->name,
+                                              JSONRPC_SESSION_DEFAULT_PORT,
+                                              &s->stream);
         if (error) {
             reconnect_connect_failed(s->reconnect, now, error);
         }
     } else {
         reconnect_listening(s->reconnect, now);
-        error = s->pstream ? 0 : pstream_open(s->name, &s->pstream);
+        error = (s->pstream ? 0
+                 : pstream_open_with_default_port(s->name,
+                                                  JSONRPC_SESSION_DEFAULT_PORT,
+                                                  &s->pstream));
         if (error) {
             reconnect_listen_error(s->reconnect, now, error);
         }
@@ -1124,9 +1130,14 @@ session_accept(struct jsonrpc_session *s)
 
     now = time_msec();
     if (error) {
+        /* Listen again from scratch, after a back-off if that fails too.
+         * A connection already made carries on; the listener comes back
+         * when it ends. */
         VLOG_WARN_RL(&rl, "%s: accept failed: %s", s->name,
                      util_strerror(error));
-        reconnect_listen_error(s->reconnect, now, error);
+        if (!s->rpc) {
+            reconnect_listen_error(s->reconnect, now, error);
+        }
         pstream_close(s->pstream);
         s->pstream = NULL;
         s->last_error = error;

@@ -69,9 +69,13 @@ struct stream;
  * memory a misbehaving peer can make us spend. */
 #define JSONRPC_DEFAULT_MAX_MSG_SIZE (64u * 1024 * 1024)
 
-/* Default maximum nesting depth of a received message: arrays and objects
- * within one another.  OVSDB's deepest messages nest fewer than 10 levels. */
+/* Maximum nesting depth of a received message: arrays and objects within
+ * one another.  OVSDB's deepest messages nest fewer than 10 levels. */
 #define JSONRPC_MAX_DEPTH 1000
+
+/* The TCP port a session uses for a "tcp:HOST" or "ssl:HOST" name that gives
+ * none: OVSDB's registered port, as in Open vSwitch. */
+#define JSONRPC_SESSION_DEFAULT_PORT 6640
 
 /* ------------------------------------------------------------------------
  * Messages.
@@ -191,8 +195,9 @@ void jsonrpc_session_close(struct jsonrpc_session *);
 void jsonrpc_session_run(struct jsonrpc_session *);
 void jsonrpc_session_wait(struct jsonrpc_session *);
 
-/* jsonrpc_session_send() consumes 'msg'; it returns 0 or ENOTCONN (the
- * message is then dropped) if the session has no connection.
+/* jsonrpc_session_send() consumes 'msg'; it returns 0, or ENOTCONN if the
+ * session has no connection or the connection's failure status (the message
+ * is then dropped).
  * jsonrpc_session_recv() returns the next received message other than
  * "echo" traffic, or NULL; the caller owns it. */
 int jsonrpc_session_send(struct jsonrpc_session *, struct jsonrpc_msg *);

@@ -1015,6 +1015,34 @@ test_session_passive(void **state)
     jsonrpc_session_close(s);
 }
 
+/* Sessions work over TCP too. */
+static void
+test_session_tcp(void **state DPS_UNUSED)
+{
+    struct jsonrpc_session *s;
+    struct jsonrpc_msg *msg;
+    struct pstream *pstream;
+    struct jsonrpc *server;
+    char *name;
+
+    assert_int_equal(pstream_open("ptcp:0:127.0.0.1", &pstream), 0);
+    name = xasprintf("tcp:127.0.0.1:%d", pstream_get_bound_port(pstream));
+    s = jsonrpc_session_open(name, true);
+    server = accept_session(pstream, s);
+
+    assert_int_equal(jsonrpc_session_send(s, jsonrpc_create_notify(
+                         "over-tcp", NULL)), 0);
+    msg = recv_while_running(server, s);
+    assert_string_equal(msg->method, "over-tcp");
+    jsonrpc_msg_destroy(msg);
+
+    jsonrpc_close(server);
+    assert_true(run_session_until(s, false, 5000));
+    jsonrpc_session_close(s);
+    pstream_close(pstream);
+    free(name);
+}
+
 /* A session around a connection a server accepted: no reconnection. */
 static void
 test_session_unreliably(void **state)
@@ -1068,6 +1096,7 @@ main(void)
         TEST(test_session_no_retry),
         TEST(test_session_backoff),
         TEST(test_session_passive),
+        TEST(test_session_tcp),
         TEST(test_session_unreliably),
     };
 #undef TEST
