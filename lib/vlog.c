@@ -826,7 +826,8 @@ vlog_register_unixctl_commands(void)
     if (__atomic_exchange_n(&registered, 1, __ATOMIC_ACQ_REL)) {
         return;
     }
-    unixctl_command_register("vlog/set", "{spec | PATTERN:destination:pattern}",
+    unixctl_command_register("vlog/set",
+                             "{spec | PATTERN:destination:pattern}",
                              0, INT_MAX, vlog_unixctl_set, NULL);
     unixctl_command_register("vlog/list", "", 0, 0, vlog_unixctl_list, NULL);
     unixctl_command_register("vlog/list-pattern", "", 0, 0,
