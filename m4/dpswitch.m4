@@ -19,9 +19,9 @@ AC_DEFUN([DPS_CHECK_CC_OPTION],
                       [AS_VAR_SET([dps_var], [yes])],
                       [AS_VAR_SET([dps_var], [no])])
     CFLAGS=$dps_save_CFLAGS])
- AS_IF([test AS_VAR_GET([dps_var]) = yes],
-       [m4_default([$2], [CFLAGS="$CFLAGS $1"])],
-       [$3])
+ AS_VAR_IF([dps_var], [yes],
+           [m4_default([$2], [CFLAGS="$CFLAGS $1"])],
+           [$3])
  AS_VAR_POPDEF([dps_var])])
 
 # AX_PTHREAD_SIMPLE
