@@ -14,7 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "coverage.h"
+#include "jsonrpc.h"
 #include "memory.h"
+#include "poll-loop.h"
+#include "unixctl.h"
 #include "util.h"
 
 COVERAGE_DEFINE(test_single);
@@ -255,6 +258,102 @@ test_memory_report(void **state DPS_UNUSED)
     free(report);
 }
 
+/* One command for the client thread of test_unixctl_commands(), and what
+ * came back. */
+struct command {
+    const char *name;
+    const char *arg;            /* NULL for none. */
+    char *result;
+    char *error;
+};
+
+struct client_arg {
+    const char *path;
+    struct command *commands;
+    size_t n_commands;
+    int done;                   /* Set when finished, atomically. */
+};
+
+static void *
+client_thread(void *arg_)
+{
+    struct client_arg *arg = arg_;
+    struct jsonrpc *client;
+
+    if (!unixctl_client_create(arg->path, &client)) {
+        for (size_t i = 0; i < arg->n_commands; i++) {
+            struct command *c = &arg->commands[i];
+            char *argv[] = { (char *) c->arg };
+
+            unixctl_client_transact(client, c->name, c->arg ? 1 : 0, argv,
+                                    &c->result, &c->error);
+        }
+        jsonrpc_close(client);
+    }
+    __atomic_store_n(&arg->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* The unixctl commands, through a real server and client. */
+static void
+test_unixctl_commands(void **state DPS_UNUSED)
+{
+    char dir[] = "/tmp/test-coverage.XXXXXX";
+    struct command commands[] = {
+        { "coverage/read-counter", "test_single", NULL, NULL },
+        { "coverage/read-counter", "no_such_counter", NULL, NULL },
+        { "coverage/show", NULL, NULL, NULL },
+        { "memory/show", NULL, NULL, NULL },
+    };
+    struct client_arg arg = { NULL, commands, ARRAY_SIZE(commands), 0 };
+    struct unixctl_server *server;
+    unsigned long long int total;
+    pthread_t thread;
+    char *expected;
+
+    assert_non_null(mkdtemp(dir));
+    char *path = xasprintf("%s/ctl", dir);
+    arg.path = path;
+    assert_int_equal(unixctl_server_create(path, &server), 0);
+    coverage_register_unixctl_commands();
+    coverage_register_unixctl_commands();     /* Idempotent. */
+    memory_register_unixctl_commands();
+    memory_register_unixctl_commands();
+
+    assert_int_equal(pthread_create(&thread, NULL, client_thread, &arg), 0);
+    while (!__atomic_load_n(&arg.done, __ATOMIC_ACQUIRE)) {
+        unixctl_server_run(server);
+        unixctl_server_wait(server);
+        poll_timer_wait(10);
+        poll_block();
+    }
+    pthread_join(thread, NULL);
+    unixctl_server_destroy(server);
+
+    assert_true(coverage_read("test_single", &total));
+    expected = xasprintf("%llu\n", total);
+    assert_string_equal(commands[0].result, expected);
+    free(expected);
+    assert_null(commands[0].error);
+
+    assert_null(commands[1].result);
+    assert_string_equal(commands[1].error, "No such counter\n");
+
+    assert_true(util_str_has_prefix(commands[2].result, "Event coverage, "));
+    assert_non_null(strstr(commands[2].result, "\ntest_single "));
+
+    assert_string_equal(commands[3].result,
+                        "atoms:14 cells:123 monitors:0\n");
+
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+        free(commands[i].result);
+        free(commands[i].error);
+    }
+    unlink(path);
+    rmdir(dir);
+    free(path);
+}
+
 int
 main(int argc DPS_UNUSED, char *argv[])
 {
@@ -264,6 +363,7 @@ main(int argc DPS_UNUSED, char *argv[])
         cmocka_unit_test(test_show_layout),
         cmocka_unit_test(test_rates),
         cmocka_unit_test(test_memory_report),
+        cmocka_unit_test(test_unixctl_commands),
     };
 
     util_set_program_name(argv[0]);
