@@ -584,8 +584,9 @@ text_to_json(const char *body)
 }
 
 /* Removes 'conn' from its server, logging 'error' (as a warning if it means
- * the client misbehaved) unless it is 0 or a plain end of file.  A connection with a reply pending is detached rather than
- * freed; reply__() frees it. */
+ * the client misbehaved) unless it is 0 or a plain end of file.  A
+ * connection with a reply pending is detached rather than freed; reply__()
+ * frees it. */
 static void
 kill_connection(struct unixctl_conn *conn, int error)
 {
