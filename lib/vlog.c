@@ -274,7 +274,7 @@ bool
 vlog_is_enabled(const struct vlog_module *module, enum vlog_level level)
 {
     return level != VLL_OFF
-           && __atomic_load_n(&module->min_level, __ATOMIC_RELAXED) >= level;
+           && __atomic_load_n(&module->min_level, __ATOMIC_RELAXED) >= (int) level;
 }
 
 /* Decides whether a rate-limited message from 'module' at 'level' must be
@@ -1211,7 +1211,7 @@ vlog_update_min_level(struct vlog_module *module)
         if (d == VLF_FILE && vlog_file_fd < 0) {
             continue;
         }
-        min_level = MAX(min_level, vlog_get_level(module, d));
+        min_level = MAX(min_level, (int) vlog_get_level(module, d));
     }
     __atomic_store_n(&module->min_level, min_level, __ATOMIC_RELAXED);
 }
