@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "dirs.h"
 #include "dynamic-string.h"
+#include "fatal-signal.h"
 #include "poll-loop.h"
 #include "socket-util.h"
 #include "stream-provider.h"
@@ -180,6 +181,9 @@ stream_fd_punix_listen(char *name, const char *suffix,
         free(name);
         return error;
     }
+    /* Should the process die without closing the pstream, the socket file
+     * goes with it. */
+    fatal_signal_add_file_to_unlink(path);
     ps = pstream_fd_new(name, fd, &stream_fd_punix_class);
     ps->unix_path = path;
     *pstreamp = &ps->up;
@@ -221,7 +225,7 @@ stream_fd_pclose(struct pstream *pstream)
 
     close(ps->fd);
     if (ps->unix_path) {
-        unlink(ps->unix_path);
+        fatal_signal_unlink_file_now(ps->unix_path);
         free(ps->unix_path);
     }
     free(ps->up.name);
@@ -261,7 +265,8 @@ stream_fd_pwait(struct pstream *pstream)
 }
 
 /* "punix:FILE": listens on a Unix domain socket, FILE relative to the run
- * directory.  The socket file is removed on close. */
+ * directory.  The socket file is removed on close, or at exit or on a fatal
+ * signal (fatal-signal.h) if the pstream is still open then. */
 const struct pstream_class stream_fd_punix_class = {
     .name = "punix",
     .needs_probes = false,

@@ -491,6 +491,36 @@ test_unix_two_listeners(void **state DPS_UNUSED)
     free(passive);
 }
 
+static void
+test_unix_removed_at_exit(void **state DPS_UNUSED)
+{
+    char *path = tmp_file("exit.sock");
+    char *passive = xasprintf("punix:%s", path);
+    pid_t pid;
+    int status;
+
+    /* A process that exits with its pstream still open leaves no socket
+     * file behind. */
+    pid = fork();
+    assert_true(pid >= 0);
+    if (!pid) {
+        /* Static: still reachable at exit, for LeakSanitizer. */
+        static struct pstream *pstream;
+
+        if (pstream_open(passive, &pstream) || !file_exists(path)) {
+            _exit(2);
+        }
+        exit(0);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_false(file_exists(path));
+
+    free(passive);
+    free(path);
+}
+
 /* Peer behaviour, over any kind of stream. */
 
 /* The server sends part of a message and closes: the client gets the bytes,
@@ -1227,6 +1257,7 @@ main(int argc DPS_UNUSED, char *argv[])
         cmocka_unit_test(test_unix_no_such_socket),
         cmocka_unit_test(test_unix_two_listeners),
         cmocka_unit_test(test_unix_peer_close),
+        cmocka_unit_test(test_unix_removed_at_exit),
         cmocka_unit_test(test_tcp_round_trip_ipv4),
         cmocka_unit_test(test_tcp_round_trip_ipv6),
         cmocka_unit_test(test_tcp_bound_port),
