@@ -2,7 +2,8 @@
  * fatal-signal, unixctl and vlog libraries and of ovs-appctl.
  *
  * It takes the standard daemon and logging options and --unixctl=PATH,
- * serves the standard commands, and adds:
+ * serves the standard commands (list-commands, version, vlog/..., coverage/...,
+ * memory/show), and adds:
  *
  *   exit                 replies, then exits normally (status 0).
  *   test/echo [ARG...]   replies with its arguments, joined by spaces.
@@ -25,9 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "coverage.h"
 #include "daemon.h"
 #include "dynamic-string.h"
 #include "fatal-signal.h"
+#include "memory.h"
 #include "poll-loop.h"
 #include "unixctl.h"
 #include "util.h"
@@ -60,6 +63,8 @@ main(int argc, char *argv[])
     if (error) {
         util_fatal(error, "could not create the control socket");
     }
+    coverage_register_unixctl_commands();
+    memory_register_unixctl_commands();
     unixctl_command_register("exit", "", 0, 0, exit_cb, NULL);
     unixctl_command_register("test/echo", "[ARG...]", 0, INT_MAX,
                              echo_cb, NULL);
@@ -76,6 +81,7 @@ main(int argc, char *argv[])
 
     for (;;) {
         fatal_signal_run();
+        coverage_run();
         if (deferred_conn) {
             unixctl_command_reply(deferred_conn, "deferred reply");
             deferred_conn = NULL;
