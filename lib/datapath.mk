@@ -11,6 +11,8 @@ lib_libdpswitch_dp_a_SOURCES = \
 	lib/dpdk-eal.h \
 	lib/flow.c \
 	lib/flow.h \
+	lib/odp-util.c \
+	lib/odp-util.h \
 	lib/packets.c \
 	lib/packets.h
 lib_libdpswitch_dp_a_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)

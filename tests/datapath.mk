@@ -3,7 +3,8 @@
 DP_UNIT_TESTS = \
 	tests/test-csum \
 	tests/test-dp-packet \
-	tests/test-flow
+	tests/test-flow \
+	tests/test-odp
 check_PROGRAMS += $(DP_UNIT_TESTS)
 TESTS += $(DP_UNIT_TESTS)
 
@@ -22,3 +23,7 @@ tests_test_csum_LDADD = $(DP_TEST_LDADD)
 tests_test_flow_SOURCES = tests/test-flow.c $(DP_TEST_COMMON)
 tests_test_flow_CFLAGS = $(DP_TEST_CFLAGS)
 tests_test_flow_LDADD = $(DP_TEST_LDADD)
+
+tests_test_odp_SOURCES = tests/test-odp.c $(DP_TEST_COMMON)
+tests_test_odp_CFLAGS = $(DP_TEST_CFLAGS)
+tests_test_odp_LDADD = $(DP_TEST_LDADD)

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dpdk-eal.h"
+#include "flow.h"
+#include "packets.h"
 #include "util.h"
 
 #if defined(__has_feature)
@@ -197,4 +199,141 @@ dp_test_unpoison(const struct dp_packet *p)
 #else
     (void) p;
 #endif
+}
+
+const struct eth_addr dp_test_mac1 = {
+    { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55 } };
+const struct eth_addr dp_test_mac2 = {
+    { 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb } };
+const struct ipv6_addr dp_test_v6a = {
+    { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 } };
+const struct ipv6_addr dp_test_v6b = {
+    { 0xfe, 0x80, [14] = 0xab, 0xcd } };
+
+/* Helpers that fill in test flows. */
+void
+dp_test_base_flow(struct flow *f, uint16_t dl_type)
+{
+    memset(f, 0, sizeof *f);
+    f->in_port = 3;
+    f->dl_src = dp_test_mac1;
+    f->dl_dst = dp_test_mac2;
+    f->dl_type = htons(dl_type);
+}
+
+void
+dp_test_ipv4_flow(struct flow *f, uint8_t proto)
+{
+    dp_test_base_flow(f, ETH_TYPE_IP);
+    f->nw_src = htonl(0x0a000001);
+    f->nw_dst = htonl(0xc0a80102);
+    f->nw_proto = proto;
+    f->nw_tos = 0x2e;
+    f->nw_ttl = 64;
+}
+
+void
+dp_test_ipv6_flow(struct flow *f, uint8_t proto)
+{
+    dp_test_base_flow(f, ETH_TYPE_IPV6);
+    f->ipv6_src = dp_test_v6a;
+    f->ipv6_dst = dp_test_v6b;
+    f->ipv6_label = htonl(0x12345);
+    f->nw_proto = proto;
+    f->nw_tos = 0x71;
+    f->nw_ttl = 255;
+}
+
+void
+dp_test_ports(struct flow *f, uint16_t src, uint16_t dst)
+{
+    f->tp_src = htons(src);
+    f->tp_dst = htons(dst);
+}
+
+/* Stores in 'flows' (room for DP_TEST_MAX_FLOWS) a sample of flows of
+ * every protocol extraction knows and returns how many. */
+size_t
+dp_test_sample_flows(struct flow *flows)
+{
+    struct flow *f = flows;
+
+    dp_test_base_flow(f++, 0x88cc);             /* LLDP: L2 only. */
+    dp_test_base_flow(f, 0x88cc);
+    f->vlan_tpid[0] = htons(ETH_TYPE_VLAN);
+    f->vlan_tci[0] = htons(VLAN_CFI | 0xa00a);
+    f++;
+    dp_test_ipv4_flow(f, IPPROTO_TCP_);
+    dp_test_ports(f, 1234, 80);
+    f->tcp_flags = htons(TCP_SYN | TCP_ACK);
+    f->vlan_tpid[0] = htons(ETH_TYPE_VLAN_8021AD);
+    f->vlan_tci[0] = htons(VLAN_CFI | 100);
+    f->vlan_tpid[1] = htons(ETH_TYPE_VLAN);
+    f->vlan_tci[1] = htons(VLAN_CFI | 0x6000 | 200);
+    f++;
+    dp_test_ipv4_flow(f, IPPROTO_TCP_);
+    dp_test_ports(f, 65535, 1);
+    f->tcp_flags = htons(0xfff);
+    f++;
+    dp_test_ipv4_flow(f, IPPROTO_UDP_);
+    dp_test_ports(f, 53, 5353);
+    f++;
+    dp_test_ipv4_flow(f, IPPROTO_SCTP_);
+    dp_test_ports(f, 38412, 36412);
+    f++;
+    dp_test_ipv4_flow(f, IPPROTO_ICMP_);
+    dp_test_ports(f, 8, 0);
+    f++;
+    dp_test_ipv4_flow(f, IPPROTO_UDP_);
+    dp_test_ports(f, 4789, 4789);
+    f->nw_frag = FLOW_NW_FRAG_ANY;
+    f++;
+    dp_test_ipv4_flow(f, IPPROTO_UDP_);
+    f->nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+    f++;
+    dp_test_ipv4_flow(f, 47);                   /* GRE: no L4 here. */
+    f++;
+    dp_test_ipv6_flow(f, IPPROTO_TCP_);
+    dp_test_ports(f, 22, 40000);
+    f->tcp_flags = htons(TCP_FIN);
+    f++;
+    dp_test_ipv6_flow(f, IPPROTO_UDP_);
+    dp_test_ports(f, 546, 547);
+    f++;
+    dp_test_ipv6_flow(f, IPPROTO_SCTP_);
+    dp_test_ports(f, 1, 2);
+    f++;
+    dp_test_ipv6_flow(f, IPPROTO_ICMPV6_);
+    dp_test_ports(f, 128, 0);
+    f++;
+    dp_test_ipv6_flow(f, IPPROTO_UDP_);
+    dp_test_ports(f, 7, 9);
+    f->nw_frag = FLOW_NW_FRAG_ANY;
+    f++;
+    dp_test_ipv6_flow(f, IPPROTO_TCP_);
+    f->nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+    f++;
+    dp_test_ipv6_flow(f, IPPROTO_ICMPV6_);
+    dp_test_ports(f, ND_NEIGHBOR_SOLICIT, 0);
+    f->nd_target = dp_test_v6b;
+    f->arp_sha = dp_test_mac1;
+    f++;
+    dp_test_ipv6_flow(f, IPPROTO_ICMPV6_);
+    dp_test_ports(f, ND_NEIGHBOR_ADVERT, 0);
+    f->nd_target = dp_test_v6a;
+    f->arp_tha = dp_test_mac2;
+    f++;
+    dp_test_ipv6_flow(f, IPPROTO_ICMPV6_);
+    dp_test_ports(f, ND_NEIGHBOR_ADVERT, 0);
+    f->nd_target = dp_test_v6a;
+    f->arp_sha = dp_test_mac2;
+    f->arp_tha = dp_test_mac1;
+    f++;
+    dp_test_base_flow(f, ETH_TYPE_ARP);
+    f->arp_op = htons(ARP_OP_REQUEST);
+    f->nw_src = htonl(0x0a000001);
+    f->nw_dst = htonl(0x0a0000fe);
+    f->arp_sha = dp_test_mac1;
+    f++;
+    return f - flows;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "dp-packet.h"
+#include "flow.h"
+#include "packets.h"
 
 /* Pools every datapath test can use, made by dp_test_init(). */
 struct dp_test_pools {
@@ -39,5 +41,15 @@ void dp_test_poison(const struct dp_packet *);
 void dp_test_unpoison(const struct dp_packet *);
 
 bool dp_test_equal(const struct dp_packet *, const void *data, size_t size);
+
+/* Sample flows and helpers to write more. */
+#define DP_TEST_MAX_FLOWS 32
+extern const struct eth_addr dp_test_mac1, dp_test_mac2;
+extern const struct ipv6_addr dp_test_v6a, dp_test_v6b;
+size_t dp_test_sample_flows(struct flow *flows);
+void dp_test_base_flow(struct flow *, uint16_t dl_type);
+void dp_test_ipv4_flow(struct flow *, uint8_t proto);
+void dp_test_ipv6_flow(struct flow *, uint8_t proto);
+void dp_test_ports(struct flow *, uint16_t src, uint16_t dst);
 
 #endif /* dp-test.h */

@@ -361,8 +361,9 @@ test_copy_to_pool(void **state DPS_UNUSED)
     dp_packet_free(t);
 
     /* A pool that runs dry: NULL, nothing leaked. */
-    struct rte_mempool *little = dp_packet_pool_create("test-little", 3,
-                                                       RTE_MBUF_DEFAULT_BUF_SIZE);
+    struct rte_mempool *little;
+    little = dp_packet_pool_create("test-little", 3,
+                                   RTE_MBUF_DEFAULT_BUF_SIZE);
     assert_non_null(little);
     j = dp_packet_alloc_data(dp_test_pools.jumbo, pattern, 9000);
     assert_null(dp_packet_copy_to_pool(j, little));

@@ -27,137 +27,6 @@ setup(void **state DPS_UNUSED)
     return 0;
 }
 
-static const struct eth_addr mac1 = { { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55 } };
-static const struct eth_addr mac2 = { { 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb } };
-static const struct ipv6_addr v6a = { { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 } };
-static const struct ipv6_addr v6b = { { 0xfe, 0x80, [14] = 0xab, 0xcd } };
-
-static void
-base_flow(struct flow *f, uint16_t dl_type)
-{
-    memset(f, 0, sizeof *f);
-    f->in_port = 3;
-    f->dl_src = mac1;
-    f->dl_dst = mac2;
-    f->dl_type = htons(dl_type);
-}
-
-static void
-ipv4_flow(struct flow *f, uint8_t proto)
-{
-    base_flow(f, ETH_TYPE_IP);
-    f->nw_src = htonl(0x0a000001);
-    f->nw_dst = htonl(0xc0a80102);
-    f->nw_proto = proto;
-    f->nw_tos = 0x2e;
-    f->nw_ttl = 64;
-}
-
-static void
-ipv6_flow(struct flow *f, uint8_t proto)
-{
-    base_flow(f, ETH_TYPE_IPV6);
-    f->ipv6_src = v6a;
-    f->ipv6_dst = v6b;
-    f->ipv6_label = htonl(0x12345);
-    f->nw_proto = proto;
-    f->nw_tos = 0x71;
-    f->nw_ttl = 255;
-}
-
-static void
-ports(struct flow *f, uint16_t src, uint16_t dst)
-{
-    f->tp_src = htons(src);
-    f->tp_dst = htons(dst);
-}
-
-/* Every flow the tests round-trip through compose and extract. */
-static size_t
-make_flows(struct flow *flows)
-{
-    struct flow *f = flows;
-
-    base_flow(f++, 0x88cc);                          /* LLDP: L2 only. */
-    base_flow(f, 0x88cc);
-    f->vlan_tpid[0] = htons(ETH_TYPE_VLAN);
-    f->vlan_tci[0] = htons(VLAN_CFI | 0xa00a);
-    f++;
-    ipv4_flow(f, IPPROTO_TCP_);
-    ports(f, 1234, 80);
-    f->tcp_flags = htons(TCP_SYN | TCP_ACK);
-    f->vlan_tpid[0] = htons(ETH_TYPE_VLAN_8021AD);
-    f->vlan_tci[0] = htons(VLAN_CFI | 100);
-    f->vlan_tpid[1] = htons(ETH_TYPE_VLAN);
-    f->vlan_tci[1] = htons(VLAN_CFI | 0x6000 | 200);
-    f++;
-    ipv4_flow(f, IPPROTO_TCP_);
-    ports(f, 65535, 1);
-    f->tcp_flags = htons(0xfff);
-    f++;
-    ipv4_flow(f, IPPROTO_UDP_);
-    ports(f, 53, 5353);
-    f++;
-    ipv4_flow(f, IPPROTO_SCTP_);
-    ports(f, 38412, 36412);
-    f++;
-    ipv4_flow(f, IPPROTO_ICMP_);
-    ports(f, 8, 0);
-    f++;
-    ipv4_flow(f, IPPROTO_UDP_);
-    ports(f, 4789, 4789);
-    f->nw_frag = FLOW_NW_FRAG_ANY;
-    f++;
-    ipv4_flow(f, IPPROTO_UDP_);
-    f->nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
-    f++;
-    ipv4_flow(f, 47);                                /* GRE: no L4 here. */
-    f++;
-    ipv6_flow(f, IPPROTO_TCP_);
-    ports(f, 22, 40000);
-    f->tcp_flags = htons(TCP_FIN);
-    f++;
-    ipv6_flow(f, IPPROTO_UDP_);
-    ports(f, 546, 547);
-    f++;
-    ipv6_flow(f, IPPROTO_SCTP_);
-    ports(f, 1, 2);
-    f++;
-    ipv6_flow(f, IPPROTO_ICMPV6_);
-    ports(f, 128, 0);
-    f++;
-    ipv6_flow(f, IPPROTO_UDP_);
-    ports(f, 7, 9);
-    f->nw_frag = FLOW_NW_FRAG_ANY;
-    f++;
-    ipv6_flow(f, IPPROTO_TCP_);
-    f->nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
-    f++;
-    ipv6_flow(f, IPPROTO_ICMPV6_);
-    ports(f, ND_NEIGHBOR_SOLICIT, 0);
-    f->nd_target = v6b;
-    f->arp_sha = mac1;
-    f++;
-    ipv6_flow(f, IPPROTO_ICMPV6_);
-    ports(f, ND_NEIGHBOR_ADVERT, 0);
-    f->nd_target = v6a;
-    f->arp_tha = mac2;
-    f++;
-    ipv6_flow(f, IPPROTO_ICMPV6_);
-    ports(f, ND_NEIGHBOR_ADVERT, 0);
-    f->nd_target = v6a;
-    f->arp_sha = mac2;
-    f->arp_tha = mac1;
-    f++;
-    base_flow(f, ETH_TYPE_ARP);
-    f->arp_op = htons(ARP_OP_REQUEST);
-    f->nw_src = htonl(0x0a000001);
-    f->nw_dst = htonl(0x0a0000fe);
-    f->arp_sha = mac1;
-    f++;
-    return f - flows;
-}
-
 static void
 assert_flow_equal(const struct flow *a, const struct flow *b)
 {
@@ -215,7 +84,7 @@ static void
 test_roundtrip(void **state DPS_UNUSED)
 {
     struct flow flows[32];
-    size_t n = make_flows(flows);
+    size_t n = dp_test_sample_flows(flows);
 
     for (size_t i = 0; i < n; i++) {
         struct dp_packet *p = flow_compose(dp_test_pools.std, &flows[i], 10);
@@ -251,7 +120,7 @@ static void
 test_truncation(void **state DPS_UNUSED)
 {
     struct flow flows[32];
-    size_t n = make_flows(flows);
+    size_t n = dp_test_sample_flows(flows);
 
     for (size_t i = 0; i < n; i++) {
         struct dp_packet *p = flow_compose(dp_test_pools.std, &flows[i], 0);
@@ -298,13 +167,13 @@ test_ipv4_malformed(void **state DPS_UNUSED)
     struct flow f, expect;
     uint8_t buf[256];
 
-    ipv4_flow(&f, IPPROTO_TCP_);
-    ports(&f, 1, 2);
+    dp_test_ipv4_flow(&f, IPPROTO_TCP_);
+    dp_test_ports(&f, 1, 2);
     size_t size = compose_bytes(&f, 0, buf);
     uint8_t *ip = buf + ETH_HEADER_LEN;
 
     /* L2 only: what is expected whenever the IPv4 header is refused. */
-    base_flow(&expect, ETH_TYPE_IP);
+    dp_test_base_flow(&expect, ETH_TYPE_IP);
 
     for (int ihl = 0; ihl < 5; ihl++) {
         ip[0] = 0x40 | ihl;
@@ -330,7 +199,7 @@ test_ipv4_malformed(void **state DPS_UNUSED)
     memset(padded + size, 0xee, sizeof padded - size);
     padded[ETH_HEADER_LEN + 2] = 0;
     padded[ETH_HEADER_LEN + 3] = 30;
-    ipv4_flow(&expect, IPPROTO_TCP_);
+    dp_test_ipv4_flow(&expect, IPPROTO_TCP_);
     check_extract(padded, sizeof padded, 3, &expect,
                   FLOW_PARSED_L2 | FLOW_PARSED_L3 | FLOW_ERR_TRUNCATED, 60);
 
@@ -341,8 +210,8 @@ test_ipv4_malformed(void **state DPS_UNUSED)
     memcpy(opts + 38, buf + 34, size - 34);
     opts[ETH_HEADER_LEN] = 0x46;
     opts[ETH_HEADER_LEN + 3] += 4;
-    ipv4_flow(&expect, IPPROTO_TCP_);
-    ports(&expect, 1, 2);
+    dp_test_ipv4_flow(&expect, IPPROTO_TCP_);
+    dp_test_ports(&expect, 1, 2);
     check_extract(opts, size + 4, 3, &expect,
                   FLOW_PARSED_L2 | FLOW_PARSED_L3 | FLOW_PARSED_L4, 60);
 
@@ -364,7 +233,7 @@ ipv6_with_ext(uint8_t *buf, int n_ext, bool frag_later)
     };
     struct flow f;
 
-    ipv6_flow(&f, IPPROTO_UDP_);
+    dp_test_ipv6_flow(&f, IPPROTO_UDP_);
     size_t size = compose_bytes(&f, 0, buf);
     uint8_t udp[UDP_HEADER_LEN];
     memcpy(udp, buf + size - UDP_HEADER_LEN, UDP_HEADER_LEN);
@@ -412,11 +281,11 @@ test_ipv6_ext(void **state DPS_UNUSED)
     for (int n = 0; n <= FLOW_MAX_IPV6_EXT + 2; n++) {
         size_t size = ipv6_with_ext(buf, n, false);
 
-        ipv6_flow(&expect, IPPROTO_UDP_);
+        dp_test_ipv6_flow(&expect, IPPROTO_UDP_);
         expect.nw_frag = n >= 5 ? FLOW_NW_FRAG_ANY : 0;
         uint32_t result = FLOW_PARSED_L2 | FLOW_PARSED_L3;
         if (n <= FLOW_MAX_IPV6_EXT) {
-            ports(&expect, 0, 0);
+            dp_test_ports(&expect, 0, 0);
             result |= FLOW_PARSED_L4;
         } else {
             expect.nw_proto = buf[0];   /* Replaced below. */
@@ -449,7 +318,7 @@ test_ipv6_ext(void **state DPS_UNUSED)
 
     /* A later fragment: no L4. */
     size_t size = ipv6_with_ext(buf, 5, true);
-    ipv6_flow(&expect, IPPROTO_UDP_);
+    dp_test_ipv6_flow(&expect, IPPROTO_UDP_);
     expect.nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
     check_extract(buf, size, 3, &expect, FLOW_PARSED_L2 | FLOW_PARSED_L3,
                   0);
@@ -457,7 +326,7 @@ test_ipv6_ext(void **state DPS_UNUSED)
     /* Payload length longer than the packet. */
     size = ipv6_with_ext(buf, 0, false);
     buf[ETH_HEADER_LEN + 5]++;
-    base_flow(&expect, ETH_TYPE_IPV6);
+    dp_test_base_flow(&expect, ETH_TYPE_IPV6);
     check_extract(buf, size, 3, &expect, FLOW_PARSED_L2 | FLOW_ERR_BAD_L3, 0);
 }
 
@@ -467,10 +336,10 @@ test_nd_malformed(void **state DPS_UNUSED)
     struct flow f, expect;
     uint8_t buf[256];
 
-    ipv6_flow(&f, IPPROTO_ICMPV6_);
-    ports(&f, ND_NEIGHBOR_SOLICIT, 0);
-    f.nd_target = v6b;
-    f.arp_sha = mac1;
+    dp_test_ipv6_flow(&f, IPPROTO_ICMPV6_);
+    dp_test_ports(&f, ND_NEIGHBOR_SOLICIT, 0);
+    f.nd_target = dp_test_v6b;
+    f.arp_sha = dp_test_mac1;
     size_t size = compose_bytes(&f, 0, buf);
     size_t opt = size - 8;
 
@@ -503,8 +372,8 @@ test_vlan_and_llc(void **state DPS_UNUSED)
     struct flow expect;
     uint8_t buf[64] = { 0 };
 
-    memcpy(buf, &mac2, 6);
-    memcpy(buf + 6, &mac1, 6);
+    memcpy(buf, &dp_test_mac2, 6);
+    memcpy(buf + 6, &dp_test_mac1, 6);
     /* Three tags: the third stays unparsed and is the type. */
     for (int i = 0; i < 3; i++) {
         buf[12 + 4 * i] = 0x81;
@@ -512,7 +381,7 @@ test_vlan_and_llc(void **state DPS_UNUSED)
         buf[15 + 4 * i] = i + 1;
     }
     buf[24] = 0x08;
-    base_flow(&expect, ETH_TYPE_VLAN);
+    dp_test_base_flow(&expect, ETH_TYPE_VLAN);
     for (int i = 0; i < 2; i++) {
         expect.vlan_tpid[i] = htons(ETH_TYPE_VLAN);
         expect.vlan_tci[i] = htons(VLAN_CFI | (i + 1));
@@ -521,14 +390,14 @@ test_vlan_and_llc(void **state DPS_UNUSED)
     check_extract(buf, 60, 3, &expect, FLOW_PARSED_L2 | FLOW_PARSED_VLAN, 30);
 
     /* A truncated tag. */
-    base_flow(&expect, ETH_TYPE_VLAN);
+    dp_test_base_flow(&expect, ETH_TYPE_VLAN);
     check_extract(buf, 15, 3, &expect, FLOW_PARSED_L2 | FLOW_ERR_TRUNCATED,
                   15);
 
     /* 802.3: a length, not a type. */
     buf[12] = 0x00;
     buf[13] = 0x2e;
-    base_flow(&expect, ETH_TYPE_MIN - 1);
+    dp_test_base_flow(&expect, ETH_TYPE_MIN - 1);
     check_extract(buf, 60, 3, &expect, FLOW_PARSED_L2, 20);
 
     /* Runt. */
@@ -539,7 +408,7 @@ static void
 test_keys_and_masks(void **state DPS_UNUSED)
 {
     struct flow flows[32];
-    size_t n = make_flows(flows);
+    size_t n = dp_test_sample_flows(flows);
     struct flow_key keys[32];
 
     for (size_t i = 0; i < n; i++) {
@@ -570,8 +439,8 @@ test_keys_and_masks(void **state DPS_UNUSED)
     assert_int_equal(flow_key_n_words(&mask), 3);
 
     struct flow a, b;
-    ipv4_flow(&a, IPPROTO_TCP_);
-    ports(&a, 1, 2);
+    dp_test_ipv4_flow(&a, IPPROTO_TCP_);
+    dp_test_ports(&a, 1, 2);
     b = a;
     b.nw_dst = htonl(0xc0a80177);
     b.tp_src = htons(999);
@@ -597,7 +466,7 @@ test_keys_and_masks(void **state DPS_UNUSED)
 
     /* A key missing a word the mask uses reads it as zero. */
     struct flow z;
-    base_flow(&z, ETH_TYPE_IP);
+    dp_test_base_flow(&z, ETH_TYPE_IP);
     struct flow_key kz;
     flow_key_from_flow(&kz, &z);
     z.nw_dst = htonl(0x000000ff);
