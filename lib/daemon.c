@@ -132,12 +132,17 @@ daemon_set_monitor(void)
 }
 
 /* Makes daemon_start() switch to the user and group in 'spec' (--user),
- * "USER[:GROUP]" or ":GROUP".  Exits with a message if 'spec' is invalid. */
+ * "USER[:GROUP]" or ":GROUP".  Exits with a message if 'spec' is invalid or
+ * the process is not root. */
 void
 daemon_set_user_group(const char *spec)
 {
-    char *error = daemon_parse_user_group(spec, &new_uid, &new_gid);
+    char *error;
 
+    if (geteuid() != 0) {
+        util_fatal(0, "only root can use --user option");
+    }
+    error = daemon_parse_user_group(spec, &new_uid, &new_gid);
     if (error) {
         util_fatal(0, "%s", error);
     }
@@ -164,7 +169,7 @@ daemon_parse_user_group(const char *spec, uid_t *uid, gid_t *gid)
         errno = 0;
         pw = getpwnam(user);
         if (!pw) {
-            error = xasprintf("--user: user \"%s\" not found", user);
+            error = xasprintf("user %s not found, aborting.", user);
             goto out;
         }
         *uid = pw->pw_uid;
@@ -176,13 +181,13 @@ daemon_parse_user_group(const char *spec, uid_t *uid, gid_t *gid)
         errno = 0;
         gr = getgrnam(group);
         if (!gr) {
-            error = xasprintf("--user: group \"%s\" not found", group);
+            error = xasprintf("group %s not found, aborting.", group);
             goto out;
         }
         *gid = gr->gr_gid;
     } else if (!user[0]) {
-        error = xasprintf("--user: \"%s\" names neither a user nor a group",
-                          spec);
+        error = xasprintf("--user: \"%s\" names neither a user nor a "
+                          "group", spec);
     }
 
 out:
