@@ -277,6 +277,28 @@ test_reply_and_arguments(void **state DPS_UNUSED)
 }
 
 static void
+test_large_reply(void **state DPS_UNUSED)
+{
+    struct test_server ts = start_server("big.ctl");
+    size_t size = 4 * 1024 * 1024;
+    char *big = xmalloc(size + 1);
+    char *answer;
+
+    /* Far more than a socket buffer holds, both ways. */
+    for (size_t i = 0; i < size; i++) {
+        big[i] = 'a' + i % 26;
+    }
+    big[size] = '\0';
+    answer = transact(ts.path, "echo", 1, &big);
+    assert_int_equal(strlen(answer), size + 1);
+    assert_memory_equal(answer, big, size);
+    assert_int_equal(answer[size], '\n');
+    free(answer);
+    free(big);
+    stop_server(&ts);
+}
+
+static void
 test_builtin_commands(void **state DPS_UNUSED)
 {
     struct test_server ts = start_server("b.ctl");
@@ -575,6 +597,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reply_and_arguments),
+        cmocka_unit_test(test_large_reply),
         cmocka_unit_test(test_builtin_commands),
         cmocka_unit_test(test_command_errors),
         cmocka_unit_test(test_non_string_params),
