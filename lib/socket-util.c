@@ -465,40 +465,54 @@ sock_accept(int listen_fd, struct sockaddr_storage *ss, int *fdp)
 
 /* Starts a connection to the Unix domain socket named 'path'.  On success
  * stores a new non-blocking, close-on-exec socket in '*fdp' and returns 0
- * (connected) or EINPROGRESS (under way).  On failure stores -1 in '*fdp'
- * and returns a positive errno value: ENOENT if there is no such socket,
- * ECONNREFUSED if nothing listens on it, EAGAIN if the listener's backlog
- * is full, ENAMETOOLONG if even the last component of 'path' is too long. */
+ * (connected), EINPROGRESS (under way) or EAGAIN (the listener's backlog is
+ * full: call sock_unix_connect() on the socket again later).  On failure
+ * stores -1 in '*fdp' and returns a positive errno value: ENOENT if there is
+ * no such socket, ECONNREFUSED if nothing listens on it, ENAMETOOLONG if
+ * even the last component of 'path' is too long. */
 int
 sock_unix_open_active(const char *path, int *fdp)
+{
+    int error;
+    int fd;
+
+    *fdp = -1;
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return errno;
+    }
+    error = sock_unix_connect(fd, path);
+    if (error && error != EINPROGRESS && error != EAGAIN) {
+        close(fd);
+        return error;
+    }
+    *fdp = fd;
+    return error;
+}
+
+/* Connects non-blocking Unix domain socket 'fd' to the socket named 'path'.
+ * Returns 0 (connected), EINPROGRESS (under way), EAGAIN (the listener's
+ * backlog is full; nothing changed, try again later) or another positive
+ * errno value. */
+int
+sock_unix_connect(int fd, const char *path)
 {
     struct sockaddr_un sun;
     socklen_t sun_len;
     int dirfd;
     int error;
-    int fd;
 
-    *fdp = -1;
     error = sock_unix_prepare(path, &sun, &sun_len, &dirfd);
     if (error) {
         return error;
     }
-
-    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        error = errno;
-    } else if (connect(fd, (struct sockaddr *) &sun, sun_len) < 0) {
+    if (connect(fd, (struct sockaddr *) &sun, sun_len) < 0) {
         error = errno == EINTR ? EINPROGRESS : errno;
-        if (error != EINPROGRESS) {
-            close(fd);
-            fd = -1;
-        }
     }
     if (dirfd >= 0) {
         close(dirfd);
     }
-    *fdp = fd;
-    return error;
+    return error == EWOULDBLOCK ? EAGAIN : error;
 }
 
 /* Creates a Unix domain socket named 'path' and listens on it.  A socket

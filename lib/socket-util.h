@@ -59,6 +59,7 @@ int sock_accept(int listen_fd, struct sockaddr_storage *, int *fdp);
 
 /* Unix domain sockets. */
 int sock_unix_open_active(const char *path, int *fdp);
+int sock_unix_connect(int fd, const char *path);
 int sock_unix_open_passive(const char *path, int *fdp);
 
 #endif /* socket-util.h */

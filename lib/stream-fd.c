@@ -23,10 +23,16 @@
 
 VLOG_DEFINE_THIS_MODULE(stream_fd);
 
+/* How often a "unix:" stream retries connecting to a listener whose backlog
+ * is full. */
+#define STREAM_FD_RETRY_MSEC 10
+
 /* An active stream over a connected (or connecting) socket. */
 struct stream_fd {
     struct stream up;
     int fd;
+    char *retry_path;   /* unix: to connect() again because the listener's
+                         * backlog was full; otherwise NULL. */
 };
 
 /* A passive stream over a listening socket. */
@@ -61,6 +67,14 @@ stream_fd_unix_open(char *name, const char *suffix, struct stream **streamp)
     }
     path = stream_fd_unix_path(suffix);
     error = sock_unix_open_active(path, &fd);
+    if (error == EAGAIN) {
+        /* The server is slow to accept: keep trying (see
+         * stream_fd_connect()). */
+        error = stream_fd_start(name, fd, EINPROGRESS, &stream_fd_unix_class,
+                                streamp);
+        stream_fd_cast(*streamp)->retry_path = path;
+        return error;
+    }
     free(path);
     return stream_fd_start(name, fd, error, &stream_fd_unix_class, streamp);
 }
@@ -81,6 +95,7 @@ stream_fd_close(struct stream *stream)
     struct stream_fd *s = stream_fd_cast(stream);
 
     close(s->fd);
+    free(s->retry_path);
     free(s->up.name);
     free(s);
 }
@@ -88,7 +103,20 @@ stream_fd_close(struct stream *stream)
 static int
 stream_fd_connect(struct stream *stream)
 {
-    return sock_check_connection(stream_fd_cast(stream)->fd);
+    struct stream_fd *s = stream_fd_cast(stream);
+
+    if (s->retry_path) {
+        int error = sock_unix_connect(s->fd, s->retry_path);
+        if (error == EAGAIN) {
+            return EAGAIN;
+        }
+        free(s->retry_path);
+        s->retry_path = NULL;
+        if (error != EINPROGRESS) {
+            return error;
+        }
+    }
+    return sock_check_connection(s->fd);
 }
 
 static ssize_t
@@ -127,7 +155,12 @@ stream_fd_wait(struct stream *stream, enum stream_wait_type type)
 {
     struct stream_fd *s = stream_fd_cast(stream);
 
-    poll_fd_wait(s->fd, type == STREAM_RECV ? POLLIN : POLLOUT);
+    if (s->retry_path) {
+        /* Nothing signals room in a listener's backlog. */
+        poll_timer_wait(STREAM_FD_RETRY_MSEC);
+    } else {
+        poll_fd_wait(s->fd, type == STREAM_RECV ? POLLIN : POLLOUT);
+    }
 }
 
 /* "unix:FILE": a Unix domain socket, FILE relative to the run directory. */

@@ -492,6 +492,55 @@ test_unix_two_listeners(void **state DPS_UNUSED)
 }
 
 static void
+test_unix_full_backlog(void **state DPS_UNUSED)
+{
+    enum { N_CLIENTS = 100 };  /* The backlog is 64. */
+    long long int deadline = time_msec() + TEST_TIMEOUT_MSEC;
+    char *passive = xasprintf("punix:%s/backlog.sock", tmp_dir);
+    char *active = xasprintf("unix:%s/backlog.sock", tmp_dir);
+    struct stream *clients[N_CLIENTS], *servers[N_CLIENTS];
+    size_t n_accepted = 0, n_connected = 0;
+    struct pstream *pstream;
+
+    /* More clients than the listener's backlog holds, before it accepts
+     * any: the late ones wait their turn instead of failing. */
+    assert_int_equal(pstream_open(passive, &pstream), 0);
+    for (size_t i = 0; i < N_CLIENTS; i++) {
+        assert_int_equal(stream_open(active, &clients[i]), 0);
+    }
+
+    while (n_connected < N_CLIENTS || n_accepted < N_CLIENTS) {
+        while (n_accepted < N_CLIENTS
+               && !pstream_accept(pstream, &servers[n_accepted])) {
+            n_accepted++;
+        }
+        n_connected = 0;
+        for (size_t i = 0; i < N_CLIENTS; i++) {
+            int error = stream_connect(clients[i]);
+            if (!error) {
+                n_connected++;
+            } else if (error != EAGAIN) {
+                fail_msg("client %zu failed: %s", i, util_strerror(error));
+            } else {
+                stream_connect_wait(clients[i]);
+            }
+        }
+        assert_true(time_msec() < deadline);
+        pstream_wait(pstream);
+        poll_timer_wait(100);
+        poll_block();
+    }
+
+    for (size_t i = 0; i < N_CLIENTS; i++) {
+        stream_close(clients[i]);
+        stream_close(servers[i]);
+    }
+    pstream_close(pstream);
+    free(active);
+    free(passive);
+}
+
+static void
 test_unix_removed_at_exit(void **state DPS_UNUSED)
 {
     char *path = tmp_file("exit.sock");
@@ -1258,6 +1307,7 @@ main(int argc DPS_UNUSED, char *argv[])
         cmocka_unit_test(test_unix_two_listeners),
         cmocka_unit_test(test_unix_peer_close),
         cmocka_unit_test(test_unix_removed_at_exit),
+        cmocka_unit_test(test_unix_full_backlog),
         cmocka_unit_test(test_tcp_round_trip_ipv4),
         cmocka_unit_test(test_tcp_round_trip_ipv6),
         cmocka_unit_test(test_tcp_bound_port),
