@@ -85,7 +85,8 @@ static void
 parse_options(int argc, char *argv[], const char **targetp)
 {
     enum {
-        VLOG_OPTION_ENUMS = UCHAR_MAX + 1
+        OPT_FIRST = UCHAR_MAX,      /* Long-only options come after this. */
+        VLOG_OPTION_ENUMS
     };
     static const struct option long_options[] = {
         {"target", required_argument, NULL, 't'},
