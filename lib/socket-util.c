@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -405,6 +406,15 @@ sock_inet_open_passive(const char *target, int default_port,
                  util_strerror(error));
         goto error;
     }
+    /* "[::]" means IPv4 and IPv6 alike, whatever the system default. */
+    if (ss->ss_family == AF_INET6
+        && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &(int) { 0 },
+                      sizeof (int)) < 0) {
+        error = errno;
+        VLOG_ERR("%s: setsockopt(IPV6_V6ONLY): %s", target,
+                 util_strerror(error));
+        goto error;
+    }
     if (bind(fd, (struct sockaddr *) ss, sock_ss_length(ss)) < 0) {
         error = errno;
         VLOG_ERR("%s: bind: %s", target, util_strerror(error));
@@ -581,23 +591,37 @@ sock_set_fd_flag(int fd, int get_cmd, int set_cmd, int flag)
 }
 
 /* Parses IP literal 'host' (no brackets) into '*ss', leaving the port 0.
- * Returns 0 or EINVAL. */
+ * An IPv6 literal may end in "%SCOPE", a network device name or a number,
+ * for link-local addresses ("fe80::1%eth0").  Returns 0 or EINVAL. */
 static int
 sock_parse_host(const char *host, struct sockaddr_storage *ss)
 {
     struct sockaddr_in *sin = (struct sockaddr_in *) ss;
     struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *) ss;
+    const char *percent = strchr(host, '%');
+    char *addr;
+    int error = EINVAL;
 
     memset(ss, 0, sizeof *ss);
-    if (inet_pton(AF_INET, host, &sin->sin_addr) == 1) {
+    if (!percent && inet_pton(AF_INET, host, &sin->sin_addr) == 1) {
         sin->sin_family = AF_INET;
         return 0;
     }
-    if (inet_pton(AF_INET6, host, &sin6->sin6_addr) == 1) {
+
+    addr = percent ? xmemdup0(host, percent - host) : xstrdup(host);
+    if (inet_pton(AF_INET6, addr, &sin6->sin6_addr) == 1) {
         sin6->sin6_family = AF_INET6;
-        return 0;
+        error = 0;
+        if (percent) {
+            unsigned int scope = if_nametoindex(percent + 1);
+            if (!scope && !util_str_to_uint(percent + 1, 10, &scope)) {
+                error = EINVAL;
+            }
+            sin6->sin6_scope_id = scope;
+        }
     }
-    return EINVAL;
+    free(addr);
+    return error;
 }
 
 /* Parses decimal port number 's', 1...65535, or 0...65535 if 'allow_zero'. */

@@ -838,6 +838,21 @@ test_parse_addresses(void **state DPS_UNUSED)
     sock_ss_format_full(&ss, &ds);
     assert_string_equal(ds_cstr(&ds), "[::]:0");
 
+    /* Link-local addresses with a scope: a device or a number. */
+    assert_int_equal(sock_parse_active("[fe80::1%lo]:6653", -1, &ss), 0);
+    assert_int_equal(ss.ss_family, AF_INET6);
+    assert_true(((struct sockaddr_in6 *) &ss)->sin6_scope_id > 0);
+    assert_int_equal(sock_parse_active("[fe80::1%7]:6653", -1, &ss), 0);
+    assert_int_equal(((struct sockaddr_in6 *) &ss)->sin6_scope_id, 7);
+    assert_int_equal(sock_parse_active("[fe80::1%nosuchdev0]:1", -1, &ss),
+                     EINVAL);
+    assert_int_equal(sock_parse_active("1.2.3.4%lo:1", -1, &ss), EINVAL);
+
+    ds_clear(&ds);
+    assert_int_equal(sock_parse_passive("6640:[::1]", -1, &ss), 0);
+    sock_ss_format_passive(&ss, &ds);
+    assert_string_equal(ds_cstr(&ds), "6640:[::1]");
+
     assert_int_equal(sock_parse_passive("", -1, &ss), EINVAL);
     assert_int_equal(sock_parse_passive("65536", -1, &ss), EINVAL);
     assert_int_equal(sock_parse_active("1.2.3.4:65536", -1, &ss), EINVAL);
