@@ -1051,6 +1051,15 @@ test_ssl_wrong_ca(void **state DPS_UNUSED)
     configure_ssl("server", "otherca");
     assert_int_equal(pstream_open("pssl:0:127.0.0.1", &pstream), 0);
     check_handshake_fails(pstream);
+
+    /* "--ca-cert=none" accepts anyone. */
+    struct stream *client, *server;
+    char *active = active_name("ssl", "127.0.0.1", pstream);
+    stream_ssl_set_ca_cert_file("none", false);
+    open_pair(pstream, active, &client, &server);
+    stream_close(client);
+    stream_close(server);
+    free(active);
     pstream_close(pstream);
 
     configure_ssl("server", "ca");
