@@ -286,7 +286,11 @@ stream_fd_accept(struct pstream *pstream, struct stream **streamp)
         name = ds_steal_cstr(&ds);
         return stream_fd_start(name, fd, 0, &stream_fd_tcp_class, streamp);
     } else {
-        name = xstrdup("unix");
+        /* Clients rarely bind their sockets to a name, so number them
+         * instead, as Open vSwitch does, to tell them apart in logs. */
+        static unsigned int n_accepted;
+        name = xasprintf("unix#%u", __atomic_fetch_add(&n_accepted, 1,
+                                                       __ATOMIC_RELAXED));
         return stream_fd_start(name, fd, 0, &stream_fd_unix_class, streamp);
     }
 }

@@ -132,7 +132,9 @@ stream_close(struct stream *stream)
 }
 
 /* Returns the name of 'stream': the one given to stream_open(), or for an
- * accepted stream one that identifies the peer ("tcp:1.2.3.4:5678"). */
+ * accepted stream one that identifies the peer: "tcp:1.2.3.4:5678",
+ * "ssl:[::1]:5678", or "unix#N" with N counting accepted Unix domain
+ * connections. */
 const char *
 stream_get_name(const struct stream *stream)
 {

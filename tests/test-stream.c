@@ -350,6 +350,7 @@ test_unix_relative_to_rundir(void **state DPS_UNUSED)
     assert_true(file_exists(path));
     open_pair(pstream, "unix:relative.sock", &client, &server);
     assert_string_equal(stream_get_name(client), "unix:relative.sock");
+    assert_true(util_str_has_prefix(stream_get_name(server), "unix#"));
     transfer(client, server, 1000, 1000);
 
     stream_close(client);
