@@ -29,6 +29,7 @@ VLOG_DEFINE_THIS_MODULE(socket_util);
  * such as ovs-vsctl invocations started in parallel. */
 #define SOCK_LISTEN_BACKLOG 64
 
+static void sock_ignore_sigpipe_once(void);
 static int sock_set_fd_flag(int fd, int get_cmd, int set_cmd, int flag);
 static int sock_parse_host(const char *host, struct sockaddr_storage *);
 static bool sock_parse_port(const char *s, bool allow_zero, int *portp);
@@ -62,17 +63,6 @@ sock_set_nodelay(int fd)
 
     return (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) < 0
             ? errno : 0);
-}
-
-static void
-sock_ignore_sigpipe_once(void)
-{
-    struct sigaction old;
-
-    /* Leave alone a handler the program installed on purpose. */
-    if (!sigaction(SIGPIPE, NULL, &old) && old.sa_handler == SIG_DFL) {
-        signal(SIGPIPE, SIG_IGN);
-    }
 }
 
 /* Makes sure that writing to a socket whose peer has gone away fails with
@@ -574,6 +564,17 @@ sock_unix_open_passive(const char *path, int *fdp)
     }
     *fdp = fd;
     return 0;
+}
+
+static void
+sock_ignore_sigpipe_once(void)
+{
+    struct sigaction old;
+
+    /* Leave alone a handler the program installed on purpose. */
+    if (!sigaction(SIGPIPE, NULL, &old) && old.sa_handler == SIG_DFL) {
+        signal(SIGPIPE, SIG_IGN);
+    }
 }
 
 static int
