@@ -1,10 +1,11 @@
 /* Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
 #include <config.h>
-#include "poll-loop.h"
+#include "poll-loop->h"
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "timeval.h"
@@ -18,7 +19,39 @@ struct poll_loop {
     long long int deadline;     /* Monotonic msec, or LLONG_MAX for none. */
 };
 
-static __thread struct poll_loop loop = { NULL, 0, 0, LLONG_MAX };
+/* Each thread's poll_loop is allocated on first use and freed when the
+ * thread exits, through 'loop_key''s destructor. */
+static __thread struct poll_loop *loop_;
+static pthread_key_t loop_key;
+static pthread_once_t loop_key_once = PTHREAD_ONCE_INIT;
+
+static void
+free_loop(void *loop)
+{
+    free(((struct poll_loop *) loop)->pollfds);
+    free(loop);
+}
+
+static void
+create_loop_key(void)
+{
+    if (pthread_key_create(&loop_key, free_loop)) {
+        util_fatal(0, "pthread_key_create failed");
+    }
+}
+
+/* Returns the current thread's poll_loop-> */
+static struct poll_loop *
+this_loop(void)
+{
+    if (!loop_) {
+        pthread_once(&loop_key_once, create_loop_key);
+        loop_ = xzalloc(sizeof *loop_);
+        loop_->deadline = LLONG_MAX;
+        pthread_setspecific(loop_key, loop_);
+    }
+    return loop_;
+}
 
 /* Makes the current thread's next poll_block() return when 'fd' has any of
  * the poll() 'events' (POLLIN, POLLOUT) pending.  An fd may be registered
@@ -26,18 +59,20 @@ static __thread struct poll_loop loop = { NULL, 0, 0, LLONG_MAX };
 void
 poll_fd_wait(int fd, short int events)
 {
-    for (size_t i = 0; i < loop.n_pollfds; i++) {
-        if (loop.pollfds[i].fd == fd) {
-            loop.pollfds[i].events |= events;
+    struct poll_loop *loop = this_loop();
+
+    for (size_t i = 0; i < loop->n_pollfds; i++) {
+        if (loop->pollfds[i].fd == fd) {
+            loop->pollfds[i].events |= events;
             return;
         }
     }
-    if (loop.n_pollfds >= loop.allocated_pollfds) {
-        loop.allocated_pollfds = MAX(8, loop.allocated_pollfds * 2);
-        loop.pollfds = xrealloc(loop.pollfds, loop.allocated_pollfds
-                                              * sizeof *loop.pollfds);
+    if (loop->n_pollfds >= loop->allocated_pollfds) {
+        loop->allocated_pollfds = MAX(8, loop->allocated_pollfds * 2);
+        loop->pollfds = xrealloc(loop->pollfds, loop->allocated_pollfds
+                                                * sizeof *loop->pollfds);
     }
-    loop.pollfds[loop.n_pollfds++] = (struct pollfd) {
+    loop->pollfds[loop->n_pollfds++] = (struct pollfd) {
         .fd = fd, .events = events, .revents = 0
     };
 }
@@ -58,8 +93,10 @@ poll_timer_wait(long long int msec)
 void
 poll_timer_wait_until(long long int when)
 {
-    if (when < loop.deadline) {
-        loop.deadline = when;
+    struct poll_loop *loop = this_loop();
+
+    if (when < loop->deadline) {
+        loop->deadline = when;
     }
 }
 
@@ -67,7 +104,9 @@ poll_timer_wait_until(long long int when)
 void
 poll_immediate_wake(void)
 {
-    loop.deadline = LLONG_MIN;
+    struct poll_loop *loop = this_loop();
+
+    loop->deadline = LLONG_MIN;
 }
 
 /* Returns true if poll_immediate_wake() (or an expired timer) will make the
@@ -75,7 +114,9 @@ poll_immediate_wake(void)
 bool
 poll_immediate_pending(void)
 {
-    return loop.deadline <= time_msec();
+    struct poll_loop *loop = this_loop();
+
+    return loop->deadline <= time_msec();
 }
 
 /* Sleeps until one of the events registered since the last poll_block()
@@ -84,21 +125,22 @@ poll_immediate_pending(void)
 void
 poll_block(void)
 {
+    struct poll_loop *loop = this_loop();
     int timeout;
 
-    if (loop.deadline == LLONG_MAX) {
+    if (loop->deadline == LLONG_MAX) {
         timeout = -1;
     } else {
         long long int now = time_msec();
-        timeout = (loop.deadline <= now ? 0
-                   : loop.deadline - now > INT_MAX ? INT_MAX
-                   : (int) (loop.deadline - now));
+        timeout = (loop->deadline <= now ? 0
+                   : loop->deadline - now > INT_MAX ? INT_MAX
+                   : (int) (loop->deadline - now));
     }
 
-    if (poll(loop.pollfds, loop.n_pollfds, timeout) < 0 && errno != EINTR) {
+    if (poll(loop->pollfds, loop->n_pollfds, timeout) < 0 && errno != EINTR) {
         util_error(errno, "poll failed");
     }
 
-    loop.n_pollfds = 0;
-    loop.deadline = LLONG_MAX;
+    loop->n_pollfds = 0;
+    loop->deadline = LLONG_MAX;
 }
