@@ -1,7 +1,7 @@
 /* Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
 #include <config.h>
-#include "poll-loop->h"
+#include "poll-loop.h"
 
 #include <errno.h>
 #include <limits.h>
