@@ -566,6 +566,11 @@ test_server_closes_mid_transaction(void **state DPS_UNUSED)
     assert_null(result);
     assert_null(error);
     jsonrpc_close(client);
+
+    /* The dead server's socket file is still there, but nobody listens. */
+    assert_int_equal(access(ts.path, F_OK), 0);
+    assert_int_equal(unixctl_client_create(ts.path, &client), ECONNREFUSED);
+    assert_null(client);
     unlink(ts.path);
     free(ts.path);
 }
