@@ -63,7 +63,7 @@ struct dp_packet_md {
     uint32_t rss_hash;          /* Valid if DP_PACKET_F_RSS_VALID. */
     uint32_t flow_mark;         /* Valid if DP_PACKET_F_MARK_VALID. */
     uint16_t l2_ofs;            /* Ethernet header, or DP_PACKET_OFS_NONE. */
-    uint16_t l3_ofs;            /* IPv4/IPv6/ARP header, or ..._NONE. */
+    uint16_t l3_ofs;            /* IPv4, IPv6 or ARP header, or NONE. */
     uint16_t l4_ofs;            /* TCP/UDP/SCTP/ICMP header, or ..._NONE. */
     uint8_t flags;              /* DP_PACKET_F_*. */
     uint8_t ip_csum;            /* enum dp_csum, IPv4 header checksum. */

@@ -101,7 +101,6 @@ flow_extract(struct dp_packet *p, struct flow *flow)
         type = htons(ETH_TYPE_MIN - 1);
     }
     flow->dl_type = type;
-    md->l3_ofs = ofs;
     parse_l3(&ps, ofs, type);
     return ps.result;
 }
@@ -426,6 +425,10 @@ error:
 static void
 parse_l3(struct parser *ps, uint32_t ofs, dps_be16 dl_type)
 {
+    if (dl_type == htons(ETH_TYPE_IP) || dl_type == htons(ETH_TYPE_IPV6)
+        || dl_type == htons(ETH_TYPE_ARP)) {
+        ps->packet->md.l3_ofs = ofs;
+    }
     if (dl_type == htons(ETH_TYPE_IP)) {
         parse_ipv4(ps, ofs);
     } else if (dl_type == htons(ETH_TYPE_IPV6)) {

@@ -5,8 +5,9 @@ DP_UNIT_TESTS = \
 	tests/test-dp-packet \
 	tests/test-flow \
 	tests/test-odp
-check_PROGRAMS += $(DP_UNIT_TESTS)
-TESTS += $(DP_UNIT_TESTS)
+check_PROGRAMS += $(DP_UNIT_TESTS) tests/dps-flow-dump
+TESTS += $(DP_UNIT_TESTS) tests/flow-scapy.py
+EXTRA_DIST += tests/flow-scapy.py
 
 DP_TEST_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS) $(CMOCKA_CFLAGS)
 DP_TEST_LDADD = $(DP_LIBS) $(CMOCKA_LIBS)
@@ -27,3 +28,9 @@ tests_test_flow_LDADD = $(DP_TEST_LDADD)
 tests_test_odp_SOURCES = tests/test-odp.c $(DP_TEST_COMMON)
 tests_test_odp_CFLAGS = $(DP_TEST_CFLAGS)
 tests_test_odp_LDADD = $(DP_TEST_LDADD)
+
+# Prints the flow keys of packets given in hex, for tests/flow-scapy.py, the
+# differential test against scapy's dissection.
+tests_dps_flow_dump_SOURCES = tests/dps-flow-dump.c $(DP_TEST_COMMON)
+tests_dps_flow_dump_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
+tests_dps_flow_dump_LDADD = $(DP_LIBS)
