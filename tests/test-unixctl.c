@@ -262,6 +262,21 @@ recv_until_eof(struct stream *stream)
     return ds_steal_cstr(&s);
 }
 
+/* Sends 'data' on a new connection to 'path' and checks that the server
+ * closes the connection without answering. */
+static void
+check_dropped(const char *path, const char *data)
+{
+    struct stream *stream = open_raw(path);
+    char *received;
+
+    send_raw(stream, data);
+    received = recv_until_eof(stream);
+    assert_string_equal(received, "");
+    free(received);
+    stream_close(stream);
+}
+
 static void
 test_reply_and_arguments(void **state DPS_UNUSED)
 {
@@ -383,39 +398,15 @@ static void
 test_garbage_is_dropped(void **state DPS_UNUSED)
 {
     struct test_server ts = start_server("e.ctl");
-    struct stream *stream;
-    char *received;
 
     /* Not JSON at all. */
-    stream = open_raw(ts.path);
-    send_raw(stream, "}}}garbage{{{");
-    received = recv_until_eof(stream);
-    assert_string_equal(received, "");
-    free(received);
-    stream_close(stream);
-
+    check_dropped(ts.path, "}}}garbage{{{");
     /* JSON, but not a JSON-RPC message. */
-    stream = open_raw(ts.path);
-    send_raw(stream, "[1, 2, 3]");
-    received = recv_until_eof(stream);
-    assert_string_equal(received, "");
-    free(received);
-    stream_close(stream);
-
+    check_dropped(ts.path, "[1, 2, 3]");
     /* A notification or a reply is not a request. */
-    stream = open_raw(ts.path);
-    send_raw(stream, "{\"method\": \"echo\", \"params\": [], \"id\": null}");
-    received = recv_until_eof(stream);
-    assert_string_equal(received, "");
-    free(received);
-    stream_close(stream);
-
-    stream = open_raw(ts.path);
-    send_raw(stream, "{\"result\": \"x\", \"error\": null, \"id\": 1}");
-    received = recv_until_eof(stream);
-    assert_string_equal(received, "");
-    free(received);
-    stream_close(stream);
+    check_dropped(ts.path, "{\"method\": \"echo\", \"params\": [], "
+                  "\"id\": null}");
+    check_dropped(ts.path, "{\"result\": \"x\", \"error\": null, \"id\": 1}");
 
     /* The server is still there. */
     check_transact(ts.path, "", "echo", 0, NULL);
