@@ -428,6 +428,9 @@ run_monitor(void)
     int n_crashes = 0;
 
     fatal_signal_add_hook(forward_signal_cb, NULL, NULL, false);
+    /* The monitor's log lines read "daemon_unix(monitor)|...", as Open
+     * vSwitch's do. */
+    vlog_set_thread_name("monitor");
     for (;;) {
         bool ready;
         int status;
@@ -445,6 +448,7 @@ run_monitor(void)
             }
             ready_fd = fds[1];
             fatal_signal_fork();
+            vlog_set_thread_name("");
             return;
         }
 
