@@ -665,30 +665,44 @@ test_tcp_round_trip_ipv6(void **state DPS_UNUSED)
     check_round_trip("ptcp:0:[::1]", "tcp", "[::1]");
 }
 
+/* Checks the names of a TCP-based pstream listening on "PASSIVE:0:127.0.0.1"
+ * (its bound port filled in) and of the streams of a connection to it made
+ * through 'active'. */
 static void
-test_tcp_bound_port(void **state DPS_UNUSED)
+check_bound_names(const char *passive, const char *active_prefix)
 {
     struct stream *client, *server;
     struct pstream *pstream;
-    char *expected;
+    char *name, *active;
     int port;
 
-    assert_int_equal(pstream_open("ptcp:0:127.0.0.1", &pstream), 0);
+    name = xasprintf("%s:0:127.0.0.1", passive);
+    assert_int_equal(pstream_open(name, &pstream), 0);
+    free(name);
     port = pstream_get_bound_port(pstream);
     assert_true(port > 0 && port <= 65535);
-    expected = xasprintf("ptcp:%d:127.0.0.1", port);
-    assert_string_equal(pstream_get_name(pstream), expected);
-    free(expected);
+    name = xasprintf("%s:%d:127.0.0.1", passive, port);
+    assert_string_equal(pstream_get_name(pstream), name);
+    free(name);
 
     /* The accepted stream is named after its peer. */
-    char *active = active_name("tcp", "127.0.0.1", pstream);
+    active = active_name(active_prefix, "127.0.0.1", pstream);
     open_pair(pstream, active, &client, &server);
-    assert_true(util_str_has_prefix(stream_get_name(server),
-                                    "tcp:127.0.0.1:"));
+    assert_string_equal(stream_get_name(client), active);
+    name = xasprintf("%s:127.0.0.1:", active_prefix);
+    assert_true(util_str_has_prefix(stream_get_name(server), name));
+    free(name);
+
     stream_close(client);
     stream_close(server);
     pstream_close(pstream);
     free(active);
+}
+
+static void
+test_tcp_bound_port(void **state DPS_UNUSED)
+{
+    check_bound_names("ptcp", "tcp");
 }
 
 static void
@@ -1003,25 +1017,8 @@ test_ssl_peer_close(void **state DPS_UNUSED)
 static void
 test_ssl_names(void **state DPS_UNUSED)
 {
-    struct stream *client, *server;
-    struct pstream *pstream;
-    char *expected, *active;
-
     configure_ssl("server", "ca");
-    assert_int_equal(pstream_open("pssl:0:127.0.0.1", &pstream), 0);
-    expected = xasprintf("pssl:%d:127.0.0.1",
-                         pstream_get_bound_port(pstream));
-    assert_string_equal(pstream_get_name(pstream), expected);
-    active = active_name("ssl", "127.0.0.1", pstream);
-    open_pair(pstream, active, &client, &server);
-    assert_string_equal(stream_get_name(client), active);
-    assert_true(util_str_has_prefix(stream_get_name(server),
-                                    "ssl:127.0.0.1:"));
-    stream_close(client);
-    stream_close(server);
-    pstream_close(pstream);
-    free(active);
-    free(expected);
+    check_bound_names("pssl", "ssl");
 }
 
 /* Connects to 'pstream' with the current configuration, expecting both
