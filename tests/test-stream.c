@@ -1260,6 +1260,104 @@ test_ssl_server_rejects_client(void **state DPS_UNUSED)
     free(active);
 }
 
+/* Starts "openssl s_server" on 127.0.0.1:'port' in a child process,
+ * serving its status page (-www) to one client that presents a certificate
+ * signed by "ca".  Returns its pid. */
+static pid_t
+start_openssl_server(int port)
+{
+    char *accept = xasprintf("127.0.0.1:%d", port);
+    char *cert = tmp_file("server-cert.pem");
+    char *key = tmp_file("server-key.pem");
+    char *ca = tmp_file("ca-cert.pem");
+    char *log = tmp_file("s_server.log");
+    pid_t pid = fork();
+
+    assert_true(pid >= 0);
+    if (!pid) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0
+            || dup2(fd, STDERR_FILENO) < 0) {
+            _exit(126);
+        }
+        execlp("openssl", "openssl", "s_server", "-accept", accept,
+               "-cert", cert, "-key", key, "-CAfile", ca, "-Verify", "1",
+               "-verify_return_error", "-www", "-naccept", "1", (char *) NULL);
+        _exit(127);
+    }
+    free(log);
+    free(ca);
+    free(key);
+    free(cert);
+    free(accept);
+    return pid;
+}
+
+static void
+test_ssl_interop_openssl_server(void **state DPS_UNUSED)
+{
+    static const char request[] = "GET / HTTP/1.0\r\n\r\n";
+    long long int deadline = time_msec() + TEST_TIMEOUT_MSEC;
+    struct ds reply = DS_EMPTY_INITIALIZER;
+    struct pstream *pstream;
+    struct stream *stream;
+    char *active;
+    pid_t pid;
+    int error;
+    int port;
+
+    /* Another TLS server, the openssl tool's, with our client. */
+    make_pki();
+    assert_int_equal(pstream_open("ptcp:0:127.0.0.1", &pstream), 0);
+    active = active_name("ssl", "127.0.0.1", pstream);
+    port = pstream_get_bound_port(pstream);
+    /* Closed before forking, so that no connection can land on the child's
+     * copy of the socket before exec() closes it. */
+    pstream_close(pstream);
+    pid = start_openssl_server(port);
+
+    configure_ssl("client", "ca");
+    do {
+        error = stream_open_block(stream_open(active, &stream),
+                                  TEST_TIMEOUT_MSEC, &stream);
+        if (error == ECONNREFUSED) {
+            /* Not listening yet. */
+            assert_true(time_msec() < deadline);
+            usleep(50 * 1000);
+        }
+    } while (error == ECONNREFUSED);
+    assert_int_equal(error, 0);
+
+    assert_int_equal(stream_send(stream, request, strlen(request)),
+                     strlen(request));
+    for (;;) {
+        char buf[4096];
+        ssize_t n;
+
+        stream_run(stream);
+        n = stream_recv(stream, buf, sizeof buf);
+        if (n > 0) {
+            ds_put_buffer(&reply, buf, n);
+        } else if (n == 0) {
+            break;
+        } else if (n != -EAGAIN) {
+            fail_msg("recv failed: %s", util_strerror(-n));
+        }
+        assert_true(time_msec() < deadline);
+        stream_run_wait(stream);
+        stream_recv_wait(stream);
+        poll_timer_wait(100);
+        poll_block();
+    }
+    stream_close(stream);
+    assert_true(util_str_has_prefix(ds_cstr(&reply), "HTTP/1.0 200 ok"));
+    assert_int_equal(wait_for_child(pid), 0);
+
+    configure_ssl("server", "ca");
+    ds_destroy(&reply);
+    free(active);
+}
+
 static void
 test_ssl_protocols_and_ciphers(void **state DPS_UNUSED)
 {
@@ -1347,6 +1445,7 @@ main(int argc DPS_UNUSED, char *argv[])
         cmocka_unit_test(test_ssl_distinct_client_and_server),
         cmocka_unit_test(test_ssl_server_rejects_client),
         cmocka_unit_test(test_ssl_protocols_and_ciphers),
+        cmocka_unit_test(test_ssl_interop_openssl_server),
     };
 
     util_set_program_name(argv[0]);
