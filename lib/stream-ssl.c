@@ -444,9 +444,12 @@ stream_ssl_recv(struct stream *stream, void *buffer, size_t n)
         s->rx_want = 0;
         return retval;
     }
-    if (SSL_get_error(s->ssl, retval) == SSL_ERROR_ZERO_RETURN) {
-        /* The peer closed (cleanly, or with SSL_OP_IGNORE_UNEXPECTED_EOF
-         * just by closing the socket). */
+    int ssl_error = SSL_get_error(s->ssl, retval);
+    if (ssl_error == SSL_ERROR_ZERO_RETURN
+        || (ssl_error == SSL_ERROR_SYSCALL && !errno)) {
+        /* The peer closed, cleanly or (as OpenSSL before 3.0 reports it
+         * without SSL_OP_IGNORE_UNEXPECTED_EOF) just by closing the
+         * socket. */
         return 0;
     }
     return -stream_ssl_error(s, "SSL_read", retval, &s->rx_want);
@@ -665,8 +668,10 @@ stream_ssl_init(void)
     }
     /* A peer that closes the socket without a TLS close_notify has still
      * closed the connection: report end of file, not an error. */
-    SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF
-                             | SSL_OP_NO_COMPRESSION);
+#ifdef SSL_OP_IGNORE_UNEXPECTED_EOF
+    SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
+#endif
+    SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION);
     SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE
                           | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
     SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT,
