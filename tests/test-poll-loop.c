@@ -336,11 +336,8 @@ wait_for_latch(void *waiter_)
 {
     struct waiter *waiter = waiter_;
 
-    /* Checks the latch on a short timer rather than with latch_wait():
-     * poll_fd_wait() allocates per-thread memory that poll-loop.c does not
-     * yet free when a thread exits, which LeakSanitizer reports. */
     while (!latch_poll(&waiter->wake)) {
-        poll_timer_wait(5);
+        latch_wait(&waiter->wake);
         poll_block();
     }
     latch_set(&waiter->done);
