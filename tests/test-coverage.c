@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "coverage.h"
 #include "jsonrpc.h"
@@ -258,40 +260,58 @@ test_memory_report(void **state DPS_UNUSED)
     free(report);
 }
 
-/* One command for the client thread of test_unixctl_commands(), and what
- * came back. */
-struct command {
-    const char *name;
-    const char *arg;            /* NULL for none. */
-    char *result;
-    char *error;
-};
-
-struct client_arg {
-    const char *path;
-    struct command *commands;
-    size_t n_commands;
-    int done;                   /* Set when finished, atomically. */
-};
-
-static void *
-client_thread(void *arg_)
+static void
+exit_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+        const char *argv[] DPS_UNUSED, void *exiting_)
 {
-    struct client_arg *arg = arg_;
-    struct jsonrpc *client;
+    bool *exiting = exiting_;
 
-    if (!unixctl_client_create(arg->path, &client)) {
-        for (size_t i = 0; i < arg->n_commands; i++) {
-            struct command *c = &arg->commands[i];
-            char *argv[] = { (char *) c->arg };
+    *exiting = true;
+    unixctl_command_reply(conn, NULL);
+}
 
-            unixctl_client_transact(client, c->name, c->arg ? 1 : 0, argv,
-                                    &c->result, &c->error);
-        }
-        jsonrpc_close(client);
+/* Serves 'path' until told "exit", in a child process.  (A child process
+ * rather than a thread: a thread would leave its poll-loop state behind,
+ * which the leak checker reports.) */
+static void DPS_NO_RETURN
+run_server(const char *path)
+{
+    struct unixctl_server *server;
+    bool exiting = false;
+
+    /* If the test fails before it says "exit", do not linger: an orphan
+     * holding the test's output pipe would hang "make check". */
+    alarm(30);
+    if (unixctl_server_create(path, &server)) {
+        _exit(1);
     }
-    __atomic_store_n(&arg->done, 1, __ATOMIC_RELEASE);
-    return NULL;
+    coverage_register_unixctl_commands();
+    coverage_register_unixctl_commands();     /* Idempotent. */
+    memory_register_unixctl_commands();
+    memory_register_unixctl_commands();
+    unixctl_command_register("exit", "", 0, 0, exit_cb, &exiting);
+    for (;;) {
+        unixctl_server_run(server);
+        if (exiting) {
+            break;
+        }
+        unixctl_server_wait(server);
+        poll_block();
+    }
+    unixctl_server_destroy(server);
+    _exit(0);
+}
+
+/* Runs 'command' with optional argument 'arg' on 'client'; stores the
+ * result or the error in '*result' and '*error'. */
+static void
+transact(struct jsonrpc *client, const char *command, const char *arg,
+         char **result, char **error)
+{
+    char *argv[] = { (char *) arg };
+
+    assert_int_equal(unixctl_client_transact(client, command, arg ? 1 : 0,
+                                             argv, result, error), 0);
 }
 
 /* The unixctl commands, through a real server and client. */
@@ -299,57 +319,55 @@ static void
 test_unixctl_commands(void **state DPS_UNUSED)
 {
     char dir[] = "/tmp/test-coverage.XXXXXX";
-    struct command commands[] = {
-        { "coverage/read-counter", "test_single", NULL, NULL },
-        { "coverage/read-counter", "no_such_counter", NULL, NULL },
-        { "coverage/show", NULL, NULL, NULL },
-        { "memory/show", NULL, NULL, NULL },
-    };
-    struct client_arg arg = { NULL, commands, ARRAY_SIZE(commands), 0 };
-    struct unixctl_server *server;
     unsigned long long int total;
-    pthread_t thread;
-    char *expected;
+    struct jsonrpc *client;
+    char *result, *error, *path, *expected;
+    struct stat st;
+    int status;
+    pid_t pid;
 
     assert_non_null(mkdtemp(dir));
-    char *path = xasprintf("%s/ctl", dir);
-    arg.path = path;
-    assert_int_equal(unixctl_server_create(path, &server), 0);
-    coverage_register_unixctl_commands();
-    coverage_register_unixctl_commands();     /* Idempotent. */
-    memory_register_unixctl_commands();
-    memory_register_unixctl_commands();
-
-    assert_int_equal(pthread_create(&thread, NULL, client_thread, &arg), 0);
-    while (!__atomic_load_n(&arg.done, __ATOMIC_ACQUIRE)) {
-        unixctl_server_run(server);
-        unixctl_server_wait(server);
-        poll_timer_wait(10);
-        poll_block();
+    path = xasprintf("%s/ctl", dir);
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (!pid) {
+        run_server(path);
     }
-    pthread_join(thread, NULL);
-    unixctl_server_destroy(server);
+    for (int i = 0; stat(path, &st) && i < 500; i++) {
+        usleep(10 * 1000);
+    }
+    assert_int_equal(unixctl_client_create(path, &client), 0);
 
     assert_true(coverage_read("test_single", &total));
     expected = xasprintf("%llu\n", total);
-    assert_string_equal(commands[0].result, expected);
+    transact(client, "coverage/read-counter", "test_single", &result, &error);
+    assert_string_equal(result, expected);
+    assert_null(error);
+    free(result);
     free(expected);
-    assert_null(commands[0].error);
 
-    assert_null(commands[1].result);
-    assert_string_equal(commands[1].error, "No such counter\n");
+    transact(client, "coverage/read-counter", "no_such_counter",
+             &result, &error);
+    assert_null(result);
+    assert_string_equal(error, "No such counter\n");
+    free(error);
 
-    assert_true(util_str_has_prefix(commands[2].result, "Event coverage, "));
-    assert_non_null(strstr(commands[2].result, "\ntest_single "));
+    transact(client, "coverage/show", NULL, &result, &error);
+    assert_true(util_str_has_prefix(result, "Event coverage, "));
+    assert_non_null(strstr(result, "\ntest_single "));
+    free(result);
 
-    assert_string_equal(commands[3].result,
-                        "atoms:14 cells:123 monitors:0\n");
+    transact(client, "memory/show", NULL, &result, &error);
+    assert_string_equal(result, "atoms:14 cells:123 monitors:0\n");
+    free(result);
 
-    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-        free(commands[i].result);
-        free(commands[i].error);
-    }
-    unlink(path);
+    transact(client, "exit", NULL, &result, &error);
+    free(result);
+    jsonrpc_close(client);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
     rmdir(dir);
     free(path);
 }
