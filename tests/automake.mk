@@ -73,6 +73,7 @@ TESTSUITE_AT = \
 	tests/stream.at \
 	tests/ovsdb.at \
 	tests/vlog.at
+TESTSUITE_AT += tests/vswitch-schema.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOTEST_PATH = utilities:ovsdb:vswitchd:tests
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/package.m4 tests/atlocal.in
