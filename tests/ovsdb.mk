@@ -1,1 +1,22 @@
 # tests/ovsdb.mk: unit and integration tests of the OVSDB engine and tools.
+
+OVSDB_UNIT_TESTS = \
+	tests/test-ovsdb-data \
+	tests/test-ovsdb-file \
+	tests/test-ovsdb-txn
+check_PROGRAMS += $(OVSDB_UNIT_TESTS)
+TESTS += $(OVSDB_UNIT_TESTS)
+
+OVSDB_TEST_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS) $(CMOCKA_LIBS)
+
+tests_test_ovsdb_data_SOURCES = tests/test-ovsdb-data.c
+tests_test_ovsdb_data_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_ovsdb_data_LDADD = $(OVSDB_TEST_LDADD)
+tests_test_ovsdb_txn_SOURCES = tests/test-ovsdb-txn.c
+tests_test_ovsdb_txn_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_ovsdb_txn_LDADD = $(OVSDB_TEST_LDADD)
+tests_test_ovsdb_file_SOURCES = tests/test-ovsdb-file.c
+tests_test_ovsdb_file_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_ovsdb_file_LDADD = $(OVSDB_TEST_LDADD)
+
+TESTSUITE_AT += tests/ovsdb-tool.at

@@ -1,0 +1,466 @@
+/* Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "dynamic-string.h"
+#include "ovsdb-error.h"
+#include "ovsdb-json.h"
+#include "util.h"
+
+/* Longest header line accepted: magic, a length, a 40-digit hash. */
+#define MAX_HEADER 128
+
+struct ovsdb_log {
+    char *name;
+    int fd;
+    int lock_fd;                /* Lockfile descriptor, or -1. */
+    bool writable;
+    off_t offset;               /* End of the last good record read. */
+    off_t size;                 /* File size when opened. */
+    size_t n_records;           /* Good records read or written. */
+    bool read_error;            /* Reading stopped at a bad record. */
+};
+
+static struct ovsdb_error *lock_file(const char *name, int *lock_fdp);
+static struct ovsdb_error *write_all(int fd, const char *, size_t);
+static void sha1_hex(const void *, size_t, char hex[41]);
+static struct ovsdb_error *fsync_parent_dir(const char *name);
+
+/* Opens the log 'name' in 'mode' and stores it in '*logp'. */
+struct ovsdb_error *
+ovsdb_log_open(const char *name, enum ovsdb_log_open_mode mode,
+               struct ovsdb_log **logp)
+{
+    int lock_fd = -1, flags, fd;
+    struct ovsdb_error *error;
+    struct ovsdb_log *log;
+    struct stat st;
+
+    *logp = NULL;
+    if (mode != OVSDB_LOG_READ_ONLY) {
+        error = lock_file(name, &lock_fd);
+        if (error) {
+            return error;
+        }
+    }
+
+    switch (mode) {
+    case OVSDB_LOG_READ_ONLY:
+        flags = O_RDONLY;
+        break;
+    case OVSDB_LOG_READ_WRITE:
+        flags = O_RDWR;
+        break;
+    case OVSDB_LOG_CREATE_EXCL:
+        flags = O_RDWR | O_CREAT | O_EXCL;
+        break;
+    case OVSDB_LOG_CREATE:
+    default:
+        flags = O_RDWR | O_CREAT | O_TRUNC;
+        break;
+    }
+    fd = open(name, flags | O_CLOEXEC, 0640);
+    if (fd < 0) {
+        int e = errno;
+
+        if (lock_fd >= 0) {
+            close(lock_fd);
+        }
+        return ovsdb_io_error(e, "%s: %s failed", name,
+                              (mode == OVSDB_LOG_CREATE_EXCL
+                               || mode == OVSDB_LOG_CREATE)
+                              ? "create" : "open");
+    }
+    if (mode == OVSDB_LOG_CREATE_EXCL || mode == OVSDB_LOG_CREATE) {
+        error = fsync_parent_dir(name);
+        if (error) {
+            close(fd);
+            if (lock_fd >= 0) {
+                close(lock_fd);
+            }
+            return error;
+        }
+    }
+
+    log = xzalloc(sizeof *log);
+    log->name = xstrdup(name);
+    log->fd = fd;
+    log->lock_fd = lock_fd;
+    log->writable = mode != OVSDB_LOG_READ_ONLY;
+    log->size = fstat(fd, &st) ? 0 : st.st_size;
+    *logp = log;
+    return NULL;
+}
+
+/* Closes 'log' and releases its lock. */
+void
+ovsdb_log_close(struct ovsdb_log *log)
+{
+    if (log) {
+        close(log->fd);
+        if (log->lock_fd >= 0) {
+            close(log->lock_fd);
+        }
+        free(log->name);
+        free(log);
+    }
+}
+
+/* Returns the file name of 'log'. */
+const char *
+ovsdb_log_get_name(const struct ovsdb_log *log)
+{
+    return log->name;
+}
+
+/* Reads the next record of 'log' into '*jsonp', or stores NULL at the end
+ * of the file.  A truncated, corrupted or unparsable record is an error;
+ * reading then stops there, and the offset stays at the end of the last
+ * good record. */
+struct ovsdb_error *
+ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
+{
+    char header[MAX_HEADER + 1], expected[41], actual[41];
+    unsigned long long length;
+    struct ovsdb_error *error;
+    json_error_t jerror;
+    size_t header_len;
+    char *data;
+    ssize_t n;
+    int consumed = 0;
+
+    *jsonp = NULL;
+    if (log->read_error) {
+        return NULL;
+    }
+
+    n = pread(log->fd, header, MAX_HEADER, log->offset);
+    if (n < 0) {
+        log->read_error = true;
+        return ovsdb_io_error(errno, "%s: read failed", log->name);
+    } else if (n == 0) {
+        return NULL;
+    }
+    header[n] = '\0';
+    data = memchr(header, '\n', n);
+    if (!data) {
+        log->read_error = true;
+        return ovsdb_error("syntax error", "%s: parse error at offset %lld "
+                           "in header line \"%.*s\"", log->name,
+                           (long long) log->offset, (int) strcspn(header,
+                                                                  "\n"),
+                           header);
+    }
+    header_len = data - header + 1;
+    *data = '\0';
+    if (sscanf(header, OVSDB_LOG_MAGIC " %llu %40[0-9a-f]%n", &length,
+               expected, &consumed) != 2
+        || (size_t) consumed != header_len - 1 || strlen(expected) != 40
+        || length > SIZE_MAX / 2) {
+        log->read_error = true;
+        return ovsdb_error("syntax error", "%s: parse error at offset %lld "
+                           "in header line \"%s\"", log->name,
+                           (long long) log->offset, header);
+    }
+
+    data = xmalloc(length + 1);
+    n = pread(log->fd, data, length, log->offset + header_len);
+    if (n < 0 || (unsigned long long) n != length) {
+        int e = n < 0 ? errno : EOF;
+
+        free(data);
+        log->read_error = true;
+        return ovsdb_io_error(e, "%s: error reading %llu bytes starting at "
+                              "offset %lld", log->name, length,
+                              (long long) (log->offset + header_len));
+    }
+    data[length] = '\0';
+
+    sha1_hex(data, length, actual);
+    if (strcmp(actual, expected)) {
+        error = ovsdb_error("syntax error", "%s: %llu bytes starting at "
+                            "offset %lld have SHA-1 hash %s but should have "
+                            "hash %s", log->name, length,
+                            (long long) (log->offset + header_len), actual,
+                            expected);
+        free(data);
+        log->read_error = true;
+        return error;
+    }
+
+    *jsonp = json_loadb(data, length, JSON_DECODE_ANY, &jerror);
+    if (!*jsonp) {
+        error = ovsdb_error("syntax error", "%s: %llu bytes starting at "
+                            "offset %lld are not valid JSON (%s)",
+                            log->name, length,
+                            (long long) (log->offset + header_len),
+                            jerror.text);
+        free(data);
+        log->read_error = true;
+        return error;
+    }
+    free(data);
+    log->offset += header_len + length;
+    log->n_records++;
+    return NULL;
+}
+
+/* Returns the offset just past the last good record read or written. */
+off_t
+ovsdb_log_get_offset(const struct ovsdb_log *log)
+{
+    return log->offset;
+}
+
+/* Returns the size the file had when it was opened. */
+off_t
+ovsdb_log_get_size(const struct ovsdb_log *log)
+{
+    return log->size;
+}
+
+/* Returns the number of good records read or written so far. */
+size_t
+ovsdb_log_get_n_records(const struct ovsdb_log *log)
+{
+    return log->n_records;
+}
+
+/* Discards everything after the last good record of writable 'log' (a torn
+ * or corrupted tail found by ovsdb_log_read()).  Stores in '*n_bytesp' how
+ * many bytes went. */
+struct ovsdb_error *
+ovsdb_log_truncate_tail(struct ovsdb_log *log, off_t *n_bytesp)
+{
+    struct stat st;
+
+    *n_bytesp = 0;
+    if (fstat(log->fd, &st)) {
+        return ovsdb_io_error(errno, "%s: stat failed", log->name);
+    }
+    if (st.st_size > log->offset) {
+        if (ftruncate(log->fd, log->offset)) {
+            return ovsdb_io_error(errno, "%s: cannot truncate to length "
+                                  "%lld", log->name,
+                                  (long long) log->offset);
+        }
+        *n_bytesp = st.st_size - log->offset;
+    }
+    log->read_error = false;
+    return NULL;
+}
+
+/* Appends 'json' as a record to 'log', which must have been read to its
+ * end (or its bad tail truncated). */
+struct ovsdb_error *
+ovsdb_log_write(struct ovsdb_log *log, const json_t *json)
+{
+    struct ds header = DS_EMPTY_INITIALIZER, data = DS_EMPTY_INITIALIZER;
+    struct ovsdb_error *error;
+
+    if (!log->writable) {
+        return ovsdb_io_error(EBADF, "%s: not open for writing", log->name);
+    }
+    if (log->read_error) {
+        off_t n;
+
+        error = ovsdb_log_truncate_tail(log, &n);
+        if (error) {
+            return error;
+        }
+    }
+
+    ovsdb_log_compose_record(json, &header, &data);
+    ds_put_buffer(&header, data.string, data.length);
+    if (lseek(log->fd, log->offset, SEEK_SET) < 0) {
+        error = ovsdb_io_error(errno, "%s: seek failed", log->name);
+    } else {
+        error = write_all(log->fd, header.string, header.length);
+    }
+    if (error) {
+        /* Leave no partial record behind. */
+        if (ftruncate(log->fd, log->offset)) {
+            /* The reader will find the torn tail and drop it. */
+        }
+        error = ovsdb_wrap_error(error, "%s: write failed", log->name);
+    } else {
+        log->offset += header.length;
+        log->n_records++;
+    }
+    ds_destroy(&header);
+    ds_destroy(&data);
+    return error;
+}
+
+/* Makes everything written to 'log' so far durable. */
+struct ovsdb_error *
+ovsdb_log_commit_block(struct ovsdb_log *log)
+{
+    if (fdatasync(log->fd) && fsync(log->fd)) {
+        return ovsdb_io_error(errno, "%s: fsync failed", log->name);
+    }
+    return NULL;
+}
+
+/* Replaces the whole contents of 'log' by the 'n' 'records': they are
+ * written to "<name>.tmp", synced, and renamed over the log, whose
+ * directory is synced too.  On error 'log' is unchanged. */
+struct ovsdb_error *
+ovsdb_log_replace(struct ovsdb_log *log, json_t *const *records, size_t n)
+{
+    char *tmp_name = xasprintf("%s.tmp", log->name);
+    struct ovsdb_log *tmp;
+    struct ovsdb_error *error;
+    size_t i;
+
+    error = ovsdb_log_open(tmp_name, OVSDB_LOG_CREATE, &tmp);
+    for (i = 0; !error && i < n; i++) {
+        error = ovsdb_log_write(tmp, records[i]);
+    }
+    if (!error) {
+        error = ovsdb_log_commit_block(tmp);
+    }
+    if (!error && rename(tmp_name, log->name)) {
+        error = ovsdb_io_error(errno, "%s: rename to %s failed", tmp_name,
+                               log->name);
+    }
+    if (!error) {
+        error = fsync_parent_dir(log->name);
+    }
+    if (error) {
+        if (tmp) {
+            unlink(tmp_name);
+        }
+        ovsdb_log_close(tmp);
+        free(tmp_name);
+        return error;
+    }
+
+    /* Adopt the new file; the lock on the old name stays ours. */
+    close(log->fd);
+    log->fd = tmp->fd;
+    tmp->fd = -1;
+    log->offset = tmp->offset;
+    log->size = tmp->offset;
+    log->n_records = tmp->n_records;
+    log->read_error = false;
+    if (tmp->lock_fd >= 0) {
+        close(tmp->lock_fd);
+        tmp->lock_fd = -1;
+    }
+    free(tmp->name);
+    free(tmp);
+    free(tmp_name);
+    return NULL;
+}
+
+/* Stores in 'header' and 'data' the framing line and the body of a record
+ * that holds 'json'. */
+void
+ovsdb_log_compose_record(const json_t *json, struct ds *header,
+                         struct ds *data)
+{
+    char hex[41];
+
+    ovsdb_json_to_ds(json, 0, data);
+    ds_put_char(data, '\n');
+    sha1_hex(data->string, data->length, hex);
+    ds_put_format(header, "%s %zu %s\n", OVSDB_LOG_MAGIC, data->length,
+                  hex);
+}
+
+static struct ovsdb_error *
+lock_file(const char *name, int *lock_fdp)
+{
+    char *copy1 = xstrdup(name), *copy2 = xstrdup(name);
+    char *lock_name = xasprintf("%s/.%s.~lock~", dirname(copy1),
+                                basename(copy2));
+    struct flock lock;
+    int fd;
+
+    free(copy1);
+    free(copy2);
+    fd = open(lock_name, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        struct ovsdb_error *error = ovsdb_io_error(errno, "%s: failed to "
+                                                   "open lock file",
+                                                   lock_name);
+        free(lock_name);
+        return error;
+    }
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    if (fcntl(fd, F_SETLK, &lock)) {
+        int e = errno;
+
+        close(fd);
+        free(lock_name);
+        return ovsdb_io_error(e, "%s: failed to lock lockfile", name);
+    }
+    free(lock_name);
+    *lock_fdp = fd;
+    return NULL;
+}
+
+static struct ovsdb_error *
+write_all(int fd, const char *p, size_t size)
+{
+    while (size) {
+        ssize_t n = write(fd, p, size);
+
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return ovsdb_io_error(errno, NULL);
+        }
+        p += n;
+        size -= n;
+    }
+    return NULL;
+}
+
+static void
+sha1_hex(const void *data, size_t size, char hex[41])
+{
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int len = 0, i;
+
+    if (!EVP_Digest(data, size, digest, &len, EVP_sha1(), NULL)
+        || len != 20) {
+        util_fatal(0, "SHA-1 computation failed");
+    }
+    for (i = 0; i < len; i++) {
+        snprintf(&hex[i * 2], 3, "%02x", digest[i]);
+    }
+}
+
+static struct ovsdb_error *
+fsync_parent_dir(const char *name)
+{
+    char *copy = xstrdup(name);
+    int fd = open(dirname(copy), O_RDONLY | O_CLOEXEC);
+    int error = 0;
+
+    if (fd < 0 || (fsync(fd) && errno != EINVAL)) {
+        error = errno;
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
+    free(copy);
+    return error ? ovsdb_io_error(error, "%s: fsync of directory failed",
+                                  name) : NULL;
+}

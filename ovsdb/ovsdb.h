@@ -1,0 +1,68 @@
+/* An in-memory OVSDB database: a schema and, per table, its rows.
+ *
+ * Rows live in their table's hash map, keyed by UUID.  Changes go through
+ * transactions (transaction.h), which apply them in place and keep enough
+ * to undo them; 'n_refs' counts the strong references to a row and is kept
+ * exact by every committed transaction.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#ifndef OVSDB_OVSDB_H
+#define OVSDB_OVSDB_H 1
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "compiler.h"
+#include "ohmap.h"
+#include "ovsdb-data.h"
+#include "schema.h"
+
+struct ovsdb_file;
+struct ovsdb_txn_row;
+
+struct ovsdb_row {
+    struct ohmap_node node;     /* In 'table->rows', hashed by UUID. */
+    struct ovsdb_table *table;
+    size_t n_refs;              /* Strong references to this row. */
+    struct ovsdb_txn_row *txn_row; /* Set while a transaction holds it. */
+    struct ovsdb_datum fields[]; /* One per column of the table schema. */
+};
+
+struct ovsdb_table {
+    const struct ovsdb_table_schema *schema;
+    struct ohmap rows;
+};
+
+struct ovsdb {
+    struct ovsdb_schema *schema;
+    struct ovsdb_table *tables; /* Parallel to 'schema->tables'. */
+    struct ovsdb_file *file;    /* Where commits go, or NULL. */
+};
+
+struct ovsdb *ovsdb_create(struct ovsdb_schema *);
+void ovsdb_destroy(struct ovsdb *);
+struct ovsdb_table *ovsdb_get_table(const struct ovsdb *, const char *name);
+size_t ovsdb_count_rows(const struct ovsdb *);
+
+struct ovsdb_row *ovsdb_table_get_row(const struct ovsdb_table *,
+                                      const struct uuid *);
+
+struct ovsdb_row *ovsdb_row_create(struct ovsdb_table *);
+struct ovsdb_row *ovsdb_row_clone(const struct ovsdb_row *);
+void ovsdb_row_destroy(struct ovsdb_row *);
+const struct uuid *ovsdb_row_get_uuid(const struct ovsdb_row *);
+void ovsdb_row_set_uuid(struct ovsdb_row *, const struct uuid *);
+json_t *ovsdb_row_to_json(const struct ovsdb_row *,
+                          const struct ovsdb_column *const *columns,
+                          size_t n_columns);
+struct ovsdb_error *ovsdb_row_from_json(struct ovsdb_row *, const json_t *,
+                                        struct ovsdb_symbol_table *,
+                                        bool *columns_set)
+    DPS_WARN_UNUSED_RESULT;
+bool ovsdb_row_equal_columns(const struct ovsdb_row *,
+                             const struct ovsdb_row *,
+                             const struct ovsdb_column *const *columns,
+                             size_t n_columns);
+
+#endif /* ovsdb.h */

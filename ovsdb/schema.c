@@ -1,0 +1,577 @@
+/* Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "schema.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dynamic-string.h"
+#include "ovsdb-error.h"
+#include "ovsdb-json.h"
+#include "ovsdb-parser.h"
+#include "util.h"
+
+static struct ovsdb_error *table_from_json(const char *name,
+                                           const json_t *,
+                                           struct ovsdb_table_schema **);
+static struct ovsdb_error *column_from_json(const char *name,
+                                            const json_t *,
+                                            struct ovsdb_column **);
+static struct ovsdb_error *parse_indexes(struct ovsdb_table_schema *,
+                                         const json_t *);
+static struct ovsdb_error *resolve_refs(struct ovsdb_schema *);
+static struct ovsdb_column *column_create(const char *name, bool mutable_,
+                                          bool persistent,
+                                          const struct ovsdb_type *);
+static void column_destroy(struct ovsdb_column *);
+static void table_destroy(struct ovsdb_table_schema *);
+static json_t *table_to_json(const struct ovsdb_table_schema *,
+                             bool default_is_root);
+static bool is_valid_version(const char *);
+static int compare_column_names(const void *, const void *);
+static int compare_table_names(const void *, const void *);
+
+/* Parses the JSON database schema 'json' into a new '*schemap'. */
+struct ovsdb_error *
+ovsdb_schema_from_json(const json_t *json, struct ovsdb_schema **schemap)
+{
+    const json_t *name, *version, *cksum, *tables, *table_json;
+    struct ovsdb_schema *schema;
+    struct ovsdb_parser parser;
+    struct ovsdb_error *error;
+    bool any_root = false;
+    const char *table_name;
+    size_t i;
+
+    *schemap = NULL;
+    ovsdb_parser_init(&parser, json, "database schema");
+    name = ovsdb_parser_member(&parser, "name", OP_ID);
+    version = ovsdb_parser_member(&parser, "version",
+                                  OP_STRING | OP_OPTIONAL);
+    cksum = ovsdb_parser_member(&parser, "cksum", OP_STRING | OP_OPTIONAL);
+    tables = ovsdb_parser_member(&parser, "tables", OP_OBJECT);
+    error = ovsdb_parser_finish(&parser);
+    if (error) {
+        return error;
+    }
+    if (version && !is_valid_version(json_string_value(version))) {
+        return ovsdb_syntax_error(json, NULL, "schema version \"%s\" not in "
+                                  "format x.y.z", json_string_value(version));
+    }
+
+    schema = xzalloc(sizeof *schema);
+    schema->name = xstrdup(json_string_value(name));
+    schema->version = xstrdup(version ? json_string_value(version) : "");
+    schema->cksum = xstrdup(cksum ? json_string_value(cksum) : "");
+    schema->tables = xcalloc(json_object_size(tables) + 1,
+                             sizeof *schema->tables);
+
+    json_object_foreach ((json_t *) tables, table_name, table_json) {
+        struct ovsdb_table_schema *table = NULL;
+
+        if (table_name[0] == '_') {
+            error = ovsdb_syntax_error(json, NULL, "names beginning with "
+                                       "\"_\" are reserved");
+        } else if (!ovsdb_parser_is_id(table_name)) {
+            error = ovsdb_syntax_error(json, NULL, "name must be a valid id");
+        } else {
+            error = table_from_json(table_name, table_json, &table);
+        }
+        if (error) {
+            ovsdb_schema_destroy(schema);
+            return error;
+        }
+        schema->tables[schema->n_tables++] = table;
+    }
+    qsort(schema->tables, schema->n_tables, sizeof *schema->tables,
+          compare_table_names);
+    for (i = 0; i < schema->n_tables; i++) {
+        schema->tables[i]->index = i;
+        any_root |= schema->tables[i]->is_root;
+    }
+    /* A schema that marks no table as a root (written before "isRoot"
+     * existed) keeps every row, as if every table were one. */
+    if (!any_root) {
+        for (i = 0; i < schema->n_tables; i++) {
+            schema->tables[i]->is_root = true;
+        }
+    }
+
+    error = resolve_refs(schema);
+    if (error) {
+        ovsdb_schema_destroy(schema);
+        return error;
+    }
+    *schemap = schema;
+    return NULL;
+}
+
+/* Reads and parses the schema in 'file_name'. */
+struct ovsdb_error *
+ovsdb_schema_from_file(const char *file_name, struct ovsdb_schema **schemap)
+{
+    struct ovsdb_error *error;
+    json_t *json;
+
+    *schemap = NULL;
+    error = ovsdb_json_from_file(file_name, &json);
+    if (error) {
+        return error;
+    }
+    error = ovsdb_schema_from_json(json, schemap);
+    json_decref(json);
+    if (error) {
+        return ovsdb_wrap_error(error, "failed to parse \"%s\" as ovsdb "
+                                "schema", file_name);
+    }
+    return NULL;
+}
+
+/* Returns the JSON form of 'schema'. */
+json_t *
+ovsdb_schema_to_json(const struct ovsdb_schema *schema)
+{
+    json_t *json = json_object(), *tables = json_object();
+    bool default_is_root = true;
+    size_t i;
+
+    json_object_set_new(json, "name", json_string(schema->name));
+    if (schema->version[0]) {
+        json_object_set_new(json, "version", json_string(schema->version));
+    }
+    if (schema->cksum[0]) {
+        json_object_set_new(json, "cksum", json_string(schema->cksum));
+    }
+    for (i = 0; i < schema->n_tables; i++) {
+        default_is_root &= schema->tables[i]->is_root;
+    }
+    for (i = 0; i < schema->n_tables; i++) {
+        const struct ovsdb_table_schema *table = schema->tables[i];
+
+        json_object_set_new(tables, table->name,
+                            table_to_json(table, default_is_root));
+    }
+    json_object_set_new(json, "tables", tables);
+    return json;
+}
+
+/* Returns a deep copy of 'schema' (through its JSON form, which is
+ * complete). */
+struct ovsdb_schema *
+ovsdb_schema_clone(const struct ovsdb_schema *schema)
+{
+    struct ovsdb_schema *copy;
+    struct ovsdb_error *error;
+    json_t *json = ovsdb_schema_to_json(schema);
+
+    error = ovsdb_schema_from_json(json, &copy);
+    util_assert(!error);
+    json_decref(json);
+    return copy;
+}
+
+/* Frees 'schema' (which may be NULL). */
+void
+ovsdb_schema_destroy(struct ovsdb_schema *schema)
+{
+    size_t i;
+
+    if (!schema) {
+        return;
+    }
+    for (i = 0; i < schema->n_tables; i++) {
+        table_destroy(schema->tables[i]);
+    }
+    free(schema->tables);
+    free(schema->name);
+    free(schema->version);
+    free(schema->cksum);
+    free(schema);
+}
+
+/* Returns true if 'a' and 'b' describe the same database. */
+bool
+ovsdb_schema_equal(const struct ovsdb_schema *a, const struct ovsdb_schema *b)
+{
+    json_t *ja = ovsdb_schema_to_json(a);
+    json_t *jb = ovsdb_schema_to_json(b);
+    bool equal = json_equal(ja, jb);
+
+    json_decref(ja);
+    json_decref(jb);
+    return equal;
+}
+
+/* Returns the table of 'schema' called 'name', or NULL. */
+struct ovsdb_table_schema *
+ovsdb_schema_find_table(const struct ovsdb_schema *schema, const char *name)
+{
+    size_t low = 0, high = schema->n_tables;
+
+    while (low < high) {
+        size_t mid = low + (high - low) / 2;
+        int cmp = strcmp(name, schema->tables[mid]->name);
+
+        if (!cmp) {
+            return schema->tables[mid];
+        } else if (cmp < 0) {
+            high = mid;
+        } else {
+            low = mid + 1;
+        }
+    }
+    return NULL;
+}
+
+/* Returns the column of 'table' called 'name' (including "_uuid" and
+ * "_version"), or NULL. */
+struct ovsdb_column *
+ovsdb_table_schema_find_column(const struct ovsdb_table_schema *table,
+                               const char *name)
+{
+    size_t low = OVSDB_N_HIDDEN_COLUMNS, high = table->n_columns;
+
+    if (name[0] == '_') {
+        return (!strcmp(name, "_uuid") ? table->columns[OVSDB_COL_UUID]
+                : !strcmp(name, "_version")
+                ? table->columns[OVSDB_COL_VERSION]
+                : NULL);
+    }
+    while (low < high) {
+        size_t mid = low + (high - low) / 2;
+        int cmp = strcmp(name, table->columns[mid]->name);
+
+        if (!cmp) {
+            return table->columns[mid];
+        } else if (cmp < 0) {
+            high = mid;
+        } else {
+            low = mid + 1;
+        }
+    }
+    return NULL;
+}
+
+static struct ovsdb_error *
+table_from_json(const char *name, const json_t *json,
+                struct ovsdb_table_schema **tablep)
+{
+    const json_t *columns, *max_rows, *is_root, *indexes, *column_json;
+    struct ovsdb_table_schema *table;
+    struct ovsdb_parser parser;
+    struct ovsdb_error *error;
+    const char *column_name;
+    struct ovsdb_type uuid_type;
+
+    *tablep = NULL;
+    ovsdb_parser_init(&parser, json, "table schema for table %s", name);
+    columns = ovsdb_parser_member(&parser, "columns", OP_OBJECT);
+    max_rows = ovsdb_parser_member(&parser, "maxRows",
+                                   OP_INTEGER | OP_OPTIONAL);
+    is_root = ovsdb_parser_member(&parser, "isRoot",
+                                  OP_BOOLEAN | OP_OPTIONAL);
+    indexes = ovsdb_parser_member(&parser, "indexes",
+                                  OP_ARRAY | OP_OPTIONAL);
+    error = ovsdb_parser_finish(&parser);
+    if (error) {
+        return error;
+    }
+    if (max_rows && json_integer_value(max_rows) < 1) {
+        return ovsdb_syntax_error(json, NULL, "maxRows must be at least 1");
+    }
+    if (!json_object_size(columns)) {
+        return ovsdb_syntax_error(json, NULL,
+                                  "table must have at least one column");
+    }
+
+    table = xzalloc(sizeof *table);
+    table->name = xstrdup(name);
+    table->is_root = is_root && json_is_true(is_root);
+    table->max_rows = (max_rows && json_integer_value(max_rows) < UINT_MAX
+                       ? json_integer_value(max_rows) : UINT_MAX);
+    table->columns = xcalloc(json_object_size(columns)
+                             + OVSDB_N_HIDDEN_COLUMNS,
+                             sizeof *table->columns);
+
+    ovsdb_type_init_scalar(&uuid_type, OVSDB_TYPE_UUID);
+    table->columns[table->n_columns++] = column_create("_uuid", false, true,
+                                                       &uuid_type);
+    table->columns[table->n_columns++] = column_create("_version", false,
+                                                       false, &uuid_type);
+
+    json_object_foreach ((json_t *) columns, column_name, column_json) {
+        struct ovsdb_column *column = NULL;
+
+        if (column_name[0] == '_') {
+            error = ovsdb_syntax_error(json, NULL, "names beginning with "
+                                       "\"_\" are reserved");
+        } else if (!ovsdb_parser_is_id(column_name)) {
+            error = ovsdb_syntax_error(json, NULL, "name must be a valid id");
+        } else {
+            error = column_from_json(column_name, column_json, &column);
+        }
+        if (error) {
+            table_destroy(table);
+            return error;
+        }
+        table->columns[table->n_columns++] = column;
+    }
+    qsort(table->columns + OVSDB_N_HIDDEN_COLUMNS,
+          table->n_columns - OVSDB_N_HIDDEN_COLUMNS, sizeof *table->columns,
+          compare_column_names);
+    for (size_t i = 0; i < table->n_columns; i++) {
+        table->columns[i]->index = i;
+    }
+
+    if (indexes) {
+        error = parse_indexes(table, indexes);
+        if (error) {
+            table_destroy(table);
+            return error;
+        }
+    }
+    *tablep = table;
+    return NULL;
+}
+
+static struct ovsdb_error *
+parse_indexes(struct ovsdb_table_schema *table, const json_t *indexes)
+{
+    size_t i;
+
+    table->indexes = xcalloc(json_array_size(indexes) + 1,
+                             sizeof *table->indexes);
+    for (i = 0; i < json_array_size(indexes); i++) {
+        const json_t *index_json = json_array_get(indexes, i);
+        struct ovsdb_index_schema *index = &table->indexes[i];
+        size_t j;
+
+        if (!json_is_array(index_json) || !json_array_size(index_json)) {
+            return ovsdb_syntax_error(index_json, NULL,
+                                      "index must have at least one column");
+        }
+        table->n_indexes++;
+        index->columns = xcalloc(json_array_size(index_json),
+                                 sizeof *index->columns);
+        for (j = 0; j < json_array_size(index_json); j++) {
+            const json_t *name = json_array_get(index_json, j);
+            struct ovsdb_column *column;
+
+            if (!json_is_string(name)) {
+                return ovsdb_syntax_error(index_json, NULL,
+                                          "index column names must be "
+                                          "strings");
+            }
+            column = ovsdb_table_schema_find_column(table,
+                                                    json_string_value(name));
+            if (!column) {
+                return ovsdb_syntax_error(index_json, NULL, "%s is not a "
+                                          "valid column name",
+                                          json_string_value(name));
+            }
+            if (!column->persistent) {
+                return ovsdb_syntax_error(index_json, NULL, "ephemeral "
+                                          "columns (such as %s) may not be "
+                                          "indexed", column->name);
+            }
+            index->columns[index->n_columns++] = column;
+        }
+    }
+    return NULL;
+}
+
+static struct ovsdb_error *
+column_from_json(const char *name, const json_t *json,
+                 struct ovsdb_column **columnp)
+{
+    const json_t *type_json, *mutable_json, *ephemeral_json;
+    struct ovsdb_parser parser;
+    struct ovsdb_error *error;
+    struct ovsdb_type type;
+
+    *columnp = NULL;
+    ovsdb_parser_init(&parser, json, "schema for column %s", name);
+    type_json = ovsdb_parser_member(&parser, "type", OP_STRING | OP_OBJECT);
+    mutable_json = ovsdb_parser_member(&parser, "mutable",
+                                       OP_BOOLEAN | OP_OPTIONAL);
+    ephemeral_json = ovsdb_parser_member(&parser, "ephemeral",
+                                         OP_BOOLEAN | OP_OPTIONAL);
+    error = ovsdb_parser_finish(&parser);
+    if (error) {
+        return error;
+    }
+    error = ovsdb_type_from_json(&type, type_json);
+    if (error) {
+        return error;
+    }
+    *columnp = column_create(name,
+                             !mutable_json || json_is_true(mutable_json),
+                             !ephemeral_json || !json_is_true(ephemeral_json),
+                             &type);
+    ovsdb_type_destroy(&type);
+    return NULL;
+}
+
+/* Points each reference column's base types at the tables they name. */
+static struct ovsdb_error *
+resolve_refs(struct ovsdb_schema *schema)
+{
+    size_t i, j;
+
+    for (i = 0; i < schema->n_tables; i++) {
+        struct ovsdb_table_schema *table = schema->tables[i];
+
+        for (j = 0; j < table->n_columns; j++) {
+            struct ovsdb_column *column = table->columns[j];
+            struct ovsdb_base_type *bases[2] = { &column->type.key,
+                                                 &column->type.value };
+            static const char *const which[2] = { "key", "value" };
+            int k;
+
+            for (k = 0; k < 2; k++) {
+                struct ovsdb_base_type *base = bases[k];
+
+                if (!ovsdb_base_type_is_ref(base)) {
+                    continue;
+                }
+                base->uuid.ref_table = ovsdb_schema_find_table(
+                    schema, base->uuid.ref_table_name);
+                if (!base->uuid.ref_table) {
+                    return ovsdb_error("syntax error", "column %s %s refers "
+                                       "to undefined table %s", column->name,
+                                       which[k], base->uuid.ref_table_name);
+                }
+            }
+        }
+    }
+    return NULL;
+}
+
+static struct ovsdb_column *
+column_create(const char *name, bool mutable_, bool persistent,
+              const struct ovsdb_type *type)
+{
+    struct ovsdb_column *column = xzalloc(sizeof *column);
+
+    column->name = xstrdup(name);
+    column->mutable_ = mutable_;
+    column->persistent = persistent;
+    ovsdb_type_clone(&column->type, type);
+    return column;
+}
+
+static void
+column_destroy(struct ovsdb_column *column)
+{
+    if (column) {
+        ovsdb_type_destroy(&column->type);
+        free(column->name);
+        free(column);
+    }
+}
+
+static void
+table_destroy(struct ovsdb_table_schema *table)
+{
+    size_t i;
+
+    if (!table) {
+        return;
+    }
+    for (i = 0; i < table->n_indexes; i++) {
+        free(table->indexes[i].columns);
+    }
+    free(table->indexes);
+    for (i = 0; i < table->n_columns; i++) {
+        column_destroy(table->columns[i]);
+    }
+    free(table->columns);
+    free(table->name);
+    free(table);
+}
+
+static json_t *
+table_to_json(const struct ovsdb_table_schema *table, bool default_is_root)
+{
+    json_t *json = json_object(), *columns = json_object();
+    size_t i;
+
+    for (i = OVSDB_N_HIDDEN_COLUMNS; i < table->n_columns; i++) {
+        const struct ovsdb_column *column = table->columns[i];
+        json_t *column_json = json_object();
+
+        json_object_set_new(column_json, "type",
+                            ovsdb_type_to_json(&column->type));
+        if (!column->persistent) {
+            json_object_set_new(column_json, "ephemeral", json_true());
+        }
+        if (!column->mutable_) {
+            json_object_set_new(column_json, "mutable", json_false());
+        }
+        json_object_set_new(columns, column->name, column_json);
+    }
+    json_object_set_new(json, "columns", columns);
+    if (table->max_rows != UINT_MAX) {
+        json_object_set_new(json, "maxRows", json_integer(table->max_rows));
+    }
+    if (table->is_root && !default_is_root) {
+        json_object_set_new(json, "isRoot", json_true());
+    }
+    if (table->n_indexes) {
+        json_t *indexes = json_array();
+
+        for (i = 0; i < table->n_indexes; i++) {
+            const struct ovsdb_index_schema *index = &table->indexes[i];
+            json_t *names = json_array();
+            size_t j;
+
+            for (j = 0; j < index->n_columns; j++) {
+                json_array_append_new(names,
+                                      json_string(index->columns[j]->name));
+            }
+            json_array_append_new(indexes, names);
+        }
+        json_object_set_new(json, "indexes", indexes);
+    }
+    return json;
+}
+
+/* Returns true if 's' has the form "x.y.z" with decimal x, y, z. */
+static bool
+is_valid_version(const char *s)
+{
+    int part;
+
+    for (part = 0; part < 3; part++) {
+        if (!isdigit((unsigned char) *s)) {
+            return false;
+        }
+        while (isdigit((unsigned char) *s)) {
+            s++;
+        }
+        if (part < 2 && *s++ != '.') {
+            return false;
+        }
+    }
+    return *s == '\0';
+}
+
+static int
+compare_column_names(const void *a_, const void *b_)
+{
+    const struct ovsdb_column *const *a = a_;
+    const struct ovsdb_column *const *b = b_;
+
+    return strcmp((*a)->name, (*b)->name);
+}
+
+static int
+compare_table_names(const void *a_, const void *b_)
+{
+    const struct ovsdb_table_schema *const *a = a_;
+    const struct ovsdb_table_schema *const *b = b_;
+
+    return strcmp((*a)->name, (*b)->name);
+}

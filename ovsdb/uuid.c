@@ -1,0 +1,125 @@
+/* Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "uuid.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include "util.h"
+
+/* Stores a new random (version 4, RFC 4122 variant) UUID in 'uuid'. */
+void
+uuid_generate(struct uuid *uuid)
+{
+    size_t done = 0;
+
+    while (done < sizeof uuid->parts) {
+        ssize_t n = getrandom((char *) uuid->parts + done,
+                              sizeof uuid->parts - done, 0);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            util_fatal(errno, "getrandom failed");
+        }
+        done += n;
+    }
+    uuid->parts[1] = (uuid->parts[1] & ~0xf000u) | 0x4000u;
+    uuid->parts[2] = (uuid->parts[2] & 0x3fffffffu) | 0x80000000u;
+}
+
+/* Sets 'uuid' to all zeros. */
+void
+uuid_zero(struct uuid *uuid)
+{
+    memset(uuid, 0, sizeof *uuid);
+}
+
+/* Returns true if every bit of 'uuid' is zero. */
+bool
+uuid_is_zero(const struct uuid *uuid)
+{
+    return !(uuid->parts[0] | uuid->parts[1] | uuid->parts[2]
+             | uuid->parts[3]);
+}
+
+/* Returns true if 'a' and 'b' are the same UUID. */
+bool
+uuid_equals(const struct uuid *a, const struct uuid *b)
+{
+    return !memcmp(a, b, sizeof *a);
+}
+
+/* Compares 'a' and 'b' in the order of their text forms. */
+int
+uuid_compare_3way(const struct uuid *a, const struct uuid *b)
+{
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        if (a->parts[i] != b->parts[i]) {
+            return a->parts[i] < b->parts[i] ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+/* Returns a hash of 'uuid'.  Random UUIDs are already well mixed. */
+uint32_t
+uuid_hash(const struct uuid *uuid)
+{
+    return uuid->parts[0] ^ (uuid->parts[3] * 0x9e3779b1u);
+}
+
+/* Parses the 36-character form in 's' into 'uuid'.  Returns false, with
+ * 'uuid' zeroed, if 's' is not exactly a UUID (upper and lower case hex
+ * digits are both accepted). */
+bool
+uuid_from_string(struct uuid *uuid, const char *s)
+{
+    static const int dashes[] = { 8, 13, 18, 23 };
+    uint32_t value = 0;
+    int digit = 0, i;
+
+    uuid_zero(uuid);
+    if (strlen(s) != UUID_LEN) {
+        return false;
+    }
+    for (i = 0; i < UUID_LEN; i++) {
+        if (i == dashes[0] || i == dashes[1] || i == dashes[2]
+            || i == dashes[3]) {
+            if (s[i] != '-') {
+                goto error;
+            }
+            continue;
+        }
+        if (!isxdigit((unsigned char) s[i])) {
+            goto error;
+        }
+        value = (value << 4) | (isdigit((unsigned char) s[i])
+                                ? s[i] - '0'
+                                : tolower((unsigned char) s[i]) - 'a' + 10);
+        digit++;
+        if (digit % 8 == 0) {
+            uuid->parts[digit / 8 - 1] = value;
+            value = 0;
+        }
+    }
+    return true;
+
+error:
+    uuid_zero(uuid);
+    return false;
+}
+
+/* Writes the text form of 'uuid' (36 characters and a null) to 'string'. */
+void
+uuid_to_string(const struct uuid *uuid, char string[UUID_LEN + 1])
+{
+    snprintf(string, UUID_LEN + 1, "%08x-%04x-%04x-%04x-%04x%08x",
+             uuid->parts[0], uuid->parts[1] >> 16, uuid->parts[1] & 0xffff,
+             uuid->parts[2] >> 16, uuid->parts[2] & 0xffff, uuid->parts[3]);
+}
