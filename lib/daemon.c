@@ -279,9 +279,11 @@ daemon_start(void)
 
 /* Tells whoever waits for this daemon that it is ready: the shell that ran
  * it with --detach gets its prompt back, the monitor knows that the start
- * succeeded.  With --detach, also points the standard file descriptors to
- * /dev/null and, unless --no-chdir, changes to the root directory.  Only
- * the first call does anything. */
+ * succeeded.  With --detach, also turns console logging off (as Open
+ * vSwitch does: nobody reads a detached daemon's stderr, and "vlog/list"
+ * shows it), points the standard file descriptors to /dev/null and, unless
+ * --no-chdir, changes to the root directory.  Only the first call does
+ * anything. */
 void
 daemon_complete(void)
 {
@@ -291,6 +293,7 @@ daemon_complete(void)
     completed = true;
 
     if (detach) {
+        vlog_set_levels(NULL, VLF_CONSOLE, VLL_OFF);
         redirect_standard_fds();
         if (!no_chdir) {
             change_to_root_dir();
