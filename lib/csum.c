@@ -19,6 +19,7 @@ static uint32_t pseudo_header_sum(const uint8_t *l3, uint8_t proto,
 static bool l4_geometry(const struct dp_packet *,
                         uint8_t l3[IPV6_HEADER_LEN], uint32_t *l4_size,
                         unsigned int *csum_ofs);
+static bool same_sum(uint16_t, uint16_t);
 static uint32_t crc32c_packet(const struct dp_packet *, size_t offset,
                               size_t size, uint32_t crc);
 
@@ -182,7 +183,7 @@ csum_ipv4_header(const struct dp_packet *p)
     }
 
     uint32_t sum = csum_add(0, ip, size);
-    return csum_finish(sum + (uint16_t) ~field);
+    return csum_finish(fold64((uint64_t) sum + (uint16_t) ~field));
 }
 
 /* Computes the L4 checksum of 'p' (TCP, UDP, SCTP, ICMP or ICMPv6, after the
@@ -222,7 +223,9 @@ csum_l4(const struct dp_packet *p, uint32_t *value)
     uint32_t sum = proto == IPPROTO_ICMP_ ? 0 : pseudo_header_sum(l3, proto,
                                                                   l4_size);
     sum = csum_packet(p, l4_ofs, l4_size, sum);
-    uint16_t csum = csum_finish(sum + (uint16_t) ~field);
+    /* Take the field back out: adding its complement subtracts it.  A
+     * 64-bit sum keeps the carry. */
+    uint16_t csum = csum_finish(fold64((uint64_t) sum + (uint16_t) ~field));
     if (proto == IPPROTO_UDP_ && !csum) {
         csum = 0xffff;          /* 0 means "no checksum" (RFC 768). */
     }
@@ -247,7 +250,7 @@ dp_packet_csum_verify(struct dp_packet *p)
     if (md->ip_csum == DP_CSUM_UNKNOWN && is_ipv4
         && ipv4_header_size(ip) >= IPV4_HEADER_LEN
         && md->l3_ofs + ipv4_header_size(ip) <= dp_packet_size(p)) {
-        md->ip_csum = (csum_ipv4_header(p) == ip->csum
+        md->ip_csum = (same_sum(csum_ipv4_header(p), ip->csum)
                        ? DP_CSUM_GOOD : DP_CSUM_BAD);
     }
 
@@ -258,11 +261,17 @@ dp_packet_csum_verify(struct dp_packet *p)
         && l4_geometry(p, l3, &l4_size, &csum_ofs)) {
         dp_packet_copy_out(p, md->l4_ofs + csum_ofs,
                            md->l4_proto == IPPROTO_SCTP_ ? 4 : 2, &actual);
-        if (md->l4_proto == IPPROTO_UDP_ && !actual && is_ipv4) {
-            md->l4_csum = DP_CSUM_GOOD;     /* No checksum: nothing wrong. */
+        bool good;
+        if (md->l4_proto == IPPROTO_UDP_) {
+            /* 0 means "no checksum", which only IPv4 allows, so 0xffff is
+             * the one way to write a zero sum. */
+            good = actual == expected || (!actual && is_ipv4);
+        } else if (md->l4_proto == IPPROTO_SCTP_) {
+            good = actual == expected;
         } else {
-            md->l4_csum = actual == expected ? DP_CSUM_GOOD : DP_CSUM_BAD;
+            good = same_sum(actual, expected);
         }
+        md->l4_csum = good ? DP_CSUM_GOOD : DP_CSUM_BAD;
     }
 }
 
@@ -291,7 +300,8 @@ dp_packet_tx_prepare__(struct dp_packet *p, uint32_t caps)
     if (md->ip_csum == DP_CSUM_PARTIAL) {
         struct ipv4_header *ip = (void *) l3;
 
-        if (!is_ipv4) {
+        if (!is_ipv4 || ipv4_header_size(ip) < IPV4_HEADER_LEN
+            || md->l3_ofs + ipv4_header_size(ip) > dp_packet_size(p)) {
             md->ip_csum = DP_CSUM_UNKNOWN;
         } else if (caps & DP_TX_IP_CSUM) {
             ip->csum = 0;
@@ -510,4 +520,13 @@ crc32c_packet(const struct dp_packet *p, size_t offset, size_t size,
         offset = 0;
     }
     return crc;
+}
+
+/* Returns true if checksum fields 'a' and 'b' hold the same one's
+ * complement number: 0x0000 and 0xffff are both zero (RFC 1624 §3), and an
+ * incremental update may produce either. */
+static bool
+same_sum(uint16_t a, uint16_t b)
+{
+    return a == b || ((uint16_t) (a ^ b) == 0xffff && (a == 0 || b == 0));
 }

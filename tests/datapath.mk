@@ -34,3 +34,49 @@ tests_test_odp_LDADD = $(DP_TEST_LDADD)
 tests_dps_flow_dump_SOURCES = tests/dps-flow-dump.c $(DP_TEST_COMMON)
 tests_dps_flow_dump_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
 tests_dps_flow_dump_LDADD = $(DP_LIBS)
+
+# Fuzz targets.  Each is built as a program that replays its regression
+# corpus (tests/fuzz/corpus/TARGET/), which "make check" runs; with
+# --enable-fuzzing (clang) each is also built as a libFuzzer binary,
+# tests/fuzz/TARGET-fuzzer.
+FUZZ_TARGETS = flow-extract odp-parse
+FUZZ_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+FUZZ_COMMON = tests/fuzz/fuzz.h tests/fuzz/fuzz-common.c $(DP_TEST_COMMON)
+FUZZ_REPLAYS = tests/fuzz/fuzz-flow-extract tests/fuzz/fuzz-odp-parse
+check_PROGRAMS += $(FUZZ_REPLAYS)
+TESTS += $(FUZZ_REPLAYS)
+EXTRA_DIST += $(FUZZ_TARGETS:%=tests/fuzz/corpus/%)
+
+tests_fuzz_fuzz_flow_extract_SOURCES = tests/fuzz/fuzz-flow-extract.c \
+	tests/fuzz/replay.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_flow_extract_CPPFLAGS = $(FUZZ_CPPFLAGS) \
+	-DFUZZ_TARGET='"flow-extract"'
+tests_fuzz_fuzz_flow_extract_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
+tests_fuzz_fuzz_flow_extract_LDADD = $(DP_LIBS)
+tests_fuzz_fuzz_odp_parse_SOURCES = tests/fuzz/fuzz-odp-parse.c \
+	tests/fuzz/replay.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_odp_parse_CPPFLAGS = $(FUZZ_CPPFLAGS) \
+	-DFUZZ_TARGET='"odp-parse"'
+tests_fuzz_fuzz_odp_parse_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
+tests_fuzz_fuzz_odp_parse_LDADD = $(DP_LIBS)
+
+if FUZZING
+FUZZER_FLAGS = -fsanitize=fuzzer
+check_PROGRAMS += tests/fuzz/flow-extract-fuzzer tests/fuzz/odp-parse-fuzzer
+tests_fuzz_flow_extract_fuzzer_CPPFLAGS = $(FUZZ_CPPFLAGS) \
+	-DFUZZ_TARGET='"flow-extract"'
+tests_fuzz_flow_extract_fuzzer_SOURCES = tests/fuzz/fuzz-flow-extract.c \
+	$(FUZZ_COMMON)
+tests_fuzz_flow_extract_fuzzer_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS) \
+	$(FUZZER_FLAGS)
+tests_fuzz_flow_extract_fuzzer_LDFLAGS = $(AM_LDFLAGS) $(FUZZER_FLAGS)
+tests_fuzz_flow_extract_fuzzer_LDADD = $(DP_LIBS)
+tests_fuzz_odp_parse_fuzzer_CPPFLAGS = $(FUZZ_CPPFLAGS) \
+	-DFUZZ_TARGET='"odp-parse"'
+tests_fuzz_odp_parse_fuzzer_SOURCES = tests/fuzz/fuzz-odp-parse.c \
+	$(FUZZ_COMMON)
+tests_fuzz_odp_parse_fuzzer_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS) \
+	$(FUZZER_FLAGS)
+tests_fuzz_odp_parse_fuzzer_LDFLAGS = $(AM_LDFLAGS) $(FUZZER_FLAGS)
+tests_fuzz_odp_parse_fuzzer_LDADD = $(DP_LIBS)
+endif

@@ -300,6 +300,31 @@ test_l4_protocols(void **state DPS_UNUSED)
     }
 }
 
+/* A checksum of zero: the field's own complement must be subtracted with
+ * its carry, and 0x0000 and 0xffff both verify (RFC 1624 §3).  Found by
+ * fuzzing. */
+static void
+test_zero_sum(void **state DPS_UNUSED)
+{
+    struct test_pkt t;
+    uint32_t v;
+
+    build(&t, false, IPPROTO_ICMP_, 0);
+    uint8_t *icmp = t.data + t.l4_ofs;
+    memset(icmp, 0, 4);
+    memset(icmp + 4, 0xff, 4);
+
+    for (int field = 0; field < 2; field++) {
+        icmp[2] = icmp[3] = field ? 0xff : 0x00;
+        struct dp_packet *p = to_packet(&t, 100, 64);
+        assert_true(csum_l4(p, &v));
+        assert_int_equal(v, 0);
+        dp_packet_csum_verify(p);
+        assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
+        dp_packet_free(p);
+    }
+}
+
 static void
 test_malformed_lengths(void **state DPS_UNUSED)
 {
@@ -468,6 +493,7 @@ main(void)
         DP_TEST(test_csum_incremental),
         DP_TEST(test_crc32c),
         DP_TEST(test_l4_protocols),
+        DP_TEST(test_zero_sum),
         DP_TEST(test_malformed_lengths),
         DP_TEST(test_rewrite_states),
         DP_TEST(test_tx_prepare),
