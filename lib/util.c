@@ -13,6 +13,8 @@
 static const char *program_name = "dpswitch";
 
 static void out_of_memory(void) DPS_NO_RETURN;
+static void print_error(int error, const char *format, va_list)
+    DPS_PRINTF_FORMAT(2, 0);
 
 /* Allocates 'size' bytes, aborting the program if memory is exhausted.
  * Returns a non-NULL pointer even for 'size' 0. */
@@ -153,14 +155,9 @@ util_fatal(int error, const char *format, ...)
 {
     va_list args;
 
-    fprintf(stderr, "%s: ", program_name);
     va_start(args, format);
-    vfprintf(stderr, format, args);
+    print_error(error, format, args);
     va_end(args);
-    if (error) {
-        fprintf(stderr, " (%s)", util_strerror(error));
-    }
-    putc('\n', stderr);
     exit(EXIT_FAILURE);
 }
 
@@ -170,14 +167,9 @@ util_error(int error, const char *format, ...)
 {
     va_list args;
 
-    fprintf(stderr, "%s: ", program_name);
     va_start(args, format);
-    vfprintf(stderr, format, args);
+    print_error(error, format, args);
     va_end(args);
-    if (error) {
-        fprintf(stderr, " (%s)", util_strerror(error));
-    }
-    putc('\n', stderr);
 }
 
 /* Reports a failed util_assert() and aborts. */
@@ -316,4 +308,15 @@ out_of_memory(void)
 {
     fprintf(stderr, "%s: virtual memory exhausted\n", program_name);
     abort();
+}
+
+static void
+print_error(int error, const char *format, va_list args)
+{
+    fprintf(stderr, "%s: ", program_name);
+    vfprintf(stderr, format, args);
+    if (error) {
+        fprintf(stderr, " (%s)", util_strerror(error));
+    }
+    putc('\n', stderr);
 }

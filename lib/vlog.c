@@ -381,22 +381,32 @@ vlog_rate_limit(const struct vlog_module *module, enum vlog_level level,
     }
 }
 
+/* Logs 'message' from 'module' at "emer" level and, when the console would
+ * not show it, also writes "program: message" to standard error: a daemon
+ * that dies must say why somewhere a person looks. */
+static void
+vlog_emer_everywhere(const struct vlog_module *module, const char *format,
+                     va_list args)
+{
+    char *message = xvasprintf(format, args);
+
+    vlog(module, VLL_EMER, "%s", message);
+    if (vlog_get_level(module, VLF_CONSOLE) < VLL_EMER) {
+        fprintf(stderr, "%s: %s\n", util_program_name(), message);
+    }
+    free(message);
+}
+
 /* Logs a message at "emer" level and exits with status 1.  When the console
  * would not show it, also writes "program: message" to standard error. */
 void
 vlog_fatal(const struct vlog_module *module, const char *format, ...)
 {
     va_list args;
-    char *message;
 
     va_start(args, format);
-    message = xvasprintf(format, args);
+    vlog_emer_everywhere(module, format, args);
     va_end(args);
-    vlog(module, VLL_EMER, "%s", message);
-    if (vlog_get_level(module, VLF_CONSOLE) < VLL_EMER) {
-        fprintf(stderr, "%s: %s\n", util_program_name(), message);
-    }
-    free(message);
     exit(EXIT_FAILURE);
 }
 
@@ -405,16 +415,10 @@ void
 vlog_abort(const struct vlog_module *module, const char *format, ...)
 {
     va_list args;
-    char *message;
 
     va_start(args, format);
-    message = xvasprintf(format, args);
+    vlog_emer_everywhere(module, format, args);
     va_end(args);
-    vlog(module, VLL_EMER, "%s", message);
-    if (vlog_get_level(module, VLF_CONSOLE) < VLL_EMER) {
-        fprintf(stderr, "%s: %s\n", util_program_name(), message);
-    }
-    free(message);
     abort();
 }
 
