@@ -69,6 +69,7 @@ TESTSUITE_AT = \
 	tests/testsuite.at \
 	tests/ovs-macros.at \
 	tests/appctl.at \
+	tests/build.at \
 	tests/daemon.at \
 	tests/stream.at \
 	tests/ovsdb.at \
