@@ -8,7 +8,8 @@ pkgdata_DATA += vswitchd/vswitch.ovsschema
 EXTRA_DIST += \
 	vswitchd/vswitch.ovsschema \
 	vswitchd/vswitch.xml \
-	vswitchd/vswitch-doc.py
+	vswitchd/vswitch-doc.py \
+	Documentation/ref/ovs-vswitchd.conf.db.rst
 
 # The man page is built in the build directory, so it needs python3 (which
 # configure insists on).  Building it also checks that the schema's cksum is
