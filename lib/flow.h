@@ -107,8 +107,9 @@ enum flow_parse_result {
     FLOW_ERR_HDR_LIMIT = 1 << 12,   /* Headers past what is examined. */
 };
 
-/* Bytes of a chained packet whose first segment is short that extraction
- * copies to examine.  Single-segment packets are examined whole. */
+/* Bytes of a chained packet whose headers run past its first segment that
+ * extraction copies to examine.  Otherwise it examines the first segment in
+ * place. */
 #define FLOW_MAX_HEADER_SIZE 512
 
 uint32_t flow_extract(struct dp_packet *, struct flow *);
