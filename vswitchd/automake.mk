@@ -11,16 +11,20 @@ EXTRA_DIST += \
 	vswitchd/vswitch-doc.py \
 	Documentation/ref/ovs-vswitchd.conf.db.rst
 
-# The man page is built in the build directory, so it needs python3 (which
-# configure insists on).  Building it also checks that the schema's cksum is
-# right and that vswitch.xml documents exactly the schema's columns.
-nodist_man5_MANS = vswitchd/ovs-vswitchd.conf.db.5
-CLEANFILES += vswitchd/ovs-vswitchd.conf.db.5
+# The man page is generated in the build directory and shipped in the
+# tarball, so that building from a release needs no python3.  Generating it
+# also checks that the schema's cksum is right and that vswitch.xml
+# documents exactly the schema's columns.
+dist_man5_MANS = vswitchd/ovs-vswitchd.conf.db.5
 
 VSWITCH_DOC = $(PYTHON3) $(srcdir)/vswitchd/vswitch-doc.py
 vswitchd/ovs-vswitchd.conf.db.5: vswitchd/vswitch.xml \
 		vswitchd/vswitch.ovsschema vswitchd/vswitch-doc.py
-	$(AM_V_GEN)$(MKDIR_P) vswitchd && \
+	$(AM_V_GEN)if test -z '$(PYTHON3)'; then \
+	  echo "$@ is out of date and rebuilding it needs python3" >&2; \
+	  exit 1; \
+	fi && \
+	$(MKDIR_P) vswitchd && \
 	$(VSWITCH_DOC) cksum $(srcdir)/vswitchd/vswitch.ovsschema && \
 	$(VSWITCH_DOC) coverage $(srcdir)/vswitchd/vswitch.xml \
 	  $(srcdir)/vswitchd/vswitch.ovsschema && \
