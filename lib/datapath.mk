@@ -25,3 +25,5 @@ DP_LIBS = lib/libdpswitch-dp.a $(GENERIC_LIBS) $(DPDK_LIBS) $(NUMA_LIBS)
 if FUZZING
 lib_libdpswitch_dp_a_CFLAGS += -fsanitize=fuzzer-no-link
 endif
+
+EXTRA_DIST += Documentation/topics/packets.rst
