@@ -10,6 +10,8 @@ ovsdb_libovsdb_a_SOURCES = \
 	ovsdb/file.h \
 	ovsdb/log.c \
 	ovsdb/log.h \
+	ovsdb/monitor.c \
+	ovsdb/monitor.h \
 	ovsdb/mutation.c \
 	ovsdb/mutation.h \
 	ovsdb/ohmap.c \
@@ -37,4 +39,8 @@ bin_PROGRAMS += ovsdb/ovsdb-tool
 ovsdb_ovsdb_tool_SOURCES = ovsdb/ovsdb-tool.c
 ovsdb_ovsdb_tool_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS)
 dist_man_MANS += ovsdb/ovsdb-tool.1
+
+sbin_PROGRAMS += ovsdb/ovsdb-server
+ovsdb_ovsdb_server_SOURCES = ovsdb/ovsdb-server.c
+ovsdb_ovsdb_server_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS)
 EXTRA_DIST += Documentation/topics/ovsdb.rst

@@ -34,10 +34,18 @@ struct ovsdb_table {
     struct ohmap rows;
 };
 
+struct ovsdb_txn;
+
 struct ovsdb {
     struct ovsdb_schema *schema;
     struct ovsdb_table *tables; /* Parallel to 'schema->tables'. */
     struct ovsdb_file *file;    /* Where commits go, or NULL. */
+
+    /* Called for each transaction that commits, after it is stored and
+     * while its rows still show what changed (ovsdb_txn_first_row()), or
+     * NULL. */
+    void (*commit_cb)(const struct ovsdb_txn *, void *aux);
+    void *commit_aux;
 };
 
 struct ovsdb *ovsdb_create(struct ovsdb_schema *);

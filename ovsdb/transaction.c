@@ -104,6 +104,9 @@ ovsdb_txn_commit(struct ovsdb_txn *txn, bool durable)
         ovsdb_txn_abort(txn);
         return error;
     }
+    if (txn->db->commit_cb) {
+        txn->db->commit_cb(txn, txn->db->commit_aux);
+    }
     ovsdb_txn_finish(txn);
     return NULL;
 }

@@ -1,0 +1,1186 @@
+/* ovsdb-server: serves OVSDB databases to JSON-RPC clients (RFC 7047 with
+ * Open vSwitch's extensions).
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "daemon.h"
+#include "dirs.h"
+#include "dynamic-string.h"
+#include "execution.h"
+#include "fatal-signal.h"
+#include "file.h"
+#include "jsonrpc.h"
+#include "monitor.h"
+#include "ovsdb-error.h"
+#include "ovsdb-json.h"
+#include "ovsdb.h"
+#include "poll-loop.h"
+#include "schema.h"
+#include "stream.h"
+#include "timeval.h"
+#include "transaction.h"
+#include "unixctl.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ovsdb_server);
+
+/* A database served. */
+struct db {
+    char *file_name;            /* NULL for "_Server". */
+    struct ovsdb *ovsdb;
+};
+
+/* A passive remote ("punix:...", "ptcp:..."). */
+struct remote {
+    char *name;
+    struct pstream *listener;   /* NULL if it could not be opened. */
+};
+
+/* One client connection. */
+struct session {
+    struct session *next;
+    struct jsonrpc *rpc;
+    struct ovsdb_monitor **monitors;
+    size_t n_monitors;
+    bool change_aware;
+};
+
+/* A "transact" request whose "wait" is not satisfied yet. */
+struct trigger {
+    struct trigger *next;
+    struct session *session;
+    struct db *db;
+    json_t *id;
+    json_t *params;
+    long long int created;
+    long long int deadline;     /* LLONG_MAX for none. */
+};
+
+/* An OVSDB lock: 'holders[0]' owns it, the others wait in order. */
+struct lock {
+    char *name;
+    struct session **holders;
+    size_t n_holders;
+};
+
+static struct db *dbs;
+static size_t n_dbs;
+static struct db *server_db;        /* Also in 'dbs', last. */
+static struct remote *remotes;
+static size_t n_remotes;
+static struct session *sessions;
+static struct trigger *triggers;
+static struct lock *locks;
+static size_t n_locks;
+static char server_id[UUID_LEN + 1];
+static bool exiting;
+
+static const char server_schema[] =
+    "{\"name\":\"_Server\",\"version\":\"1.2.0\","
+    "\"cksum\":\"3009684573 744\",\"tables\":{\"Database\":{\"columns\":{"
+    "\"name\":{\"type\":\"string\"},"
+    "\"model\":{\"type\":{\"key\":{\"type\":\"string\",\"enum\":[\"set\","
+    "[\"standalone\",\"clustered\",\"relay\"]]}}},"
+    "\"connected\":{\"type\":\"boolean\"},"
+    "\"leader\":{\"type\":\"boolean\"},"
+    "\"schema\":{\"type\":{\"key\":\"string\",\"min\":0}},"
+    "\"cid\":{\"type\":{\"key\":\"uuid\",\"min\":0}},"
+    "\"sid\":{\"type\":{\"key\":\"uuid\",\"min\":0}},"
+    "\"index\":{\"type\":{\"key\":\"integer\",\"min\":0}}}}}}";
+
+static void parse_options(int argc, char *argv[], char **unixctl_pathp,
+                          char ***db_namesp, size_t *n_db_namesp);
+static void usage(void) DPS_NO_RETURN;
+static void open_db(const char *file_name);
+static void create_server_db(void);
+static void add_remote(const char *name);
+static void run_remotes(void);
+static void run_sessions(void);
+static void run_triggers(bool force);
+static void wait_all(void);
+static void session_destroy(struct session *);
+static void commit_cb(const struct ovsdb_txn *, void *aux);
+static unixctl_cb_func exit_cb, compact_cb, list_dbs_cb, list_remotes_cb,
+    add_remote_cb, remove_remote_cb;
+
+int
+main(int argc, char *argv[])
+{
+    struct unixctl_server *unixctl;
+    char *unixctl_path = NULL;
+    char **db_names;
+    size_t n_db_names, i;
+    struct uuid sid;
+    int error;
+
+    util_set_program_name(argv[0]);
+    vlog_init();
+    fatal_signal_init();
+    parse_options(argc, argv, &unixctl_path, &db_names, &n_db_names);
+
+    uuid_generate(&sid);
+    uuid_to_string(&sid, server_id);
+
+    daemon_start();
+
+    /* Open databases before daemonizing completes, so that errors reach
+     * the user who started us. */
+    for (i = 0; i < n_db_names; i++) {
+        open_db(db_names[i]);
+        free(db_names[i]);
+    }
+    free(db_names);
+    create_server_db();
+
+    error = unixctl_server_create(unixctl_path, &unixctl);
+    if (error) {
+        util_fatal(error, "could not create the control socket");
+    }
+    unixctl_command_register("exit", "", 0, 0, exit_cb, NULL);
+    unixctl_command_register("ovsdb-server/compact", "[DB]...", 0, INT_MAX,
+                             compact_cb, NULL);
+    unixctl_command_register("ovsdb-server/list-dbs", "", 0, 0,
+                             list_dbs_cb, NULL);
+    unixctl_command_register("ovsdb-server/list-remotes", "", 0, 0,
+                             list_remotes_cb, NULL);
+    unixctl_command_register("ovsdb-server/add-remote", "REMOTE", 1, 1,
+                             add_remote_cb, NULL);
+    unixctl_command_register("ovsdb-server/remove-remote", "REMOTE", 1, 1,
+                             remove_remote_cb, NULL);
+
+    daemon_complete();
+    VLOG_INFO("%s (dpswitch) %s", util_program_name(),
+              util_program_version());
+
+    while (!exiting) {
+        fatal_signal_run();
+        unixctl_server_run(unixctl);
+        run_remotes();
+        run_sessions();
+        run_triggers(false);
+
+        fatal_signal_wait();
+        unixctl_server_wait(unixctl);
+        wait_all();
+        if (exiting) {
+            poll_immediate_wake();
+        }
+        poll_block();
+    }
+
+    while (sessions) {
+        session_destroy(sessions);
+    }
+    for (i = 0; i < n_remotes; i++) {
+        if (remotes[i].listener) {
+            pstream_close(remotes[i].listener);
+        }
+        free(remotes[i].name);
+    }
+    free(remotes);
+    for (i = 0; i < n_dbs; i++) {
+        ovsdb_destroy(dbs[i].ovsdb);
+        free(dbs[i].file_name);
+    }
+    free(dbs);
+    free(locks);
+    unixctl_server_destroy(unixctl);
+    free(unixctl_path);
+    return 0;
+}
+
+static void
+parse_options(int argc, char *argv[], char **unixctl_pathp,
+              char ***db_namesp, size_t *n_db_namesp)
+{
+    enum {
+        OPT_REMOTE = UCHAR_MAX + 1,
+        OPT_UNIXCTL,
+        OPT_RUN,
+        OPT_SSL_IGNORED,
+        DAEMON_OPTION_ENUMS,
+        VLOG_OPTION_ENUMS,
+    };
+    static const struct option long_options[] = {
+        {"remote", required_argument, NULL, OPT_REMOTE},
+        {"unixctl", required_argument, NULL, OPT_UNIXCTL},
+        {"private-key", required_argument, NULL, OPT_SSL_IGNORED},
+        {"certificate", required_argument, NULL, OPT_SSL_IGNORED},
+        {"ca-cert", required_argument, NULL, OPT_SSL_IGNORED},
+        {"bootstrap-ca-cert", required_argument, NULL, OPT_SSL_IGNORED},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        DAEMON_LONG_OPTIONS,
+        VLOG_LONG_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    size_t i;
+
+    for (;;) {
+        int c = getopt_long(argc, argv, "hVv::", long_options, NULL);
+
+        if (c == -1) {
+            break;
+        }
+        switch (c) {
+        case OPT_REMOTE:
+            add_remote(optarg);
+            break;
+
+        case OPT_UNIXCTL:
+            free(*unixctl_pathp);
+            *unixctl_pathp = xstrdup(optarg);
+            break;
+
+        case OPT_SSL_IGNORED:
+            VLOG_WARN("%s: SSL options are not supported yet", optarg);
+            break;
+
+        case 'h':
+            usage();
+
+        case 'V':
+            util_print_version();
+            exit(EXIT_SUCCESS);
+
+        DAEMON_OPTION_HANDLERS
+        VLOG_OPTION_HANDLERS
+
+        case '?':
+            exit(EXIT_FAILURE);
+
+        default:
+            abort();
+        }
+    }
+
+    *n_db_namesp = argc - optind;
+    *db_namesp = xcalloc(*n_db_namesp + 1, sizeof **db_namesp);
+    for (i = 0; i < *n_db_namesp; i++) {
+        (*db_namesp)[i] = xstrdup(argv[optind + i]);
+    }
+    if (!*n_db_namesp) {
+        (*db_namesp)[0] = xasprintf("%s/conf.db", dirs_dbdir());
+        *n_db_namesp = 1;
+    }
+}
+
+static void
+usage(void)
+{
+    printf("%s: Open vSwitch database server\n"
+           "usage: %s [OPTIONS] [DATABASE...]\n"
+           "where each DATABASE is a database file in ovsdb format.\n"
+           "The default DATABASE, if none is given, is\n%s/conf.db.\n"
+           "\nJSON-RPC options (may be specified any number of times):\n"
+           "  --remote=REMOTE         connect or listen to REMOTE\n"
+           "                          (punix:FILE or ptcp:PORT[:IP])\n",
+           util_program_name(), util_program_name(), dirs_dbdir());
+    daemon_usage();
+    vlog_usage();
+    printf("\nOther options:\n"
+           "  --unixctl=SOCKET        override default control socket name\n"
+           "  -h, --help              display this help message\n"
+           "  -V, --version           display version information\n");
+    exit(EXIT_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------
+ * Databases.
+ * ------------------------------------------------------------------------ */
+
+static struct db *
+add_db(char *file_name, struct ovsdb *ovsdb)
+{
+    struct db *db;
+
+    dbs = xrealloc(dbs, (n_dbs + 1) * sizeof *dbs);
+    db = &dbs[n_dbs++];
+    db->file_name = file_name;
+    db->ovsdb = ovsdb;
+    ovsdb->commit_cb = commit_cb;
+    ovsdb->commit_aux = NULL;
+    return db;
+}
+
+static struct db *
+find_db(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < n_dbs; i++) {
+        if (!strcmp(dbs[i].ovsdb->schema->name, name)) {
+            return &dbs[i];
+        }
+    }
+    return NULL;
+}
+
+static void
+open_db(const char *file_name)
+{
+    struct ovsdb_error *error;
+    struct ovsdb *ovsdb;
+
+    error = ovsdb_file_open(file_name, OVSDB_FILE_TRUNCATE_TAIL, &ovsdb);
+    if (error) {
+        char *s = ovsdb_error_to_string(error);
+
+        ovsdb_error_destroy(error);
+        util_fatal(0, "%s", s);
+    }
+    if (find_db(ovsdb->schema->name)) {
+        util_fatal(0, "%s: duplicate database name %s", file_name,
+                   ovsdb->schema->name);
+    }
+    add_db(xstrdup(file_name), ovsdb);
+}
+
+/* Creates the "_Server" database with one "Database" row per database. */
+static void
+create_server_db(void)
+{
+    struct ovsdb_schema *schema;
+    struct ovsdb_error *error;
+    struct ovsdb *ovsdb;
+    json_t *json, *params, *result;
+    long long int timeout;
+    size_t i, n;
+
+    json = json_loads(server_schema, 0, NULL);
+    error = ovsdb_schema_from_json(json, &schema);
+    util_assert(!error);
+    json_decref(json);
+    ovsdb = ovsdb_create(schema);
+
+    n = n_dbs;
+    server_db = add_db(NULL, ovsdb);
+    params = json_array();
+    json_array_append_new(params, json_string("_Server"));
+    for (i = 0; i <= n; i++) {
+        const struct ovsdb_schema *s = dbs[i].ovsdb->schema;
+        json_t *op = json_object(), *row = json_object();
+        json_t *schema_json = ovsdb_schema_to_json(s);
+        char *schema_text = ovsdb_json_to_string(schema_json,
+                                                 OVSDB_JSON_SORT);
+
+        json_object_set_new(row, "name", json_string(s->name));
+        json_object_set_new(row, "model", json_string("standalone"));
+        json_object_set_new(row, "connected", json_true());
+        json_object_set_new(row, "leader", json_true());
+        json_object_set_new(row, "schema", json_string(schema_text));
+        json_object_set_new(op, "op", json_string("insert"));
+        json_object_set_new(op, "table", json_string("Database"));
+        json_object_set_new(op, "row", row);
+        json_array_append_new(params, op);
+        free(schema_text);
+        json_decref(schema_json);
+    }
+    result = ovsdb_execute(ovsdb, params, NULL, &timeout);
+    util_assert(result != NULL);
+    json_decref(result);
+    json_decref(params);
+}
+
+/* ------------------------------------------------------------------------
+ * Remotes and sessions.
+ * ------------------------------------------------------------------------ */
+
+static void
+add_remote(const char *name)
+{
+    struct remote *r;
+    size_t i;
+
+    for (i = 0; i < n_remotes; i++) {
+        if (!strcmp(remotes[i].name, name)) {
+            return;
+        }
+    }
+    remotes = xrealloc(remotes, (n_remotes + 1) * sizeof *remotes);
+    r = &remotes[n_remotes++];
+    r->name = xstrdup(name);
+    r->listener = NULL;
+}
+
+static void
+run_remotes(void)
+{
+    size_t i;
+
+    for (i = 0; i < n_remotes; i++) {
+        struct remote *r = &remotes[i];
+        int n;
+
+        if (!r->listener) {
+            static long long int next_try;
+            int error;
+
+            if (!strncmp(r->name, "db:", 3)) {
+                continue;
+            }
+            if (time_msec() < next_try) {
+                continue;
+            }
+            error = pstream_open(r->name, &r->listener);
+            if (error) {
+                VLOG_ERR("%s: listen failed: %s", r->name,
+                         util_strerror(error));
+                r->listener = NULL;
+                next_try = time_msec() + 1000;
+                continue;
+            }
+        }
+        /* Accept a bounded number per iteration to stay responsive. */
+        for (n = 0; n < 50; n++) {
+            struct stream *stream;
+            struct session *s;
+            int error = pstream_accept(r->listener, &stream);
+
+            if (error) {
+                if (error != EAGAIN) {
+                    VLOG_WARN("%s: accept failed: %s", r->name,
+                              util_strerror(error));
+                }
+                break;
+            }
+            s = xzalloc(sizeof *s);
+            s->rpc = jsonrpc_open(stream);
+            s->next = sessions;
+            sessions = s;
+        }
+    }
+}
+
+static void
+send_msg(struct session *s, struct jsonrpc_msg *msg)
+{
+    jsonrpc_send(s->rpc, msg);
+}
+
+static void
+send_error(struct session *s, const json_t *id, struct ovsdb_error *error)
+{
+    send_msg(s, jsonrpc_create_error(ovsdb_error_to_json(error), id));
+    ovsdb_error_destroy(error);
+}
+
+static void release_locks(struct session *);
+
+static void
+session_destroy(struct session *s)
+{
+    struct session **p;
+    struct trigger **tp;
+    size_t i;
+
+    for (p = &sessions; *p != s; p = &(*p)->next) {
+        continue;
+    }
+    *p = s->next;
+    for (tp = &triggers; *tp; ) {
+        struct trigger *t = *tp;
+
+        if (t->session == s) {
+            *tp = t->next;
+            json_decref(t->id);
+            json_decref(t->params);
+            free(t);
+        } else {
+            tp = &t->next;
+        }
+    }
+    release_locks(s);
+    for (i = 0; i < s->n_monitors; i++) {
+        ovsdb_monitor_destroy(s->monitors[i]);
+    }
+    free(s->monitors);
+    jsonrpc_close(s->rpc);
+    free(s);
+}
+
+/* ------------------------------------------------------------------------
+ * Locks.
+ * ------------------------------------------------------------------------ */
+
+static struct lock *
+find_lock(const char *name, bool create)
+{
+    size_t i;
+
+    for (i = 0; i < n_locks; i++) {
+        if (!strcmp(locks[i].name, name)) {
+            return &locks[i];
+        }
+    }
+    if (!create) {
+        return NULL;
+    }
+    locks = xrealloc(locks, (n_locks + 1) * sizeof *locks);
+    memset(&locks[n_locks], 0, sizeof locks[n_locks]);
+    locks[n_locks].name = xstrdup(name);
+    return &locks[n_locks++];
+}
+
+static void
+notify_lock(struct session *s, const char *method, const char *name)
+{
+    json_t *params = json_array();
+
+    json_array_append_new(params, json_string(name));
+    send_msg(s, jsonrpc_create_notify(method, params));
+}
+
+/* Removes 's' from 'lock'; if it owned it, the next waiter gets it. */
+static void
+lock_remove(struct lock *lock, struct session *s)
+{
+    size_t i;
+
+    for (i = 0; i < lock->n_holders; i++) {
+        if (lock->holders[i] == s) {
+            memmove(&lock->holders[i], &lock->holders[i + 1],
+                    (lock->n_holders - i - 1) * sizeof *lock->holders);
+            lock->n_holders--;
+            if (i == 0 && lock->n_holders) {
+                notify_lock(lock->holders[0], "locked", lock->name);
+            }
+            return;
+        }
+    }
+}
+
+static void
+release_locks(struct session *s)
+{
+    size_t i;
+
+    for (i = 0; i < n_locks; i++) {
+        lock_remove(&locks[i], s);
+    }
+}
+
+static bool
+lock_held(const char *name, void *s_)
+{
+    struct lock *lock = find_lock(name, false);
+
+    return lock && lock->n_holders && lock->holders[0] == s_;
+}
+
+static json_t *
+locked_result(bool locked)
+{
+    json_t *result = json_object();
+
+    json_object_set_new(result, "locked", json_boolean(locked));
+    return result;
+}
+
+static void
+handle_lock(struct session *s, const struct jsonrpc_msg *msg)
+{
+    const json_t *name_json = json_array_get(msg->params, 0);
+    struct lock *lock;
+    const char *name;
+    size_t i;
+
+    if (json_array_size(msg->params) != 1 || !json_is_string(name_json)) {
+        send_error(s, msg->id, ovsdb_syntax_error(msg->params, NULL,
+                                                  "%s request should have "
+                                                  "a single string "
+                                                  "parameter", msg->method));
+        return;
+    }
+    name = json_string_value(name_json);
+    lock = find_lock(name, true);
+
+    if (!strcmp(msg->method, "unlock")) {
+        lock_remove(lock, s);
+        send_msg(s, jsonrpc_create_reply(json_object(), msg->id));
+        return;
+    }
+    for (i = 0; i < lock->n_holders; i++) {
+        if (lock->holders[i] == s) {
+            break;
+        }
+    }
+    if (i < lock->n_holders && strcmp(msg->method, "steal")) {
+        send_error(s, msg->id, ovsdb_syntax_error(msg->params, NULL,
+                                                  "Session already owns "
+                                                  "or is waiting for lock "
+                                                  "%s", name));
+        return;
+    }
+    if (!strcmp(msg->method, "steal")) {
+        struct session *victim = lock->n_holders ? lock->holders[0] : NULL;
+
+        if (i < lock->n_holders) {
+            lock_remove(lock, s);
+            victim = lock->n_holders ? lock->holders[0] : NULL;
+        }
+        lock->holders = xrealloc(lock->holders, (lock->n_holders + 1)
+                                 * sizeof *lock->holders);
+        memmove(&lock->holders[1], &lock->holders[0],
+                lock->n_holders * sizeof *lock->holders);
+        lock->holders[0] = s;
+        lock->n_holders++;
+        if (victim && victim != s) {
+            notify_lock(victim, "stolen", name);
+            lock_remove(lock, victim);
+        }
+        send_msg(s, jsonrpc_create_reply(locked_result(true), msg->id));
+    } else {
+        lock->holders = xrealloc(lock->holders, (lock->n_holders + 1)
+                                 * sizeof *lock->holders);
+        lock->holders[lock->n_holders++] = s;
+        send_msg(s, jsonrpc_create_reply(locked_result(lock->n_holders == 1),
+                                         msg->id));
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Methods.
+ * ------------------------------------------------------------------------ */
+
+static struct db *
+lookup_db(struct session *s, const struct jsonrpc_msg *msg)
+{
+    const json_t *name = json_array_get(msg->params, 0);
+    struct db *db;
+
+    if (!json_is_string(name)) {
+        send_error(s, msg->id, ovsdb_syntax_error(msg->params, NULL,
+                                                  "database name expected "
+                                                  "as first parameter"));
+        return NULL;
+    }
+    db = find_db(json_string_value(name));
+    if (!db) {
+        send_error(s, msg->id, ovsdb_syntax_error(msg->params,
+                                                  "unknown database",
+                                                  "%s is not a valid "
+                                                  "database name",
+                                                  json_string_value(name)));
+    }
+    return db;
+}
+
+/* Runs 't'.  Returns true if it is finished (replied to). */
+static bool
+trigger_try(struct trigger *t, long long int now)
+{
+    struct ovsdb_execute_options options;
+    long long int timeout;
+    json_t *result;
+
+    memset(&options, 0, sizeof options);
+    options.elapsed_msec = now - t->created;
+    options.lock_held = lock_held;
+    options.aux = t->session;
+    /* The "_Server" database is read-only to clients. */
+    options.dry_run = t->db == server_db;
+    result = ovsdb_execute(t->db->ovsdb, t->params, &options, &timeout);
+    if (!result) {
+        t->deadline = (timeout == LLONG_MAX ? LLONG_MAX
+                       : now + timeout);
+        return false;
+    }
+    send_msg(t->session, jsonrpc_create_reply(result, t->id));
+    return true;
+}
+
+static void
+handle_transact(struct session *s, const struct jsonrpc_msg *msg)
+{
+    struct db *db = lookup_db(s, msg);
+    struct trigger *t;
+
+    if (!db) {
+        return;
+    }
+    t = xzalloc(sizeof *t);
+    t->session = s;
+    t->db = db;
+    t->id = json_incref(msg->id);
+    t->params = json_incref(msg->params);
+    t->created = time_msec();
+    if (trigger_try(t, t->created)) {
+        json_decref(t->id);
+        json_decref(t->params);
+        free(t);
+    } else {
+        t->next = triggers;
+        triggers = t;
+    }
+}
+
+static void
+handle_cancel(struct session *s, const struct jsonrpc_msg *msg)
+{
+    const json_t *id = json_array_get(msg->params, 0);
+    struct trigger **tp;
+
+    for (tp = &triggers; *tp; tp = &(*tp)->next) {
+        struct trigger *t = *tp;
+
+        if (t->session == s && id && json_equal(t->id, id)) {
+            send_error(s, t->id, ovsdb_error("canceled", NULL));
+            *tp = t->next;
+            json_decref(t->id);
+            json_decref(t->params);
+            free(t);
+            return;
+        }
+    }
+}
+
+static struct ovsdb_monitor **
+find_monitor(struct session *s, const json_t *id)
+{
+    size_t i;
+
+    for (i = 0; i < s->n_monitors; i++) {
+        if (json_equal(ovsdb_monitor_get_id(s->monitors[i]), id)) {
+            return &s->monitors[i];
+        }
+    }
+    return NULL;
+}
+
+static void
+handle_monitor(struct session *s, const struct jsonrpc_msg *msg,
+               enum ovsdb_monitor_version version)
+{
+    size_t n_params = version == OVSDB_MONITOR_V3 ? 4 : 3;
+    const json_t *id = json_array_get(msg->params, 1);
+    struct ovsdb_monitor *m;
+    struct ovsdb_error *error;
+    json_t *initial, *result;
+    struct db *db;
+
+    if (json_array_size(msg->params) != n_params
+        && !(version != OVSDB_MONITOR_V3
+             && json_array_size(msg->params) == 2)) {
+        send_error(s, msg->id, ovsdb_syntax_error(msg->params, NULL,
+                                                  "invalid parameters"));
+        return;
+    }
+    db = lookup_db(s, msg);
+    if (!db) {
+        return;
+    }
+    if (find_monitor(s, id)) {
+        send_error(s, msg->id, ovsdb_syntax_error(id, NULL,
+                                                  "duplicate monitor ID"));
+        return;
+    }
+    {
+        json_t *empty = json_object();
+        const json_t *requests = json_array_get(msg->params, 2);
+
+        error = ovsdb_monitor_create(db->ovsdb, id,
+                                     requests ? requests : empty, version,
+                                     &m);
+        json_decref(empty);
+    }
+    if (error) {
+        send_error(s, msg->id, error);
+        return;
+    }
+    s->monitors = xrealloc(s->monitors,
+                           (s->n_monitors + 1) * sizeof *s->monitors);
+    s->monitors[s->n_monitors++] = m;
+
+    initial = ovsdb_monitor_get_initial(m);
+    if (version == OVSDB_MONITOR_V3) {
+        /* A standalone database keeps no transaction history: the client
+         * always gets everything, and the all-zero transaction id. */
+        result = json_array();
+        json_array_append_new(result, json_false());
+        json_array_append_new(result,
+                              json_string("00000000-0000-0000-0000-"
+                                          "000000000000"));
+        json_array_append_new(result, initial);
+    } else {
+        result = initial;
+    }
+    send_msg(s, jsonrpc_create_reply(result, msg->id));
+}
+
+static void
+handle_monitor_cond_change(struct session *s, const struct jsonrpc_msg *msg)
+{
+    const json_t *id = json_array_get(msg->params, 0);
+    const json_t *new_id = json_array_get(msg->params, 1);
+    struct ovsdb_monitor **mp;
+    struct ovsdb_error *error;
+    json_t *updates;
+
+    if (json_array_size(msg->params) != 3) {
+        send_error(s, msg->id, ovsdb_syntax_error(msg->params, NULL,
+                                                  "invalid parameters"));
+        return;
+    }
+    mp = find_monitor(s, id);
+    if (!mp) {
+        send_error(s, msg->id, ovsdb_syntax_error(id, NULL,
+                                                  "unknown monitor"));
+        return;
+    }
+    if (!json_equal(id, new_id) && find_monitor(s, new_id)) {
+        send_error(s, msg->id, ovsdb_syntax_error(new_id, NULL,
+                                                  "duplicate monitor ID"));
+        return;
+    }
+    error = ovsdb_monitor_change_conditions(*mp, json_array_get(msg->params,
+                                                                2),
+                                            &updates);
+    if (error) {
+        send_error(s, msg->id, error);
+        return;
+    }
+    ovsdb_monitor_set_id(*mp, new_id);
+    send_msg(s, jsonrpc_create_reply(json_object(), msg->id));
+    if (updates) {
+        json_t *params = json_array();
+
+        json_array_append_new(params, json_deep_copy(new_id));
+        if (ovsdb_monitor_get_version(*mp) == OVSDB_MONITOR_V3) {
+            json_array_append_new(params,
+                                  json_string("00000000-0000-0000-0000-"
+                                              "000000000000"));
+        }
+        json_array_append_new(params, updates);
+        send_msg(s, jsonrpc_create_notify(
+                     ovsdb_monitor_get_version(*mp) == OVSDB_MONITOR_V3
+                     ? "update3" : "update2", params));
+    }
+}
+
+static void
+handle_monitor_cancel(struct session *s, const struct jsonrpc_msg *msg)
+{
+    const json_t *id = json_array_get(msg->params, 0);
+    struct ovsdb_monitor **mp;
+
+    mp = json_array_size(msg->params) == 1 ? find_monitor(s, id) : NULL;
+    if (!mp) {
+        send_error(s, msg->id, ovsdb_syntax_error(msg->params, NULL,
+                                                  "unknown monitor"));
+        return;
+    }
+    ovsdb_monitor_destroy(*mp);
+    *mp = s->monitors[--s->n_monitors];
+    send_msg(s, jsonrpc_create_reply(json_object(), msg->id));
+}
+
+static void
+handle_request(struct session *s, struct jsonrpc_msg *msg)
+{
+    const char *method = msg->method;
+
+    if (!strcmp(method, "transact")) {
+        handle_transact(s, msg);
+    } else if (!strcmp(method, "monitor")) {
+        handle_monitor(s, msg, OVSDB_MONITOR_V1);
+    } else if (!strcmp(method, "monitor_cond")) {
+        handle_monitor(s, msg, OVSDB_MONITOR_V2);
+    } else if (!strcmp(method, "monitor_cond_since")) {
+        handle_monitor(s, msg, OVSDB_MONITOR_V3);
+    } else if (!strcmp(method, "monitor_cond_change")) {
+        handle_monitor_cond_change(s, msg);
+    } else if (!strcmp(method, "monitor_cancel")) {
+        handle_monitor_cancel(s, msg);
+    } else if (!strcmp(method, "get_schema")) {
+        struct db *db = lookup_db(s, msg);
+
+        if (db) {
+            send_msg(s, jsonrpc_create_reply(
+                         ovsdb_schema_to_json(db->ovsdb->schema), msg->id));
+        }
+    } else if (!strcmp(method, "list_dbs")) {
+        json_t *names = json_array();
+        size_t i;
+
+        for (i = 0; i < n_dbs; i++) {
+            json_array_append_new(names,
+                                  json_string(dbs[i].ovsdb->schema->name));
+        }
+        send_msg(s, jsonrpc_create_reply(names, msg->id));
+    } else if (!strcmp(method, "echo")) {
+        send_msg(s, jsonrpc_create_reply(json_deep_copy(msg->params),
+                                         msg->id));
+    } else if (!strcmp(method, "lock") || !strcmp(method, "steal")
+               || !strcmp(method, "unlock")) {
+        handle_lock(s, msg);
+    } else if (!strcmp(method, "get_server_id")) {
+        send_msg(s, jsonrpc_create_reply(json_string(server_id), msg->id));
+    } else if (!strcmp(method, "set_db_change_aware")) {
+        const json_t *b = json_array_get(msg->params, 0);
+
+        s->change_aware = b && json_is_true(b);
+        send_msg(s, jsonrpc_create_reply(json_object(), msg->id));
+    } else {
+        send_error(s, msg->id, ovsdb_error("unknown method", NULL));
+    }
+}
+
+static void
+run_sessions(void)
+{
+    struct session *s, *next;
+
+    for (s = sessions; s; s = next) {
+        int i, error = 0;
+
+        next = s->next;
+        jsonrpc_run(s->rpc);
+        /* Handle a bounded number of messages so that one busy client
+         * cannot starve the others. */
+        for (i = 0; i < 50; i++) {
+            struct jsonrpc_msg *msg;
+
+            error = jsonrpc_recv(s->rpc, &msg);
+            if (error) {
+                break;
+            }
+            if (msg->type == JSONRPC_REQUEST) {
+                handle_request(s, msg);
+            } else if (msg->type == JSONRPC_NOTIFY
+                       && !strcmp(msg->method, "cancel")) {
+                handle_cancel(s, msg);
+            }
+            jsonrpc_msg_destroy(msg);
+        }
+        if (i == 50) {
+            poll_immediate_wake();
+        }
+        error = jsonrpc_get_status(s->rpc);
+        if (error) {
+            if (error != EOF) {
+                VLOG_WARN("%s: disconnecting client: %s",
+                          jsonrpc_get_name(s->rpc),
+                          error == EPROTO ? "protocol error"
+                          : util_strerror(error));
+            }
+            session_destroy(s);
+        }
+    }
+}
+
+/* Retries blocked transactions: all of them if 'force' (the database
+ * changed), else those whose deadline passed. */
+static void
+run_triggers(bool force)
+{
+    long long int now = time_msec();
+    struct trigger **tp;
+
+    for (tp = &triggers; *tp; ) {
+        struct trigger *t = *tp;
+
+        if ((force || now >= t->deadline) && trigger_try(t, now)) {
+            *tp = t->next;
+            json_decref(t->id);
+            json_decref(t->params);
+            free(t);
+        } else {
+            tp = &t->next;
+        }
+    }
+}
+
+static void
+wait_all(void)
+{
+    struct trigger *t;
+    struct session *s;
+    size_t i;
+
+    for (i = 0; i < n_remotes; i++) {
+        if (remotes[i].listener) {
+            pstream_wait(remotes[i].listener);
+        } else if (strncmp(remotes[i].name, "db:", 3)) {
+            poll_timer_wait(1000);
+        }
+    }
+    for (s = sessions; s; s = s->next) {
+        jsonrpc_wait(s->rpc);
+        jsonrpc_recv_wait(s->rpc);
+    }
+    for (t = triggers; t; t = t->next) {
+        if (t->deadline != LLONG_MAX) {
+            poll_timer_wait_until(t->deadline);
+        }
+    }
+}
+
+/* Sends monitor updates for a committed transaction and retries blocked
+ * transactions, which it may have unblocked. */
+static void
+commit_cb(const struct ovsdb_txn *txn, void *aux DPS_UNUSED)
+{
+    struct session *s;
+
+    for (s = sessions; s; s = s->next) {
+        size_t i;
+
+        for (i = 0; i < s->n_monitors; i++) {
+            struct ovsdb_monitor *m = s->monitors[i];
+            enum ovsdb_monitor_version v = ovsdb_monitor_get_version(m);
+            json_t *updates = ovsdb_monitor_get_changes(m, txn);
+            json_t *params;
+
+            if (!updates) {
+                continue;
+            }
+            params = json_array();
+            json_array_append_new(params,
+                                  json_deep_copy(ovsdb_monitor_get_id(m)));
+            if (v == OVSDB_MONITOR_V3) {
+                json_array_append_new(params,
+                                      json_string("00000000-0000-0000-"
+                                                  "0000-000000000000"));
+            }
+            json_array_append_new(params, updates);
+            send_msg(s, jsonrpc_create_notify(
+                         v == OVSDB_MONITOR_V1 ? "update"
+                         : v == OVSDB_MONITOR_V2 ? "update2" : "update3",
+                         params));
+        }
+    }
+    /* Retrying here would nest transactions; do it from the main loop. */
+    if (triggers) {
+        poll_immediate_wake();
+        for (struct trigger *t = triggers; t; t = t->next) {
+            t->deadline = 0;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * unixctl commands.
+ * ------------------------------------------------------------------------ */
+
+static void
+exit_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+        const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    exiting = true;
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+           void *aux DPS_UNUSED)
+{
+    struct ds errors = DS_EMPTY_INITIALIZER;
+    char *comment = xasprintf("compacting database online");
+    size_t i;
+
+    for (i = 0; i < n_dbs; i++) {
+        struct db *db = &dbs[i];
+        struct ovsdb_error *error;
+        int j;
+
+        if (!db->file_name) {
+            continue;
+        }
+        for (j = 1; j < argc; j++) {
+            if (!strcmp(argv[j], db->ovsdb->schema->name)) {
+                break;
+            }
+        }
+        if (argc > 1 && j == argc) {
+            continue;
+        }
+        VLOG_INFO("compacting %s database by user request",
+                  db->ovsdb->schema->name);
+        error = ovsdb_file_compact(db->ovsdb, comment);
+        if (error) {
+            char *s = ovsdb_error_to_string(error);
+
+            ds_put_format(&errors, "%s\n", s);
+            free(s);
+            ovsdb_error_destroy(error);
+        }
+    }
+    free(comment);
+    if (errors.length) {
+        unixctl_command_reply_error(conn, ds_cstr(&errors));
+    } else {
+        unixctl_command_reply(conn, NULL);
+    }
+    ds_destroy(&errors);
+}
+
+static void
+list_dbs_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+            const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    size_t i;
+
+    for (i = 0; i < n_dbs; i++) {
+        ds_put_format(&ds, "%s\n", dbs[i].ovsdb->schema->name);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+static void
+list_remotes_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    size_t i;
+
+    for (i = 0; i < n_remotes; i++) {
+        ds_put_format(&ds, "%s\n", remotes[i].name);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+static void
+add_remote_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+              const char *argv[], void *aux DPS_UNUSED)
+{
+    if (strncmp(argv[1], "db:", 3) && pstream_verify_name(argv[1])) {
+        unixctl_command_reply_error(conn, "unknown remote type");
+        return;
+    }
+    add_remote(argv[1]);
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+remove_remote_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                 const char *argv[], void *aux DPS_UNUSED)
+{
+    size_t i;
+
+    for (i = 0; i < n_remotes; i++) {
+        if (!strcmp(remotes[i].name, argv[1])) {
+            if (remotes[i].listener) {
+                pstream_close(remotes[i].listener);
+            }
+            free(remotes[i].name);
+            remotes[i] = remotes[--n_remotes];
+            unixctl_command_reply(conn, NULL);
+            return;
+        }
+    }
+    unixctl_command_reply_error(conn, "no such remote");
+}
