@@ -618,9 +618,12 @@ execute_wait(struct exec_context *ctx, struct ovsdb_parser *parser,
         satisfied = rows_match(rows, n_rows, expected, n_expected, columns,
                                n_columns) == equal;
         if (!satisfied) {
-            if (ctx->options->elapsed_msec >= timeout) {
+            if (!timeout) {
                 error = ovsdb_error("timed out",
                                     "\"where\" clause test failed");
+            } else if (ctx->options->elapsed_msec >= timeout) {
+                error = ovsdb_error("timed out", "\"wait\" timed out after "
+                                    "%lld ms", timeout);
             } else {
                 ctx->blocked = true;
                 ctx->timeout_msec = (timeout == LLONG_MAX ? LLONG_MAX

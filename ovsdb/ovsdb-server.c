@@ -669,8 +669,9 @@ lookup_db(struct session *s, const struct jsonrpc_msg *msg)
     if (!db) {
         send_error(s, msg->id, ovsdb_syntax_error(msg->params,
                                                   "unknown database",
-                                                  "%s is not a valid "
-                                                  "database name",
+                                                  "%s request specifies "
+                                                  "unknown database %s",
+                                                  msg->method,
                                                   json_string_value(name)));
     }
     return db;

@@ -595,7 +595,7 @@ test_wait_commit_comment_assert(void **state DPS_UNUSED)
     check(db, "[\"S\",{\"op\":\"wait\",\"table\":\"W\",\"where\":[],"
           "\"columns\":[\"x\"],\"until\":\"==\",\"rows\":[],"
           "\"timeout\":250}]",
-          "[{\"details\":\"\\\"where\\\" clause test failed\",\"error\":"
+          "[{\"details\":\"\\\"wait\\\" timed out after 250 ms\",\"error\":"
           "\"timed out\"}]");
     check(db, "[\"S\",{\"op\":\"assert\",\"lock\":\"mine\"},"
           "{\"op\":\"assert\",\"lock\":\"theirs\"}]",
