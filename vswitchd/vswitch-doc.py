@@ -585,6 +585,8 @@ def cmd_man(args):
                 'vswitch.xml and vswitch.ovsschema.  Do not edit.')
     out.request('.TH ovs\\-vswitchd.conf.db 5 "%s" "dpswitch %s" '
                 '"dpswitch Manual"' % (schema['version'], version))
+    # Column, key and option names must stay whole to be searched for.
+    out.request('.nh')
     out.request('.SH NAME')
     out.text('ovs\\-vswitchd.conf.db \\- %s' % escape(doc.get('title')))
     out.request('.SH DESCRIPTION')
