@@ -137,12 +137,17 @@ def column_info(raw):
 def table_info(raw):
     return {'isRoot': raw.get('isRoot', False),
             'maxRows': raw.get('maxRows', 'unlimited'),
-            'indexes': sorted(sorted(index) for index in raw.get('indexes', []))}
+            'indexes': sorted(sorted(index)
+                              for index in raw.get('indexes', []))}
 
 
 def load_schema(path):
     with open(path, encoding='utf-8') as f:
         return json.load(f)
+
+
+def describe(info):
+    return json.dumps(info, sort_keys=True)
 
 
 def cmd_compare(args):
@@ -168,9 +173,8 @@ def cmd_compare(args):
                 problems.append('column %s.%s: missing' % (tname, cname))
             elif column_info(rcol) != column_info(ocol):
                 problems.append('column %s.%s: reference %s, ours %s'
-                                % (tname, cname,
-                                   json.dumps(column_info(rcol), sort_keys=True),
-                                   json.dumps(column_info(ocol), sort_keys=True)))
+                                % (tname, cname, describe(column_info(rcol)),
+                                   describe(column_info(ocol))))
         for cname in otable['columns']:
             if cname not in rtable['columns']:
                 problems.append('column %s.%s: not in the reference'
