@@ -19,4 +19,5 @@ tests_test_ovsdb_file_SOURCES = tests/test-ovsdb-file.c
 tests_test_ovsdb_file_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_ovsdb_file_LDADD = $(OVSDB_TEST_LDADD)
 
-TESTSUITE_AT += tests/ovsdb-tool.at tests/ovsdb-server.at
+TESTSUITE_AT += tests/ovsdb-tool.at tests/ovsdb-server.at \
+	tests/ovsdb-client.at
