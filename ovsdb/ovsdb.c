@@ -19,8 +19,16 @@ ovsdb_create(struct ovsdb_schema *schema)
     db->schema = schema;
     db->tables = xcalloc(schema->n_tables + 1, sizeof *db->tables);
     for (i = 0; i < schema->n_tables; i++) {
-        db->tables[i].schema = schema->tables[i];
-        ohmap_init(&db->tables[i].rows);
+        struct ovsdb_table *table = &db->tables[i];
+        size_t j;
+
+        table->schema = schema->tables[i];
+        ohmap_init(&table->rows);
+        table->indexes = xcalloc(table->schema->n_indexes + 1,
+                                 sizeof *table->indexes);
+        for (j = 0; j < table->schema->n_indexes; j++) {
+            ohmap_init(&table->indexes[j]);
+        }
     }
     return db;
 }
@@ -39,10 +47,21 @@ ovsdb_destroy(struct ovsdb *db)
         struct ovsdb_table *table = &db->tables[i];
         struct ovsdb_row *row;
 
+        size_t j;
+
         OHMAP_FOR_EACH_SAFE (row, node, &table->rows) {
             ovsdb_row_destroy(row);
         }
         ohmap_destroy(&table->rows);
+        for (j = 0; j < table->schema->n_indexes; j++) {
+            struct ovsdb_index_entry *e;
+
+            OHMAP_FOR_EACH_SAFE (e, node, &table->indexes[j]) {
+                free(e);
+            }
+            ohmap_destroy(&table->indexes[j]);
+        }
+        free(table->indexes);
     }
     free(db->tables);
     ovsdb_schema_destroy(db->schema);
@@ -82,6 +101,63 @@ ovsdb_table_get_row(const struct ovsdb_table *table, const struct uuid *uuid)
         }
     }
     return NULL;
+}
+
+/* Returns the hash of the values that 'row' has in the columns of index
+ * 'ix'. */
+uint32_t
+ovsdb_row_index_hash(const struct ovsdb_row *row,
+                     const struct ovsdb_index_schema *ix)
+{
+    uint32_t hash = 0;
+    size_t i;
+
+    for (i = 0; i < ix->n_columns; i++) {
+        const struct ovsdb_column *column = ix->columns[i];
+
+        hash = ovsdb_datum_hash(&row->fields[column->index], &column->type,
+                                hash);
+    }
+    return hash;
+}
+
+/* Adds 'row', as it is now, to every index of 'table'. */
+void
+ovsdb_table_index_add(struct ovsdb_table *table, const struct ovsdb_row *row)
+{
+    size_t i;
+
+    for (i = 0; i < table->schema->n_indexes; i++) {
+        struct ovsdb_index_entry *e = xmalloc(sizeof *e);
+
+        e->uuid = *ovsdb_row_get_uuid(row);
+        ohmap_insert(&table->indexes[i], &e->node,
+                     ovsdb_row_index_hash(row, &table->schema->indexes[i]));
+    }
+}
+
+/* Removes the row with the UUID and values of 'row' (possibly a copy of a
+ * row as it was) from every index of 'table'. */
+void
+ovsdb_table_index_remove(struct ovsdb_table *table,
+                         const struct ovsdb_row *row)
+{
+    const struct uuid *uuid = ovsdb_row_get_uuid(row);
+    size_t i;
+
+    for (i = 0; i < table->schema->n_indexes; i++) {
+        uint32_t hash = ovsdb_row_index_hash(row,
+                                             &table->schema->indexes[i]);
+        struct ovsdb_index_entry *e;
+
+        OHMAP_FOR_EACH_WITH_HASH (e, node, hash, &table->indexes[i]) {
+            if (uuid_equals(&e->uuid, uuid)) {
+                ohmap_remove(&table->indexes[i], &e->node);
+                free(e);
+                break;
+            }
+        }
+    }
 }
 
 /* Returns a new row for 'table' (not inserted into it) with every column

@@ -32,6 +32,16 @@ struct ovsdb_row {
 struct ovsdb_table {
     const struct ovsdb_table_schema *schema;
     struct ohmap rows;
+
+    /* One map per index of the schema: the committed rows, as
+     * 'struct ovsdb_index_entry's hashed by ovsdb_row_index_hash().
+     * Transactions keep them up to date when they commit. */
+    struct ohmap *indexes;
+};
+
+struct ovsdb_index_entry {
+    struct ohmap_node node;
+    struct uuid uuid;           /* Of the row. */
 };
 
 struct ovsdb_txn;
@@ -55,6 +65,12 @@ size_t ovsdb_count_rows(const struct ovsdb *);
 
 struct ovsdb_row *ovsdb_table_get_row(const struct ovsdb_table *,
                                       const struct uuid *);
+
+uint32_t ovsdb_row_index_hash(const struct ovsdb_row *,
+                              const struct ovsdb_index_schema *);
+void ovsdb_table_index_add(struct ovsdb_table *, const struct ovsdb_row *);
+void ovsdb_table_index_remove(struct ovsdb_table *,
+                              const struct ovsdb_row *);
 
 struct ovsdb_row *ovsdb_row_create(struct ovsdb_table *);
 struct ovsdb_row *ovsdb_row_clone(const struct ovsdb_row *);

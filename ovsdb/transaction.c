@@ -160,6 +160,15 @@ ovsdb_txn_finish(struct ovsdb_txn *txn)
     struct ovsdb_txn_row *txr;
 
     for (txr = txn->first; txr; txr = txr->next) {
+        if (txr->table->schema->n_indexes
+            && ovsdb_txn_row_changed(txr, NULL)) {
+            if (txr->old) {
+                ovsdb_table_index_remove(txr->table, txr->old);
+            }
+            if (txr->new) {
+                ovsdb_table_index_add(txr->table, txr->new);
+            }
+        }
         if (txr->new) {
             txr->new->txn_row = NULL;
             txr->new->n_refs = txr->n_refs;
@@ -656,21 +665,6 @@ check_max_rows(const struct ovsdb_txn *txn)
     return NULL;
 }
 
-static uint32_t
-index_hash(const struct ovsdb_row *row, const struct ovsdb_index_schema *ix)
-{
-    uint32_t hash = 0;
-    size_t i;
-
-    for (i = 0; i < ix->n_columns; i++) {
-        const struct ovsdb_column *column = ix->columns[i];
-
-        hash = ovsdb_datum_hash(&row->fields[column->index], &column->type,
-                                hash);
-    }
-    return hash;
-}
-
 static void
 put_index_values(const struct ovsdb_row *row,
                  const struct ovsdb_index_schema *ix, struct ds *ds)
@@ -749,51 +743,71 @@ index_error(const struct ovsdb_row *a, const struct ovsdb_row *b,
     return error;
 }
 
-/* Index entry for check_table_index(). */
-struct index_entry {
+/* Entry of the map of changed rows in check_table_index(). */
+struct changed_entry {
     struct ohmap_node node;
     const struct ovsdb_row *row;
 };
 
+/* Checks index 'ix_idx' of 'table' against the rows that 'txn' inserted or
+ * changed: each must differ in its index values from every other row that
+ * will exist after the transaction.  Rows outside the transaction are
+ * found through the table's index map, which holds committed values; the
+ * changed rows are compared among themselves. */
 static struct ovsdb_error *
-check_table_index(const struct ovsdb_table *table,
-                  const struct ovsdb_index_schema *ix)
+check_table_index(const struct ovsdb_txn *txn,
+                  const struct ovsdb_table *table, size_t ix_idx)
 {
-    size_t n = ohmap_count(&table->rows), n_entries = 0;
-    struct index_entry *entries = xmalloc((n ? n : 1) * sizeof *entries);
+    const struct ovsdb_index_schema *ix = &table->schema->indexes[ix_idx];
+    const struct ovsdb_column *const *columns
+        = (const struct ovsdb_column *const *) ix->columns;
     struct ovsdb_error *error = NULL;
-    struct ovsdb_row *row;
-    struct ohmap map;
+    const struct ovsdb_txn_row *txr;
+    struct changed_entry *entries;
+    size_t n_entries = 0, n_rows = 0;
+    struct ohmap changed;
 
-    /* Rows this transaction touched go in first, so that a conflict is
-     * reported with the changed row as the "first" one. */
-    ohmap_init(&map);
-    for (int pass = 0; pass < 2 && !error; pass++) {
-        OHMAP_FOR_EACH (row, node, &table->rows) {
-            struct index_entry *e;
-            uint32_t hash;
+    for (txr = txn->first; txr; txr = txr->next) {
+        n_rows++;
+    }
+    entries = xmalloc((n_rows ? n_rows : 1) * sizeof *entries);
+    ohmap_init(&changed);
+    for (txr = txn->first; txr && !error; txr = txr->next) {
+        const struct ovsdb_row *row = txr->new;
+        struct ovsdb_index_entry *e;
+        struct changed_entry *c;
+        uint32_t hash;
 
-            if ((row->txn_row != NULL) != (pass == 0)) {
-                continue;
-            }
-            hash = index_hash(row, ix);
-            OHMAP_FOR_EACH_WITH_HASH (e, node, hash, &map) {
-                if (ovsdb_row_equal_columns(e->row, row,
-                                            (const struct ovsdb_column *const *)
-                                            ix->columns, ix->n_columns)) {
-                    error = index_error(e->row, row, ix);
-                    break;
-                }
-            }
-            if (error) {
+        if (txr->table != table || !row) {
+            continue;
+        }
+        hash = ovsdb_row_index_hash(row, ix);
+        OHMAP_FOR_EACH_WITH_HASH (e, node, hash, &table->indexes[ix_idx]) {
+            const struct ovsdb_row *other = ovsdb_table_get_row(table,
+                                                                &e->uuid);
+
+            if (other && !other->txn_row
+                && ovsdb_row_equal_columns(other, row, columns,
+                                           ix->n_columns)) {
+                error = index_error(row, other, ix);
                 break;
             }
-            entries[n_entries].row = row;
-            ohmap_insert(&map, &entries[n_entries].node, hash);
-            n_entries++;
         }
+        if (error) {
+            break;
+        }
+        OHMAP_FOR_EACH_WITH_HASH (c, node, hash, &changed) {
+            if (ovsdb_row_equal_columns(c->row, row, columns,
+                                        ix->n_columns)) {
+                error = index_error(c->row, row, ix);
+                break;
+            }
+        }
+        entries[n_entries].row = row;
+        ohmap_insert(&changed, &entries[n_entries].node, hash);
+        n_entries++;
     }
-    ohmap_destroy(&map);
+    ohmap_destroy(&changed);
     free(entries);
     return error;
 }
@@ -821,9 +835,8 @@ check_indexes(const struct ovsdb_txn *txn)
             continue;
         }
         for (i = 0; i < table->schema->n_indexes; i++) {
-            struct ovsdb_error *error;
+            struct ovsdb_error *error = check_table_index(txn, table, i);
 
-            error = check_table_index(table, &table->schema->indexes[i]);
             if (error) {
                 return error;
             }

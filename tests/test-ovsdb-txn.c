@@ -543,6 +543,27 @@ test_index_and_max_rows(void **state DPS_UNUSED)
           "[{\"count\":1},{\"count\":1},{\"count\":1}]");
     assert_int_equal(count_rows(db, "P"), 2);
 
+    /* The committed index follows renames, deletions and rollbacks. */
+    check(db, "[\"S\",{\"op\":\"update\",\"table\":\"P\",\"where\":"
+          "[[\"name\",\"==\",\"a\"]],\"row\":{\"name\":\"x\"}}]",
+          "[{\"count\":1}]");
+    check(db, "[\"S\",{\"op\":\"insert\",\"table\":\"P\",\"row\":"
+          "{\"name\":\"a\"}}]", "[{\"uuid\":[\"uuid\",\"<0>\"]}]");
+    check_has(db, "[\"S\",{\"op\":\"insert\",\"table\":\"P\",\"row\":"
+              "{\"name\":\"x\"}}]", "constraint violation");
+    check(db, "[\"S\",{\"op\":\"delete\",\"table\":\"P\",\"where\":"
+          "[[\"name\",\"==\",\"x\"]]},{\"op\":\"insert\",\"table\":"
+          "\"P\",\"row\":{\"name\":\"x\"}}]",
+          "[{\"count\":1},{\"uuid\":[\"uuid\",\"<0>\"]}]");
+    check_has(db, "[\"S\",{\"op\":\"update\",\"table\":\"P\",\"where\":"
+              "[[\"name\",\"==\",\"x\"]],\"row\":{\"name\":\"y\"}},"
+              "{\"op\":\"abort\"}]", "aborted");
+    check_has(db, "[\"S\",{\"op\":\"insert\",\"table\":\"P\",\"row\":"
+              "{\"name\":\"x\"}}]", "constraint violation");
+    check(db, "[\"S\",{\"op\":\"insert\",\"table\":\"P\",\"row\":"
+          "{\"name\":\"y\"}}]", "[{\"uuid\":[\"uuid\",\"<0>\"]}]");
+    assert_int_equal(count_rows(db, "P"), 4);
+
     check(db, "[\"S\",{\"op\":\"insert\",\"table\":\"L\",\"row\":{}},"
           "{\"op\":\"insert\",\"table\":\"L\",\"row\":{}},"
           "{\"op\":\"insert\",\"table\":\"L\",\"row\":{}}]",
