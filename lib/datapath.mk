@@ -5,6 +5,8 @@ noinst_LIBRARIES += lib/libdpswitch-dp.a
 lib_libdpswitch_dp_a_SOURCES = \
 	lib/csum.c \
 	lib/csum.h \
+	lib/dp-packet-csum.c \
+	lib/dp-packet-csum.h \
 	lib/dp-packet.c \
 	lib/dp-packet.h \
 	lib/dpdk-eal.c \

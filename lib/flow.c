@@ -11,7 +11,7 @@
 #ifdef __SSE4_1__
 #include <smmintrin.h>
 #endif
-#include "csum.h"
+#include "dp-packet-csum.h"
 #include "dp-packet.h"
 #include "util.h"
 
@@ -382,7 +382,7 @@ flow_compose(struct rte_mempool *pool, const struct flow *flow,
     dp_packet_trim(p, room - n);
     if (ip) {
         ip->tot_len = htons(n - p->md.l3_ofs);
-        ip->csum = csum_ipv4_header(p);
+        ip->csum = dp_packet_csum_ipv4_header(p);
         p->md.ip_csum = DP_CSUM_GOOD;
     } else if (ip6) {
         ip6->payload_len = htons(n - p->md.l3_ofs - IPV6_HEADER_LEN);

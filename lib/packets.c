@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "csum.h"
+#include "dp-packet-csum.h"
 #include "dp-packet.h"
 #include "util.h"
 
@@ -141,12 +142,12 @@ packet_set_l4_ports(struct dp_packet *p, dps_be16 src, dps_be16 dst)
             memcpy(l4, new, 4);
         } else {
             uint32_t expected, actual;
-            bool was_right = (csum_l4(p, &expected)
+            bool was_right = (dp_packet_csum_l4(p, &expected)
                               && header_at(p, p->md.l4_ofs, SCTP_HEADER_LEN)
                               && (memcpy(&actual, l4 + 8, 4), true)
                               && actual == expected);
             memcpy(l4, new, 4);
-            if (was_right && csum_l4(p, &expected)) {
+            if (was_right && dp_packet_csum_l4(p, &expected)) {
                 memcpy(l4 + 8, &expected, 4);
             }
         }

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "csum.h"
+#include "dp-packet-csum.h"
 #include "dp-packet.h"
 #include "dp-test.h"
 #include "flow.h"

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "csum.h"
+#include "dp-packet-csum.h"
 #include "dp-packet.h"
 #include "dp-test.h"
 #include "packets.h"
@@ -138,15 +139,15 @@ test_crc32c(void **state DPS_UNUSED)
     uint8_t data[32];
 
     memset(data, 0, sizeof data);
-    assert_int_equal(~crc32c(0xffffffff, data, 32), 0x8a9136aa);
+    assert_int_equal(~csum_crc32c(0xffffffff, data, 32), 0x8a9136aa);
     memset(data, 0xff, sizeof data);
-    assert_int_equal(~crc32c(0xffffffff, data, 32), 0x62a8ab43);
+    assert_int_equal(~csum_crc32c(0xffffffff, data, 32), 0x62a8ab43);
     for (int i = 0; i < 32; i++) {
         data[i] = i;
     }
-    assert_int_equal(~crc32c(0xffffffff, data, 32), 0x46dd794e);
-    uint32_t crc = crc32c(0xffffffff, data, 13);
-    assert_int_equal(~crc32c(crc, data + 13, 19), 0x46dd794e);
+    assert_int_equal(~csum_crc32c(0xffffffff, data, 32), 0x46dd794e);
+    uint32_t crc = csum_crc32c(0xffffffff, data, 13);
+    assert_int_equal(~csum_crc32c(crc, data + 13, 19), 0x46dd794e);
 }
 
 /* A test packet: Ethernet, IPv4 or IPv6, then an L4 header and payload. */
@@ -227,7 +228,7 @@ ref_l4(const struct test_pkt *t, uint8_t *field)
     if (t->proto == IPPROTO_SCTP_) {
         memcpy(buf, t->data + t->l4_ofs, l4_size);
         memset(buf + 8, 0, 4);
-        uint32_t crc = htole32(~crc32c(0xffffffff, buf, l4_size));
+        uint32_t crc = htole32(~csum_crc32c(0xffffffff, buf, l4_size));
         memcpy(field, &crc, 4);
         return;
     }
@@ -261,7 +262,7 @@ static const struct {
 };
 
 /* Every protocol, every payload parity, chains split at every offset
- * through the headers: csum_l4() agrees with the reference, and
+ * through the headers: dp_packet_csum_l4() agrees with the reference, and
  * verification says good, then bad after one flipped bit. */
 static void
 test_l4_protocols(void **state DPS_UNUSED)
@@ -280,7 +281,7 @@ test_l4_protocols(void **state DPS_UNUSED)
                 struct dp_packet *p = to_packet(&t, first, 7 + first % 5);
                 uint32_t v;
 
-                assert_true(csum_l4(p, &v));
+                assert_true(dp_packet_csum_l4(p, &v));
                 assert_memory_equal(&v, expect, t.csum_size);
                 dp_packet_csum_verify(p);
                 assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
@@ -317,7 +318,7 @@ test_zero_sum(void **state DPS_UNUSED)
     for (int field = 0; field < 2; field++) {
         icmp[2] = icmp[3] = field ? 0xff : 0x00;
         struct dp_packet *p = to_packet(&t, 100, 64);
-        assert_true(csum_l4(p, &v));
+        assert_true(dp_packet_csum_l4(p, &v));
         assert_int_equal(v, 0);
         dp_packet_csum_verify(p);
         assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
@@ -335,7 +336,7 @@ test_malformed_lengths(void **state DPS_UNUSED)
     struct ipv4_header *ip = (void *) (t.data + t.l3_ofs);
     ip->tot_len = htons(ntohs(ip->tot_len) + 1);    /* Lies: too long. */
     struct dp_packet *p = to_packet(&t, 64, 64);
-    assert_false(csum_l4(p, &v));
+    assert_false(dp_packet_csum_l4(p, &v));
     dp_packet_csum_verify(p);
     assert_int_equal(p->md.l4_csum, DP_CSUM_UNKNOWN);
     p->md.l4_csum = DP_CSUM_PARTIAL;
@@ -345,14 +346,14 @@ test_malformed_lengths(void **state DPS_UNUSED)
 
     ip->tot_len = htons(IPV4_HEADER_LEN + 3);        /* Too short. */
     p = to_packet(&t, 64, 64);
-    assert_false(csum_l4(p, &v));
+    assert_false(dp_packet_csum_l4(p, &v));
     dp_packet_free(p);
 
     /* A fragment's L4 checksum covers the whole datagram. */
     build(&t, false, IPPROTO_UDP_, 10);
     p = to_packet(&t, 64, 64);
     p->md.flags |= DP_PACKET_F_FRAG;
-    assert_false(csum_l4(p, &v));
+    assert_false(dp_packet_csum_l4(p, &v));
     dp_packet_free(p);
 }
 

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
-#include "csum.h"
+#include "dp-packet-csum.h"
 #include "dp-packet.h"
 #include "dp-test.h"
 #include "flow.h"

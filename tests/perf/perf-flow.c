@@ -29,7 +29,7 @@
 #define HAVE_CALLGRIND 1
 #endif
 #endif
-#include "csum.h"
+#include "dp-packet-csum.h"
 #include "dp-packet.h"
 #include "dp-test.h"
 #include "flow.h"
