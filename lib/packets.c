@@ -221,9 +221,15 @@ l4_csum_update(struct dp_packet *p, const void *old_bytes,
     unsigned int csum_ofs;
 
     (void) pseudo_header;       /* Both are plain words of the sum. */
-    if (md->l4_csum & DP_CSUM_GOOD) {
-        md->l4_csum = DP_CSUM_PARTIAL;
+    if (md->l4_csum == DP_CSUM_PARTIAL) {
         return;
+    } else if (md->l4_csum == DP_CSUM_GOOD) {
+        if (!(md->flags & DP_PACKET_F_FRAG)) {
+            md->l4_csum = DP_CSUM_PARTIAL;
+            return;
+        }
+        /* A fragment's L4 checksum covers the whole datagram, so it can
+         * never be completed later: update it now, and it stays good. */
     }
     switch (md->l4_proto) {
     case IPPROTO_TCP_:

@@ -240,9 +240,12 @@ _Static_assert(sizeof(struct nd_msg) == ND_MSG_LEN, "nd");
 /* Header rewrites.  Each keeps the checksum state rules of DESIGN.md §3: a
  * checksum in state good or partial becomes partial with no arithmetic; one
  * in state unknown or bad is updated incrementally (RFC 1624), so a bad
- * checksum stays bad.  They need the headers they touch in the first
- * segment, at the offsets flow extraction (or packet composition) recorded,
- * and do nothing to a header that is not there. */
+ * checksum stays bad.  (The L4 checksum of an IP fragment covers the whole
+ * datagram and cannot be completed later: a good one is updated
+ * incrementally and stays good.)  They make the headers they touch
+ * contiguous in the first segment if needed, find them at the offsets flow
+ * extraction (or packet composition) recorded, and do nothing to a header
+ * that is not there. */
 void packet_set_eth_addrs(struct dp_packet *, const struct eth_addr *src,
                           const struct eth_addr *dst);
 void packet_set_ipv4_addr(struct dp_packet *, bool is_src, dps_be32 addr);

@@ -326,6 +326,33 @@ test_zero_sum(void **state DPS_UNUSED)
     }
 }
 
+/* A good L4 checksum of a first fragment cannot be completed at egress (it
+ * covers the whole datagram), so a rewrite updates it and it stays good. */
+static void
+test_rewrite_fragment(void **state DPS_UNUSED)
+{
+    struct test_pkt t;
+    uint8_t field[2];
+
+    build(&t, false, IPPROTO_UDP_, 30);
+    ref_l4(&t, field);
+    memcpy(t.data + t.l4_ofs + t.csum_ofs, field, 2);
+
+    struct dp_packet *p = to_packet(&t, 40, 17);
+    p->md.flags |= DP_PACKET_F_FRAG;
+    p->md.l4_csum = DP_CSUM_GOOD;
+    packet_set_l4_ports(p, htons(7), htons(9));
+    packet_set_ipv4_addr(p, true, htonl(0x01020304));
+    assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
+
+    /* Verified as the whole datagram it stands for, it is right. */
+    p->md.flags &= ~DP_PACKET_F_FRAG;
+    p->md.l4_csum = DP_CSUM_UNKNOWN;
+    dp_packet_csum_verify(p);
+    assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
+    dp_packet_free(p);
+}
+
 static void
 test_malformed_lengths(void **state DPS_UNUSED)
 {
@@ -495,6 +522,7 @@ main(void)
         DP_TEST(test_crc32c),
         DP_TEST(test_l4_protocols),
         DP_TEST(test_zero_sum),
+        DP_TEST(test_rewrite_fragment),
         DP_TEST(test_malformed_lengths),
         DP_TEST(test_rewrite_states),
         DP_TEST(test_tx_prepare),

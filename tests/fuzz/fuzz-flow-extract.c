@@ -5,7 +5,7 @@
  * the chain agrees with that of the same bytes in one segment, that the
  * datapath flow text of the key parses back to the same key, that software
  * checksum completion yields checksums that verify, and that header rewrites
- * keep good checksums good and bad ones bad.  ASan watches the segments'
+ * (then egress) keep good checksums good and bad ones bad.  ASan watches the segments'
  * head- and tailroom, so any read outside the packet is caught.
  *
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
@@ -132,5 +132,22 @@ check_rewrites(const struct dp_packet *p)
     dp_packet_csum_verify(q);
     FUZZ_CHECK(q->md.ip_csum == ip, "IP checksum state changed");
     FUZZ_CHECK(q->md.l4_csum == l4, "L4 checksum state changed");
+    dp_packet_free(q);
+
+    /* The same rewrites on verified states (good ones become partial), then
+     * egress on a port with no offload: good stays good, bad stays bad. */
+    q = dp_packet_clone(p);
+    FUZZ_CHECK(q, "out of packet buffers");
+    q->md.ip_csum = q->md.l4_csum = DP_CSUM_UNKNOWN;
+    dp_packet_csum_verify(q);
+    packet_set_ipv4_addr(q, true, htonl(0xc0000201));
+    packet_set_ipv4_tos_ttl(q, 0x48, 17);
+    packet_set_ipv6_addr(q, false, &a6);
+    packet_set_l4_ports(q, htons(4321), htons(0));
+    dp_packet_tx_prepare(q, 0);
+    q->md.ip_csum = q->md.l4_csum = DP_CSUM_UNKNOWN;
+    dp_packet_csum_verify(q);
+    FUZZ_CHECK(q->md.ip_csum == ip, "IP checksum state not kept at egress");
+    FUZZ_CHECK(q->md.l4_csum == l4, "L4 checksum state not kept at egress");
     dp_packet_free(q);
 }
