@@ -88,6 +88,7 @@ flow_key_from_flow(struct flow_key *key, const struct flow *flow)
     /* Two words per comparison with zero: the map costs a handful of
      * instructions, and the copy below visits only the words present. */
     const __m128i zero = _mm_setzero_si128();
+#pragma GCC unroll 8
     for (unsigned int i = 0; i + 1 < FLOW_N_WORDS; i += 2) {
         __m128i pair = _mm_loadu_si128((const __m128i *) (src + i * 8));
         int zeros = _mm_movemask_pd(_mm_castsi128_pd(
