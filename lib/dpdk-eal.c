@@ -69,7 +69,8 @@ dpdk_eal_init_light(const char *name, unsigned int mem_mb)
 }
 
 /* Releases EAL and removes the run-time directory it left behind.  All pools
- * must be freed first. */
+ * must be freed first.  DPDK cannot start EAL twice in one process, so this
+ * is for the end of a program. */
 void
 dpdk_eal_fini(void)
 {

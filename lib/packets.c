@@ -14,8 +14,7 @@
 
 static uint8_t *header_at(struct dp_packet *, uint16_t ofs, size_t size);
 static void l4_csum_update(struct dp_packet *, const void *old_bytes,
-                           const void *new_bytes, size_t size,
-                           bool pseudo_header);
+                           const void *new_bytes, size_t size);
 static bool l4_has_ports(uint8_t proto);
 
 /* Sets the Ethernet source and destination of 'p' to 'src' and 'dst' (either
@@ -57,7 +56,7 @@ packet_set_ipv4_addr(struct dp_packet *p, bool is_src, dps_be32 addr)
         ip->csum = csum_update32(ip->csum, old, addr);
     }
     if (p->md.l4_proto == IPPROTO_TCP_ || p->md.l4_proto == IPPROTO_UDP_) {
-        l4_csum_update(p, &old, &addr, 4, true);
+        l4_csum_update(p, &old, &addr, 4);
     }
     if (is_src) {
         ip->src = addr;
@@ -114,7 +113,7 @@ packet_set_ipv6_addr(struct dp_packet *p, bool is_src,
                                         ? offsetof(struct ipv6_header, src)
                                         : offsetof(struct ipv6_header, dst));
     if (l4_has_ports(p->md.l4_proto) || p->md.l4_proto == IPPROTO_ICMPV6_) {
-        l4_csum_update(p, field, addr, 16, true);
+        l4_csum_update(p, field, addr, 16);
     }
     memcpy(field, addr, 16);
 }
@@ -153,7 +152,7 @@ packet_set_l4_ports(struct dp_packet *p, dps_be16 src, dps_be16 dst)
         }
         return;
     }
-    l4_csum_update(p, l4, new, 4, false);
+    l4_csum_update(p, l4, new, 4);
     memcpy(l4, new, 4);
 }
 
@@ -211,16 +210,15 @@ header_at(struct dp_packet *p, uint16_t ofs, size_t size)
 }
 
 /* Applies the state rules to the L4 checksum of 'p' for 'size' bytes
- * (even) changing from 'old_bytes' to 'new_bytes', in the pseudo-header if
- * 'pseudo_header', else in the L4 header itself. */
+ * (even, at an even offset) of what it covers, in the pseudo-header or in
+ * the L4 header itself, changing from 'old_bytes' to 'new_bytes'. */
 static void
 l4_csum_update(struct dp_packet *p, const void *old_bytes,
-               const void *new_bytes, size_t size, bool pseudo_header)
+               const void *new_bytes, size_t size)
 {
     struct dp_packet_md *md = &p->md;
     unsigned int csum_ofs;
 
-    (void) pseudo_header;       /* Both are plain words of the sum. */
     if (md->l4_csum == DP_CSUM_PARTIAL) {
         return;
     } else if (md->l4_csum == DP_CSUM_GOOD) {
