@@ -57,7 +57,8 @@ check_extract(const uint8_t *data, size_t size, uint32_t in_port,
     for (size_t first = 1; first <= MIN(split_limit, size); first++) {
         struct flow f2;
 
-        p = dp_test_chain(dp_test_pools.tiny, data, size, MIN(first, 64),
+        p = dp_test_chain(first <= 64 ? dp_test_pools.tiny
+                          : dp_test_pools.std, data, size, first,
                           first % 5 + 1);
         assert_non_null(p);
         p->md.in_port = in_port;
@@ -110,7 +111,7 @@ test_roundtrip(void **state DPS_UNUSED)
                                     | FLOW_PARSED_L3 | FLOW_PARSED_L4
                                     | FLOW_PARSED_ND), 0);
         dp_packet_free(p);
-        check_extract(buf, size, 3, &flows[i], result, 90);
+        check_extract(buf, size, 3, &flows[i], result, 128);
     }
 }
 
