@@ -89,6 +89,51 @@ dp_packet_csum_l4(const struct dp_packet *p, uint32_t *value)
     return true;
 }
 
+/* Updates the SCTP CRC32c of 'p' for the 'size' bytes at 'offset' of its
+ * SCTP packet (not the checksum field) changing from 'old_bytes' to
+ * 'new_bytes', before they are written.  For messages of one length,
+ * crc(a) ^ crc(b) is the CRC of a ^ b with no initial value and no final
+ * XOR, so the change costs one pass over the bytes from 'offset' on and a
+ * wrong CRC stays wrong by the same amount.  Returns false, changing
+ * nothing, if 'p' has no whole SCTP packet at its L4 offset. */
+bool
+dp_packet_csum_sctp_update(struct dp_packet *p, size_t offset,
+                           const void *old_bytes, const void *new_bytes,
+                           size_t size)
+{
+    static const uint8_t zeros[64];
+    const uint8_t *o = old_bytes, *n = new_bytes;
+    uint8_t l3[IPV6_HEADER_LEN];
+    uint32_t l4_size;
+    unsigned int csum_ofs;
+
+    if (p->md.l4_proto != IPPROTO_SCTP_
+        || !l4_geometry(p, l3, &l4_size, &csum_ofs)
+        || offset + size > l4_size) {
+        return false;
+    }
+
+    uint32_t crc = 0;
+    for (size_t i = 0; i < size; i++) {
+        uint8_t delta = o[i] ^ n[i];
+
+        crc = csum_crc32c(crc, &delta, 1);
+    }
+    for (size_t left = l4_size - offset - size; left; ) {
+        size_t chunk = MIN(left, sizeof zeros);
+
+        crc = csum_crc32c(crc, zeros, chunk);
+        left -= chunk;
+    }
+
+    uint32_t field;
+    size_t field_ofs = p->md.l4_ofs + csum_ofs;
+    dp_packet_copy_out(p, field_ofs, 4, &field);
+    field ^= rte_cpu_to_le_32(crc);
+    dp_packet_copy_in(p, field_ofs, 4, &field);
+    return true;
+}
+
 /* See dp-packet-csum.h. */
 void
 dp_packet_csum_verify(struct dp_packet *p)

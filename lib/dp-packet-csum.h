@@ -18,6 +18,9 @@
  * lies in memory), computed as if the field were zero. */
 uint16_t dp_packet_csum_ipv4_header(const struct dp_packet *);
 bool dp_packet_csum_l4(const struct dp_packet *, uint32_t *value);
+bool dp_packet_csum_sctp_update(struct dp_packet *, size_t offset,
+                                const void *old_bytes, const void *new_bytes,
+                                size_t size);
 
 /* Verification: sets 'ip_csum' and 'l4_csum' of a packet whose states are
  * unknown to good or bad by computing them (a port without receive checksum

@@ -119,9 +119,8 @@ packet_set_ipv6_addr(struct dp_packet *p, bool is_src,
 }
 
 /* Sets the source and destination ports of the TCP, UDP or SCTP header of
- * 'p'.  TCP and UDP checksums follow the state rules; an SCTP CRC in state
- * good or partial becomes partial, one in state unknown is recomputed if it
- * was right (a CRC has no incremental form), and a bad one stays bad. */
+ * 'p'; the checksum follows the state rules (for SCTP's CRC32c, the
+ * incremental update uses the linearity of CRCs). */
 void
 packet_set_l4_ports(struct dp_packet *p, dps_be16 src, dps_be16 dst)
 {
@@ -138,18 +137,10 @@ packet_set_l4_ports(struct dp_packet *p, dps_be16 src, dps_be16 dst)
     if (p->md.l4_proto == IPPROTO_SCTP_) {
         if (p->md.l4_csum & DP_CSUM_GOOD) {
             p->md.l4_csum = DP_CSUM_PARTIAL;
-            memcpy(l4, new, 4);
         } else {
-            uint32_t expected, actual;
-            bool was_right = (dp_packet_csum_l4(p, &expected)
-                              && header_at(p, p->md.l4_ofs, SCTP_HEADER_LEN)
-                              && (memcpy(&actual, l4 + 8, 4), true)
-                              && actual == expected);
-            memcpy(l4, new, 4);
-            if (was_right && dp_packet_csum_l4(p, &expected)) {
-                memcpy(l4 + 8, &expected, 4);
-            }
+            dp_packet_csum_sctp_update(p, 0, l4, new, 4);
         }
+        memcpy(l4, new, 4);
         return;
     }
     l4_csum_update(p, l4, new, 4);
