@@ -21,3 +21,9 @@ tests_test_ovsdb_file_LDADD = $(OVSDB_TEST_LDADD)
 
 TESTSUITE_AT += tests/ovsdb-tool.at tests/ovsdb-server.at \
 	tests/ovsdb-client.at
+
+# Benchmark (not run by "make check"; see tests/perf/ovsdb-bench.sh).
+check_PROGRAMS += tests/perf/perf-ovsdb
+tests_perf_perf_ovsdb_SOURCES = tests/perf/perf-ovsdb.c
+tests_perf_perf_ovsdb_LDADD = $(GENERIC_LIBS)
+EXTRA_DIST += tests/perf/ovsdb-bench.sh
