@@ -38,7 +38,7 @@ ovsdb_libovsdb_a_SOURCES = \
 bin_PROGRAMS += ovsdb/ovsdb-tool
 ovsdb_ovsdb_tool_SOURCES = ovsdb/ovsdb-tool.c
 ovsdb_ovsdb_tool_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS)
-dist_man_MANS += ovsdb/ovsdb-tool.1
+dist_man_MANS += ovsdb/ovsdb-tool.1 ovsdb/ovsdb-server.1 ovsdb/ovsdb-client.1
 
 bin_PROGRAMS += ovsdb/ovsdb-client
 ovsdb_ovsdb_client_SOURCES = ovsdb/ovsdb-client.c

@@ -38,7 +38,21 @@ VLOG_DEFINE_THIS_MODULE(ovsdb_server);
 struct db {
     char *file_name;            /* NULL for "_Server". */
     struct ovsdb *ovsdb;
+
+    /* Automatic compaction (see run_compaction()). */
+    long long int last_compact; /* When the file was last rewritten. */
+    long long int next_compact; /* Earliest time for the next one. */
+    off_t compact_size;         /* File size after the last rewrite. */
 };
+
+/* Open vSwitch's thresholds for compacting a database file on its own: not
+ * sooner than 10 to 20 minutes (random) after the previous compaction, and
+ * only once the log has 100 records, exceeds 10 MB and has doubled; or in
+ * any case once a day if anything was written. */
+#define COMPACT_MIN_MSEC (10 * 60 * 1000)
+#define COMPACT_MIN_RECORDS 100
+#define COMPACT_MIN_SIZE (10 * 1024 * 1024)
+#define COMPACT_MAX_MSEC (24LL * 60 * 60 * 1000)
 
 /* A passive remote ("punix:...", "ptcp:..."). */
 struct remote {
@@ -110,6 +124,8 @@ static void run_triggers(bool force);
 static void wait_all(void);
 static void session_destroy(struct session *);
 static void commit_cb(const struct ovsdb_txn *, void *aux);
+static void run_compaction(void);
+static void schedule_compaction(struct db *);
 static unixctl_cb_func exit_cb, compact_cb, list_dbs_cb, list_remotes_cb,
     add_remote_cb, remove_remote_cb;
 
@@ -130,6 +146,7 @@ main(int argc, char *argv[])
 
     uuid_generate(&sid);
     uuid_to_string(&sid, server_id);
+    srandom(sid.parts[0]);
 
     daemon_start();
 
@@ -168,6 +185,7 @@ main(int argc, char *argv[])
         run_remotes();
         run_sessions();
         run_triggers(false);
+        run_compaction();
 
         fatal_signal_wait();
         unixctl_server_wait(unixctl);
@@ -306,10 +324,14 @@ add_db(char *file_name, struct ovsdb *ovsdb)
 
     dbs = xrealloc(dbs, (n_dbs + 1) * sizeof *dbs);
     db = &dbs[n_dbs++];
+    memset(db, 0, sizeof *db);
     db->file_name = file_name;
     db->ovsdb = ovsdb;
     ovsdb->commit_cb = commit_cb;
     ovsdb->commit_aux = NULL;
+    if (ovsdb->file) {
+        schedule_compaction(db);
+    }
     return db;
 }
 
@@ -439,6 +461,10 @@ run_remotes(void)
                 r->listener = NULL;
                 next_try = time_msec() + 1000;
                 continue;
+            }
+            if (pstream_get_bound_port(r->listener) > 0) {
+                VLOG_INFO("%s: listening on port %d", r->name,
+                          pstream_get_bound_port(r->listener));
             }
         }
         /* Accept a bounded number per iteration to stay responsive. */
@@ -1025,6 +1051,71 @@ wait_all(void)
             poll_timer_wait_until(t->deadline);
         }
     }
+    for (i = 0; i < n_dbs; i++) {
+        if (dbs[i].ovsdb->file) {
+            poll_timer_wait_until(dbs[i].next_compact);
+        }
+    }
+}
+
+/* Notes that 'db' was just opened or compacted. */
+static void
+schedule_compaction(struct db *db)
+{
+    long long int now = time_msec();
+
+    db->last_compact = now;
+    db->next_compact = now + COMPACT_MIN_MSEC + random() % COMPACT_MIN_MSEC;
+    db->compact_size = ovsdb_file_get_size(db->ovsdb->file);
+}
+
+static void
+compact_db(struct db *db, const char *why)
+{
+    struct ovsdb_error *error;
+
+    VLOG_INFO("compacting %s database %s", db->ovsdb->schema->name, why);
+    error = ovsdb_file_compact(db->ovsdb, "compacting database online");
+    if (error) {
+        char *s = ovsdb_error_to_string(error);
+
+        VLOG_WARN("%s: compaction failed: %s", db->file_name, s);
+        free(s);
+        ovsdb_error_destroy(error);
+    }
+    schedule_compaction(db);
+}
+
+/* Compacts the database files that have grown enough, with Open vSwitch's
+ * thresholds. */
+static void
+run_compaction(void)
+{
+    long long int now = time_msec();
+    size_t i;
+
+    for (i = 0; i < n_dbs; i++) {
+        struct db *db = &dbs[i];
+        size_t n_records;
+        off_t size;
+
+        if (!db->ovsdb->file || now < db->next_compact) {
+            continue;
+        }
+        /* The schema and one snapshot are not growth. */
+        n_records = ovsdb_file_get_n_records(db->ovsdb->file);
+        size = ovsdb_file_get_size(db->ovsdb->file);
+        if (n_records >= COMPACT_MIN_RECORDS + 2
+            && size >= COMPACT_MIN_SIZE && size >= 2 * db->compact_size) {
+            compact_db(db, "automatically");
+        } else if (now - db->last_compact >= COMPACT_MAX_MSEC
+                   && n_records > 2) {
+            compact_db(db, "automatically, a day after the last time");
+        } else {
+            /* Look again in a minute. */
+            db->next_compact = now + 60 * 1000;
+        }
+    }
 }
 
 /* Sends monitor updates for a committed transaction and retries blocked
@@ -1109,6 +1200,7 @@ compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
         VLOG_INFO("compacting %s database by user request",
                   db->ovsdb->schema->name);
         error = ovsdb_file_compact(db->ovsdb, comment);
+        schedule_compaction(db);
         if (error) {
             char *s = ovsdb_error_to_string(error);
 
