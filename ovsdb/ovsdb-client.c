@@ -22,6 +22,7 @@
 #include "poll-loop.h"
 #include "schema.h"
 #include "stream.h"
+#include "stream-ssl.h"
 #include "timeval.h"
 #include "util.h"
 #include "vlog.h"
@@ -165,6 +166,7 @@ parse_options(int argc, char *argv[])
     enum {
         OPT_NO_HEADINGS = UCHAR_MAX + 1,
         OPT_TIMESTAMP,
+        STREAM_SSL_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
     };
@@ -175,13 +177,15 @@ parse_options(int argc, char *argv[])
         {"timeout", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
+        STREAM_SSL_LONG_OPTIONS,
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
 
     for (;;) {
-        int c = getopt_long(argc, argv, "f:t:hVv::", long_options, NULL);
+        int c = getopt_long(argc, argv, "f:t:p:c:C:hVv::", long_options,
+                            NULL);
 
         if (c == -1) {
             break;
@@ -224,6 +228,7 @@ parse_options(int argc, char *argv[])
             util_print_version();
             exit(EXIT_SUCCESS);
 
+        STREAM_SSL_OPTION_HANDLERS
         DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
 

@@ -26,6 +26,7 @@
 #include "poll-loop.h"
 #include "schema.h"
 #include "stream.h"
+#include "stream-ssl.h"
 #include "timeval.h"
 #include "transaction.h"
 #include "unixctl.h"
@@ -54,10 +55,12 @@ struct db {
 #define COMPACT_MIN_SIZE (10 * 1024 * 1024)
 #define COMPACT_MAX_MSEC (24LL * 60 * 60 * 1000)
 
-/* A passive remote ("punix:...", "ptcp:..."). */
+/* A passive remote ("punix:...", "ptcp:...", "pssl:...") or a
+ * "db:DB,TABLE,COLUMN" that names some. */
 struct remote {
     char *name;
-    struct pstream *listener;   /* NULL if it could not be opened. */
+    struct pstream *listener;   /* NULL if not (yet) open. */
+    long long int next_try;     /* When to retry a failed listen. */
 };
 
 /* One client connection. */
@@ -99,6 +102,17 @@ static size_t n_locks;
 static char server_id[UUID_LEN + 1];
 static bool exiting;
 
+/* Remotes found through "db:DB,TABLE,COLUMN" remotes, re-read whenever a
+ * database changes. */
+static struct remote *db_remotes;
+static size_t n_db_remotes;
+static bool db_changed = true;
+
+/* SSL files: a file name, or "db:DB,TABLE,COLUMN" to read it from the
+ * database (as ovs-ctl asks for). */
+static char *ssl_private_key, *ssl_certificate, *ssl_ca_cert;
+static bool ssl_bootstrap;
+
 static const char server_schema[] =
     "{\"name\":\"_Server\",\"version\":\"1.2.0\","
     "\"cksum\":\"3009684573 744\",\"tables\":{\"Database\":{\"columns\":{"
@@ -119,6 +133,8 @@ static void open_db(const char *file_name);
 static void create_server_db(void);
 static void add_remote(const char *name);
 static void run_remotes(void);
+static void ssl_set(char **, const char *);
+static void update_db_config(void);
 static void run_sessions(void);
 static void run_triggers(bool force);
 static void wait_all(void);
@@ -182,6 +198,10 @@ main(int argc, char *argv[])
     while (!exiting) {
         fatal_signal_run();
         unixctl_server_run(unixctl);
+        if (db_changed) {
+            db_changed = false;
+            update_db_config();
+        }
         run_remotes();
         run_sessions();
         run_triggers(false);
@@ -206,6 +226,16 @@ main(int argc, char *argv[])
         free(remotes[i].name);
     }
     free(remotes);
+    for (i = 0; i < n_db_remotes; i++) {
+        if (db_remotes[i].listener) {
+            pstream_close(db_remotes[i].listener);
+        }
+        free(db_remotes[i].name);
+    }
+    free(db_remotes);
+    free(ssl_private_key);
+    free(ssl_certificate);
+    free(ssl_ca_cert);
     for (i = 0; i < n_dbs; i++) {
         ovsdb_destroy(dbs[i].ovsdb);
         free(dbs[i].file_name);
@@ -225,17 +255,23 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
         OPT_REMOTE = UCHAR_MAX + 1,
         OPT_UNIXCTL,
         OPT_RUN,
-        OPT_SSL_IGNORED,
+        OPT_BOOTSTRAP_CA,
+        OPT_PEER_CA,
+        OPT_SSL_PROTOCOLS,
+        OPT_SSL_CIPHERS,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
         {"remote", required_argument, NULL, OPT_REMOTE},
         {"unixctl", required_argument, NULL, OPT_UNIXCTL},
-        {"private-key", required_argument, NULL, OPT_SSL_IGNORED},
-        {"certificate", required_argument, NULL, OPT_SSL_IGNORED},
-        {"ca-cert", required_argument, NULL, OPT_SSL_IGNORED},
-        {"bootstrap-ca-cert", required_argument, NULL, OPT_SSL_IGNORED},
+        {"private-key", required_argument, NULL, 'p'},
+        {"certificate", required_argument, NULL, 'c'},
+        {"ca-cert", required_argument, NULL, 'C'},
+        {"bootstrap-ca-cert", required_argument, NULL, OPT_BOOTSTRAP_CA},
+        {"peer-ca-cert", required_argument, NULL, OPT_PEER_CA},
+        {"ssl-protocols", required_argument, NULL, OPT_SSL_PROTOCOLS},
+        {"ssl-ciphers", required_argument, NULL, OPT_SSL_CIPHERS},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         DAEMON_LONG_OPTIONS,
@@ -245,7 +281,8 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
     size_t i;
 
     for (;;) {
-        int c = getopt_long(argc, argv, "hVv::", long_options, NULL);
+        int c = getopt_long(argc, argv, "p:c:C:hVv::", long_options,
+                            NULL);
 
         if (c == -1) {
             break;
@@ -260,8 +297,34 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
             *unixctl_pathp = xstrdup(optarg);
             break;
 
-        case OPT_SSL_IGNORED:
-            VLOG_WARN("%s: SSL options are not supported yet", optarg);
+        case 'p':
+            ssl_set(&ssl_private_key, optarg);
+            break;
+
+        case 'c':
+            ssl_set(&ssl_certificate, optarg);
+            break;
+
+        case 'C':
+            ssl_set(&ssl_ca_cert, optarg);
+            ssl_bootstrap = false;
+            break;
+
+        case OPT_BOOTSTRAP_CA:
+            ssl_set(&ssl_ca_cert, optarg);
+            ssl_bootstrap = true;
+            break;
+
+        case OPT_PEER_CA:
+            stream_ssl_set_peer_ca_cert_file(optarg);
+            break;
+
+        case OPT_SSL_PROTOCOLS:
+            stream_ssl_set_protocols(optarg);
+            break;
+
+        case OPT_SSL_CIPHERS:
+            stream_ssl_set_ciphers(optarg);
             break;
 
         case 'h':
@@ -301,8 +364,16 @@ usage(void)
            "where each DATABASE is a database file in ovsdb format.\n"
            "The default DATABASE, if none is given, is\n%s/conf.db.\n"
            "\nJSON-RPC options (may be specified any number of times):\n"
-           "  --remote=REMOTE         connect or listen to REMOTE\n"
-           "                          (punix:FILE or ptcp:PORT[:IP])\n",
+           "  --remote=REMOTE         listen on REMOTE (punix:FILE,\n"
+           "                          ptcp:PORT[:IP], pssl:PORT[:IP]), or\n"
+           "                          db:DB,TABLE,COLUMN for the remotes\n"
+           "                          named there\n"
+           "\nSSL options (FILE may be db:DB,TABLE,COLUMN):\n"
+           "  -p, --private-key=FILE  private key\n"
+           "  -c, --certificate=FILE  certificate for the private key\n"
+           "  -C, --ca-cert=FILE      CA certificate to verify peers\n"
+           "  --bootstrap-ca-cert=FILE  likewise, fetched from the peer\n"
+           "                          if FILE does not exist\n",
            util_program_name(), util_program_name(), dirs_dbdir());
     daemon_usage();
     vlog_usage();
@@ -433,6 +504,55 @@ add_remote(const char *name)
     r = &remotes[n_remotes++];
     r->name = xstrdup(name);
     r->listener = NULL;
+    r->next_try = 0;
+    db_changed = true;
+}
+
+/* Opens 'r' if it is not open yet and accepts its new connections. */
+static void
+run_remote(struct remote *r)
+{
+    int n;
+
+    if (!strncmp(r->name, "db:", 3)) {
+        return;
+    }
+    if (!r->listener) {
+        int error;
+
+        if (time_msec() < r->next_try) {
+            return;
+        }
+        error = pstream_open(r->name, &r->listener);
+        if (error) {
+            VLOG_ERR("%s: listen failed: %s", r->name, util_strerror(error));
+            r->listener = NULL;
+            r->next_try = time_msec() + 1000;
+            return;
+        }
+        if (pstream_get_bound_port(r->listener) > 0) {
+            VLOG_INFO("%s: listening on port %d", r->name,
+                      pstream_get_bound_port(r->listener));
+        }
+    }
+    /* Accept a bounded number per iteration to stay responsive. */
+    for (n = 0; n < 50; n++) {
+        struct stream *stream;
+        struct session *s;
+        int error = pstream_accept(r->listener, &stream);
+
+        if (error) {
+            if (error != EAGAIN) {
+                VLOG_WARN("%s: accept failed: %s", r->name,
+                          util_strerror(error));
+            }
+            break;
+        }
+        s = xzalloc(sizeof *s);
+        s->rpc = jsonrpc_open(stream);
+        s->next = sessions;
+        sessions = s;
+    }
 }
 
 static void
@@ -441,51 +561,173 @@ run_remotes(void)
     size_t i;
 
     for (i = 0; i < n_remotes; i++) {
-        struct remote *r = &remotes[i];
-        int n;
+        run_remote(&remotes[i]);
+    }
+    for (i = 0; i < n_db_remotes; i++) {
+        run_remote(&db_remotes[i]);
+    }
+}
 
-        if (!r->listener) {
-            static long long int next_try;
-            int error;
+/* Returns the strings that "db:DB,TABLE,COLUMN" 'spec' names: the string
+ * values of COLUMN in every row of TABLE or, where COLUMN references rows
+ * of a table with a "target" column (such as Manager), their targets. */
+static char **
+read_db_strings(const char *spec, size_t *np)
+{
+    char *copy = xstrdup(spec + 3), *save = NULL;
+    char *db_name = strtok_r(copy, ",", &save);
+    char *table_name = strtok_r(NULL, ",", &save);
+    char *column_name = strtok_r(NULL, ",", &save);
+    const struct ovsdb_column *column = NULL;
+    struct ovsdb_table *table = NULL;
+    char **strings = NULL;
+    struct ovsdb_row *row;
+    struct db *db;
 
-            if (!strncmp(r->name, "db:", 3)) {
-                continue;
-            }
-            if (time_msec() < next_try) {
-                continue;
-            }
-            error = pstream_open(r->name, &r->listener);
-            if (error) {
-                VLOG_ERR("%s: listen failed: %s", r->name,
-                         util_strerror(error));
-                r->listener = NULL;
-                next_try = time_msec() + 1000;
-                continue;
-            }
-            if (pstream_get_bound_port(r->listener) > 0) {
-                VLOG_INFO("%s: listening on port %d", r->name,
-                          pstream_get_bound_port(r->listener));
-            }
-        }
-        /* Accept a bounded number per iteration to stay responsive. */
-        for (n = 0; n < 50; n++) {
-            struct stream *stream;
-            struct session *s;
-            int error = pstream_accept(r->listener, &stream);
+    *np = 0;
+    db = db_name ? find_db(db_name) : NULL;
+    if (db && table_name) {
+        table = ovsdb_get_table(db->ovsdb, table_name);
+    }
+    if (table && column_name) {
+        column = ovsdb_table_schema_find_column(table->schema, column_name);
+    }
+    if (!column) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
 
-            if (error) {
-                if (error != EAGAIN) {
-                    VLOG_WARN("%s: accept failed: %s", r->name,
-                              util_strerror(error));
+        VLOG_WARN_RL(&rl, "%s: no such database, table or column", spec);
+        free(copy);
+        return NULL;
+    }
+
+    OHMAP_FOR_EACH (row, node, &table->rows) {
+        const struct ovsdb_datum *datum = &row->fields[column->index];
+        const struct ovsdb_base_type *key = &column->type.key;
+        unsigned int i;
+
+        for (i = 0; i < datum->n; i++) {
+            const char *value = NULL;
+
+            if (key->type == OVSDB_TYPE_STRING) {
+                value = datum->keys[i].string;
+            } else if (ovsdb_base_type_is_ref(key)) {
+                struct ovsdb_table *target = &db->ovsdb->tables[
+                    key->uuid.ref_table->index];
+                const struct ovsdb_column *tc
+                    = ovsdb_table_schema_find_column(target->schema,
+                                                     "target");
+                const struct ovsdb_row *trow
+                    = ovsdb_table_get_row(target, &datum->keys[i].uuid);
+
+                if (tc && trow && tc->type.key.type == OVSDB_TYPE_STRING
+                    && trow->fields[tc->index].n) {
+                    value = trow->fields[tc->index].keys[0].string;
                 }
-                break;
             }
-            s = xzalloc(sizeof *s);
-            s->rpc = jsonrpc_open(stream);
-            s->next = sessions;
-            sessions = s;
+            if (value) {
+                strings = xrealloc(strings, (*np + 1) * sizeof *strings);
+                strings[(*np)++] = xstrdup(value);
+            }
         }
     }
+    free(copy);
+    return strings;
+}
+
+/* Brings the remotes and SSL files that come from databases up to date. */
+static void
+update_db_config(void)
+{
+    static char *applied[3];
+    struct remote *wanted = NULL;
+    size_t n_wanted = 0, i, j;
+    char **files[3] = { &ssl_private_key, &ssl_certificate, &ssl_ca_cert };
+    char *values[3] = { NULL, NULL, NULL };
+
+    for (i = 0; i < n_remotes; i++) {
+        char **names;
+        size_t n;
+
+        if (strncmp(remotes[i].name, "db:", 3)) {
+            continue;
+        }
+        names = read_db_strings(remotes[i].name, &n);
+        for (j = 0; j < n; j++) {
+            if (pstream_verify_name(names[j])) {
+                /* Active remotes (ovsdb-server connecting out to a
+                 * manager) are not supported yet. */
+                free(names[j]);
+                continue;
+            }
+            wanted = xrealloc(wanted, (n_wanted + 1) * sizeof *wanted);
+            memset(&wanted[n_wanted], 0, sizeof *wanted);
+            wanted[n_wanted++].name = names[j];
+        }
+        free(names);
+    }
+
+    /* Keep the listeners that are still wanted. */
+    for (i = 0; i < n_wanted; i++) {
+        for (j = 0; j < n_db_remotes; j++) {
+            if (db_remotes[j].name && !strcmp(db_remotes[j].name,
+                                              wanted[i].name)) {
+                wanted[i].listener = db_remotes[j].listener;
+                db_remotes[j].listener = NULL;
+            }
+        }
+    }
+    for (j = 0; j < n_db_remotes; j++) {
+        if (db_remotes[j].listener) {
+            pstream_close(db_remotes[j].listener);
+        }
+        free(db_remotes[j].name);
+    }
+    free(db_remotes);
+    db_remotes = wanted;
+    n_db_remotes = n_wanted;
+
+    for (i = 0; i < 3; i++) {
+        if (*files[i] && !strncmp(*files[i], "db:", 3)) {
+            char **strings;
+            size_t n;
+
+            strings = read_db_strings(*files[i], &n);
+            if (n) {
+                values[i] = strings[0];
+                for (j = 1; j < n; j++) {
+                    free(strings[j]);
+                }
+            }
+            free(strings);
+        } else if (*files[i]) {
+            values[i] = xstrdup(*files[i]);
+        }
+    }
+    /* Load files only when their names change, not on every commit. */
+    if (values[0] && values[1]
+        && (!applied[0] || strcmp(applied[0], values[0])
+            || !applied[1] || strcmp(applied[1], values[1]))) {
+        stream_ssl_set_key_and_cert(values[0], values[1]);
+        for (i = 0; i < 2; i++) {
+            free(applied[i]);
+            applied[i] = xstrdup(values[i]);
+        }
+    }
+    if (values[2] && (!applied[2] || strcmp(applied[2], values[2]))) {
+        stream_ssl_set_ca_cert_file(values[2], ssl_bootstrap);
+        free(applied[2]);
+        applied[2] = xstrdup(values[2]);
+    }
+    for (i = 0; i < 3; i++) {
+        free(values[i]);
+    }
+}
+
+static void
+ssl_set(char **file, const char *value)
+{
+    free(*file);
+    *file = xstrdup(value);
 }
 
 static void
@@ -1042,6 +1284,13 @@ wait_all(void)
             poll_timer_wait(1000);
         }
     }
+    for (i = 0; i < n_db_remotes; i++) {
+        if (db_remotes[i].listener) {
+            pstream_wait(db_remotes[i].listener);
+        } else {
+            poll_timer_wait(1000);
+        }
+    }
     for (s = sessions; s; s = s->next) {
         jsonrpc_wait(s->rpc);
         jsonrpc_recv_wait(s->rpc);
@@ -1124,6 +1373,9 @@ static void
 commit_cb(const struct ovsdb_txn *txn, void *aux DPS_UNUSED)
 {
     struct session *s;
+
+    db_changed = true;
+    poll_immediate_wake();
 
     for (s = sessions; s; s = s->next) {
         size_t i;
