@@ -544,8 +544,12 @@ jsonrpc_recv(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
         }
     }
 
-    /* Enough for one call.  The stream still has input, so the caller's
-     * jsonrpc_recv_wait() will wake it up at once to continue. */
+    /* Enough for one call.  The last read may have completed a message that
+     * now sits in the parser with nothing left on the stream, so the
+     * caller's jsonrpc_recv_wait() must not wait for the stream: mark input
+     * pending so that it wakes at once and the next call finds the
+     * message. */
+    rpc->input_pending = true;
     return EAGAIN;
 }
 

@@ -408,6 +408,49 @@ test_raw_many_in_one_read(void **state)
     close_pair(&p);
 }
 
+/* A message that ends exactly where one jsonrpc_recv() call stops reading
+ * (its read budget of 50 chunks of 4096 bytes) and leaves the stream empty:
+ * jsonrpc_recv_wait() must still wake at once, or the parsed message would
+ * wait for input that never comes. */
+static void
+test_raw_message_at_read_budget(void **state)
+{
+    const char prefix[] = "{\"method\":\"m\",\"params\":[\"";
+    const char suffix[] = "\"],\"id\":1}";
+    const size_t total = 50 * 4096;
+    struct jsonrpc_msg *msg;
+    struct stream *raw;
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    size_t sent = 0;
+    struct pair p;
+
+    open_pair(*state, &p, &raw);
+    ds_put_cstr(&ds, prefix);
+    ds_put_char_multiple(&ds, 'a', total - strlen(prefix) - strlen(suffix));
+    ds_put_cstr(&ds, suffix);
+    assert_int_equal(ds.length, total);
+    while (sent < ds.length) {
+        ssize_t n = stream_send(raw, ds.string + sent, ds.length - sent);
+        assert_true(n > 0);
+        sent += n;
+    }
+
+    assert_int_equal(jsonrpc_recv(p.server, &msg), EAGAIN);
+    assert_null(msg);
+    jsonrpc_recv_wait(p.server);
+    assert_true(poll_immediate_pending());
+    poll_block();
+
+    assert_int_equal(jsonrpc_recv(p.server, &msg), 0);
+    assert_non_null(msg);
+    assert_string_equal(msg->method, "m");
+    jsonrpc_msg_destroy(msg);
+
+    ds_destroy(&ds);
+    stream_close(raw);
+    close_pair(&p);
+}
+
 /* The peer hangs up in the middle of a message: EOF, and the connection
  * stays failed without crashing or leaking. */
 static void
@@ -1085,6 +1128,7 @@ main(void)
         TEST(test_raw_request_reply),
         TEST(test_raw_notification_and_error),
         TEST(test_raw_many_in_one_read),
+        TEST(test_raw_message_at_read_budget),
         TEST(test_raw_eof_mid_message),
         TEST(test_raw_eof_clean),
         TEST(test_raw_bad_input),
