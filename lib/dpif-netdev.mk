@@ -1,0 +1,1 @@
+# lib/dpif-netdev.mk: the userspace datapath's flow caches and classifier (links DPDK through DP_LIBS).

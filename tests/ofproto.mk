@@ -1,0 +1,1 @@
+# tests/ofproto.mk: unit tests of the slow path (MAC learning, NORMAL switching).
