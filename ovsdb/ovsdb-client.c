@@ -258,6 +258,8 @@ usage(void)
            "  dump [SERVER] [DATABASE] [TABLE [COLUMN]...]\n"
            "  monitor [SERVER] [DATABASE] TABLE [COLUMN,...]...\n"
            "  monitor [SERVER] [DATABASE] ALL\n"
+           "  monitor-cond [SERVER] [DATABASE] CONDITION TABLE "
+           "[COLUMN,...]...\n"
            "  lock [SERVER] LOCK\n"
            "  steal [SERVER] LOCK\n"
            "  unlock [SERVER] LOCK\n\n"
@@ -907,8 +909,16 @@ print_updates(const struct monitored *tables, size_t n_tables,
         json_object_foreach ((json_t *) table_updates, uuid, update) {
             const json_t *old = json_object_get(update, "old");
             const json_t *new = json_object_get(update, "new");
+            const char *kind2 = NULL;
             int pass;
 
+            /* <row-update2>: one member naming the kind of change. */
+            if (!old && !new && json_object_size(update) == 1) {
+                void *iter = json_object_iter((json_t *) update);
+
+                kind2 = json_object_iter_key(iter);
+                new = json_object_iter_value(iter);
+            }
             for (pass = 0; pass < 2; pass++) {
                 const json_t *row = pass ? new : old;
                 const char *action;
@@ -917,7 +927,8 @@ print_updates(const struct monitored *tables, size_t n_tables,
                 if (!row) {
                     continue;
                 }
-                action = (initial ? "initial"
+                action = (kind2 ? kind2
+                          : initial ? "initial"
                           : old && new ? (pass ? "new" : "old")
                           : new ? "insert" : "delete");
                 cells = table_add_row(t);
@@ -928,8 +939,13 @@ print_updates(const struct monitored *tables, size_t n_tables,
                     const json_t *value = json_object_get(row, column->name);
                     struct ovsdb_datum datum;
 
-                    if (!value || ovsdb_datum_from_json(&datum,
-                                                        &column->type,
+                    struct ovsdb_type type = column->type;
+
+                    /* A "modify" carries differences, which need not fit
+                     * the column's bounds. */
+                    type.n_min = 0;
+                    type.n_max = MAX(type.n_max, OVSDB_UNLIMITED);
+                    if (!value || ovsdb_datum_from_json(&datum, &type,
                                                         value, NULL)) {
                         cell_set(&cells[j + 2], "", json_null());
                         continue;
@@ -949,7 +965,7 @@ print_updates(const struct monitored *tables, size_t n_tables,
 }
 
 static void
-do_monitor(struct context *ctx)
+monitor(struct context *ctx, const json_t *condition)
 {
     struct ovsdb_schema *schema = fetch_schema(ctx);
     struct monitored *tables;
@@ -970,6 +986,10 @@ do_monitor(struct context *ctx)
                 mt->columns[mt->n_columns++] = ts->columns[c];
             }
             json_object_set_new(requests, ts->name, json_object());
+            if (condition) {
+                json_object_set(json_object_get(requests, ts->name),
+                                "where", (json_t *) condition);
+            }
         }
     } else {
         int a;
@@ -1021,6 +1041,9 @@ do_monitor(struct context *ctx)
                 }
             }
             json_object_set_new(request, "columns", cols);
+            if (condition) {
+                json_object_set(request, "where", (json_t *) condition);
+            }
             if (json_object_size(select)) {
                 json_object_set_new(request, "select", select);
             } else {
@@ -1034,7 +1057,7 @@ do_monitor(struct context *ctx)
     json_array_append_new(params, json_string(ctx->db));
     json_array_append_new(params, json_null());
     json_array_append_new(params, requests);
-    initial = request(ctx, "monitor", params);
+    initial = request(ctx, condition ? "monitor_cond" : "monitor", params);
     daemonize_keeping_stdout();
     print_updates(tables, n_tables, initial, true);
     json_decref(initial);
@@ -1054,7 +1077,7 @@ do_monitor(struct context *ctx)
                          jsonrpc_create_reply(json_deep_copy(msg->params),
                                               msg->id));
         } else if (msg->type == JSONRPC_NOTIFY
-                   && !strcmp(msg->method, "update")
+                   && !strcmp(msg->method, condition ? "update2" : "update")
                    && json_array_size(msg->params) == 2) {
             print_updates(tables, n_tables, json_array_get(msg->params, 1),
                           false);
@@ -1066,6 +1089,26 @@ do_monitor(struct context *ctx)
     }
     free(tables);
     ovsdb_schema_destroy(schema);
+}
+
+static void
+do_monitor(struct context *ctx)
+{
+    monitor(ctx, NULL);
+}
+
+static void
+do_monitor_cond(struct context *ctx)
+{
+    json_t *condition = parse_json_arg(ctx->argv[0]);
+
+    if (!json_is_array(condition)) {
+        util_fatal(0, "CONDITION must be a JSON array");
+    }
+    ctx->argv++;
+    ctx->argc--;
+    monitor(ctx, condition);
+    json_decref(condition);
 }
 
 static void
@@ -1137,6 +1180,7 @@ find_command(const char *name)
         { "query", false, 1, 1, do_query },
         { "dump", true, 0, INT_MAX, do_dump },
         { "monitor", true, 1, INT_MAX, do_monitor },
+        { "monitor-cond", true, 2, INT_MAX, do_monitor_cond },
         { "lock", false, 1, 1, do_lock },
         { "steal", false, 1, 1, do_steal },
         { "unlock", false, 1, 1, do_unlock },

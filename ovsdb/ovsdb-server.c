@@ -55,6 +55,9 @@ struct db {
 #define COMPACT_MIN_SIZE (10 * 1024 * 1024)
 #define COMPACT_MAX_MSEC (24LL * 60 * 60 * 1000)
 
+/* Most bytes queued for one client before it is disconnected. */
+#define MAX_BACKLOG (64u * 1024 * 1024)
+
 /* A passive remote ("punix:...", "ptcp:...", "pssl:...") or a
  * "db:DB,TABLE,COLUMN" that names some. */
 struct remote {
@@ -190,6 +193,12 @@ main(int argc, char *argv[])
                              add_remote_cb, NULL);
     unixctl_command_register("ovsdb-server/remove-remote", "REMOTE", 1, 1,
                              remove_remote_cb, NULL);
+
+    /* Listen before telling the parent that we are ready, so that
+     * clients can connect as soon as "ovsdb-server --detach" returns. */
+    update_db_config();
+    db_changed = false;
+    run_remotes();
 
     daemon_complete();
     VLOG_INFO("%s (dpswitch) %s", util_program_name(),
@@ -1236,6 +1245,15 @@ run_sessions(void)
             poll_immediate_wake();
         }
         error = jsonrpc_get_status(s->rpc);
+        if (!error && jsonrpc_get_backlog(s->rpc) > MAX_BACKLOG) {
+            /* A client that stops reading must not make us buffer without
+             * limit; it can reconnect and start over. */
+            VLOG_WARN("%s: disconnecting client: %zu bytes of replies and "
+                      "updates not read", jsonrpc_get_name(s->rpc),
+                      jsonrpc_get_backlog(s->rpc));
+            session_destroy(s);
+            continue;
+        }
         if (error) {
             if (error != EOF) {
                 VLOG_WARN("%s: disconnecting client: %s",
