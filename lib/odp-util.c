@@ -130,7 +130,11 @@ odp_flow_format(const struct flow *key, const struct flow *mask,
     int n_tags = 0;
 
     format_attr(&f, A_RECIRC, 0);
-    format_attr(&f, A_IN_PORT, 0);
+    if (format_attr(&f, A_IN_PORT, 0)) {
+        /* Open vSwitch's userspace datapath matches the packet type exactly
+         * and prints it after the port; here it is always Ethernet. */
+        ds_put_cstr(ds, ",packet_type(ns=0,id=0)");
+    }
     format_attr(&f, A_ETH, 0);
     for (int i = 0; i < 2 && (key->vlan_tci[i] & htons(VLAN_CFI)); i++) {
         if (!f.first) {

@@ -2,9 +2,10 @@
  * as `ovs-appctl dpctl/dump-flows` prints them and `netdev-dummy/receive`
  * reads them:
  *
- *   recirc_id(0),in_port(1),eth(src=00:00:00:00:00:01,dst=00:00:00:00:00:02),
- *   eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=6,tos=0,ttl=64,
- *   frag=no),tcp(src=1,dst=2),tcp_flags(syn)
+ *   recirc_id(0),in_port(1),packet_type(ns=0,id=0),
+ *   eth(src=00:00:00:00:00:01,dst=00:00:00:00:00:02),eth_type(0x0800),
+ *   ipv4(src=10.0.0.1,dst=10.0.0.2,proto=6,tos=0,ttl=64,frag=no),
+ *   tcp(src=1,dst=2),tcp_flags(syn)
  *
  * VLAN tags: eth_type(0x8100),vlan(vid=10,pcp=0),encap(eth_type(0x0800),...)
  * with one more level for a second tag.  A masked field prints as

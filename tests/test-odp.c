@@ -46,37 +46,44 @@ check_roundtrip(const char *s, bool masked, const char *expect)
 static void
 test_exact_forms(void **state DPS_UNUSED)
 {
-    check_roundtrip("recirc_id(0),in_port(1),eth(src=00:00:00:00:00:01,"
-                    "dst=00:00:00:00:00:02),eth_type(0x0800),ipv4(src=10.0.0.1,"
-                    "dst=10.0.0.2,proto=6,tos=0,ttl=64,frag=no),"
-                    "tcp(src=1,dst=2),tcp_flags(syn|ack)", false, NULL);
-    check_roundtrip("recirc_id(0),in_port(7),eth(src=0a:00:00:00:00:01,"
+    check_roundtrip("recirc_id(0),in_port(1),packet_type(ns=0,id=0),"
+                    "eth(src=00:00:00:00:00:01,dst=00:00:00:00:00:02),"
+                    "eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=6,"
+                    "tos=0,ttl=64,frag=no),tcp(src=1,dst=2),"
+                    "tcp_flags(syn|ack)", false, NULL);
+    check_roundtrip("recirc_id(0),in_port(7),packet_type(ns=0,id=0),"
+                    "eth(src=0a:00:00:00:00:01,"
                     "dst=ff:ff:ff:ff:ff:ff),eth_type(0x0806),"
                     "arp(sip=10.0.0.1,tip=10.0.0.254,op=1,"
                     "sha=0a:00:00:00:00:01,tha=00:00:00:00:00:00)",
                     false, NULL);
-    check_roundtrip("recirc_id(0),in_port(2),eth(src=00:11:22:33:44:55,"
+    check_roundtrip("recirc_id(0),in_port(2),packet_type(ns=0,id=0),"
+                    "eth(src=00:11:22:33:44:55,"
                     "dst=66:77:88:99:aa:bb),eth_type(0x86dd),"
                     "ipv6(src=2001:db8::1,dst=fe80::abcd,label=0x12345,"
                     "proto=58,tclass=0x71,hlimit=255,frag=no),"
                     "icmpv6(type=135,code=0),nd(target=fe80::abcd,"
                     "sll=00:11:22:33:44:55,tll=00:00:00:00:00:00)",
                     false, NULL);
-    check_roundtrip("recirc_id(0),in_port(1),eth(src=00:00:00:00:00:01,"
+    check_roundtrip("recirc_id(0),in_port(1),packet_type(ns=0,id=0),"
+                    "eth(src=00:00:00:00:00:01,"
                     "dst=00:00:00:00:00:02),eth_type(0x88a8),"
                     "vlan(vid=100,pcp=0),encap(eth_type(0x8100),"
                     "vlan(vid=200,pcp=3),encap(eth_type(0x0800),"
                     "ipv4(src=1.2.3.4,dst=5.6.7.8,proto=17,tos=0xb8,ttl=1,"
                     "frag=first),udp(src=53,dst=5353)))", false, NULL);
-    check_roundtrip("recirc_id(0),in_port(1),eth(src=00:00:00:00:00:01,"
+    check_roundtrip("recirc_id(0),in_port(1),packet_type(ns=0,id=0),"
+                    "eth(src=00:00:00:00:00:01,"
                     "dst=00:00:00:00:00:02),eth_type(0x0800),"
                     "ipv4(src=1.2.3.4,dst=5.6.7.8,proto=17,tos=0,ttl=1,"
                     "frag=later)", false, NULL);
-    check_roundtrip("recirc_id(0),in_port(1),eth(src=00:00:00:00:00:01,"
+    check_roundtrip("recirc_id(0),in_port(1),packet_type(ns=0,id=0),"
+                    "eth(src=00:00:00:00:00:01,"
                     "dst=00:00:00:00:00:02),eth_type(0x0800),"
                     "ipv4(src=1.2.3.4,dst=5.6.7.8,proto=1,tos=0,ttl=1,"
                     "frag=no),icmp(type=8,code=0)", false, NULL);
-    check_roundtrip("recirc_id(0),in_port(1),eth(src=00:00:00:00:00:01,"
+    check_roundtrip("recirc_id(0),in_port(1),packet_type(ns=0,id=0),"
+                    "eth(src=00:00:00:00:00:01,"
                     "dst=00:00:00:00:00:02),eth_type(0x0800),"
                     "ipv4(src=1.2.3.4,dst=5.6.7.8,proto=132,tos=0,ttl=1,"
                     "frag=no),sctp(src=38412,dst=36412)", false, NULL);
@@ -87,7 +94,8 @@ test_exact_forms(void **state DPS_UNUSED)
                     "eth_type(0x0800),ipv4(proto=6,src=10.0.0.1,"
                     "dst=10.0.0.2,ttl=64,tos=0,frag=no),tcp(dst=2,src=1),"
                     "tcp_flags(0x012)", false,
-                    "recirc_id(0),in_port(1),eth(src=00:00:00:00:00:01,"
+                    "recirc_id(0),in_port(1),packet_type(ns=0,id=0),"
+                    "eth(src=00:00:00:00:00:01,"
                     "dst=00:00:00:00:00:02),eth_type(0x0800),"
                     "ipv4(src=10.0.0.1,dst=10.0.0.2,proto=6,tos=0,ttl=64,"
                     "frag=no),tcp(src=1,dst=2),tcp_flags(syn|ack)");
@@ -97,9 +105,10 @@ static void
 test_masked_forms(void **state DPS_UNUSED)
 {
     /* What dpctl/dump-flows shows for a NORMAL-style megaflow. */
-    check_roundtrip("recirc_id(0),in_port(1),eth(dst=00:00:00:00:00:02),"
-                    "eth_type(0x0800),ipv4(frag=no)", true, NULL);
-    check_roundtrip("recirc_id(0),in_port(1),"
+    check_roundtrip("recirc_id(0),in_port(1),packet_type(ns=0,id=0),"
+                    "eth(dst=00:00:00:00:00:02),eth_type(0x0800),"
+                    "ipv4(frag=no)", true, NULL);
+    check_roundtrip("recirc_id(0),in_port(1),packet_type(ns=0,id=0),"
                     "eth(src=00:00:00:00:00:00/01:00:00:00:00:00,"
                     "dst=00:00:00:00:00:02),eth_type(0x0800),"
                     "ipv4(src=10.0.0.0/255.255.255.0,proto=6,tos=0/0xfc,"
@@ -107,10 +116,11 @@ test_masked_forms(void **state DPS_UNUSED)
                     true, NULL);
     check_roundtrip("recirc_id(0),in_port(1),eth_type(0x86dd),"
                     "ipv6(src=2001:db8::/32,frag=no)", true,
-                    "recirc_id(0),in_port(1),eth_type(0x86dd),"
-                    "ipv6(src=2001:db8::/ffff:ffff::,frag=no)");
+                    "recirc_id(0),in_port(1),packet_type(ns=0,id=0),"
+                    "eth_type(0x86dd),ipv6(src=2001:db8::/ffff:ffff::,"
+                    "frag=no)");
     check_roundtrip("in_port(3),eth_type(0x0800),ipv4(src=10.0.0.0/8)", true,
-                    "in_port(3),eth_type(0x0800),"
+                    "in_port(3),packet_type(ns=0,id=0),eth_type(0x0800),"
                     "ipv4(src=10.0.0.0/255.0.0.0)");
     check_roundtrip("eth_type(0x8100),vlan(vid=10),encap(eth_type(0x0800))",
                     true, NULL);
