@@ -27,3 +27,25 @@ check_PROGRAMS += tests/perf/perf-ovsdb
 tests_perf_perf_ovsdb_SOURCES = tests/perf/perf-ovsdb.c
 tests_perf_perf_ovsdb_LDADD = $(GENERIC_LIBS)
 EXTRA_DIST += tests/perf/ovsdb-bench.sh
+
+# Fuzz target for the transaction engine: replays its corpus in "make
+# check"; with --enable-fuzzing also a libFuzzer binary (see
+# tests/datapath.mk for "make fuzz-run").
+check_PROGRAMS += tests/fuzz/fuzz-ovsdb-transact
+TESTS += tests/fuzz/fuzz-ovsdb-transact
+EXTRA_DIST += tests/fuzz/corpus/ovsdb-transact
+tests_fuzz_fuzz_ovsdb_transact_SOURCES = tests/fuzz/fuzz-ovsdb-transact.c \
+	tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_ovsdb_transact_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/tests -DFUZZ_TARGET='"ovsdb-transact"'
+tests_fuzz_fuzz_ovsdb_transact_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS)
+if FUZZING
+check_PROGRAMS += tests/fuzz/ovsdb-transact-fuzzer
+tests_fuzz_ovsdb_transact_fuzzer_SOURCES = tests/fuzz/fuzz-ovsdb-transact.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_ovsdb_transact_fuzzer_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/tests -DFUZZ_TARGET='"ovsdb-transact"'
+tests_fuzz_ovsdb_transact_fuzzer_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_ovsdb_transact_fuzzer_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_ovsdb_transact_fuzzer_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS)
+endif
