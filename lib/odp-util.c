@@ -104,6 +104,8 @@ struct formatter {
 
 static bool format_attr(struct formatter *, int attr, int tag);
 static void format_value(struct ds *, enum field_type, const void *value);
+static void format_tcp_flags_masked(struct ds *, uint64_t value,
+                                    uint64_t mask);
 static bool field_mask(const struct formatter *, const struct odp_field *,
                        int tag, uint8_t *buf);
 static size_t field_size(enum field_type);
@@ -295,8 +297,8 @@ format_attr(struct formatter *f, int attr, int tag)
             }
         }
         if (fl->type == FT_TCP_FLAGS && !exact) {
-            ds_put_format(f->ds, "0x%03"PRIx64"/0x%03"PRIx64,
-                          num_get(fl->type, value), num_get(fl->type, mask));
+            format_tcp_flags_masked(f->ds, num_get(fl->type, value),
+                                    num_get(fl->type, mask));
             continue;
         }
         format_value(f->ds, fl->type, value);
@@ -310,6 +312,24 @@ format_attr(struct formatter *f, int attr, int tag)
         ds_put_char(f->ds, ')');
     }
     return printed;
+}
+
+/* Formats TCP flags 'value' under partial 'mask' as "+syn-ack": each flag
+ * the mask selects, with + if it must be set and - if it must be clear.
+ * Reserved bits have no names: if the mask selects one, value/mask in hex. */
+static void
+format_tcp_flags_masked(struct ds *ds, uint64_t value, uint64_t mask)
+{
+    if (mask >> ARRAY_SIZE(tcp_flag_names)) {
+        ds_put_format(ds, "0x%03"PRIx64"/0x%03"PRIx64, value, mask);
+        return;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(tcp_flag_names); i++) {
+        if (mask & (1u << i)) {
+            ds_put_format(ds, "%c%s", value & (1u << i) ? '+' : '-',
+                          tcp_flag_names[i]);
+        }
+    }
 }
 
 /* Stores in 'buf' the mask of field 'fl' (of VLAN tag 'tag'), in the
