@@ -93,7 +93,7 @@ struct lock {
     size_t n_holders;
 };
 
-static struct db *dbs;
+static struct db **dbs;
 static size_t n_dbs;
 static struct db *server_db;        /* Also in 'dbs', last. */
 static struct remote *remotes;
@@ -132,8 +132,9 @@ static const char server_schema[] =
 static void parse_options(int argc, char *argv[], char **unixctl_pathp,
                           char ***db_namesp, size_t *n_db_namesp);
 static void usage(void) DPS_NO_RETURN;
-static void open_db(const char *file_name);
+static char *open_db(const char *file_name);
 static void create_server_db(void);
+static void server_db_add_row(const struct ovsdb_schema *);
 static void add_remote(const char *name);
 static void run_remotes(void);
 static void ssl_set(char **, const char *);
@@ -146,7 +147,7 @@ static void commit_cb(const struct ovsdb_txn *, void *aux);
 static void run_compaction(void);
 static void schedule_compaction(struct db *);
 static unixctl_cb_func exit_cb, compact_cb, list_dbs_cb, list_remotes_cb,
-    add_remote_cb, remove_remote_cb;
+    add_remote_cb, remove_remote_cb, add_db_cb, remove_db_cb;
 
 int
 main(int argc, char *argv[])
@@ -172,7 +173,11 @@ main(int argc, char *argv[])
     /* Open databases before daemonizing completes, so that errors reach
      * the user who started us. */
     for (i = 0; i < n_db_names; i++) {
-        open_db(db_names[i]);
+        char *msg = open_db(db_names[i]);
+
+        if (msg) {
+            util_fatal(0, "%s", msg);
+        }
         free(db_names[i]);
     }
     free(db_names);
@@ -193,6 +198,10 @@ main(int argc, char *argv[])
                              add_remote_cb, NULL);
     unixctl_command_register("ovsdb-server/remove-remote", "REMOTE", 1, 1,
                              remove_remote_cb, NULL);
+    unixctl_command_register("ovsdb-server/add-db", "DB", 1, 1, add_db_cb,
+                             NULL);
+    unixctl_command_register("ovsdb-server/remove-db", "DB", 1, 1,
+                             remove_db_cb, NULL);
 
     /* Listen before telling the parent that we are ready, so that
      * clients can connect as soon as "ovsdb-server --detach" returns. */
@@ -246,8 +255,9 @@ main(int argc, char *argv[])
     free(ssl_certificate);
     free(ssl_ca_cert);
     for (i = 0; i < n_dbs; i++) {
-        ovsdb_destroy(dbs[i].ovsdb);
-        free(dbs[i].file_name);
+        ovsdb_destroy(dbs[i]->ovsdb);
+        free(dbs[i]->file_name);
+        free(dbs[i]);
     }
     free(dbs);
     free(locks);
@@ -403,8 +413,7 @@ add_db(char *file_name, struct ovsdb *ovsdb)
     struct db *db;
 
     dbs = xrealloc(dbs, (n_dbs + 1) * sizeof *dbs);
-    db = &dbs[n_dbs++];
-    memset(db, 0, sizeof *db);
+    db = dbs[n_dbs++] = xzalloc(sizeof *db);
     db->file_name = file_name;
     db->ovsdb = ovsdb;
     ovsdb->commit_cb = commit_cb;
@@ -421,31 +430,84 @@ find_db(const char *name)
     size_t i;
 
     for (i = 0; i < n_dbs; i++) {
-        if (!strcmp(dbs[i].ovsdb->schema->name, name)) {
-            return &dbs[i];
+        if (!strcmp(dbs[i]->ovsdb->schema->name, name)) {
+            return dbs[i];
         }
     }
     return NULL;
 }
 
-static void
+/* Opens 'file_name' and serves it.  Returns NULL, or an error message
+ * that the caller must free. */
+static char *
 open_db(const char *file_name)
 {
+    struct ovsdb_schema *schema;
     struct ovsdb_error *error;
     struct ovsdb *ovsdb;
 
-    error = ovsdb_file_open(file_name, OVSDB_FILE_TRUNCATE_TAIL, &ovsdb);
+    /* Check the name first, without taking the file's lock: fcntl() locks
+     * belong to the process, so opening and closing a second descriptor
+     * for a file we already serve would release our lock on it. */
+    error = ovsdb_file_read_schema(file_name, &schema);
+    if (!error) {
+        if (find_db(schema->name)) {
+            char *s = xasprintf("%s: duplicate database name %s", file_name,
+                                schema->name);
+
+            ovsdb_schema_destroy(schema);
+            return s;
+        }
+        ovsdb_schema_destroy(schema);
+        error = ovsdb_file_open(file_name, OVSDB_FILE_TRUNCATE_TAIL, &ovsdb);
+    }
     if (error) {
         char *s = ovsdb_error_to_string(error);
 
         ovsdb_error_destroy(error);
-        util_fatal(0, "%s", s);
-    }
-    if (find_db(ovsdb->schema->name)) {
-        util_fatal(0, "%s: duplicate database name %s", file_name,
-                   ovsdb->schema->name);
+        return s;
     }
     add_db(xstrdup(file_name), ovsdb);
+    if (server_db) {
+        server_db_add_row(ovsdb->schema);
+    }
+    return NULL;
+}
+
+/* Runs 'ops' (a JSON array of operations) on the "_Server" database. */
+static void
+server_db_transact(json_t *ops)
+{
+    long long int timeout;
+    json_t *result;
+
+    json_array_insert_new(ops, 0, json_string("_Server"));
+    result = ovsdb_execute(server_db->ovsdb, ops, NULL, &timeout);
+    util_assert(result != NULL);
+    json_decref(result);
+    json_decref(ops);
+}
+
+/* Adds the "Database" row that describes 'schema''s database. */
+static void
+server_db_add_row(const struct ovsdb_schema *s)
+{
+    json_t *op = json_object(), *row = json_object(), *ops = json_array();
+    json_t *schema_json = ovsdb_schema_to_json(s);
+    char *schema_text = ovsdb_json_to_string(schema_json, OVSDB_JSON_SORT);
+
+    json_object_set_new(row, "name", json_string(s->name));
+    json_object_set_new(row, "model", json_string("standalone"));
+    json_object_set_new(row, "connected", json_true());
+    json_object_set_new(row, "leader", json_true());
+    json_object_set_new(row, "schema", json_string(schema_text));
+    json_object_set_new(op, "op", json_string("insert"));
+    json_object_set_new(op, "table", json_string("Database"));
+    json_object_set_new(op, "row", row);
+    json_array_append_new(ops, op);
+    free(schema_text);
+    json_decref(schema_json);
+    server_db_transact(ops);
 }
 
 /* Creates the "_Server" database with one "Database" row per database. */
@@ -454,44 +516,17 @@ create_server_db(void)
 {
     struct ovsdb_schema *schema;
     struct ovsdb_error *error;
-    struct ovsdb *ovsdb;
-    json_t *json, *params, *result;
-    long long int timeout;
-    size_t i, n;
+    size_t i, n = n_dbs;
+    json_t *json;
 
     json = json_loads(server_schema, 0, NULL);
     error = ovsdb_schema_from_json(json, &schema);
     util_assert(!error);
     json_decref(json);
-    ovsdb = ovsdb_create(schema);
-
-    n = n_dbs;
-    server_db = add_db(NULL, ovsdb);
-    params = json_array();
-    json_array_append_new(params, json_string("_Server"));
+    server_db = add_db(NULL, ovsdb_create(schema));
     for (i = 0; i <= n; i++) {
-        const struct ovsdb_schema *s = dbs[i].ovsdb->schema;
-        json_t *op = json_object(), *row = json_object();
-        json_t *schema_json = ovsdb_schema_to_json(s);
-        char *schema_text = ovsdb_json_to_string(schema_json,
-                                                 OVSDB_JSON_SORT);
-
-        json_object_set_new(row, "name", json_string(s->name));
-        json_object_set_new(row, "model", json_string("standalone"));
-        json_object_set_new(row, "connected", json_true());
-        json_object_set_new(row, "leader", json_true());
-        json_object_set_new(row, "schema", json_string(schema_text));
-        json_object_set_new(op, "op", json_string("insert"));
-        json_object_set_new(op, "table", json_string("Database"));
-        json_object_set_new(op, "row", row);
-        json_array_append_new(params, op);
-        free(schema_text);
-        json_decref(schema_json);
+        server_db_add_row(dbs[i]->ovsdb->schema);
     }
-    result = ovsdb_execute(ovsdb, params, NULL, &timeout);
-    util_assert(result != NULL);
-    json_decref(result);
-    json_decref(params);
 }
 
 /* ------------------------------------------------------------------------
@@ -1193,7 +1228,7 @@ handle_request(struct session *s, struct jsonrpc_msg *msg)
 
         for (i = 0; i < n_dbs; i++) {
             json_array_append_new(names,
-                                  json_string(dbs[i].ovsdb->schema->name));
+                                  json_string(dbs[i]->ovsdb->schema->name));
         }
         send_msg(s, jsonrpc_create_reply(names, msg->id));
     } else if (!strcmp(method, "echo")) {
@@ -1319,8 +1354,8 @@ wait_all(void)
         }
     }
     for (i = 0; i < n_dbs; i++) {
-        if (dbs[i].ovsdb->file) {
-            poll_timer_wait_until(dbs[i].next_compact);
+        if (dbs[i]->ovsdb->file) {
+            poll_timer_wait_until(dbs[i]->next_compact);
         }
     }
 }
@@ -1362,7 +1397,7 @@ run_compaction(void)
     size_t i;
 
     for (i = 0; i < n_dbs; i++) {
-        struct db *db = &dbs[i];
+        struct db *db = dbs[i];
         size_t n_records;
         off_t size;
 
@@ -1452,7 +1487,7 @@ compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
     size_t i;
 
     for (i = 0; i < n_dbs; i++) {
-        struct db *db = &dbs[i];
+        struct db *db = dbs[i];
         struct ovsdb_error *error;
         int j;
 
@@ -1496,7 +1531,7 @@ list_dbs_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
     size_t i;
 
     for (i = 0; i < n_dbs; i++) {
-        ds_put_format(&ds, "%s\n", dbs[i].ovsdb->schema->name);
+        ds_put_format(&ds, "%s\n", dbs[i]->ovsdb->schema->name);
     }
     unixctl_command_reply(conn, ds_cstr(&ds));
     ds_destroy(&ds);
@@ -1546,4 +1581,103 @@ remove_remote_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
         }
     }
     unixctl_command_reply_error(conn, "no such remote");
+}
+
+static void
+add_db_cb(struct unixctl_conn *conn, int argc DPS_UNUSED, const char *argv[],
+          void *aux DPS_UNUSED)
+{
+    char *msg = open_db(argv[1]);
+
+    if (msg) {
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+    } else {
+        db_changed = true;
+        unixctl_command_reply(conn, NULL);
+    }
+}
+
+/* Stops serving database 'db': its monitors are canceled (with a
+ * "monitor_canceled" notification), its blocked transactions fail, and its
+ * "_Server" row goes. */
+static void
+remove_db(struct db *db)
+{
+    struct trigger **tp;
+    struct session *s;
+    json_t *ops, *op, *where;
+    size_t i;
+
+    for (s = sessions; s; s = s->next) {
+        for (i = 0; i < s->n_monitors; ) {
+            struct ovsdb_monitor *m = s->monitors[i];
+
+            if (ovsdb_monitor_get_db(m) == db->ovsdb) {
+                json_t *params = json_array();
+
+                json_array_append_new(params,
+                                      json_deep_copy(ovsdb_monitor_get_id(m)));
+                send_msg(s, jsonrpc_create_notify("monitor_canceled",
+                                                  params));
+                ovsdb_monitor_destroy(m);
+                s->monitors[i] = s->monitors[--s->n_monitors];
+            } else {
+                i++;
+            }
+        }
+    }
+    for (tp = &triggers; *tp; ) {
+        struct trigger *t = *tp;
+
+        if (t->db == db) {
+            send_error(t->session, t->id, ovsdb_error("canceled", NULL));
+            *tp = t->next;
+            json_decref(t->id);
+            json_decref(t->params);
+            free(t);
+        } else {
+            tp = &t->next;
+        }
+    }
+
+    ops = json_array();
+    op = json_object();
+    where = json_array();
+    json_array_append_new(where, json_pack("[s,s,s]", "name", "==",
+                                           db->ovsdb->schema->name));
+    json_object_set_new(op, "op", json_string("delete"));
+    json_object_set_new(op, "table", json_string("Database"));
+    json_object_set_new(op, "where", where);
+    json_array_append_new(ops, op);
+    server_db_transact(ops);
+
+    for (i = 0; i < n_dbs; i++) {
+        if (dbs[i] == db) {
+            memmove(&dbs[i], &dbs[i + 1], (n_dbs - i - 1) * sizeof *dbs);
+            n_dbs--;
+            break;
+        }
+    }
+    ovsdb_destroy(db->ovsdb);
+    free(db->file_name);
+    free(db);
+    db_changed = true;
+}
+
+static void
+remove_db_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+             const char *argv[], void *aux DPS_UNUSED)
+{
+    struct db *db = find_db(argv[1]);
+
+    if (!db) {
+        unixctl_command_reply_error(conn, "Failed to find the database.");
+    } else if (db == server_db) {
+        unixctl_command_reply_error(conn, "Cannot remove the _Server "
+                                    "database.");
+    } else {
+        remove_db(db);
+        unixctl_command_reply(conn, NULL);
+    }
 }
