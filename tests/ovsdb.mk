@@ -3,6 +3,7 @@
 OVSDB_UNIT_TESTS = \
 	tests/test-ovsdb-data \
 	tests/test-ovsdb-file \
+	tests/test-ovsdb-monitor \
 	tests/test-ovsdb-txn
 check_PROGRAMS += $(OVSDB_UNIT_TESTS)
 TESTS += $(OVSDB_UNIT_TESTS)
@@ -15,6 +16,9 @@ tests_test_ovsdb_data_LDADD = $(OVSDB_TEST_LDADD)
 tests_test_ovsdb_txn_SOURCES = tests/test-ovsdb-txn.c
 tests_test_ovsdb_txn_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_ovsdb_txn_LDADD = $(OVSDB_TEST_LDADD)
+tests_test_ovsdb_monitor_SOURCES = tests/test-ovsdb-monitor.c
+tests_test_ovsdb_monitor_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_ovsdb_monitor_LDADD = $(OVSDB_TEST_LDADD)
 tests_test_ovsdb_file_SOURCES = tests/test-ovsdb-file.c
 tests_test_ovsdb_file_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_ovsdb_file_LDADD = $(OVSDB_TEST_LDADD)
