@@ -22,12 +22,26 @@ struct parser {
     uint32_t window;
     uint32_t size;
     uint32_t result;            /* enum flow_parse_result bits. */
+    uint64_t touched;           /* Words of 'flow' written (FLOW_TOUCH). */
     struct dp_packet *packet;
     struct flow *flow;
 };
 
+/* Notes that the parser wrote struct flow member 'MEMBER' of 'PS->flow':
+ * sets the bits of the words it spans in 'PS->touched', so that building
+ * a compact key visits only those words. */
+#define FLOW_TOUCH(PS, MEMBER)                                              \
+    ((PS)->touched |= ((UINT64_C(2) << ((offsetof(struct flow, MEMBER)     \
+                                         + sizeof (PS)->flow->MEMBER - 1)  \
+                                        / 8))                              \
+                       - (UINT64_C(1) << (offsetof(struct flow, MEMBER)    \
+                                          / 8))))
+
+static uint32_t extract(struct dp_packet *, struct flow *,
+                        uint64_t *touched);
 static uint32_t extract__(struct dp_packet *, struct flow *,
-                          const uint8_t *data, uint32_t window);
+                          const uint8_t *data, uint32_t window,
+                          uint64_t *touched);
 static void parse_l3(struct parser *, uint32_t ofs, dps_be16 dl_type);
 static void parse_ipv4(struct parser *, uint32_t ofs);
 static void parse_ipv6(struct parser *, uint32_t ofs);
@@ -48,22 +62,9 @@ static inline uint32_t hash_word(uint32_t hash, uint64_t word);
 uint32_t
 flow_extract(struct dp_packet *p, struct flow *flow)
 {
-    uint32_t size = dp_packet_size(p);
-    uint32_t head = MIN(dp_packet_head_size(p), size);
+    uint64_t touched;
 
-    /* First look in the first segment alone: that is where the headers
-     * are, almost always.  Only if they run past it, look again at a copy
-     * of the first FLOW_MAX_HEADER_SIZE bytes. */
-    uint32_t result = extract__(p, flow, dp_packet_data(p), head);
-    if ((result & FLOW_ERR_HDR_LIMIT) && head < size
-        && head < FLOW_MAX_HEADER_SIZE) {
-        uint8_t buf[FLOW_MAX_HEADER_SIZE];
-        uint32_t window = MIN(size, FLOW_MAX_HEADER_SIZE);
-
-        dp_packet_copy_out(p, 0, window, buf);
-        result = extract__(p, flow, buf, window);
-    }
-    return result;
+    return extract(p, flow, &touched);
 }
 
 /* Like flow_extract(), into compact key 'key'. */
@@ -71,9 +72,24 @@ uint32_t
 flow_extract_key(struct dp_packet *p, struct flow_key *key)
 {
     struct flow flow;
-    uint32_t result = flow_extract(p, &flow);
+    uint64_t touched;
+    uint32_t result = extract(p, &flow, &touched);
 
-    flow_key_from_flow(key, &flow);
+    /* Only the words extraction wrote can be nonzero. */
+    const uint8_t *src = (const uint8_t *) &flow;
+    uint64_t map = 0;
+    unsigned int n = 0;
+    for (; touched; touched &= touched - 1) {
+        unsigned int index = __builtin_ctzll(touched);
+        uint64_t word;
+
+        memcpy(&word, src + index * 8, 8);
+        if (word) {
+            key->words[n++] = word;
+            map |= UINT64_C(1) << index;
+        }
+    }
+    key->map = map;
     return result;
 }
 
@@ -403,17 +419,42 @@ error:
     return NULL;
 }
 
+/* Does the work of flow_extract() and stores in '*touched' the words of
+ * 'flow' that may be nonzero. */
+static uint32_t
+extract(struct dp_packet *p, struct flow *flow, uint64_t *touched)
+{
+    uint32_t size = dp_packet_size(p);
+    uint32_t head = MIN(dp_packet_head_size(p), size);
+
+    /* First look in the first segment alone: that is where the headers
+     * are, almost always.  Only if they run past it, look again at a copy
+     * of the first FLOW_MAX_HEADER_SIZE bytes. */
+    uint32_t result = extract__(p, flow, dp_packet_data(p), head, touched);
+    if ((result & FLOW_ERR_HDR_LIMIT) && head < size
+        && head < FLOW_MAX_HEADER_SIZE) {
+        uint8_t buf[FLOW_MAX_HEADER_SIZE];
+        uint32_t window = MIN(size, FLOW_MAX_HEADER_SIZE);
+
+        dp_packet_copy_out(p, 0, window, buf);
+        result = extract__(p, flow, buf, window, touched);
+    }
+    return result;
+}
+
 /* Extracts 'p' into 'flow' looking only at the 'window' bytes at 'data',
- * the start of the packet.  See flow_extract(). */
+ * the start of the packet, and stores in '*touched' the words of 'flow' it
+ * wrote. */
 static uint32_t
 extract__(struct dp_packet *p, struct flow *flow, const uint8_t *data,
-          uint32_t window)
+          uint32_t window, uint64_t *touched)
 {
     struct dp_packet_md *md = &p->md;
     struct parser ps = {
         .data = data,
         .window = window,
         .size = dp_packet_size(p),
+        .touched = 1,           /* Word 0: 'in_port' and 'recirc_id'. */
         .packet = p,
         .flow = flow,
     };
@@ -430,12 +471,15 @@ extract__(struct dp_packet *p, struct flow *flow, const uint8_t *data,
 
     const struct eth_header *eth = peek(&ps, 0, ETH_HEADER_LEN, ps.size);
     if (!eth) {
+        *touched = ps.touched;
         return ps.result;
     }
     ps.result |= FLOW_PARSED_L2;
     md->l2_ofs = 0;
     flow->dl_dst = eth->dst;
     flow->dl_src = eth->src;
+    FLOW_TOUCH(&ps, dl_dst);
+    FLOW_TOUCH(&ps, dl_src);
 
     dps_be16 type = eth->type;
     uint32_t ofs = ETH_HEADER_LEN;
@@ -449,11 +493,15 @@ extract__(struct dp_packet *p, struct flow *flow, const uint8_t *data,
                                               ps.size);
         if (!vlan) {
             flow->dl_type = type;
+            FLOW_TOUCH(&ps, dl_type);
+            *touched = ps.touched;
             return ps.result;
         }
         ps.result |= FLOW_PARSED_VLAN;
         flow->vlan_tpid[i] = type;
         flow->vlan_tci[i] = vlan->tci | htons(VLAN_CFI);
+        FLOW_TOUCH(&ps, vlan_tpid);
+        FLOW_TOUCH(&ps, vlan_tci);
         type = vlan->next_type;
         ofs += VLAN_HEADER_LEN;
     }
@@ -461,7 +509,9 @@ extract__(struct dp_packet *p, struct flow *flow, const uint8_t *data,
         type = htons(ETH_TYPE_MIN - 1);
     }
     flow->dl_type = type;
+    FLOW_TOUCH(&ps, dl_type);
     parse_l3(&ps, ofs, type);
+    *touched = ps.touched;
     return ps.result;
 }
 
@@ -512,6 +562,10 @@ parse_ipv4(struct parser *ps, uint32_t ofs)
     flow->nw_proto = ip->proto;
     flow->nw_tos = ip->tos;
     flow->nw_ttl = ip->ttl;
+    FLOW_TOUCH(ps, nw_src);
+    FLOW_TOUCH(ps, nw_dst);
+    FLOW_TOUCH(ps, nw_proto);   /* The same word as 'nw_tos', 'nw_ttl' and
+                                 * 'nw_frag'. */
 
     uint16_t frag_off = ntohs(ip->frag_off);
     if (frag_off & (IPV4_MF | IPV4_FRAG_OFF_MASK)) {
@@ -548,6 +602,10 @@ parse_ipv6(struct parser *ps, uint32_t ofs)
     flow->ipv6_label = htonl(vtl & IPV6_LABEL_MASK);
     flow->nw_tos = vtl >> 20;
     flow->nw_ttl = ip6->hlimit;
+    FLOW_TOUCH(ps, ipv6_src);
+    FLOW_TOUCH(ps, ipv6_dst);
+    FLOW_TOUCH(ps, ipv6_label); /* With 'nw_proto', 'nw_tos', 'nw_ttl' and
+                                 * 'nw_frag'. */
 
     /* Walk the extension headers.  'nw_proto' ends up as the first header
      * not walked through: the L4 protocol when all goes well. */
@@ -615,6 +673,11 @@ parse_arp(struct parser *ps, uint32_t ofs)
         flow->nw_dst = arp->tpa;
         flow->arp_sha = arp->sha;
         flow->arp_tha = arp->tha;
+        FLOW_TOUCH(ps, arp_op);
+        FLOW_TOUCH(ps, nw_src);
+        FLOW_TOUCH(ps, nw_dst);
+        FLOW_TOUCH(ps, arp_sha);
+        FLOW_TOUCH(ps, arp_tha);
     }
 }
 
@@ -690,6 +753,7 @@ parse_l4(struct parser *ps, uint32_t ofs, uint32_t end, uint8_t proto,
     }
 
     ps->result |= FLOW_PARSED_L4;
+    FLOW_TOUCH(ps, tp_src);     /* With 'tp_dst' and 'tcp_flags'. */
     ps->packet->md.l4_ofs = ofs;
     ps->packet->md.l4_proto = proto;
 }
@@ -707,6 +771,9 @@ parse_nd(struct parser *ps, uint32_t ofs, uint32_t end)
         return;
     }
     flow->nd_target = msg->target;
+    FLOW_TOUCH(ps, nd_target);
+    FLOW_TOUCH(ps, arp_sha);
+    FLOW_TOUCH(ps, arp_tha);
     for (ofs += ND_MSG_LEN; ofs < end; ) {
         const struct nd_opt_header *opt = peek(ps, ofs, 2, end);
         uint32_t len = opt ? opt->len * 8u : 0;

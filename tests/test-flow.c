@@ -478,11 +478,14 @@ test_keys_and_masks(void **state DPS_UNUSED)
                      flow_key_hash_masked(&kz2, &mask, 0));
 
     /* Extraction into a compact key matches the expanded flow. */
-    struct dp_packet *p = flow_compose(dp_test_pools.std, &flows[2], 0);
-    struct flow_key kp;
-    flow_extract_key(p, &kp);
-    assert_true(flow_key_equal(&kp, &keys[2]));
-    dp_packet_free(p);
+    for (size_t i = 0; i < n; i++) {
+        struct dp_packet *p = flow_compose(dp_test_pools.std, &flows[i], 3);
+        struct flow_key kp;
+
+        flow_extract_key(p, &kp);
+        assert_true(flow_key_equal(&kp, &keys[i]));
+        dp_packet_free(p);
+    }
 }
 
 /* Random bytes after a valid Ethernet/IP start: never a crash, never a read
@@ -515,11 +518,15 @@ test_random_garbage(void **state DPS_UNUSED)
         struct dp_packet *p = dp_test_chain(dp_test_pools.tiny, buf, size,
                                             1 + random() % 64,
                                             1 + random() % 64);
+        struct flow_key k1, k2;
         struct flow f;
         dp_test_poison(p);
         uint32_t r = flow_extract(p, &f);
+        assert_int_equal(flow_extract_key(p, &k2), r);
         dp_test_unpoison(p);
         assert_int_equal(r & FLOW_ERR_HDR_LIMIT, 0);
+        flow_key_from_flow(&k1, &f);
+        assert_true(flow_key_equal(&k1, &k2));
         dp_packet_free(p);
     }
 }
