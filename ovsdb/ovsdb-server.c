@@ -63,7 +63,14 @@ struct db {
 struct remote {
     char *name;
     struct pstream *listener;   /* NULL if not (yet) open. */
-    long long int next_try;     /* When to retry a failed listen. */
+    long long int next_try;     /* When to retry a failed listen or
+                                 * connection. */
+
+    /* An active remote ("unix:", "tcp:", "ssl:"): we connect out to a
+     * manager, and serve it as a client, reconnecting with back-off. */
+    bool active;
+    struct stream *connecting;  /* Connection in progress, or NULL. */
+    int backoff;                /* Next retry delay, in ms. */
 };
 
 /* One client connection. */
@@ -73,6 +80,8 @@ struct session {
     struct ovsdb_monitor **monitors;
     size_t n_monitors;
     bool change_aware;
+    char *active_name;          /* Active remote we connected to, or NULL
+                                 * for a client that connected to us. */
 };
 
 /* A "transact" request whose "wait" is not satisfied yet. */
@@ -143,6 +152,7 @@ static void run_sessions(void);
 static void run_triggers(bool force);
 static void wait_all(void);
 static void session_destroy(struct session *);
+static void remote_close(struct remote *);
 static void commit_cb(const struct ovsdb_txn *, void *aux);
 static void run_compaction(void);
 static void schedule_compaction(struct db *);
@@ -238,17 +248,11 @@ main(int argc, char *argv[])
         session_destroy(sessions);
     }
     for (i = 0; i < n_remotes; i++) {
-        if (remotes[i].listener) {
-            pstream_close(remotes[i].listener);
-        }
-        free(remotes[i].name);
+        remote_close(&remotes[i]);
     }
     free(remotes);
     for (i = 0; i < n_db_remotes; i++) {
-        if (db_remotes[i].listener) {
-            pstream_close(db_remotes[i].listener);
-        }
-        free(db_remotes[i].name);
+        remote_close(&db_remotes[i]);
     }
     free(db_remotes);
     free(ssl_private_key);
@@ -546,10 +550,112 @@ add_remote(const char *name)
     }
     remotes = xrealloc(remotes, (n_remotes + 1) * sizeof *remotes);
     r = &remotes[n_remotes++];
+    memset(r, 0, sizeof *r);
     r->name = xstrdup(name);
-    r->listener = NULL;
-    r->next_try = 0;
+    r->active = strncmp(name, "db:", 3) && pstream_verify_name(name);
+    r->backoff = 1000;
     db_changed = true;
+}
+
+static struct session *session_create(struct jsonrpc *);
+
+static struct session *
+find_active_session(const char *name)
+{
+    struct session *s;
+
+    for (s = sessions; s; s = s->next) {
+        if (s->active_name && !strcmp(s->active_name, name)) {
+            return s;
+        }
+    }
+    return NULL;
+}
+
+static void
+retry_later(struct remote *r)
+{
+    r->next_try = time_msec() + r->backoff;
+    r->backoff = MIN(r->backoff * 2, 8000);
+}
+
+/* Connects active remote 'r' if it has no session, with back-off from 1
+ * to 8 seconds between attempts. */
+static void
+run_active_remote(struct remote *r)
+{
+    int error;
+
+    if (find_active_session(r->name)) {
+        return;
+    }
+    if (!r->connecting) {
+        if (time_msec() < r->next_try) {
+            return;
+        }
+        error = stream_open(r->name, &r->connecting);
+        if (error) {
+            VLOG_WARN("%s: connection failed (%s)", r->name,
+                      util_strerror(error));
+            r->connecting = NULL;
+            retry_later(r);
+            return;
+        }
+    }
+    error = stream_connect(r->connecting);
+    if (error == EAGAIN) {
+        return;
+    } else if (error) {
+        VLOG_WARN("%s: connection failed (%s)", r->name,
+                  error == EOF ? "End of file" : util_strerror(error));
+        stream_close(r->connecting);
+        r->connecting = NULL;
+        retry_later(r);
+        return;
+    }
+    VLOG_INFO("%s: connected", r->name);
+    session_create(jsonrpc_open(r->connecting))->active_name
+        = xstrdup(r->name);
+    r->connecting = NULL;
+    r->backoff = 1000;
+}
+
+static void
+remote_wait(const struct remote *r)
+{
+    if (r->active) {
+        if (r->connecting) {
+            stream_connect_wait(r->connecting);
+        } else if (!find_active_session(r->name)) {
+            poll_timer_wait_until(r->next_try);
+        }
+    } else if (r->listener) {
+        pstream_wait(r->listener);
+    } else if (strncmp(r->name, "db:", 3)) {
+        poll_timer_wait_until(r->next_try);
+    }
+}
+
+static void
+remote_close(struct remote *r)
+{
+    if (r->listener) {
+        pstream_close(r->listener);
+        r->listener = NULL;
+    }
+    if (r->connecting) {
+        stream_close(r->connecting);
+        r->connecting = NULL;
+    }
+    if (r->active) {
+        struct session *s = find_active_session(r->name);
+
+        if (s) {
+            session_destroy(s);
+        }
+    }
+    free(r->name);
+    r->name = NULL;
 }
 
 /* Opens 'r' if it is not open yet and accepts its new connections. */
@@ -559,6 +665,10 @@ run_remote(struct remote *r)
     int n;
 
     if (!strncmp(r->name, "db:", 3)) {
+        return;
+    }
+    if (r->active) {
+        run_active_remote(r);
         return;
     }
     if (!r->listener) {
@@ -582,7 +692,6 @@ run_remote(struct remote *r)
     /* Accept a bounded number per iteration to stay responsive. */
     for (n = 0; n < 50; n++) {
         struct stream *stream;
-        struct session *s;
         int error = pstream_accept(r->listener, &stream);
 
         if (error) {
@@ -592,11 +701,19 @@ run_remote(struct remote *r)
             }
             break;
         }
-        s = xzalloc(sizeof *s);
-        s->rpc = jsonrpc_open(stream);
-        s->next = sessions;
-        sessions = s;
+        session_create(jsonrpc_open(stream));
     }
+}
+
+static struct session *
+session_create(struct jsonrpc *rpc)
+{
+    struct session *s = xzalloc(sizeof *s);
+
+    s->rpc = rpc;
+    s->next = sessions;
+    sessions = s;
+    return s;
 }
 
 static void
@@ -697,34 +814,46 @@ update_db_config(void)
         }
         names = read_db_strings(remotes[i].name, &n);
         for (j = 0; j < n; j++) {
-            if (pstream_verify_name(names[j])) {
-                /* Active remotes (ovsdb-server connecting out to a
-                 * manager) are not supported yet. */
+            bool active = pstream_verify_name(names[j]) != 0;
+
+            if (active && stream_verify_name(names[j])) {
+                static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
+                VLOG_WARN_RL(&rl, "%s: not a valid remote", names[j]);
                 free(names[j]);
                 continue;
             }
             wanted = xrealloc(wanted, (n_wanted + 1) * sizeof *wanted);
             memset(&wanted[n_wanted], 0, sizeof *wanted);
+            wanted[n_wanted].active = active;
+            wanted[n_wanted].backoff = 1000;
             wanted[n_wanted++].name = names[j];
         }
         free(names);
     }
 
-    /* Keep the listeners that are still wanted. */
+    /* Keep the listeners, connections and back-off of the remotes that
+     * are still wanted; close the others. */
     for (i = 0; i < n_wanted; i++) {
         for (j = 0; j < n_db_remotes; j++) {
-            if (db_remotes[j].name && !strcmp(db_remotes[j].name,
-                                              wanted[i].name)) {
-                wanted[i].listener = db_remotes[j].listener;
-                db_remotes[j].listener = NULL;
+            struct remote *old = &db_remotes[j];
+
+            if (old->name && !strcmp(old->name, wanted[i].name)) {
+                wanted[i].listener = old->listener;
+                wanted[i].connecting = old->connecting;
+                wanted[i].next_try = old->next_try;
+                wanted[i].backoff = old->backoff;
+                old->listener = NULL;
+                old->connecting = NULL;
+                free(old->name);
+                old->name = NULL;
             }
         }
     }
     for (j = 0; j < n_db_remotes; j++) {
-        if (db_remotes[j].listener) {
-            pstream_close(db_remotes[j].listener);
+        if (db_remotes[j].name) {
+            remote_close(&db_remotes[j]);
         }
-        free(db_remotes[j].name);
     }
     free(db_remotes);
     db_remotes = wanted;
@@ -817,6 +946,20 @@ session_destroy(struct session *s)
         ovsdb_monitor_destroy(s->monitors[i]);
     }
     free(s->monitors);
+    if (s->active_name) {
+        /* Reconnect to the manager after a pause. */
+        size_t i;
+
+        for (i = 0; i < n_remotes + n_db_remotes; i++) {
+            struct remote *r = (i < n_remotes ? &remotes[i]
+                                : &db_remotes[i - n_remotes]);
+
+            if (r->name && !strcmp(r->name, s->active_name)) {
+                retry_later(r);
+            }
+        }
+        free(s->active_name);
+    }
     jsonrpc_close(s->rpc);
     free(s);
 }
@@ -1331,18 +1474,10 @@ wait_all(void)
     size_t i;
 
     for (i = 0; i < n_remotes; i++) {
-        if (remotes[i].listener) {
-            pstream_wait(remotes[i].listener);
-        } else if (strncmp(remotes[i].name, "db:", 3)) {
-            poll_timer_wait(1000);
-        }
+        remote_wait(&remotes[i]);
     }
     for (i = 0; i < n_db_remotes; i++) {
-        if (db_remotes[i].listener) {
-            pstream_wait(db_remotes[i].listener);
-        } else {
-            poll_timer_wait(1000);
-        }
+        remote_wait(&db_remotes[i]);
     }
     for (s = sessions; s; s = s->next) {
         jsonrpc_wait(s->rpc);
@@ -1555,7 +1690,8 @@ static void
 add_remote_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
               const char *argv[], void *aux DPS_UNUSED)
 {
-    if (strncmp(argv[1], "db:", 3) && pstream_verify_name(argv[1])) {
+    if (strncmp(argv[1], "db:", 3) && pstream_verify_name(argv[1])
+        && stream_verify_name(argv[1])) {
         unixctl_command_reply_error(conn, "unknown remote type");
         return;
     }
@@ -1571,10 +1707,7 @@ remove_remote_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
 
     for (i = 0; i < n_remotes; i++) {
         if (!strcmp(remotes[i].name, argv[1])) {
-            if (remotes[i].listener) {
-                pstream_close(remotes[i].listener);
-            }
-            free(remotes[i].name);
+            remote_close(&remotes[i]);
             remotes[i] = remotes[--n_remotes];
             unixctl_command_reply(conn, NULL);
             return;
