@@ -82,7 +82,17 @@ struct session {
     bool change_aware;
     char *active_name;          /* Active remote we connected to, or NULL
                                  * for a client that connected to us. */
+
+    /* Inactivity probe, for TCP and SSL (Open vSwitch's default: 5 s).
+     * After 'probe_interval' ms without input, send an "echo"; after as
+     * long again, disconnect. */
+    int probe_interval;         /* 0 for none. */
+    unsigned long long int rx_bytes; /* Input seen so far. */
+    long long int last_rx;      /* When input last arrived. */
+    bool probe_sent;
 };
+
+#define PROBE_INTERVAL 5000
 
 /* A "transact" request whose "wait" is not satisfied yet. */
 struct trigger {
@@ -712,6 +722,9 @@ session_create(struct jsonrpc *rpc)
 
     s->rpc = rpc;
     s->next = sessions;
+    s->probe_interval = (stream_or_pstream_needs_probes(jsonrpc_get_name(rpc))
+                         > 0 ? PROBE_INTERVAL : 0);
+    s->last_rx = time_msec();
     sessions = s;
     return s;
 }
@@ -1392,6 +1405,34 @@ handle_request(struct session *s, struct jsonrpc_msg *msg)
     }
 }
 
+/* Runs the inactivity probe of 's'.  Returns true if 's' must go. */
+static bool
+run_probe(struct session *s)
+{
+    unsigned long long int rx = jsonrpc_get_received_bytes(s->rpc);
+    long long int now = time_msec();
+
+    if (!s->probe_interval) {
+        return false;
+    }
+    if (rx != s->rx_bytes) {
+        s->rx_bytes = rx;
+        s->last_rx = now;
+        s->probe_sent = false;
+    } else if (now - s->last_rx >= s->probe_interval) {
+        if (s->probe_sent) {
+            VLOG_WARN("%s: no response to inactivity probe after %d "
+                      "seconds, disconnecting", jsonrpc_get_name(s->rpc),
+                      s->probe_interval / 1000);
+            return true;
+        }
+        send_msg(s, jsonrpc_create_request("echo", json_array(), NULL));
+        s->probe_sent = true;
+        s->last_rx = now;
+    }
+    return false;
+}
+
 static void
 run_sessions(void)
 {
@@ -1421,6 +1462,10 @@ run_sessions(void)
         }
         if (i == 50) {
             poll_immediate_wake();
+        }
+        if (run_probe(s)) {
+            session_destroy(s);
+            continue;
         }
         error = jsonrpc_get_status(s->rpc);
         if (!error && jsonrpc_get_backlog(s->rpc) > MAX_BACKLOG) {
@@ -1482,6 +1527,9 @@ wait_all(void)
     for (s = sessions; s; s = s->next) {
         jsonrpc_wait(s->rpc);
         jsonrpc_recv_wait(s->rpc);
+        if (s->probe_interval) {
+            poll_timer_wait_until(s->last_rx + s->probe_interval);
+        }
     }
     for (t = triggers; t; t = t->next) {
         if (t->deadline != LLONG_MAX) {
