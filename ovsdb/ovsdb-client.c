@@ -891,6 +891,7 @@ print_updates(const struct monitored *tables, size_t n_tables,
     for (k = 0; k < n_tables; k++) {
         const struct monitored *mt = &tables[k];
         const json_t *table_updates = json_object_get(updates, mt->ts->name);
+        char *caption;
         const char *uuid;
         json_t *update;
         struct table *t;
@@ -899,8 +900,9 @@ print_updates(const struct monitored *tables, size_t n_tables,
         if (!table_updates) {
             continue;
         }
-        t = table_create(n_tables > 1 ? mt->ts->name : NULL,
-                         mt->n_columns + 2);
+        caption = n_tables > 1 ? xasprintf("%s table", mt->ts->name) : NULL;
+        t = table_create(caption, mt->n_columns + 2);
+        free(caption);
         table_set_heading(t, 0, "row");
         table_set_heading(t, 1, "action");
         for (j = 0; j < mt->n_columns; j++) {
