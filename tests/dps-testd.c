@@ -75,9 +75,11 @@ main(int argc, char *argv[])
     unixctl_command_register("test/pid", "", 0, 0, pid_cb, NULL);
     unixctl_command_register("test/cwd", "", 0, 0, cwd_cb, NULL);
 
-    daemon_complete();
+    /* Log the start-up line before telling the shell we are ready, so that
+     * a test that reads the log right after --detach returns sees it. */
     VLOG_INFO("%s (dpswitch) %s", util_program_name(),
               util_program_version());
+    daemon_complete();
 
     for (;;) {
         fatal_signal_run();
