@@ -987,6 +987,8 @@ monitor(struct context *ctx, const json_t *condition)
             for (c = OVSDB_N_HIDDEN_COLUMNS; c < ts->n_columns; c++) {
                 mt->columns[mt->n_columns++] = ts->columns[c];
             }
+            /* Like Open vSwitch's client: every column, then "_version". */
+            mt->columns[mt->n_columns++] = ts->columns[OVSDB_COL_VERSION];
             json_object_set_new(requests, ts->name, json_object());
             if (condition) {
                 json_object_set(json_object_get(requests, ts->name),
@@ -1041,6 +1043,9 @@ monitor(struct context *ctx, const json_t *condition)
                     json_array_append_new(cols,
                                           json_string(ts->columns[c]->name));
                 }
+                mt->columns[mt->n_columns++]
+                    = ts->columns[OVSDB_COL_VERSION];
+                json_array_append_new(cols, json_string("_version"));
             }
             json_object_set_new(request, "columns", cols);
             if (condition) {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "coverage.h"
 #include "daemon.h"
 #include "dirs.h"
 #include "dynamic-string.h"
@@ -19,6 +20,7 @@
 #include "fatal-signal.h"
 #include "file.h"
 #include "jsonrpc.h"
+#include "memory.h"
 #include "monitor.h"
 #include "ovsdb-error.h"
 #include "ovsdb-json.h"
@@ -164,6 +166,7 @@ static void wait_all(void);
 static void session_destroy(struct session *);
 static void remote_close(struct remote *);
 static void commit_cb(const struct ovsdb_txn *, void *aux);
+static void memory_report_cb(struct memory_report *, void *aux);
 static void run_compaction(void);
 static void schedule_compaction(struct db *);
 static unixctl_cb_func exit_cb, compact_cb, list_dbs_cb, list_remotes_cb,
@@ -207,6 +210,9 @@ main(int argc, char *argv[])
     if (error) {
         util_fatal(error, "could not create the control socket");
     }
+    coverage_register_unixctl_commands();
+    memory_register_unixctl_commands();
+    memory_register_reporter(memory_report_cb, NULL);
     unixctl_command_register("exit", "", 0, 0, exit_cb, NULL);
     unixctl_command_register("ovsdb-server/compact", "[DB]...", 0, INT_MAX,
                              compact_cb, NULL);
@@ -235,6 +241,7 @@ main(int argc, char *argv[])
 
     while (!exiting) {
         fatal_signal_run();
+        coverage_run();
         unixctl_server_run(unixctl);
         if (db_changed) {
             db_changed = false;
@@ -1860,5 +1867,55 @@ remove_db_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
     } else {
         remove_db(db);
         unixctl_command_reply(conn, NULL);
+    }
+}
+
+/* "memory/show": the figures Open vSwitch's ovsdb-server reports. */
+static void
+memory_report_cb(struct memory_report *report, void *aux DPS_UNUSED)
+{
+    unsigned long long int atoms = 0, cells = 0, weak_refs = 0;
+    unsigned long long int n_monitors = 0, n_sessions = 0;
+    struct session *sess;
+    size_t i, t;
+
+    for (i = 0; i < n_dbs; i++) {
+        const struct ovsdb *db = dbs[i]->ovsdb;
+
+        for (t = 0; t < db->schema->n_tables; t++) {
+            const struct ovsdb_table *table = &db->tables[t];
+            const struct ovsdb_table_schema *ts = table->schema;
+            struct ovsdb_row *row;
+
+            OHMAP_FOR_EACH (row, node, &table->rows) {
+                size_t c;
+
+                for (c = 0; c < ts->n_columns; c++) {
+                    const struct ovsdb_type *type = &ts->columns[c]->type;
+                    unsigned int n = row->fields[c].n;
+
+                    cells++;
+                    atoms += n * (type->value.type == OVSDB_TYPE_VOID
+                                  ? 1 : 2);
+                    if (ovsdb_base_type_is_weak_ref(&type->key)) {
+                        weak_refs += n;
+                    }
+                    if (ovsdb_base_type_is_weak_ref(&type->value)) {
+                        weak_refs += n;
+                    }
+                }
+            }
+        }
+    }
+    for (sess = sessions; sess; sess = sess->next) {
+        n_sessions++;
+        n_monitors += sess->n_monitors;
+    }
+    memory_report_add(report, "atoms", atoms);
+    memory_report_add(report, "cells", cells);
+    memory_report_add(report, "monitors", n_monitors);
+    memory_report_add(report, "n-weak-refs", weak_refs);
+    if (n_sessions) {
+        memory_report_add(report, "sessions", n_sessions);
     }
 }
