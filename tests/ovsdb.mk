@@ -37,7 +37,7 @@ EXTRA_DIST += tests/perf/ovsdb-bench.sh
 # tests/datapath.mk for "make fuzz-run").
 check_PROGRAMS += tests/fuzz/fuzz-ovsdb-transact
 TESTS += tests/fuzz/fuzz-ovsdb-transact
-EXTRA_DIST += tests/fuzz/corpus/ovsdb-transact
+FUZZ_TARGETS += ovsdb-transact
 tests_fuzz_fuzz_ovsdb_transact_SOURCES = tests/fuzz/fuzz-ovsdb-transact.c \
 	tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_ovsdb_transact_CPPFLAGS = $(AM_CPPFLAGS) \
