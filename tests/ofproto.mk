@@ -1,1 +1,10 @@
 # tests/ofproto.mk: unit tests of the slow path (MAC learning, NORMAL switching).
+
+OFPROTO_UNIT_TESTS = \
+	tests/test-mac-learning
+check_PROGRAMS += $(OFPROTO_UNIT_TESTS)
+TESTS += $(OFPROTO_UNIT_TESTS)
+
+tests_test_mac_learning_SOURCES = tests/test-mac-learning.c
+tests_test_mac_learning_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_mac_learning_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)
