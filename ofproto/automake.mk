@@ -1,10 +1,18 @@
 # ofproto/: the slow path, per-bridge forwarding decisions.  NORMAL
-# switching (MAC learning, VLANs) first; OpenFlow later.
+# switching (MAC learning, VLANs) first; OpenFlow later.  It reads the
+# packet library's flow key definitions (lib/flow.h) but calls nothing in
+# it, so it needs neither DPDK's headers nor its libraries.
 
 noinst_LIBRARIES += ofproto/libofproto.a
 ofproto_libofproto_a_SOURCES = \
+	ofproto/dp-actions.c \
+	ofproto/dp-actions.h \
 	ofproto/mac-learning.c \
-	ofproto/mac-learning.h
+	ofproto/mac-learning.h \
+	ofproto/normal.c \
+	ofproto/normal.h
 
 # What a program that makes NORMAL decisions links with.
 OFPROTO_LIBS = ofproto/libofproto.a $(GENERIC_LIBS)
+
+EXTRA_DIST += Documentation/topics/normal-switching.rst
