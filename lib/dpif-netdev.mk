@@ -1,1 +1,18 @@
 # lib/dpif-netdev.mk: the userspace datapath's flow caches and classifier (links DPDK through DP_LIBS).
+
+noinst_LIBRARIES += lib/libdpswitch-dpif.a
+lib_libdpswitch_dpif_a_SOURCES = \
+	lib/dp-emc.c \
+	lib/dp-emc.h \
+	lib/dp-flow.c \
+	lib/dp-flow.h \
+	lib/dp-rcu.c \
+	lib/dp-rcu.h \
+	lib/dpcls.c \
+	lib/dpcls.h
+lib_libdpswitch_dpif_a_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
+
+# What a program that uses the flow caches links with.
+DPIF_LIBS = lib/libdpswitch-dpif.a $(DP_LIBS)
+
+EXTRA_DIST += Documentation/topics/flow-caches.rst
