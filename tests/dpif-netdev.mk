@@ -1,1 +1,29 @@
 # tests/dpif-netdev.mk: unit tests and benchmarks of the datapath's flow caches.
+
+DPIF_UNIT_TESTS = \
+	tests/test-dpcls \
+	tests/test-emc
+check_PROGRAMS += $(DPIF_UNIT_TESTS)
+TESTS += $(DPIF_UNIT_TESTS)
+
+DPIF_TEST_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS) $(CMOCKA_CFLAGS)
+DPIF_TEST_LDADD = $(DPIF_LIBS) $(CMOCKA_LIBS)
+
+tests_test_dpcls_SOURCES = tests/test-dpcls.c tests/dpif-test.c \
+	tests/dpif-test.h
+tests_test_dpcls_CFLAGS = $(DPIF_TEST_CFLAGS)
+tests_test_dpcls_LDADD = $(DPIF_TEST_LDADD)
+
+tests_test_emc_SOURCES = tests/test-emc.c tests/dpif-test.c \
+	tests/dpif-test.h
+tests_test_emc_CFLAGS = $(DPIF_TEST_CFLAGS)
+tests_test_emc_LDADD = $(DPIF_TEST_LDADD)
+
+# Benchmark: built by "make check" so that it keeps compiling, run by hand
+# (see Documentation/topics/flow-caches.rst).
+check_PROGRAMS += tests/perf/perf-dpcls
+tests_perf_perf_dpcls_SOURCES = tests/perf/perf-dpcls.c tests/dpif-test.c \
+	tests/dpif-test.h
+tests_perf_perf_dpcls_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_perf_perf_dpcls_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
+tests_perf_perf_dpcls_LDADD = $(DPIF_LIBS)
