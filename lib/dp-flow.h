@@ -59,7 +59,7 @@ struct dp_flow {
     /* Fast path: the classifier rule first, then what a hit reads. */
     struct dpcls_rule cr;               /* In a dpcls. */
     bool dead;                          /* Deleted: caches ignore it. */
-    uint32_t mark;                      /* Offload mark or DP_FLOW_MARK_NONE. */
+    uint32_t mark;                      /* Offload mark, or none. */
     struct dp_flow_actions *actions;    /* RCU-published. */
     struct dp_flow_stats stats;         /* Written by the owning PMD. */
 

@@ -30,7 +30,8 @@ dp_rcu_create(unsigned int max_threads)
     struct dp_rcu *rcu = xzalloc(sizeof *rcu);
     size_t size = rte_rcu_qsbr_get_memsize(max_threads);
 
-    size = (size + RTE_CACHE_LINE_SIZE - 1) & ~(size_t) (RTE_CACHE_LINE_SIZE - 1);
+    /* aligned_alloc() wants a multiple of the alignment. */
+    size = RTE_ALIGN_CEIL(size, RTE_CACHE_LINE_SIZE);
     rcu->qsbr = aligned_alloc(RTE_CACHE_LINE_SIZE, size);
     util_assert(rcu->qsbr);
     util_assert(!rte_rcu_qsbr_init(rcu->qsbr, max_threads));
@@ -100,9 +101,8 @@ dp_rcu_postpone(struct dp_rcu *rcu, void (*function)(void *), void *arg)
 
 /* Runs the postponed callbacks whose grace period has ended, without
  * waiting.  Returns how many ran.  One thread at a time may reclaim (or
- * wait in dp_rcu_barrier()): the main thread.  Must not be called by an online reader
- * from inside a read-side section (it would not wait, but a callback could
- * free what that reader holds). */
+ * wait in dp_rcu_barrier()): the main thread.  An online reader must not
+ * call it between quiescent states: a callback could free what it holds. */
 size_t
 dp_rcu_reclaim(struct dp_rcu *rcu)
 {

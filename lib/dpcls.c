@@ -22,10 +22,13 @@
 #ifdef __SSE4_2__
 #include <nmmintrin.h>
 #endif
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "dp-rcu.h"
 #include "util.h"
 
-#define DPCLS_SLOTS 8
+#define DPCLS_SLOTS 8    /* dpcls_bucket_match() compares 8 at once. */
 
 struct dpcls_bucket {
     uint32_t hashes[DPCLS_SLOTS];
@@ -74,6 +77,10 @@ static void dpcls_mask_key(const struct dpcls_subtable *,
                            const struct flow_key *, uint64_t *words);
 static uint32_t dpcls_hash_words(const uint64_t *words, unsigned int n);
 static uint32_t dpcls_other_bucket(uint32_t hash);
+static uint32_t dpcls_bucket_match(const struct dpcls_bucket *,
+                                   uint32_t hash);
+static struct dpcls_rule *dpcls_bucket_candidate(const struct dpcls_bucket *,
+                                                 uint32_t hash);
 
 /* Initializes 'cls' as an empty classifier whose old versions of internal
  * structures are freed through 'rcu'. */
@@ -290,6 +297,8 @@ dpcls_lookup(const struct dpcls *cls, const struct flow_key *const keys[],
             dpcls_mask_key(st, keys[i], masked[i]);
             hash = hashes[i] = dpcls_hash_words(masked[i], n_words);
             rte_prefetch0(&t->buckets[hash & t->bucket_mask]);
+            rte_prefetch0(&t->buckets[dpcls_other_bucket(hash)
+                                      & t->bucket_mask]);
         }
 
         /* The first slot in either bucket with the same hash: almost
@@ -297,22 +306,13 @@ dpcls_lookup(const struct dpcls *cls, const struct flow_key *const keys[],
         for (uint32_t map = keys_map; map; map &= map - 1) {
             unsigned int i = __builtin_ctz(map);
             uint32_t hash = hashes[i];
-            const struct dpcls_bucket *b = &t->buckets[hash
-                                                       & t->bucket_mask];
-            struct dpcls_rule *r = NULL;
+            struct dpcls_rule *r;
 
-            for (int k = 0; k < DPCLS_SLOTS && !r; k++) {
-                if (b->hashes[k] == hash) {
-                    r = __atomic_load_n(&b->rules[k], __ATOMIC_ACQUIRE);
-                }
-            }
+            r = dpcls_bucket_candidate(&t->buckets[hash & t->bucket_mask],
+                                       hash);
             if (!r) {
-                b = &t->buckets[dpcls_other_bucket(hash) & t->bucket_mask];
-                for (int k = 0; k < DPCLS_SLOTS && !r; k++) {
-                    if (b->hashes[k] == hash) {
-                        r = __atomic_load_n(&b->rules[k], __ATOMIC_ACQUIRE);
-                    }
-                }
+                uint32_t other = dpcls_other_bucket(hash) & t->bucket_mask;
+                r = dpcls_bucket_candidate(&t->buckets[other], hash);
             }
             candidates[i] = r;
             if (r) {
@@ -505,15 +505,48 @@ dpcls_table_find(const struct dpcls_table *t, uint32_t hash,
         uint32_t bi = i ? dpcls_other_bucket(hash) : hash;
         const struct dpcls_bucket *b = &t->buckets[bi & t->bucket_mask];
 
-        for (int s = 0; s < DPCLS_SLOTS; s++) {
-            if (b->hashes[s] == hash) {
-                struct dpcls_rule *r = __atomic_load_n(&b->rules[s],
-                                                       __ATOMIC_ACQUIRE);
-                if (r && !memcmp(r->words, words,
-                                 n_words * sizeof words[0])) {
-                    return r;
-                }
+        for (uint32_t m = dpcls_bucket_match(b, hash); m; m &= m - 1) {
+            unsigned int slot = __builtin_ctz(m);
+            struct dpcls_rule *r = __atomic_load_n(&b->rules[slot],
+                                                   __ATOMIC_ACQUIRE);
+            if (r && !memcmp(r->words, words, n_words * sizeof words[0])) {
+                return r;
             }
+        }
+    }
+    return NULL;
+}
+
+/* Returns a bitmap of the slots of 'b' whose hash is 'hash'. */
+static inline uint32_t
+dpcls_bucket_match(const struct dpcls_bucket *b, uint32_t hash)
+{
+#ifdef __SSE2__
+    __m128i h = _mm_set1_epi32(hash);
+    __m128i lo = _mm_loadu_si128((const __m128i *) &b->hashes[0]);
+    __m128i hi = _mm_loadu_si128((const __m128i *) &b->hashes[4]);
+
+    return (_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(lo, h)))
+            | _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(hi, h))) << 4);
+#else
+    uint32_t map = 0;
+
+    for (int s = 0; s < DPCLS_SLOTS; s++) {
+        map |= (uint32_t) (b->hashes[s] == hash) << s;
+    }
+    return map;
+#endif
+}
+
+/* Returns the first rule in 'b' with 'hash', or NULL. */
+static inline struct dpcls_rule *
+dpcls_bucket_candidate(const struct dpcls_bucket *b, uint32_t hash)
+{
+    for (uint32_t m = dpcls_bucket_match(b, hash); m; m &= m - 1) {
+        struct dpcls_rule *r = __atomic_load_n(&b->rules[__builtin_ctz(m)],
+                                               __ATOMIC_ACQUIRE);
+        if (r) {
+            return r;
         }
     }
     return NULL;

@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <rte_prefetch.h>
 #include "dp-emc.h"
 #include "dp-flow.h"
 #include "dp-rcu.h"
@@ -170,21 +171,53 @@ setup_destroy(struct setup *s)
     free(s->hashes);
 }
 
-/* Visits keys in a fixed pseudo-random order, a stride prime to n. */
-static inline size_t
-next_key(size_t pos, size_t n)
+/* Visits keys in a fixed pseudo-random order: steps of a stride prime to
+ * the number of keys.  'ahead' runs one batch in front and prefetches, as a
+ * PMD prefetches the next packets' headers. */
+struct cursor {
+    const struct flow_key *keys;
+    size_t n, stride, pos, ahead;
+};
+
+static void
+cursor_init(struct cursor *c, const struct setup *s)
 {
-    return (pos + 7919 * 127) % n;
+    c->keys = s->keys;
+    c->n = s->n_keys;
+    c->stride = 611953 % c->n;  /* A prime: odd and not a multiple of 5. */
+    c->pos = 0;
+    c->ahead = 0;
+    for (int i = 0; i < BATCH; i++) {
+        c->ahead += c->stride;
+        c->ahead -= c->ahead >= c->n ? c->n : 0;
+    }
+}
+
+/* Returns the index of the next key. */
+static inline size_t
+cursor_next(struct cursor *c)
+{
+    size_t k = c->pos;
+
+    rte_prefetch0(&c->keys[c->ahead]);
+    rte_prefetch0((const char *) &c->keys[c->ahead] + 64);
+    c->ahead += c->stride;
+    c->ahead -= c->ahead >= c->n ? c->n : 0;
+    c->pos += c->stride;
+    c->pos -= c->pos >= c->n ? c->n : 0;
+    return k;
 }
 
 static struct result
 run_dpcls(struct setup *s, double seconds)
 {
     struct result r = { 0, -1, 0 };
-    size_t n = 0, pos = 0;
     unsigned int n_lookups = 0;
     double start, elapsed, instructions;
+    struct cursor c;
+    size_t n = 0;
 
+    cursor_init(&c, s);
     perf_start();
     start = now_s();
     do {
@@ -193,8 +226,7 @@ run_dpcls(struct setup *s, double seconds)
             struct dpcls_rule *rules[BATCH];
 
             for (int i = 0; i < BATCH; i++) {
-                kp[i] = &s->keys[pos];
-                pos = next_key(pos, s->n_keys);
+                kp[i] = &s->keys[cursor_next(&c)];
             }
             if (!dpcls_lookup(&s->cls, kp, BATCH, rules, &n_lookups)) {
                 util_fatal(0, "unexpected miss");
@@ -216,9 +248,11 @@ static struct result
 run_pipeline(struct setup *s, struct dp_emc *emc, double seconds)
 {
     struct result r = { 0, -1, 0 };
-    size_t n = 0, n_emc_hits = 0, pos = 0;
+    size_t n = 0, n_emc_hits = 0;
     double start, elapsed, instructions;
+    struct cursor c;
 
+    cursor_init(&c, s);
     perf_start();
     start = now_s();
     do {
@@ -230,11 +264,8 @@ run_pipeline(struct setup *s, struct dp_emc *emc, double seconds)
             uint32_t sink = 0;
 
             for (int i = 0; i < BATCH; i++) {
-                size_t k = pos;
-
-                pos = next_key(pos, s->n_keys);
-                idx[i] = k;
-                dp_emc_prefetch(emc, s->hashes[k]);
+                idx[i] = cursor_next(&c);
+                dp_emc_prefetch(emc, s->hashes[idx[i]]);
             }
             for (int i = 0; i < BATCH; i++) {
                 size_t k = idx[i];
