@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -723,6 +724,98 @@ test_dp_actions(void **state DPS_UNUSED)
     ds_destroy(&s);
 }
 
+static void
+test_double_tagged(void **state DPS_UNUSED)
+{
+    struct normal_bridge *nb = std_bridge(NULL, 0, false);
+    struct flow f;
+
+    /* Only the outer tag decides and changes; the inner one (and a service
+     * TPID) is neither read nor matched. */
+    f = make_flow(4, mac(1), BCAST, 10, 2);
+    f.vlan_tpid[0] = htons(ETH_TYPE_VLAN_8021AD);
+    f.vlan_tpid[1] = htons(ETH_TYPE_VLAN);
+    f.vlan_tci[1] = htons(99 | VLAN_CFI);
+    check_xlate(nb, &f, 0, "5,6,7,0,pop_vlan,1,2", NORMAL_FLOOD_MULTICAST,
+                M_VID, M_DST | M_SRC);
+
+    /* Inner tag 10 behind an outer priority tag on an access port. */
+    f = make_flow(2, mac(2), mac(1), 0, 0);
+    f.vlan_tpid[1] = htons(ETH_TYPE_VLAN);
+    f.vlan_tci[1] = htons(10 | VLAN_CFI);
+    check_xlate(nb, &f, 0, "pop_vlan,push_vlan(vid=10,pcp=0),4",
+                NORMAL_FORWARD, M_ALL, M_DST | M_SRC);
+    normal_bridge_destroy(nb);
+}
+
+/* Upcalls from several threads while another flushes and shows. */
+struct upcall_thread {
+    struct normal_bridge *nb;
+    uint32_t in_port;
+    int n_forwarded;
+};
+
+static void *
+upcall_main(void *aux_)
+{
+    struct upcall_thread *aux = aux_;
+    struct normal_xlate_out out;
+
+    normal_xlate_out_init(&out);
+    for (int i = 0; i < 2000; i++) {
+        struct flow f = make_flow(aux->in_port, mac(aux->in_port),
+                                  mac(aux->in_port ^ 3), -1, 0);
+
+        normal_xlate(aux->nb, &f, i, &out);
+        assert_true(out.reason == NORMAL_FORWARD
+                    || out.reason == NORMAL_FLOOD_UNKNOWN);
+        aux->n_forwarded += out.reason == NORMAL_FORWARD;
+    }
+    normal_xlate_out_destroy(&out);
+    return NULL;
+}
+
+static void
+test_threads(void **state DPS_UNUSED)
+{
+    struct normal_bridge *nb = std_bridge(NULL, 0, false);
+    struct upcall_thread threads[2] = { { nb, 1, 0 }, { nb, 2, 0 } };
+    pthread_t ids[2];
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(pthread_create(&ids[i], NULL, upcall_main,
+                                        &threads[i]), 0);
+    }
+    for (int i = 0; i < 200; i++) {
+        ds_clear(&s);
+        normal_fdb_show(nb, i, &s);
+        if (i % 10 == 0) {
+            normal_fdb_flush(nb);
+        }
+        normal_run(nb, i * SEC);
+    }
+    for (int i = 0; i < 2; i++) {
+        pthread_join(ids[i], NULL);
+    }
+
+    /* Whatever the interleaving, the table is consistent afterwards. */
+    normal_fdb_flush(nb);
+    struct flow f = make_flow(1, mac(1), mac(2), -1, 0);
+    check_xlate(nb, &f, 2000, "2,push_vlan(vid=10,pcp=0),4,5,6,7,0",
+                NORMAL_FLOOD_UNKNOWN, M_CFI, M_DST | M_SRC);
+    f = make_flow(2, mac(2), mac(1), -1, 0);
+    check_xlate(nb, &f, 2000, "1", NORMAL_FORWARD, M_CFI, M_DST | M_SRC);
+    ds_clear(&s);
+    normal_fdb_show(nb, 2000, &s);
+    assert_string_equal(ds_cstr(&s),
+                        " port  VLAN  MAC                Age\n"
+                        "    1    10  50:54:00:00:00:01    0\n"
+                        "    2    10  50:54:00:00:00:02    0\n");
+    ds_destroy(&s);
+    normal_bridge_destroy(nb);
+}
+
 int
 main(void)
 {
@@ -740,6 +833,8 @@ main(void)
         cmocka_unit_test(test_fdb_show),
         cmocka_unit_test(test_config_strings),
         cmocka_unit_test(test_dp_actions),
+        cmocka_unit_test(test_double_tagged),
+        cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests_name("normal", tests, NULL, NULL);
 }
