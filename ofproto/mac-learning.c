@@ -58,6 +58,8 @@ static size_t mac_learning_flush_matching(struct mac_learning *, int vlan,
 static void mac_learning_grow(struct mac_learning *);
 static size_t mac_learning_bucket(const struct mac_learning *, uint16_t vlan,
                                   const struct eth_addr *);
+static long long mac_learning_age(const struct mac_learning_node *,
+                                  long long now);
 static void list_init(struct mac_learning_node *head);
 static void list_remove(struct mac_learning_node *);
 static void list_push_back(struct mac_learning_node *head,
@@ -276,11 +278,10 @@ mac_learning_delete(struct mac_learning *ml, uint16_t vlan,
 size_t
 mac_learning_run(struct mac_learning *ml, long long now)
 {
-    long long idle_msec = ml->idle_time * 1000LL;
     size_t n = 0;
 
     while (ml->lru.next != &ml->lru
-           && now - ml->lru.next->last_seen >= idle_msec) {
+           && mac_learning_age(ml->lru.next, now) >= ml->idle_time) {
         ml->stats.n_expired++;
         mac_learning_remove(ml, ml->lru.next, MAC_LEARNING_CHANGE_EXPIRED);
         n++;
@@ -294,7 +295,7 @@ long long
 mac_learning_next_expiry(const struct mac_learning *ml)
 {
     return (ml->lru.next == &ml->lru ? LLONG_MAX
-            : ml->lru.next->last_seen + ml->idle_time * 1000LL);
+            : (ml->lru.next->last_seen / 1000 + ml->idle_time) * 1000);
 }
 
 /* Removes every entry, static ones too.  Returns how many. */
@@ -350,7 +351,7 @@ mac_learning_get_entries(const struct mac_learning *ml, long long now,
         for (const struct mac_learning_node *node = heads[i]->next;
              node != heads[i]; node = node->next) {
             struct mac_learning_entry *e = &entries[n++];
-            long long age = (now - node->last_seen) / 1000;
+            long long age = mac_learning_age(node, now);
 
             e->vlan = node->vlan;
             e->mac = node->mac;
@@ -521,6 +522,15 @@ mac_learning_bucket(const struct mac_learning *ml, uint16_t vlan,
     x *= UINT64_C(0xbf58476d1ce4e5b9);
     x ^= x >> 32;
     return x & (ml->n_buckets - 1);
+}
+
+/* Returns the age of 'node' at 'now' in whole seconds, counted as Open
+ * vSwitch counts it: the difference of the two times truncated to seconds,
+ * so an address seen at 0.9 s is 1 s old at 1.1 s. */
+static long long
+mac_learning_age(const struct mac_learning_node *node, long long now)
+{
+    return now / 1000 - node->last_seen / 1000;
 }
 
 static void

@@ -10,7 +10,10 @@
  *
  * Time is explicit: every function that needs it takes 'now' in
  * milliseconds (time_msec() in the daemon, a fake clock in tests), and
- * nothing expires until mac_learning_run() is called.
+ * nothing expires until mac_learning_run() is called.  Ages count whole
+ * seconds, as Open vSwitch's do: the difference of the two times, each
+ * truncated to seconds.  An entry expires when its age reaches the aging
+ * time.
  *
  * Ports are opaque 32-bit handles chosen by the caller (NORMAL switching
  * uses OpenFlow port numbers); MAC_LEARNING_PORT_NONE is reserved.

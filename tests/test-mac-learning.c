@@ -191,11 +191,21 @@ test_aging(void **state DPS_UNUSED)
     mac_learning_get_stats(ml, &stats);
     assert_int_equal(stats.n_expired, 2);
 
+    /* Ages count whole seconds, each time truncated first. */
+    mac_learning_learn(ml, 0, &a, 1, 900 * SEC + 900);
+    assert_int_equal(mac_learning_get_entries(ml, 901 * SEC + 100,
+                                              &entries), 1);
+    assert_int_equal(entries[0].age, 1);
+    free(entries);
+    assert_true(mac_learning_next_expiry(ml) == 1200 * SEC);
+    assert_int_equal(mac_learning_run(ml, 1200 * SEC - 1), 0);
+    assert_int_equal(mac_learning_run(ml, 1200 * SEC), 1);
+
     /* A shorter aging time applies to existing entries. */
-    mac_learning_learn(ml, 0, &a, 1, 1000 * SEC);
+    mac_learning_learn(ml, 0, &a, 1, 2000 * SEC);
     mac_learning_set_idle_time(ml, 20);
-    assert_int_equal(mac_learning_run(ml, 1019 * SEC), 0);
-    assert_int_equal(mac_learning_run(ml, 1020 * SEC), 1);
+    assert_int_equal(mac_learning_run(ml, 2019 * SEC), 0);
+    assert_int_equal(mac_learning_run(ml, 2020 * SEC), 1);
     mac_learning_destroy(ml);
 }
 
