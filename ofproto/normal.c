@@ -103,7 +103,9 @@ normal_bridge_destroy(struct normal_bridge *nb)
  * are ignored.  MAC entries learned on a port that is gone, or whose VLAN
  * settings or datapath port changed, are flushed.  Returns 0, or EINVAL
  * (and changes nothing) if two ports share an OpenFlow or datapath port
- * number, or a tag, trunk or flood VLAN is over NORMAL_MAX_VLAN. */
+ * number, an OpenFlow port number is MAC_LEARNING_PORT_NONE, a mode is not
+ * one of the enums' values, or a tag, trunk or flood VLAN is over
+ * NORMAL_MAX_VLAN. */
 int
 normal_bridge_reconfigure(struct normal_bridge *nb,
                           const struct normal_bridge_config *cfg)
@@ -114,7 +116,10 @@ normal_bridge_reconfigure(struct normal_bridge *nb,
         const struct normal_port_config *pc = &cfg->ports[i];
         struct normal_port *p = &ports[i];
 
-        if (pc->tag > NORMAL_MAX_VLAN) {
+        if (pc->tag > NORMAL_MAX_VLAN
+            || pc->ofport == MAC_LEARNING_PORT_NONE
+            || pc->vlan_mode > NORMAL_VLAN_NATIVE_UNTAGGED
+            || pc->priority_tags > NORMAL_PRIORITY_TAGS_ALWAYS) {
             goto error;
         }
         for (size_t j = 0; j < i; j++) {

@@ -529,6 +529,17 @@ test_reconfigure(void **state DPS_UNUSED)
     memcpy(ports, std_ports, sizeof ports);
     ports[1].tag = 4096;
     assert_int_equal(normal_bridge_reconfigure(nb, &cfg), EINVAL);
+    memcpy(ports, std_ports, sizeof ports);
+    ports[1].ofport = MAC_LEARNING_PORT_NONE;
+    assert_int_equal(normal_bridge_reconfigure(nb, &cfg), EINVAL);
+    memcpy(ports, std_ports, sizeof ports);
+    ports[1].vlan_mode = NORMAL_VLAN_NATIVE_UNTAGGED + 1;
+    assert_int_equal(normal_bridge_reconfigure(nb, &cfg), EINVAL);
+    static const uint16_t bad_trunks[] = { 10, 5000 };
+    memcpy(ports, std_ports, sizeof ports);
+    ports[4].trunks = bad_trunks;
+    ports[4].n_trunks = 2;
+    assert_int_equal(normal_bridge_reconfigure(nb, &cfg), EINVAL);
     static const uint16_t bad_vlans[] = { 4096 };
     memcpy(ports, std_ports, sizeof ports);
     cfg.flood_vlans = bad_vlans;
