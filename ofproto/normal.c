@@ -450,6 +450,79 @@ normal_fdb_clear_stats(struct normal_bridge *nb)
     pthread_mutex_unlock(&nb->mutex);
 }
 
+/* Sets the VLAN fields of 'pc' (vlan_mode, tag, trunks, priority_tags)
+ * from a Port row's columns: 'vlan_mode' (NULL if empty), 'tag' (NULL if
+ * empty), the 'n_trunks' values of 'trunks', and other_config:priority-tags
+ * 'priority_tags' (NULL if absent).  'pc->trunks' will point into
+ * 'trunks_buf', which must have room for 'n_trunks' values and live as long
+ * as 'pc'.  Leaves the port numbers alone.
+ *
+ * Returns NULL if the columns were used as they are, otherwise a message
+ * (which the caller frees) for the log and Interface:error saying what was
+ * ignored or replaced: a tag or trunks that the mode does not use, values
+ * out of range, an unsupported mode (treated as access, the closest) or an
+ * unknown priority-tags value (treated as "never").  In every case 'pc'
+ * ends up usable. */
+char *
+normal_port_config_from_db(struct normal_port_config *pc,
+                           const char *vlan_mode, const int64_t *tag,
+                           const int64_t *trunks, size_t n_trunks,
+                           uint16_t *trunks_buf, const char *priority_tags)
+{
+    struct ds msg = DS_EMPTY_INITIALIZER;
+    bool has_tag = tag && *tag >= 0 && *tag <= NORMAL_MAX_VLAN;
+
+    if (tag && !has_tag) {
+        ds_put_format(&msg, "tag %lld is not a VLAN (0 to 4095), ignored; ",
+                      (long long) *tag);
+    }
+    if (!normal_vlan_mode_from_string(vlan_mode, has_tag, &pc->vlan_mode)) {
+        ds_put_format(&msg, "vlan_mode %s is not supported, the port is an "
+                      "access port; ", vlan_mode);
+        pc->vlan_mode = NORMAL_VLAN_ACCESS;
+    }
+
+    pc->tag = 0;
+    if (pc->vlan_mode == NORMAL_VLAN_TRUNK) {
+        if (has_tag) {
+            ds_put_cstr(&msg, "a trunk port has no tag, tag ignored; ");
+        }
+    } else if (has_tag) {
+        pc->tag = *tag;
+    }
+
+    pc->trunks = trunks_buf;
+    pc->n_trunks = 0;
+    if (pc->vlan_mode == NORMAL_VLAN_ACCESS) {
+        if (n_trunks) {
+            ds_put_cstr(&msg, "an access port carries only its tag, trunks "
+                        "ignored; ");
+        }
+    } else {
+        for (size_t i = 0; i < n_trunks; i++) {
+            if (trunks[i] >= 0 && trunks[i] <= NORMAL_MAX_VLAN) {
+                trunks_buf[pc->n_trunks++] = trunks[i];
+            } else {
+                ds_put_format(&msg, "trunk %lld is not a VLAN, ignored; ",
+                              (long long) trunks[i]);
+            }
+        }
+    }
+
+    if (!normal_priority_tags_from_string(priority_tags,
+                                          &pc->priority_tags)) {
+        ds_put_format(&msg, "other_config:priority-tags %s is not never, "
+                      "if-nonzero or always, using never; ", priority_tags);
+        pc->priority_tags = NORMAL_PRIORITY_TAGS_NEVER;
+    }
+
+    if (!msg.length) {
+        return NULL;
+    }
+    ds_truncate(&msg, msg.length - 2);
+    return ds_steal_cstr(&msg);
+}
+
 /* Parses Port vlan_mode 's' into '*mode'.  NULL or empty selects the
  * default: access if the port has a tag ('has_tag'), otherwise trunk.
  * Returns false for anything else, including "dot1q-tunnel", which is not

@@ -65,6 +65,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "compiler.h"
 #include "dp-actions.h"
 #include "flow.h"
 #include "mac-learning.h"
@@ -174,6 +175,12 @@ void normal_fdb_get_stats(struct normal_bridge *,
                           size_t *max_entries);
 void normal_fdb_clear_stats(struct normal_bridge *);
 
+char *normal_port_config_from_db(struct normal_port_config *,
+                                 const char *vlan_mode, const int64_t *tag,
+                                 const int64_t *trunks, size_t n_trunks,
+                                 uint16_t *trunks_buf,
+                                 const char *priority_tags)
+    DPS_WARN_UNUSED_RESULT;
 bool normal_vlan_mode_from_string(const char *, bool has_tag,
                                   enum normal_vlan_mode *);
 bool normal_priority_tags_from_string(const char *,

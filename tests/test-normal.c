@@ -681,6 +681,68 @@ test_config_strings(void **state DPS_UNUSED)
 }
 
 static void
+test_port_config_from_db(void **state DPS_UNUSED)
+{
+    struct normal_port_config pc = { .ofport = 3, .dp_port = 7 };
+    uint16_t buf[4];
+    int64_t tag = 10, bad_tag = 4096;
+    const int64_t trunks[] = { 20, 30 }, bad_trunks[] = { 20, -1, 5000 };
+    char *msg;
+
+    /* Defaults: a tag makes an access port, none a trunk. */
+    assert_null(normal_port_config_from_db(&pc, NULL, &tag, NULL, 0, buf,
+                                           NULL));
+    assert_int_equal(pc.vlan_mode, NORMAL_VLAN_ACCESS);
+    assert_int_equal(pc.tag, 10);
+    assert_int_equal(pc.n_trunks, 0);
+    assert_int_equal(pc.ofport, 3);
+    assert_int_equal(pc.dp_port, 7);
+    assert_null(normal_port_config_from_db(&pc, NULL, NULL, trunks, 2, buf,
+                                           "if-nonzero"));
+    assert_int_equal(pc.vlan_mode, NORMAL_VLAN_TRUNK);
+    assert_int_equal(pc.n_trunks, 2);
+    assert_int_equal(pc.trunks[1], 30);
+    assert_int_equal(pc.priority_tags, NORMAL_PRIORITY_TAGS_IF_NONZERO);
+    assert_null(normal_port_config_from_db(&pc, "native-untagged", &tag,
+                                           trunks, 2, buf, NULL));
+    assert_int_equal(pc.vlan_mode, NORMAL_VLAN_NATIVE_UNTAGGED);
+    assert_int_equal(pc.tag, 10);
+    assert_int_equal(pc.n_trunks, 2);
+
+    /* What a mode does not use is ignored, and said. */
+    msg = normal_port_config_from_db(&pc, NULL, &tag, trunks, 2, buf, NULL);
+    assert_string_equal(msg, "an access port carries only its tag, trunks "
+                        "ignored");
+    assert_int_equal(pc.n_trunks, 0);
+    free(msg);
+    msg = normal_port_config_from_db(&pc, "trunk", &tag, NULL, 0, buf, NULL);
+    assert_string_equal(msg, "a trunk port has no tag, tag ignored");
+    assert_int_equal(pc.tag, 0);
+    free(msg);
+
+    /* Bad values. */
+    msg = normal_port_config_from_db(&pc, "dot1q-tunnel", &bad_tag,
+                                     bad_trunks, 3, buf, "maybe");
+    assert_string_equal(msg, "tag 4096 is not a VLAN (0 to 4095), ignored; "
+                        "vlan_mode dot1q-tunnel is not supported, the port "
+                        "is an access port; an access port carries only its "
+                        "tag, trunks ignored; other_config:priority-tags "
+                        "maybe is not never, if-nonzero or always, using "
+                        "never");
+    assert_int_equal(pc.vlan_mode, NORMAL_VLAN_ACCESS);
+    assert_int_equal(pc.tag, 0);
+    assert_int_equal(pc.priority_tags, NORMAL_PRIORITY_TAGS_NEVER);
+    free(msg);
+    msg = normal_port_config_from_db(&pc, "native-tagged", &tag, bad_trunks,
+                                     3, buf, NULL);
+    assert_string_equal(msg, "trunk -1 is not a VLAN, ignored; "
+                        "trunk 5000 is not a VLAN, ignored");
+    assert_int_equal(pc.n_trunks, 1);
+    assert_int_equal(pc.trunks[0], 20);
+    free(msg);
+}
+
+static void
 test_dp_actions(void **state DPS_UNUSED)
 {
     struct dp_actions a = DP_ACTIONS_INITIALIZER;
@@ -843,6 +905,7 @@ main(void)
         cmocka_unit_test(test_reconfigure),
         cmocka_unit_test(test_fdb_show),
         cmocka_unit_test(test_config_strings),
+        cmocka_unit_test(test_port_config_from_db),
         cmocka_unit_test(test_dp_actions),
         cmocka_unit_test(test_double_tagged),
         cmocka_unit_test(test_threads),
