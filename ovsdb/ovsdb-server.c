@@ -9,6 +9,9 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -166,6 +169,7 @@ static void wait_all(void);
 static void session_destroy(struct session *);
 static void remote_close(struct remote *);
 static void commit_cb(const struct ovsdb_txn *, void *aux);
+static void trim_heap(void);
 static void memory_report_cb(struct memory_report *, void *aux);
 static void run_compaction(void);
 static void schedule_compaction(struct db *);
@@ -205,6 +209,10 @@ main(int argc, char *argv[])
     }
     free(db_names);
     create_server_db();
+    /* Reading a large database parses its records into JSON trees and
+     * frees them again; give those pages back to the system rather than
+     * keep them resident for the life of the server. */
+    trim_heap();
 
     error = unixctl_server_create(unixctl_path, &unixctl);
     if (error) {
@@ -1575,6 +1583,7 @@ compact_db(struct db *db, const char *why)
         free(s);
         ovsdb_error_destroy(error);
     }
+    trim_heap();
     schedule_compaction(db);
 }
 
@@ -1654,6 +1663,16 @@ commit_cb(const struct ovsdb_txn *txn, void *aux DPS_UNUSED)
             t->deadline = 0;
         }
     }
+}
+
+/* Returns the free memory at the top and in the middle of the heap to the
+ * system, where the C library can. */
+static void
+trim_heap(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 /* ------------------------------------------------------------------------
