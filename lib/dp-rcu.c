@@ -53,8 +53,9 @@ dp_rcu_destroy(struct dp_rcu *rcu)
     }
 }
 
-/* Registers reader 'thread_id' and puts it online.  Returns 0 or EINVAL for
- * an id out of range. */
+/* Registers reader 'thread_id' and puts it online.  The reader thread
+ * itself calls it, before its first read.  Returns 0, or EINVAL for an id
+ * out of range. */
 int
 dp_rcu_register(struct dp_rcu *rcu, unsigned int thread_id)
 {

@@ -597,6 +597,34 @@ test_rcu_threads(void **state DPS_UNUSED)
     } while ((now.tv_sec - start.tv_sec) * 1000000000LL
              + (now.tv_nsec - start.tv_nsec) < 500000000LL);
 
+    /* Grow one subtable from nothing to 20000 rules (its hash table is
+     * rebuilt and republished a dozen times) and empty it again, under the
+     * reader. */
+    enum { N_GROW = 20000 };
+    struct dp_flow **grown = xcalloc(N_GROW, sizeof *grown);
+    uint64_t w[FLOW_N_WORDS];
+    struct flow_key grow_mask, grow_key;
+
+    memset(w, 0, sizeof w);
+    w[12] = UINT64_MAX;
+    dpif_test_key_from_words(&grow_mask, w);
+    for (int i = 0; i < N_GROW; i++) {
+        w[12] = i + 1;
+        dpif_test_key_from_words(&grow_key, w);
+        grown[i] = add_flow(&cls, rcu, &grow_key, &grow_mask);
+        assert_non_null(grown[i]);
+        if (i % 500 == 0) {
+            dp_rcu_reclaim(rcu);
+        }
+    }
+    for (int i = 0; i < N_GROW; i++) {
+        del_flow(&cls, grown[i]);
+        if (i % 500 == 0) {
+            dp_rcu_reclaim(rcu);
+        }
+    }
+    free(grown);
+
     __atomic_store_n(&args.stop, true, __ATOMIC_RELEASE);
     pthread_join(reader, NULL);
     print_message("%zu changes, %llu lookups, %llu hits\n", n_churn,
