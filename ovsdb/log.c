@@ -443,8 +443,12 @@ sha1_hex(const void *data, size_t size, char hex[41])
         util_fatal(0, "SHA-1 computation failed");
     }
     for (i = 0; i < len; i++) {
-        snprintf(&hex[i * 2], 3, "%02x", digest[i]);
+        static const char digits[] = "0123456789abcdef";
+
+        hex[i * 2] = digits[digest[i] >> 4];
+        hex[i * 2 + 1] = digits[digest[i] & 0xf];
     }
+    hex[40] = '\0';
 }
 
 static struct ovsdb_error *

@@ -119,7 +119,25 @@ error:
 void
 uuid_to_string(const struct uuid *uuid, char string[UUID_LEN + 1])
 {
-    snprintf(string, UUID_LEN + 1, "%08x-%04x-%04x-%04x-%04x%08x",
-             uuid->parts[0], uuid->parts[1] >> 16, uuid->parts[1] & 0xffff,
-             uuid->parts[2] >> 16, uuid->parts[2] & 0xffff, uuid->parts[3]);
+    /* Formatted by hand: this runs for every row of every monitor update
+     * and log record, where snprintf() was a tenth of the server's work. */
+    static const char hex[] = "0123456789abcdef";
+    char *p = string;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        uint32_t part = uuid->parts[i];
+        int shift;
+
+        for (shift = 28; shift >= 0; shift -= 4) {
+            *p++ = hex[(part >> shift) & 0xf];
+            if ((i == 1 || i == 2) && shift == 16) {
+                *p++ = '-';
+            }
+        }
+        if (i <= 1) {
+            *p++ = '-';
+        }
+    }
+    *p = '\0';
 }
