@@ -486,6 +486,23 @@ jsonrpc_send(struct jsonrpc *rpc, struct jsonrpc_msg *msg)
     return rpc->status;
 }
 
+/* Queues 'length' bytes of 'json', one message already serialized, on
+ * 'rpc' and tries to write it at once.  Returns 0 or the connection's
+ * failure status. */
+int
+jsonrpc_send_serialized(struct jsonrpc *rpc, const char *json, size_t length)
+{
+    if (rpc->status) {
+        return rpc->status;
+    }
+    if (VLOG_IS_DBG_ENABLED()) {
+        VLOG_DBG("%s: send serialized: %.*s", rpc->name, (int) length, json);
+    }
+    ds_put_buffer(&rpc->output, json, length);
+    jsonrpc_run(rpc);
+    return rpc->status;
+}
+
 /* Receives the next message on 'rpc' if a complete one is available.
  * Returns 0 and stores the message (which the caller owns) in '*msgp', or
  * stores NULL and returns EAGAIN if no complete message has arrived yet,

@@ -160,6 +160,12 @@ void jsonrpc_set_max_msg_size(struct jsonrpc *, size_t max_msg_size);
  * and returns 0, or stores NULL and returns EAGAIN (nothing complete yet:
  * call jsonrpc_recv_wait()), EOF or an error. */
 int jsonrpc_send(struct jsonrpc *, struct jsonrpc_msg *);
+/* jsonrpc_send_serialized() queues 'length' bytes of 'json', a complete
+ * message as jsonx_to_ds() writes it, without parsing or copying it into a
+ * message first: for a server that sends the same notification to many
+ * clients and serializes it once.  Returns as jsonrpc_send() does. */
+int jsonrpc_send_serialized(struct jsonrpc *, const char *json,
+                            size_t length);
 int jsonrpc_recv(struct jsonrpc *, struct jsonrpc_msg **);
 void jsonrpc_recv_wait(struct jsonrpc *);
 

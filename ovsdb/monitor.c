@@ -135,6 +135,84 @@ ovsdb_monitor_get_version(const struct ovsdb_monitor *m)
     return m->version;
 }
 
+/* Returns a hash of what decides the updates of 'm' (everything that
+ * ovsdb_monitor_same_updates() compares except the conditions' values), so
+ * that monitors whose hashes differ need not be compared. */
+uint32_t
+ovsdb_monitor_hash(const struct ovsdb_monitor *m)
+{
+    uint32_t hash = ovsdb_hash_bytes(&m->db, sizeof m->db, m->version);
+    size_t i, j;
+
+    for (i = 0; i < m->n_tables; i++) {
+        const struct monitor_table *mt = &m->tables[i];
+        uint32_t flags = (mt->initial | mt->insert << 1 | mt->delete << 2
+                          | mt->modify << 3 | mt->has_condition << 4);
+
+        hash = ovsdb_hash_bytes(&mt->table, sizeof mt->table, hash);
+        hash = ovsdb_hash_bytes(&flags, sizeof flags, hash);
+        hash = ovsdb_hash_bytes(mt->columns,
+                                mt->n_columns * sizeof *mt->columns, hash);
+        if (mt->has_condition) {
+            for (j = 0; j < mt->condition.n_clauses; j++) {
+                const struct ovsdb_clause *c = &mt->condition.clauses[j];
+
+                hash = ovsdb_hash_bytes(&c->function, sizeof c->function,
+                                        hash);
+                hash = ovsdb_hash_bytes(&c->column, sizeof c->column, hash);
+            }
+        }
+    }
+    return hash;
+}
+
+/* Returns true if 'a' and 'b' send the same updates, byte for byte, for
+ * every transaction: the same database, protocol version, tables in the
+ * same order, columns in the same order, "select" flags and conditions.
+ * Their ids may differ.  ovsdb-server uses this to compute and serialize
+ * one update for many clients. */
+bool
+ovsdb_monitor_same_updates(const struct ovsdb_monitor *a,
+                           const struct ovsdb_monitor *b)
+{
+    size_t i, j;
+
+    if (a->db != b->db || a->version != b->version
+        || a->n_tables != b->n_tables) {
+        return false;
+    }
+    for (i = 0; i < a->n_tables; i++) {
+        const struct monitor_table *x = &a->tables[i];
+        const struct monitor_table *y = &b->tables[i];
+
+        if (x->table != y->table || x->n_columns != y->n_columns
+            || x->initial != y->initial || x->insert != y->insert
+            || x->delete != y->delete || x->modify != y->modify
+            || x->has_condition != y->has_condition
+            || memcmp(x->columns, y->columns,
+                      x->n_columns * sizeof *x->columns)) {
+            return false;
+        }
+        if (!x->has_condition) {
+            continue;
+        }
+        if (x->condition.n_clauses != y->condition.n_clauses) {
+            return false;
+        }
+        for (j = 0; j < x->condition.n_clauses; j++) {
+            const struct ovsdb_clause *p = &x->condition.clauses[j];
+            const struct ovsdb_clause *q = &y->condition.clauses[j];
+
+            if (p->function != q->function || p->column != q->column
+                || (p->column && !ovsdb_datum_equals(&p->arg, &q->arg,
+                                                     &p->column->type))) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 /* Returns the reply to the request that created 'm': the rows it selects
  * now, for the tables that asked for "initial". */
 json_t *

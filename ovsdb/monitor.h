@@ -16,6 +16,8 @@
 #define OVSDB_MONITOR_H 1
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include "compiler.h"
 
 struct ovsdb;
@@ -39,6 +41,10 @@ struct ovsdb *ovsdb_monitor_get_db(const struct ovsdb_monitor *);
 enum ovsdb_monitor_version ovsdb_monitor_get_version(
     const struct ovsdb_monitor *);
 void ovsdb_monitor_set_id(struct ovsdb_monitor *, const json_t *id);
+
+uint32_t ovsdb_monitor_hash(const struct ovsdb_monitor *);
+bool ovsdb_monitor_same_updates(const struct ovsdb_monitor *,
+                                const struct ovsdb_monitor *);
 
 json_t *ovsdb_monitor_get_initial(const struct ovsdb_monitor *);
 json_t *ovsdb_monitor_get_changes(const struct ovsdb_monitor *,

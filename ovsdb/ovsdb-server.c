@@ -22,9 +22,11 @@
 #include "execution.h"
 #include "fatal-signal.h"
 #include "file.h"
+#include "json.h"
 #include "jsonrpc.h"
 #include "memory.h"
 #include "monitor.h"
+#include "ohmap.h"
 #include "ovsdb-error.h"
 #include "ovsdb-json.h"
 #include "ovsdb.h"
@@ -1619,43 +1621,67 @@ run_compaction(void)
     }
 }
 
+/* One notification computed for a committed transaction, shared by every
+ * monitor that would send the same bytes: the same updates (see
+ * ovsdb_monitor_same_updates()) and an equal id.  Fifty clients that
+ * monitor a table the same way cost one update and one serialization. */
+struct shared_update {
+    struct ohmap_node node;     /* In commit_cb()'s map, by monitor hash. */
+    const struct ovsdb_monitor *monitor; /* The first monitor to ask. */
+    struct ds message;          /* The serialized notification. */
+    bool empty;                 /* No updates: send nothing. */
+};
+
+static struct shared_update *find_shared_update(const struct ohmap *,
+                                                const struct ovsdb_monitor *,
+                                                uint32_t hash);
+static void compose_update(struct shared_update *, const struct ovsdb_txn *);
+
 /* Sends monitor updates for a committed transaction and retries blocked
  * transactions, which it may have unblocked. */
 static void
 commit_cb(const struct ovsdb_txn *txn, void *aux DPS_UNUSED)
 {
+    struct shared_update *su;
+    struct ohmap shared;
     struct session *s;
 
     db_changed = true;
     poll_immediate_wake();
 
+    ohmap_init(&shared);
     for (s = sessions; s; s = s->next) {
         size_t i;
 
         for (i = 0; i < s->n_monitors; i++) {
             struct ovsdb_monitor *m = s->monitors[i];
-            enum ovsdb_monitor_version v = ovsdb_monitor_get_version(m);
-            json_t *updates = ovsdb_monitor_get_changes(m, txn);
-            json_t *params;
+            uint32_t hash;
 
-            if (!updates) {
+            if (ovsdb_monitor_get_db(m) != ovsdb_txn_get_db(txn)) {
                 continue;
             }
-            params = json_array();
-            json_array_append_new(params,
-                                  json_deep_copy(ovsdb_monitor_get_id(m)));
-            if (v == OVSDB_MONITOR_V3) {
-                json_array_append_new(params,
-                                      json_string("00000000-0000-0000-"
-                                                  "0000-000000000000"));
+            hash = ovsdb_monitor_hash(m);
+            su = find_shared_update(&shared, m, hash);
+            if (!su) {
+                su = xzalloc(sizeof *su);
+                su->monitor = m;
+                ds_init(&su->message);
+                compose_update(su, txn);
+                ohmap_insert(&shared, &su->node, hash);
             }
-            json_array_append_new(params, updates);
-            send_msg(s, jsonrpc_create_notify(
-                         v == OVSDB_MONITOR_V1 ? "update"
-                         : v == OVSDB_MONITOR_V2 ? "update2" : "update3",
-                         params));
+            if (!su->empty) {
+                jsonrpc_send_serialized(s->rpc, su->message.string,
+                                        su->message.length);
+            }
         }
     }
+    OHMAP_FOR_EACH_SAFE (su, node, &shared) {
+        ohmap_remove(&shared, &su->node);
+        ds_destroy(&su->message);
+        free(su);
+    }
+    ohmap_destroy(&shared);
+
     /* Retrying here would nest transactions; do it from the main loop. */
     if (triggers) {
         poll_immediate_wake();
@@ -1673,6 +1699,51 @@ trim_heap(void)
 #ifdef __GLIBC__
     malloc_trim(0);
 #endif
+}
+
+static struct shared_update *
+find_shared_update(const struct ohmap *shared, const struct ovsdb_monitor *m,
+                   uint32_t hash)
+{
+    struct shared_update *su;
+
+    OHMAP_FOR_EACH_WITH_HASH (su, node, hash, shared) {
+        if (ovsdb_monitor_same_updates(su->monitor, m)
+            && json_equal(ovsdb_monitor_get_id(su->monitor),
+                          ovsdb_monitor_get_id(m))) {
+            return su;
+        }
+    }
+    return NULL;
+}
+
+/* Computes what 'txn' means for 'su->monitor' and serializes it, as
+ * jsonrpc_send() would, into 'su->message'. */
+static void
+compose_update(struct shared_update *su, const struct ovsdb_txn *txn)
+{
+    const struct ovsdb_monitor *m = su->monitor;
+    enum ovsdb_monitor_version v = ovsdb_monitor_get_version(m);
+    json_t *updates = ovsdb_monitor_get_changes(m, txn);
+    json_t *params, *json;
+
+    if (!updates) {
+        su->empty = true;
+        return;
+    }
+    params = json_array();
+    json_array_append_new(params, json_deep_copy(ovsdb_monitor_get_id(m)));
+    if (v == OVSDB_MONITOR_V3) {
+        json_array_append_new(params, json_string("00000000-0000-0000-"
+                                                  "0000-000000000000"));
+    }
+    json_array_append_new(params, updates);
+    json = jsonrpc_msg_to_json(jsonrpc_create_notify(
+                                   v == OVSDB_MONITOR_V1 ? "update"
+                                   : v == OVSDB_MONITOR_V2 ? "update2"
+                                   : "update3", params));
+    jsonx_to_ds(json, 0, &su->message);
+    json_decref(json);
 }
 
 /* ------------------------------------------------------------------------
