@@ -117,6 +117,7 @@ struct ovsdb_idl_txn {
     char *error;
     struct ovsdb_idl_row *rows;     /* Touched rows, 'txn_next' list. */
     json_t *extra_ops;              /* Raw ops from ovsdb_idl_txn_add_op(). */
+    json_t *pre_ops;                /* From ovsdb_idl_txn_add_precondition. */
     json_t *request_id;
     json_t *results;                /* The transact reply. */
 
@@ -128,6 +129,7 @@ struct ovsdb_idl_txn {
     const struct ovsdb_column *inc_column;
     size_t inc_index;               /* Index of the "mutate" op. */
     int64_t inc_new_value;
+    bool inc_on_insert;             /* Increment folded into an insert. */
 
     size_t extra_index;             /* Index of the first raw op. */
     size_t n_idl_ops;
@@ -1258,6 +1260,7 @@ ovsdb_idl_txn_create(struct ovsdb_idl *idl)
     txn->status = TXN_UNCOMMITTED;
     ds_init(&txn->comment);
     txn->extra_ops = json_array();
+    txn->pre_ops = json_array();
     idl->txn = txn;
     return txn;
 }
@@ -1286,6 +1289,7 @@ ovsdb_idl_txn_destroy(struct ovsdb_idl_txn *txn)
     ds_destroy(&txn->comment);
     free(txn->error);
     json_decref(txn->extra_ops);
+    json_decref(txn->pre_ops);
     json_decref(txn->request_id);
     json_decref(txn->results);
     free(txn->inserts);
@@ -1335,13 +1339,27 @@ const struct ovsdb_idl_row *
 ovsdb_idl_txn_insert(struct ovsdb_idl_txn *txn,
                      const struct ovsdb_table_schema *ts)
 {
+    return ovsdb_idl_txn_insert_uuid(txn, ts, NULL);
+}
+
+/* Inserts a new row into 'ts' with temporary UUID 'temp' (NULL: a fresh
+ * one). */
+const struct ovsdb_idl_row *
+ovsdb_idl_txn_insert_uuid(struct ovsdb_idl_txn *txn,
+                          const struct ovsdb_table_schema *ts,
+                          const struct uuid *temp)
+{
     struct idl_table *t = idl_table(txn->idl, ts);
     struct ovsdb_idl_row *row;
     struct uuid uuid;
     size_t i;
 
     util_assert(t);
-    uuid_generate(&uuid);
+    if (temp) {
+        uuid = *temp;
+    } else {
+        uuid_generate(&uuid);
+    }
     row = idl_row_create(txn->idl, t, &uuid);
     txn_touch(txn, row);
     /* Every column of a new row reads as written, with its default. */
@@ -1419,6 +1437,22 @@ ovsdb_idl_txn_increment(struct ovsdb_idl_txn *txn,
 {
     txn->inc_row = row;
     txn->inc_column = column;
+    if (!row->old) {
+        /* The row is new: there is nothing to mutate on the server yet;
+         * write the incremented default instead. */
+        const struct ovsdb_datum *d = ovsdb_idl_row_get(row, column);
+        int64_t v = (d->n ? d->keys[0].integer : 0) + 1;
+        struct ovsdb_datum nd;
+        union ovsdb_atom atom;
+
+        ovsdb_datum_init_empty(&nd);
+        atom.integer = v;
+        ovsdb_datum_add(&nd, &atom, NULL, &column->type);
+        ovsdb_idl_txn_write(txn, row, column, &nd);
+        txn->inc_new_value = v;
+        txn->inc_row = NULL;
+        txn->inc_on_insert = true;
+    }
 }
 
 /* Appends a raw operation. */
@@ -1427,6 +1461,14 @@ ovsdb_idl_txn_add_op(struct ovsdb_idl_txn *txn, json_t *op)
 {
     json_array_append(txn->extra_ops, op);
     return json_array_size(txn->extra_ops) - 1;
+}
+
+/* Adds a raw operation (reference taken) before all others, typically a
+ * "wait" that the transaction depends on.  Its result is not reported. */
+void
+ovsdb_idl_txn_add_precondition(struct ovsdb_idl_txn *txn, json_t *op)
+{
+    json_array_append(txn->pre_ops, op);
 }
 
 static json_t *
@@ -1551,6 +1593,9 @@ txn_build_ops(struct ovsdb_idl_txn *txn, bool *any_updates)
     }
 
     /* Preconditions. */
+    for (i = 0; i < json_array_size(txn->pre_ops); i++) {
+        json_array_append(ops, json_array_get(txn->pre_ops, i));
+    }
     for (row = txn->rows; row; row = row->txn_next) {
         const struct ovsdb_table_schema *ts = row->table->schema;
         json_t *columns, *values;
@@ -1594,6 +1639,12 @@ txn_build_ops(struct ovsdb_idl_txn *txn, bool *any_updates)
 
         if (row->txn_deleted) {
             if (!row->old || row->server_deleted) {
+                continue;
+            }
+            if (!ts->is_root) {
+                /* Rows of non-root tables go when nothing refers to them
+                 * any more: let the server decide, as Open vSwitch's IDL
+                 * does, rather than fail on a remaining reference. */
                 continue;
             }
             op = json_object();
@@ -1714,7 +1765,8 @@ ovsdb_idl_txn_commit(struct ovsdb_idl_txn *txn)
         return txn->status;
     }
     ops = txn_build_ops(txn, &any_updates);
-    if (!any_updates && !txn->inc_row) {
+    /* An increment alone changes nothing worth committing. */
+    if (!any_updates) {
         json_decref(ops);
         txn->status = TXN_UNCHANGED;
         return txn->status;

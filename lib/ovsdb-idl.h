@@ -193,6 +193,9 @@ void ovsdb_idl_txn_set_dry_run(struct ovsdb_idl_txn *);
  * until the commit succeeds. */
 const struct ovsdb_idl_row *ovsdb_idl_txn_insert(
     struct ovsdb_idl_txn *, const struct ovsdb_table_schema *);
+const struct ovsdb_idl_row *ovsdb_idl_txn_insert_uuid(
+    struct ovsdb_idl_txn *, const struct ovsdb_table_schema *,
+    const struct uuid *temp);
 /* Sets 'column' of 'row' to '*datum', taking ownership of its contents
  * (the caller must not destroy it; '*datum' is left empty). */
 void ovsdb_idl_txn_write(struct ovsdb_idl_txn *, const struct ovsdb_idl_row *,
@@ -216,6 +219,10 @@ void ovsdb_idl_txn_increment(struct ovsdb_idl_txn *,
  * its index for ovsdb_idl_txn_get_op_result().  "named-uuid" references to
  * rows inserted by this transaction may be written as ["uuid", TEMP]. */
 size_t ovsdb_idl_txn_add_op(struct ovsdb_idl_txn *, json_t *op);
+
+/* Adds a raw operation (reference taken) before every other one, such as
+ * a "wait" the whole transaction depends on; its result is not reported. */
+void ovsdb_idl_txn_add_precondition(struct ovsdb_idl_txn *, json_t *op);
 
 /* Sends the transaction if not yet sent and returns its status:
  * INCOMPLETE while the reply is awaited.  ovsdb_idl_txn_commit_block()
