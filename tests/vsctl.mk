@@ -1,0 +1,9 @@
+# tests/vsctl.mk: integration and differential tests of ovs-vsctl.
+
+TESTSUITE_AT += tests/ovs-vsctl.at tests/ovs-vsctl-diff.at
+EXTRA_DIST += \
+	tests/ovs-vsctl-run.sh \
+	tests/ovs-vsctl-diff-bridges.txt \
+	tests/ovs-vsctl-diff-dpdk.txt \
+	tests/ovs-vsctl-diff-refs.txt \
+	Documentation/topics/ovs-vsctl.rst

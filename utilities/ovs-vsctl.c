@@ -1,0 +1,4126 @@
+/* ovs-vsctl: configures ovs-vswitchd through its database, with Open
+ * vSwitch's command language, options, output formats, messages and exit
+ * statuses.
+ *
+ * A run: parse the global options and the commands ("--"-separated, each
+ * with its own options), connect an IDL (lib/ovsdb-idl.h) to the database,
+ * and whenever the replica changes run every command against it inside one
+ * transaction.  A command reads the replica (which shows the transaction's
+ * own changes) and writes through the transaction; what it reads to decide
+ * is verified, so a concurrent change makes the commit TRY_AGAIN and the
+ * whole command list runs again on the fresh replica.  After a successful
+ * commit the outputs are printed in command order and, unless --no-wait, the
+ * program waits for ovs-vswitchd to report cur_cfg >= the next_cfg this
+ * transaction set.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dirs.h"
+#include "dynamic-string.h"
+#include "fatal-signal.h"
+#include "json.h"
+#include "ovsdb-idl.h"
+#include "ovsdb/ovsdb-data.h"
+#include "ovsdb/ovsdb-error.h"
+#include "ovsdb/schema.h"
+#include "ovsdb/uuid.h"
+#include "poll-loop.h"
+#include "timeval.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(vsctl);
+
+/* Exit status when a command fails, as in Open vSwitch. */
+#define VSCTL_EXIT_FAILURE 1
+
+/* Seconds of waiting for ovs-vswitchd before telling the user. */
+#define VSCTL_WAIT_HINT_SEC 5
+
+/* ------------------------------------------------------------------------
+ * Options.
+ * ------------------------------------------------------------------------ */
+
+enum vsctl_format { FMT_LIST, FMT_TABLE, FMT_HTML, FMT_CSV, FMT_JSON };
+enum vsctl_data { DATA_STRING, DATA_BARE, DATA_JSON };
+
+static char *db;                /* --db. */
+static bool wait_for_reload = true;
+static int timeout;             /* --timeout, seconds; 0 = none. */
+static bool retry;
+static bool dry_run;
+static bool oneline;
+static enum vsctl_format format = FMT_LIST;
+static enum vsctl_data data_format = DATA_STRING;
+static bool data_set;
+static bool headings = true;
+static bool pretty;
+static char *columns_opt;       /* --columns. */
+static char *invocation;        /* For the transaction comment. */
+
+struct vsctl_option {
+    char *name;                 /* With leading "--". */
+    char *value;                /* NULL if none. */
+};
+
+struct vsctl_command;
+struct vsctl_ctx;
+
+struct vsctl_command_syntax {
+    const char *name;
+    int min_args, max_args;
+    void (*run)(struct vsctl_ctx *, struct vsctl_command *);
+    const char *options;        /* Comma-separated "--opt" or "--opt=". */
+    bool rw;                    /* Writes the database? */
+};
+
+struct vsctl_table_out;
+
+struct vsctl_command {
+    const struct vsctl_command_syntax *syntax;
+    int argc;
+    char **argv;
+    struct vsctl_option *options;
+    size_t n_options;
+    struct ds output;
+    struct vsctl_table_out *table;
+    /* "create": temporary UUID to replace by the real one. */
+    bool has_created;
+    struct uuid created;
+};
+
+static const struct vsctl_command_syntax *find_syntax(const char *name);
+static int compare_strings(const void *, const void *);
+
+static void DPS_NO_RETURN DPS_PRINTF_FORMAT(1, 2)
+vsctl_fatal(const char *format_, ...)
+{
+    va_list args;
+
+    fflush(stdout);
+    fprintf(stderr, "%s: ", util_program_name());
+    va_start(args, format_);
+    vfprintf(stderr, format_, args);
+    va_end(args);
+    putc('\n', stderr);
+    exit(VSCTL_EXIT_FAILURE);
+}
+
+static const char *
+command_option(const struct vsctl_command *cmd, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < cmd->n_options; i++) {
+        if (!strcmp(cmd->options[i].name, name)) {
+            return cmd->options[i].value ? cmd->options[i].value : "";
+        }
+    }
+    return NULL;
+}
+
+static bool
+has_option(const struct vsctl_command *cmd, const char *name)
+{
+    return command_option(cmd, name) != NULL;
+}
+
+/* Whether the comma-separated 'list' has 'name' (as "--name" or
+ * "--name="); sets '*takes_arg'. */
+static bool
+option_allowed(const char *list, const char *name, bool *takes_arg)
+{
+    size_t len = strlen(name);
+    const char *p = list;
+
+    while (p && *p) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t) (end - p) : strlen(p);
+
+        if (n >= len && !strncmp(p, name, len)
+            && (n == len || (n == len + 1 && p[len] == '='))) {
+            *takes_arg = n == len + 1;
+            return true;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
+static void
+add_command_option(struct vsctl_command *cmd, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    struct vsctl_option *o;
+    char *name = eq ? xmemdup0(arg, eq - arg) : xstrdup(arg);
+    size_t i;
+
+    for (i = 0; i < cmd->n_options; i++) {
+        if (!strcmp(cmd->options[i].name, name)) {
+            vsctl_fatal("'%s' option specified multiple times", name);
+        }
+    }
+    cmd->options = xrealloc(cmd->options,
+                            (cmd->n_options + 1) * sizeof *cmd->options);
+    o = &cmd->options[cmd->n_options++];
+    o->name = name;
+    o->value = eq ? xstrdup(eq + 1) : NULL;
+}
+
+/* Parses one command from 'argv' (options, name, arguments, up to "--" or
+ * the end); 'pre' holds options already seen before it. */
+static void
+parse_command(int argc, char *argv[], struct vsctl_command *cmd,
+              char **pre, size_t n_pre)
+{
+    const struct vsctl_command_syntax *syntax;
+    int i, n_args;
+    size_t j;
+
+    memset(cmd, 0, sizeof *cmd);
+    ds_init(&cmd->output);
+    for (j = 0; j < n_pre; j++) {
+        add_command_option(cmd, pre[j]);
+    }
+    for (i = 0; i < argc && argv[i][0] == '-' && argv[i][1] == '-'
+             && argv[i][2]; i++) {
+        add_command_option(cmd, argv[i]);
+    }
+    if (i == argc) {
+        vsctl_fatal("missing command name (use --help for help)");
+    }
+    syntax = find_syntax(argv[i]);
+    if (!syntax) {
+        vsctl_fatal("unknown command '%s'; use --help for help", argv[i]);
+    }
+    for (j = 0; j < cmd->n_options; j++) {
+        const struct vsctl_option *o = &cmd->options[j];
+        bool takes_arg;
+
+        if (!option_allowed(syntax->options, o->name, &takes_arg)) {
+            vsctl_fatal("'%s' command has no '%s' option",
+                        syntax->name, o->name);
+        }
+        if (takes_arg && !o->value) {
+            vsctl_fatal("missing argument to '%s' option on '%s' command",
+                        o->name, syntax->name);
+        } else if (!takes_arg && o->value) {
+            vsctl_fatal("'%s' option on '%s' does not accept an argument",
+                        o->name, syntax->name);
+        }
+    }
+    n_args = argc - i - 1;
+    if (n_args < syntax->min_args) {
+        vsctl_fatal("'%s' command requires at least %d arguments",
+                    syntax->name, syntax->min_args);
+    } else if (n_args > syntax->max_args) {
+        int k;
+
+        for (k = i + 1; k < argc; k++) {
+            if (!strncmp(argv[k], "--", 2)) {
+                vsctl_fatal("'%s' command takes at most %d arguments "
+                            "(note that options must precede command "
+                            "names and follow a \"--\" argument)",
+                            syntax->name, syntax->max_args);
+            }
+        }
+        vsctl_fatal("'%s' command takes at most %d arguments",
+                    syntax->name, syntax->max_args);
+    }
+    cmd->syntax = syntax;
+    cmd->argc = n_args + 1;
+    cmd->argv = &argv[i];
+}
+
+static void DPS_NO_RETURN
+usage(void)
+{
+    printf("\
+%s: dpswitch's ovs-vsctl: configures ovs-vswitchd through its database\n\
+usage: %s [OPTIONS] COMMAND [ARG...] [-- [OPTIONS] COMMAND [ARG...]]...\n\
+\n\
+Open vSwitch commands:\n\
+  init                        initialize database, if not yet initialized\n\
+  show                        print overview of database contents\n\
+  emer-reset                  reset configuration to clean state\n\
+\n\
+Bridge commands:\n\
+  add-br BRIDGE               create a new bridge named BRIDGE\n\
+  add-br BRIDGE PARENT VLAN   create new fake BRIDGE in PARENT on VLAN\n\
+  del-br BRIDGE               delete BRIDGE and all of its ports\n\
+  list-br                     print the names of all the bridges\n\
+  br-exists BRIDGE            exit 2 if BRIDGE does not exist\n\
+  br-to-vlan BRIDGE           print the VLAN which BRIDGE is on\n\
+  br-to-parent BRIDGE         print the parent of BRIDGE\n\
+  br-set-external-id BRIDGE KEY VALUE  set KEY on BRIDGE to VALUE\n\
+  br-set-external-id BRIDGE KEY  unset KEY on BRIDGE\n\
+  br-get-external-id BRIDGE KEY  print value of KEY on BRIDGE\n\
+  br-get-external-id BRIDGE  list key-value pairs on BRIDGE\n\
+\n\
+Port commands (a bond is considered to be a single port):\n\
+  list-ports BRIDGE           print the names of all the ports on BRIDGE\n\
+  add-port BRIDGE PORT        add network device PORT to BRIDGE\n\
+  add-bond BRIDGE PORT IFACE...  add bonded port PORT in BRIDGE from IFACES\n\
+  del-port [BRIDGE] PORT      delete PORT (which may be bonded) from BRIDGE\n\
+  port-to-br PORT             print name of bridge that contains PORT\n\
+\n\
+Interface commands (a bond consists of multiple interfaces):\n\
+  list-ifaces BRIDGE          print the names of all interfaces on BRIDGE\n\
+  iface-to-br IFACE           print name of bridge that contains IFACE\n\
+\n\
+Controller commands:\n\
+  get-controller BRIDGE      print the controllers for BRIDGE\n\
+  del-controller BRIDGE      delete the controllers for BRIDGE\n\
+  set-controller BRIDGE TARGET...  set the controllers for BRIDGE\n\
+  get-fail-mode BRIDGE       print the fail-mode for BRIDGE\n\
+  del-fail-mode BRIDGE       delete the fail-mode for BRIDGE\n\
+  set-fail-mode BRIDGE MODE  set the fail-mode for BRIDGE to MODE\n\
+\n\
+Manager commands:\n\
+  get-manager                print the managers\n\
+  del-manager                delete the managers\n\
+  set-manager TARGET...      set the list of managers to TARGET...\n\
+\n\
+SSL commands:\n\
+  get-ssl                     print the SSL configuration\n\
+  del-ssl                     delete the SSL configuration\n\
+  set-ssl PRIV-KEY CERT CA-CERT  set the SSL configuration\n\
+\n\
+Database commands:\n\
+  list TBL [REC]              list RECord (or all records) in TBL\n\
+  find TBL CONDITION...       list records satisfying CONDITION in TBL\n\
+  get TBL REC COL[:KEY]       print values of COLumns in RECord in TBL\n\
+  set TBL REC COL[:KEY]=VALUE set COLumn values in RECord in TBL\n\
+  add TBL REC COL [KEY=]VALUE add (KEY=)VALUE to COLumn in RECord in TBL\n\
+  remove TBL REC COL [KEY=]VALUE  remove (KEY=)VALUE from COLumn\n\
+  clear TBL REC COL           clear values from COLumn in RECord in TBL\n\
+  create TBL COL[:KEY]=VALUE  create and initialize new record\n\
+  destroy TBL REC             delete RECord from TBL\n\
+  wait-until TBL REC [COL[:KEY]=VALUE]  wait until condition is true\n\
+\n\
+Options:\n\
+  --db=DATABASE               connect to DATABASE\n\
+                              (default: unix:%s/db.sock)\n\
+  --no-wait                   do not wait for ovs-vswitchd to reconfigure\n\
+  --retry                     keep trying to connect to server forever\n\
+  -t, --timeout=SECS          wait at most SECS seconds for ovs-vswitchd\n\
+  --dry-run                   do not commit changes to database\n\
+  --oneline                   print exactly one line of output per command\n\
+  -f, --format=FORMAT         list, table, html, csv or json\n\
+  -d, --data=FORMAT           string, bare or json\n\
+  --columns=COL,...           columns of list and find to print\n\
+  --bare                      --format=list --data=bare --no-headings\n\
+  --no-headings               omit table headings\n\
+  --pretty                    indent JSON output\n\
+  -v, --verbose[=SPEC]        set logging levels\n\
+  -h, --help                  display this help message\n\
+  -V, --version               display version information\n",
+           util_program_name(), util_program_name(), dirs_rundir());
+    exit(EXIT_SUCCESS);
+}
+
+static void
+parse_format(const char *s)
+{
+    if (!strcmp(s, "list")) {
+        format = FMT_LIST;
+    } else if (!strcmp(s, "table")) {
+        format = FMT_TABLE;
+    } else if (!strcmp(s, "html")) {
+        format = FMT_HTML;
+    } else if (!strcmp(s, "csv")) {
+        format = FMT_CSV;
+    } else if (!strcmp(s, "json")) {
+        format = FMT_JSON;
+    } else {
+        vsctl_fatal("unknown output format \"%s\"", s);
+    }
+}
+
+static void
+parse_data(const char *s)
+{
+    if (!strcmp(s, "string")) {
+        data_format = DATA_STRING;
+    } else if (!strcmp(s, "bare")) {
+        data_format = DATA_BARE;
+    } else if (!strcmp(s, "json")) {
+        data_format = DATA_JSON;
+    } else {
+        vsctl_fatal("unknown data format \"%s\"", s);
+    }
+    data_set = true;
+}
+
+/* Parses the global options.  Options that belong to commands (such as
+ * "--may-exist" before the first command) are collected in '*prep'.
+ * Returns the index of the first command argument. */
+static int
+parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
+{
+    enum {
+        OPT_DB = UCHAR_MAX + 1, OPT_NO_WAIT, OPT_DRY_RUN, OPT_ONELINE,
+        OPT_RETRY, OPT_COLUMNS, OPT_BARE, OPT_NO_HEADINGS, OPT_PRETTY,
+        OPT_NO_SYSLOG, OPT_LOCAL
+    };
+    static const struct option long_options[] = {
+        {"db", required_argument, NULL, OPT_DB},
+        {"no-wait", no_argument, NULL, OPT_NO_WAIT},
+        {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+        {"oneline", no_argument, NULL, OPT_ONELINE},
+        {"retry", no_argument, NULL, OPT_RETRY},
+        {"timeout", required_argument, NULL, 't'},
+        {"format", required_argument, NULL, 'f'},
+        {"data", required_argument, NULL, 'd'},
+        {"columns", required_argument, NULL, OPT_COLUMNS},
+        {"bare", no_argument, NULL, OPT_BARE},
+        {"no-headings", no_argument, NULL, OPT_NO_HEADINGS},
+        {"pretty", no_argument, NULL, OPT_PRETTY},
+        {"no-syslog", no_argument, NULL, OPT_NO_SYSLOG},
+        {"verbose", optional_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        /* Command options given before the first command. */
+        {"may-exist", no_argument, NULL, OPT_LOCAL},
+        {"if-exists", no_argument, NULL, OPT_LOCAL},
+        {"with-iface", no_argument, NULL, OPT_LOCAL},
+        {"real", no_argument, NULL, OPT_LOCAL},
+        {"fake", no_argument, NULL, OPT_LOCAL},
+        {"fake-iface", no_argument, NULL, OPT_LOCAL},
+        {"bootstrap", no_argument, NULL, OPT_LOCAL},
+        {"all", no_argument, NULL, OPT_LOCAL},
+        {"id", required_argument, NULL, OPT_LOCAL},
+        {NULL, 0, NULL, 0},
+    };
+
+    opterr = 0;
+    for (;;) {
+        int prev = optind;
+        int c = getopt_long(argc, argv, "+f:d:t:hVv::", long_options, NULL);
+
+        if (c == -1) {
+            break;
+        }
+        switch (c) {
+        case OPT_DB:
+            free(db);
+            db = xstrdup(optarg);
+            break;
+        case OPT_NO_WAIT:
+            wait_for_reload = false;
+            break;
+        case OPT_DRY_RUN:
+            dry_run = true;
+            break;
+        case OPT_ONELINE:
+            oneline = true;
+            break;
+        case OPT_RETRY:
+            retry = true;
+            break;
+        case 't':
+            if (!util_str_to_int(optarg, 10, &timeout) || timeout < 0) {
+                vsctl_fatal("value %s on -t or --timeout is invalid", optarg);
+            }
+            break;
+        case 'f':
+            parse_format(optarg);
+            break;
+        case 'd':
+            parse_data(optarg);
+            break;
+        case OPT_COLUMNS:
+            free(columns_opt);
+            columns_opt = xstrdup(optarg);
+            break;
+        case OPT_BARE:
+            format = FMT_LIST;
+            data_format = DATA_BARE;
+            data_set = true;
+            headings = false;
+            break;
+        case OPT_NO_HEADINGS:
+            headings = false;
+            break;
+        case OPT_PRETTY:
+            pretty = true;
+            break;
+        case OPT_NO_SYSLOG:
+            break;
+        case 'v':
+            vlog_set_verbosity(optarg);
+            break;
+        case 'h':
+            usage();
+        case 'V':
+            printf("ovs-vsctl (dpswitch) %s\n", PACKAGE_VERSION);
+            exit(EXIT_SUCCESS);
+        case OPT_LOCAL:
+            *prep = xrealloc(*prep, (*n_prep + 1) * sizeof **prep);
+            (*prep)[(*n_prep)++] = argv[prev];
+            if (optind - prev == 2) {
+                /* "--id @x": join as "--id=@x". */
+                (*prep)[*n_prep - 1] = xasprintf("%s=%s", argv[prev],
+                                                 argv[prev + 1]);
+            }
+            break;
+        case '?':
+            if (optopt) {
+                vsctl_fatal("invalid option '-%c'; use --help for help",
+                            optopt);
+            }
+            vsctl_fatal("unrecognized option '%s'; use --help for help",
+                        argv[prev]);
+        case ':':
+            vsctl_fatal("option '%s' requires an argument", argv[prev]);
+        default:
+            abort();
+        }
+    }
+    return optind;
+}
+
+/* ------------------------------------------------------------------------
+ * Tables and columns.
+ * ------------------------------------------------------------------------ */
+
+/* How to find a row of a table by a name.  A row of 'table' is named by
+ * 'name_column' of a row of 'ref_table' (the row itself when 'ref_column'
+ * is NULL, else the single row referenced by 'ref_column'). */
+struct vsctl_row_id {
+    const char *table;
+    const char *ref_table;
+    const char *name_column;    /* NULL: the single row ("."). */
+    const char *ref_column;
+};
+
+static const struct vsctl_row_id row_ids[] = {
+    {"AutoAttach", "Bridge", "name", "auto_attach"},
+    {"Bridge", "Bridge", "name", NULL},
+    {"Controller", "Bridge", "name", "controller"},
+    {"Flow_Sample_Collector_Set", "Flow_Sample_Collector_Set", "id", NULL},
+    {"Flow_Table", "Flow_Table", "name", NULL},
+    {"IPFIX", "Bridge", "name", "ipfix"},
+    {"Interface", "Interface", "name", NULL},
+    {"Manager", "Manager", "target", NULL},
+    {"Mirror", "Mirror", "name", NULL},
+    {"NetFlow", "Bridge", "name", "netflow"},
+    {"Open_vSwitch", "Open_vSwitch", NULL, NULL},
+    {"Port", "Port", "name", NULL},
+    {"QoS", "Port", "name", "qos"},
+    {"SSL", "Open_vSwitch", NULL, "ssl"},
+    {"sFlow", "Bridge", "name", "sflow"},
+};
+
+struct vsctl_ctx {
+    struct ovsdb_idl *idl;
+    struct ovsdb_idl_txn *txn;
+    struct ovsdb_symbol_table *symtab;
+    const struct ovsdb_idl_row *ovs;    /* The Open_vSwitch row. */
+    bool try_again;                     /* "wait-until" not yet true. */
+
+    /* Cache of bridges, ports and interfaces, rebuilt when invalid. */
+    bool cache_valid;
+    struct vsctl_bridge *bridges;
+    size_t n_bridges;
+    struct vsctl_port *ports;
+    size_t n_ports;
+    struct vsctl_iface *ifaces;
+    size_t n_ifaces;
+
+    /* Interfaces created, to check after ovs-vswitchd reconfigures. */
+    struct uuid *new_ifaces;
+    size_t n_new_ifaces;
+};
+
+static const struct ovsdb_table_schema *
+table_schema(const struct vsctl_ctx *ctx, const char *name)
+{
+    const struct ovsdb_table_schema *ts = ovsdb_idl_get_table(ctx->idl, name);
+
+    if (!ts) {
+        vsctl_fatal("database lacks table %s", name);
+    }
+    return ts;
+}
+
+static const struct ovsdb_column *
+column_schema(const struct ovsdb_table_schema *ts, const char *name)
+{
+    const struct ovsdb_column *c = ovsdb_table_schema_find_column(ts, name);
+
+    if (!c) {
+        vsctl_fatal("%s table lacks column %s", ts->name, name);
+    }
+    return c;
+}
+
+/* How well user input 's' matches 'name': 2 exactly, 1 as a prefix, 0 not
+ * at all.  A "-" in 's' matches a "_" in 'name', so that "select-all"
+ * finds "select_all"; 'icase' ignores case. */
+static int
+name_match(const char *name, const char *s, bool icase)
+{
+    for (;; name++, s++) {
+        if (!*s) {
+            return *name ? 1 : 2;
+        }
+        if (*name == *s || (*name == '_' && *s == '-')
+            || (icase && tolower((unsigned char) *name)
+                         == tolower((unsigned char) *s))) {
+            continue;
+        }
+        return 0;
+    }
+}
+
+/* Finds a table by a case-insensitive name or unique prefix. */
+static const struct ovsdb_table_schema *
+find_table(const struct vsctl_ctx *ctx, const char *name)
+{
+    const struct ovsdb_schema *schema = ovsdb_idl_get_schema(ctx->idl);
+    const struct ovsdb_table_schema *best = NULL;
+    int score = 0;
+    size_t i;
+
+    for (i = 0; i < schema->n_tables; i++) {
+        const struct ovsdb_table_schema *ts = schema->tables[i];
+        int s;
+
+        s = name_match(ts->name, name, true);
+        if (s > score) {
+            score = s;
+            best = ts;
+        } else if (s && s == score) {
+            best = NULL;
+        }
+    }
+    if (!best) {
+        vsctl_fatal(score ? "multiple table names match \"%s\""
+                    : "unknown table \"%s\"", name);
+    }
+    return best;
+}
+
+/* Finds a column by exact name or unique prefix; returns NULL and an error
+ * message in '*errorp' if none. */
+static const struct ovsdb_column *
+find_column(const struct ovsdb_table_schema *ts, const char *name,
+            char **errorp)
+{
+    const struct ovsdb_column *best = NULL;
+    int score = 0;
+    size_t i;
+
+    *errorp = NULL;
+    for (i = 0; i < ts->n_columns; i++) {
+        const struct ovsdb_column *c = ts->columns[i];
+        int s;
+
+        if (c->index == OVSDB_COL_VERSION) {
+            continue;
+        }
+        s = name_match(c->name, name, false);
+        if (s > score) {
+            score = s;
+            best = c;
+        } else if (s && s == score) {
+            best = NULL;
+        }
+    }
+    if (!best) {
+        *errorp = xasprintf(score ? "%s contains more than one column whose "
+                            "name matches \"%s\""
+                            : "%s does not contain a column whose name "
+                            "matches \"%s\"", ts->name, name);
+    }
+    return best;
+}
+
+static const struct ovsdb_column *
+must_find_column(const struct ovsdb_table_schema *ts, const char *name)
+{
+    char *error;
+    const struct ovsdb_column *c = find_column(ts, name, &error);
+
+    if (!c) {
+        vsctl_fatal("%s", error);
+    }
+    return c;
+}
+
+/* ------------------------------------------------------------------------
+ * Values: parsing the command-line syntax.
+ * ------------------------------------------------------------------------ */
+
+static bool
+is_delim(char c)
+{
+    return c && strchr(":=, []{}!<>", c);
+}
+
+static const char *
+skip_spaces(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n') {
+        p++;
+    }
+    return p;
+}
+
+/* Parses a token at '*sp': a JSON string literal or a run of
+ * non-delimiters.  Stores it in '*tokenp' (caller frees) and advances. */
+static char *
+parse_token(const char **sp, char **tokenp)
+{
+    const char *s = *sp;
+
+    *tokenp = NULL;
+    if (*s == '"') {
+        const char *p = s + 1;
+        json_t *json;
+        char *text;
+
+        for (;;) {
+            if (!*p) {
+                return xasprintf("%s: missing quote at end of quoted string",
+                                 s);
+            } else if (*p == '\\' && p[1]) {
+                p += 2;
+            } else if (*p == '"') {
+                break;
+            } else {
+                p++;
+            }
+        }
+        text = xmemdup0(s, p + 1 - s);
+        json = jsonx_from_string(text, NULL);
+        free(text);
+        if (!json || !json_is_string(json)) {
+            json_decref(json);
+            return xasprintf("%s: syntax error in quoted string", s);
+        }
+        *tokenp = xstrdup(json_string_value(json));
+        json_decref(json);
+        *sp = p + 1;
+    } else {
+        const char *p = s;
+
+        while (*p && !is_delim(*p)) {
+            p++;
+        }
+        *tokenp = xmemdup0(s, p - s);
+        *sp = p;
+    }
+    return NULL;
+}
+
+static bool
+looks_like_uuid_prefix(const char *s)
+{
+    return strspn(s, "0123456789abcdefABCDEF-") == strlen(s);
+}
+
+/* Parses 'atom' of 'base' from 's', the whole string.  "@name" names a
+ * row created with --id in this run when 'symtab' is nonnull. */
+static char *
+atom_from_string(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
+                 const char *s, struct ovsdb_symbol_table *symtab)
+{
+    struct ovsdb_error *error;
+
+    switch (base->type) {
+    case OVSDB_TYPE_INTEGER: {
+        long long int v;
+
+        if (!util_str_to_llong(s, 10, &v)) {
+            return xasprintf("\"%s\" is not a valid integer or range", s);
+        }
+        atom->integer = v;
+        break;
+    }
+    case OVSDB_TYPE_REAL:
+        if (!util_str_to_double(s, &atom->real)) {
+            return xasprintf("\"%s\" is not a valid real number", s);
+        }
+        break;
+    case OVSDB_TYPE_BOOLEAN:
+        if (!strcmp(s, "true")) {
+            atom->boolean = true;
+        } else if (!strcmp(s, "false")) {
+            atom->boolean = false;
+        } else {
+            return xasprintf("\"%s\" is not a valid boolean "
+                             "(use \"true\" or \"false\")", s);
+        }
+        break;
+    case OVSDB_TYPE_STRING:
+        if (*s == '"') {
+            const char *p = s;
+            char *token, *err = parse_token(&p, &token);
+
+            if (err) {
+                return err;
+            } else if (*p) {
+                free(token);
+                return xasprintf("%s: extra characters after quoted string",
+                                 s);
+            }
+            atom->string = token;
+        } else {
+            atom->string = xstrdup(s);
+        }
+        break;
+    case OVSDB_TYPE_UUID:
+        if (*s == '@' && symtab) {
+            struct ovsdb_symbol *sym = ovsdb_symbol_table_get(symtab, s);
+
+            if (!sym) {
+                sym = ovsdb_symbol_table_insert(symtab, s);
+            }
+            atom->uuid = sym->uuid;
+        } else if (!uuid_from_string(&atom->uuid, s)) {
+            return xasprintf("\"%s\" is not a valid UUID", s);
+        }
+        break;
+    case OVSDB_TYPE_VOID:
+    case OVSDB_N_TYPES:
+        abort();
+    }
+    error = ovsdb_atom_check_constraints(atom, base);
+    if (error) {
+        char *msg = ovsdb_error_to_string(error);
+
+        ovsdb_error_destroy(error);
+        ovsdb_atom_destroy(atom, base->type);
+        return msg;
+    }
+    return NULL;
+}
+
+static char *
+parse_atom_token(const char **sp, const struct ovsdb_base_type *base,
+                 union ovsdb_atom *atom, struct ovsdb_symbol_table *symtab)
+{
+    char *token, *error;
+    const char *start = *sp;
+
+    error = parse_token(sp, &token);
+    if (error) {
+        return error;
+    }
+    if (!*token && *start != '"') {
+        free(token);
+        if (!**sp) {
+            return xstrdup("unexpected end of input");
+        }
+        return NULL;    /* The caller reports the delimiter. */
+    }
+    if (*start == '"' && base->type == OVSDB_TYPE_STRING) {
+        atom->string = token;
+        error = NULL;
+        {
+            struct ovsdb_error *e = ovsdb_atom_check_constraints(atom, base);
+
+            if (e) {
+                error = ovsdb_error_to_string(e);
+                ovsdb_error_destroy(e);
+                free(token);
+            }
+        }
+        return error;
+    }
+    error = atom_from_string(atom, base, token, symtab);
+    free(token);
+    return error;
+}
+
+/* Parses a whole column value in ovs-vsctl's syntax: "[a, b]", "{k=v}", or
+ * elements without brackets. */
+static char *
+datum_from_string(struct ovsdb_datum *datum, const struct ovsdb_type *type,
+                  const char *s, struct ovsdb_symbol_table *symtab)
+{
+    bool is_map = ovsdb_type_is_map(type);
+    struct ovsdb_type loose = *type;
+    struct ovsdb_error *error;
+    const char *p;
+    char end = 0;
+
+    loose.n_min = 0;
+    loose.n_max = UINT_MAX;
+    ovsdb_datum_init_empty(datum);
+    p = skip_spaces(s);
+    if (*p == (is_map ? '{' : '[')) {
+        end = is_map ? '}' : ']';
+        p = skip_spaces(p + 1);
+    } else if (!*p) {
+        return xstrdup(is_map ? "use \"{}\" to specify the empty map"
+                       : "use \"[]\" to specify the empty set");
+    }
+    while (*p && *p != end) {
+        union ovsdb_atom key, value;
+        const char *before = p;
+        char *err;
+
+        err = parse_atom_token(&p, &type->key, &key, symtab);
+        if (!err && p == before) {
+            err = xasprintf("%s: unexpected \"%c\" parsing %s", s, *p,
+                            ovsdb_type_to_english(type));
+        }
+        if (err) {
+            ovsdb_datum_destroy(datum, &loose);
+            return err;
+        }
+        if (is_map) {
+            p = skip_spaces(p);
+            if (*p != '=') {
+                ovsdb_atom_destroy(&key, type->key.type);
+                ovsdb_datum_destroy(datum, &loose);
+                return xasprintf("%s: syntax error at \"%c\" expecting "
+                                 "\"=\"", s, *p ? *p : ' ');
+            }
+            p = skip_spaces(p + 1);
+            before = p;
+            err = parse_atom_token(&p, &type->value, &value, symtab);
+            if (!err && p == before) {
+                err = xasprintf("%s: unexpected \"%c\" parsing %s", s, *p,
+                                ovsdb_type_to_english(type));
+            }
+            if (err) {
+                ovsdb_atom_destroy(&key, type->key.type);
+                ovsdb_datum_destroy(datum, &loose);
+                return err;
+            }
+        }
+        {
+            unsigned int n = datum->n;
+
+            ovsdb_datum_add(datum, &key, is_map ? &value : NULL, &loose);
+            ovsdb_atom_destroy(&key, type->key.type);
+            if (is_map) {
+                ovsdb_atom_destroy(&value, type->value.type);
+            }
+            if (datum->n == n) {
+                ovsdb_datum_destroy(datum, &loose);
+                return xstrdup(is_map ? "map contains duplicate key"
+                               : "set contains duplicate value");
+            }
+        }
+        p = skip_spaces(p);
+        if (*p == ',') {
+            p = skip_spaces(p + 1);
+        } else if (*p && *p != end) {
+            char c = *p;
+            char *english = ovsdb_type_to_english(type);
+            char *msg = xasprintf("%s: unexpected \"%c\" parsing %s", s, c,
+                                  english);
+
+            free(english);
+            ovsdb_datum_destroy(datum, &loose);
+            return msg;
+        }
+    }
+    if (*p != end) {
+        ovsdb_datum_destroy(datum, &loose);
+        return xasprintf("%s: missing \"%c\" at end of data", s, end);
+    }
+    if (end) {
+        p = skip_spaces(p + 1);
+        if (*p) {
+            ovsdb_datum_destroy(datum, &loose);
+            return xasprintf("%s: trailing garbage after \"%c\"", s, end);
+        }
+    }
+    if (datum->n < type->n_min || datum->n > type->n_max) {
+        char *english = ovsdb_type_to_english(type);
+        char *msg;
+
+        if (type->n_max == 1 && datum->n > 1) {
+            msg = xasprintf("\"%s\" is not a valid %s", s, english);
+        } else {
+            msg = xasprintf("%u values when type %s expected", datum->n,
+                            english);
+        }
+        free(english);
+        ovsdb_datum_destroy(datum, &loose);
+        return msg;
+    }
+    error = ovsdb_datum_check_constraints(datum, type);
+    if (error) {
+        char *msg = ovsdb_error_to_string(error);
+
+        ovsdb_error_destroy(error);
+        ovsdb_datum_destroy(datum, &loose);
+        return msg;
+    }
+    return NULL;
+}
+
+static void
+must_parse_datum(struct ovsdb_datum *datum, const struct ovsdb_type *type,
+                 const char *s, struct ovsdb_symbol_table *symtab)
+{
+    char *error = datum_from_string(datum, type, s, symtab);
+
+    if (error) {
+        vsctl_fatal("%s", error);
+    }
+}
+
+/* Appends 'datum' in bare form: no quotes, no brackets. */
+static void
+datum_to_bare(const struct ovsdb_datum *datum, const struct ovsdb_type *type,
+              struct ds *ds)
+{
+    unsigned int i;
+
+    for (i = 0; i < datum->n; i++) {
+        if (i) {
+            ds_put_char(ds, ' ');
+        }
+        if (type->key.type == OVSDB_TYPE_STRING) {
+            ds_put_cstr(ds, datum->keys[i].string);
+        } else {
+            ovsdb_atom_to_string(&datum->keys[i], type->key.type, ds);
+        }
+        if (datum->values) {
+            ds_put_char(ds, '=');
+            if (type->value.type == OVSDB_TYPE_STRING) {
+                ds_put_cstr(ds, datum->values[i].string);
+            } else {
+                ovsdb_atom_to_string(&datum->values[i], type->value.type, ds);
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Row access helpers.
+ * ------------------------------------------------------------------------ */
+
+static const struct ovsdb_datum *
+get_col(const struct ovsdb_idl_row *row, const char *name)
+{
+    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, name);
+
+    if (!d) {
+        vsctl_fatal("%s table lacks column %s",
+                    ovsdb_idl_row_get_table(row)->name, name);
+    }
+    return d;
+}
+
+static const char *
+get_string(const struct ovsdb_idl_row *row, const char *name)
+{
+    const struct ovsdb_datum *d = get_col(row, name);
+
+    return d->n ? d->keys[0].string : "";
+}
+
+static void
+verify(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
+       const char *name)
+{
+    ovsdb_idl_txn_verify(ctx->txn, row,
+                         column_schema(ovsdb_idl_row_get_table(row), name));
+}
+
+static void
+write_datum(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
+            const char *name, struct ovsdb_datum *datum)
+{
+    ovsdb_idl_txn_write(ctx->txn, row,
+                        column_schema(ovsdb_idl_row_get_table(row), name),
+                        datum);
+}
+
+/* Writes 'atom' (NULL: nothing, for an optional column) as the whole value
+ * of column 'name' of 'row'. */
+static void
+write_atom(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
+           const char *name, const union ovsdb_atom *atom)
+{
+    const struct ovsdb_column *c
+        = column_schema(ovsdb_idl_row_get_table(row), name);
+    struct ovsdb_datum d;
+
+    ovsdb_datum_init_empty(&d);
+    if (atom) {
+        ovsdb_datum_add(&d, atom, NULL, &c->type);
+    }
+    ovsdb_idl_txn_write(ctx->txn, row, c, &d);
+}
+
+static void
+write_string(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
+             const char *name, const char *value)
+{
+    union ovsdb_atom atom;
+
+    atom.string = (char *) value;
+    write_atom(ctx, row, name, value ? &atom : NULL);
+}
+
+static void
+write_bool(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
+           const char *name, bool value)
+{
+    union ovsdb_atom atom;
+
+    atom.boolean = value;
+    write_atom(ctx, row, name, &atom);
+}
+
+static void
+write_int(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
+          const char *name, int64_t value)
+{
+    union ovsdb_atom atom;
+
+    atom.integer = value;
+    write_atom(ctx, row, name, &atom);
+}
+
+/* Writes a set of references 'uuids' to 'name' of 'row'. */
+static void
+write_uuids(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
+            const char *name, const struct uuid *uuids, size_t n)
+{
+    const struct ovsdb_column *c
+        = column_schema(ovsdb_idl_row_get_table(row), name);
+    struct ovsdb_datum d;
+    size_t i;
+
+    ovsdb_datum_init_empty(&d);
+    for (i = 0; i < n; i++) {
+        union ovsdb_atom atom;
+
+        atom.uuid = uuids[i];
+        ovsdb_datum_add(&d, &atom, NULL, &c->type);
+    }
+    ovsdb_idl_txn_write(ctx->txn, row, c, &d);
+}
+
+/* Adds ('add') or removes reference 'uuid' in column 'name' of 'row'. */
+static void
+update_ref(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
+           const char *name, const struct uuid *uuid, bool add)
+{
+    const struct ovsdb_column *c
+        = column_schema(ovsdb_idl_row_get_table(row), name);
+    struct ovsdb_datum d;
+    union ovsdb_atom atom;
+    unsigned int idx;
+
+    ovsdb_datum_clone(&d, ovsdb_idl_row_get(row, c), &c->type);
+    atom.uuid = *uuid;
+    idx = ovsdb_datum_find_key(&d, &atom, OVSDB_TYPE_UUID);
+    if (add && idx == UINT_MAX) {
+        ovsdb_datum_add(&d, &atom, NULL, &c->type);
+    } else if (!add && idx != UINT_MAX) {
+        ovsdb_datum_remove(&d, idx, &c->type);
+    }
+    ovsdb_idl_txn_verify(ctx->txn, row, c);
+    ovsdb_idl_txn_write(ctx->txn, row, c, &d);
+}
+
+static const struct ovsdb_idl_row *
+insert_row(struct vsctl_ctx *ctx, const char *table)
+{
+    return ovsdb_idl_txn_insert(ctx->txn, table_schema(ctx, table));
+}
+
+static const struct ovsdb_idl_row *
+ref_row(const struct vsctl_ctx *ctx, const char *table,
+        const struct uuid *uuid)
+{
+    return ovsdb_idl_get_row(ctx->idl, table_schema(ctx, table), uuid);
+}
+
+/* ------------------------------------------------------------------------
+ * The bridge/port/interface cache.
+ * ------------------------------------------------------------------------ */
+
+struct vsctl_bridge {
+    char *name;
+    const struct ovsdb_idl_row *row;    /* Bridge row; NULL if fake. */
+    size_t parent;                      /* Index of the parent if fake. */
+    const struct ovsdb_idl_row *fake_port; /* Port row of a fake bridge. */
+    int vlan;
+};
+
+struct vsctl_port {
+    const struct ovsdb_idl_row *row;
+    size_t bridge;
+};
+
+struct vsctl_iface {
+    const struct ovsdb_idl_row *row;
+    size_t port;
+};
+
+static void
+invalidate_cache(struct vsctl_ctx *ctx)
+{
+    size_t i;
+
+    for (i = 0; i < ctx->n_bridges; i++) {
+        free(ctx->bridges[i].name);
+    }
+    free(ctx->bridges);
+    free(ctx->ports);
+    free(ctx->ifaces);
+    ctx->bridges = NULL;
+    ctx->ports = NULL;
+    ctx->ifaces = NULL;
+    ctx->n_bridges = ctx->n_ports = ctx->n_ifaces = 0;
+    ctx->cache_valid = false;
+}
+
+static int
+port_vlan(const struct ovsdb_idl_row *port)
+{
+    const struct ovsdb_datum *tag = get_col(port, "tag");
+
+    if (tag->n && tag->keys[0].integer >= 0
+        && tag->keys[0].integer <= 4095) {
+        return tag->keys[0].integer;
+    }
+    return -1;
+}
+
+static bool
+port_is_fake_bridge(const struct ovsdb_idl_row *port)
+{
+    const struct ovsdb_datum *fake = get_col(port, "fake_bridge");
+
+    return fake->n && fake->keys[0].boolean && port_vlan(port) >= 0;
+}
+
+static size_t
+cache_find_bridge(const struct vsctl_ctx *ctx, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < ctx->n_bridges; i++) {
+        if (!strcmp(ctx->bridges[i].name, name)) {
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
+static bool
+cache_has_port(const struct vsctl_ctx *ctx, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < ctx->n_ports; i++) {
+        if (!strcmp(get_string(ctx->ports[i].row, "name"), name)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool
+cache_has_iface(const struct vsctl_ctx *ctx, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < ctx->n_ifaces; i++) {
+        if (!strcmp(get_string(ctx->ifaces[i].row, "name"), name)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static size_t
+add_bridge(struct vsctl_ctx *ctx, const char *name,
+           const struct ovsdb_idl_row *row, size_t parent,
+           const struct ovsdb_idl_row *fake_port, int vlan)
+{
+    struct vsctl_bridge *b;
+
+    ctx->bridges = xrealloc(ctx->bridges,
+                            (ctx->n_bridges + 1) * sizeof *ctx->bridges);
+    b = &ctx->bridges[ctx->n_bridges];
+    b->name = xstrdup(name);
+    b->row = row;
+    b->parent = parent;
+    b->fake_port = fake_port;
+    b->vlan = vlan;
+    return ctx->n_bridges++;
+}
+
+static void
+populate_cache(struct vsctl_ctx *ctx)
+{
+    const struct ovsdb_datum *bridges;
+    unsigned int i, j, k;
+
+    if (ctx->cache_valid) {
+        return;
+    }
+    invalidate_cache(ctx);
+    ctx->cache_valid = true;
+    if (!ctx->ovs) {
+        return;
+    }
+    verify(ctx, ctx->ovs, "bridges");
+    bridges = get_col(ctx->ovs, "bridges");
+
+    /* Real bridges, then the fake bridges their ports define. */
+    for (i = 0; i < bridges->n; i++) {
+        const struct ovsdb_idl_row *br = ref_row(ctx, "Bridge",
+                                                 &bridges->keys[i].uuid);
+        const char *name;
+
+        if (!br) {
+            continue;
+        }
+        name = get_string(br, "name");
+        if (cache_find_bridge(ctx, name) != SIZE_MAX) {
+            VLOG_WARN("%s: database contains duplicate bridge name", name);
+            continue;
+        }
+        add_bridge(ctx, name, br, SIZE_MAX, NULL, 0);
+    }
+    for (i = 0; i < ctx->n_bridges; i++) {
+        const struct ovsdb_idl_row *br = ctx->bridges[i].row;
+        const struct ovsdb_datum *ports;
+
+        if (!br) {
+            continue;
+        }
+        verify(ctx, br, "ports");
+        ports = get_col(br, "ports");
+        for (j = 0; j < ports->n; j++) {
+            const struct ovsdb_idl_row *port
+                = ref_row(ctx, "Port", &ports->keys[j].uuid);
+
+            if (port && port_is_fake_bridge(port)
+                && cache_find_bridge(ctx, get_string(port, "name"))
+                   == SIZE_MAX) {
+                add_bridge(ctx, get_string(port, "name"), NULL, i, port,
+                           port_vlan(port));
+            }
+        }
+    }
+
+    /* Ports and interfaces. */
+    for (i = 0; i < ctx->n_bridges; i++) {
+        const struct ovsdb_idl_row *br = ctx->bridges[i].row;
+        const struct ovsdb_datum *ports;
+
+        if (!br) {
+            continue;
+        }
+        ports = get_col(br, "ports");
+        for (j = 0; j < ports->n; j++) {
+            const struct ovsdb_idl_row *port
+                = ref_row(ctx, "Port", &ports->keys[j].uuid);
+            const struct ovsdb_datum *ifaces;
+            size_t owner = i;
+            int vlan;
+
+            if (!port) {
+                continue;
+            }
+            if (cache_has_port(ctx, get_string(port, "name"))) {
+                VLOG_WARN("%s: database contains duplicate port name",
+                          get_string(port, "name"));
+                continue;
+            }
+            vlan = port_vlan(port);
+            if (vlan >= 0) {
+                size_t b;
+
+                for (b = 0; b < ctx->n_bridges; b++) {
+                    if (!ctx->bridges[b].row && ctx->bridges[b].parent == i
+                        && ctx->bridges[b].vlan == vlan) {
+                        owner = b;
+                        break;
+                    }
+                }
+            }
+            ctx->ports = xrealloc(ctx->ports,
+                                  (ctx->n_ports + 1) * sizeof *ctx->ports);
+            ctx->ports[ctx->n_ports].row = port;
+            ctx->ports[ctx->n_ports].bridge = owner;
+            ctx->n_ports++;
+
+            ifaces = get_col(port, "interfaces");
+            for (k = 0; k < ifaces->n; k++) {
+                const struct ovsdb_idl_row *iface
+                    = ref_row(ctx, "Interface", &ifaces->keys[k].uuid);
+
+                if (!iface) {
+                    continue;
+                }
+                if (cache_has_iface(ctx, get_string(iface, "name"))) {
+                    VLOG_WARN("%s: database contains duplicate interface "
+                              "name", get_string(iface, "name"));
+                    continue;
+                }
+                ctx->ifaces = xrealloc(ctx->ifaces, (ctx->n_ifaces + 1)
+                                       * sizeof *ctx->ifaces);
+                ctx->ifaces[ctx->n_ifaces].row = iface;
+                ctx->ifaces[ctx->n_ifaces].port = ctx->n_ports - 1;
+                ctx->n_ifaces++;
+            }
+        }
+    }
+}
+
+static struct vsctl_bridge *
+find_bridge(struct vsctl_ctx *ctx, const char *name, bool must_exist)
+{
+    size_t i;
+
+    populate_cache(ctx);
+    i = cache_find_bridge(ctx, name);
+    if (i == SIZE_MAX) {
+        if (must_exist) {
+            vsctl_fatal("no bridge named %s", name);
+        }
+        return NULL;
+    }
+    return &ctx->bridges[i];
+}
+
+static struct vsctl_bridge *
+find_real_bridge(struct vsctl_ctx *ctx, const char *name, bool must_exist)
+{
+    struct vsctl_bridge *br = find_bridge(ctx, name, must_exist);
+
+    if (br && !br->row) {
+        vsctl_fatal("%s is a fake bridge", name);
+    }
+    return br;
+}
+
+static struct vsctl_port *
+find_port(struct vsctl_ctx *ctx, const char *name, bool must_exist)
+{
+    size_t i;
+
+    populate_cache(ctx);
+    for (i = 0; i < ctx->n_ports; i++) {
+        struct vsctl_port *port = &ctx->ports[i];
+
+        if (!strcmp(get_string(port->row, "name"), name)) {
+            if (!strcmp(name, ctx->bridges[port->bridge].name)) {
+                break;
+            }
+            return port;
+        }
+    }
+    if (must_exist) {
+        vsctl_fatal("no port named %s", name);
+    }
+    return NULL;
+}
+
+static struct vsctl_iface *
+find_iface(struct vsctl_ctx *ctx, const char *name, bool must_exist)
+{
+    size_t i;
+
+    populate_cache(ctx);
+    for (i = 0; i < ctx->n_ifaces; i++) {
+        struct vsctl_iface *iface = &ctx->ifaces[i];
+
+        if (!strcmp(get_string(iface->row, "name"), name)) {
+            struct vsctl_port *port = &ctx->ports[iface->port];
+
+            if (!strcmp(name, ctx->bridges[port->bridge].name)) {
+                break;
+            }
+            return iface;
+        }
+    }
+    if (must_exist) {
+        vsctl_fatal("no interface named %s", name);
+    }
+    return NULL;
+}
+
+static const char *
+port_bridge_name(struct vsctl_ctx *ctx, const struct vsctl_port *port)
+{
+    return ctx->bridges[port->bridge].name;
+}
+
+/* Fails if 'name' is taken by a bridge, port or interface. */
+static void
+check_conflicts(struct vsctl_ctx *ctx, const char *name, const char *msg)
+{
+    size_t i;
+
+    populate_cache(ctx);
+    verify(ctx, ctx->ovs, "bridges");
+    if (cache_find_bridge(ctx, name) != SIZE_MAX) {
+        vsctl_fatal("%s because a bridge named %s already exists", msg,
+                    name);
+    }
+    for (i = 0; i < ctx->n_ports; i++) {
+        if (!strcmp(get_string(ctx->ports[i].row, "name"), name)) {
+            vsctl_fatal("%s because a port named %s already exists on "
+                        "bridge %s", msg, name,
+                        port_bridge_name(ctx, &ctx->ports[i]));
+        }
+    }
+    for (i = 0; i < ctx->n_ifaces; i++) {
+        if (!strcmp(get_string(ctx->ifaces[i].row, "name"), name)) {
+            vsctl_fatal("%s because an interface named %s already exists "
+                        "on bridge %s", msg, name,
+                        port_bridge_name(ctx,
+                                         &ctx->ports[ctx->ifaces[i].port]));
+        }
+    }
+}
+
+/* The bridge row that holds a bridge's ports: its own, or its parent's. */
+static const struct ovsdb_idl_row *
+bridge_row(struct vsctl_ctx *ctx, const struct vsctl_bridge *br)
+{
+    return br->row ? br->row : ctx->bridges[br->parent].row;
+}
+
+/* ------------------------------------------------------------------------
+ * Output tables (list, find).
+ * ------------------------------------------------------------------------ */
+
+struct vsctl_cell {
+    char *string;               /* --data=string. */
+    char *bare;                 /* --data=bare. */
+    json_t *json;               /* --data=json. */
+};
+
+struct vsctl_table_out {
+    char **headings;
+    size_t n_columns;
+    struct vsctl_cell *cells;   /* n_rows * n_columns. */
+    size_t n_rows;
+};
+
+static struct vsctl_table_out *
+table_create(void)
+{
+    return xzalloc(sizeof(struct vsctl_table_out));
+}
+
+static void
+table_add_heading(struct vsctl_table_out *t, const char *heading)
+{
+    t->headings = xrealloc(t->headings,
+                           (t->n_columns + 1) * sizeof *t->headings);
+    t->headings[t->n_columns++] = xstrdup(heading);
+}
+
+static void
+table_add_row(struct vsctl_table_out *t)
+{
+    t->n_rows++;
+    t->cells = xrealloc(t->cells,
+                        t->n_rows * t->n_columns * sizeof *t->cells);
+    memset(&t->cells[(t->n_rows - 1) * t->n_columns], 0,
+           t->n_columns * sizeof *t->cells);
+}
+
+static void
+table_set_cell(struct vsctl_table_out *t, size_t column,
+               const struct ovsdb_datum *d, const struct ovsdb_type *type)
+{
+    struct vsctl_cell *cell = &t->cells[(t->n_rows - 1) * t->n_columns
+                                        + column];
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    ovsdb_datum_to_string(d, type, &s);
+    cell->string = ds_steal_cstr(&s);
+    datum_to_bare(d, type, &s);
+    cell->bare = ds_steal_cstr(&s);
+    cell->json = ovsdb_datum_to_json(d, type);
+}
+
+static void
+table_destroy(struct vsctl_table_out *t)
+{
+    size_t i;
+
+    if (!t) {
+        return;
+    }
+    for (i = 0; i < t->n_columns; i++) {
+        free(t->headings[i]);
+    }
+    for (i = 0; i < t->n_rows * t->n_columns; i++) {
+        free(t->cells[i].string);
+        free(t->cells[i].bare);
+        json_decref(t->cells[i].json);
+    }
+    free(t->headings);
+    free(t->cells);
+    free(t);
+}
+
+static char *
+cell_text(const struct vsctl_cell *cell)
+{
+    switch (data_format) {
+    case DATA_BARE:
+        return xstrdup(cell->bare);
+    case DATA_JSON:
+        return jsonx_to_string(cell->json, 0);
+    case DATA_STRING:
+    default:
+        return xstrdup(cell->string);
+    }
+}
+
+static void
+put_html_escaped(struct ds *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&':
+            ds_put_cstr(out, "&amp;");
+            break;
+        case '<':
+            ds_put_cstr(out, "&lt;");
+            break;
+        case '>':
+            ds_put_cstr(out, "&gt;");
+            break;
+        case '"':
+            ds_put_cstr(out, "&quot;");
+            break;
+        default:
+            ds_put_char(out, *s);
+            break;
+        }
+    }
+}
+
+static void
+put_csv(struct ds *out, const char *s)
+{
+    if (strpbrk(s, "\n\",")) {
+        ds_put_char(out, '"');
+        for (; *s; s++) {
+            if (*s == '"') {
+                ds_put_char(out, '"');
+            }
+            ds_put_char(out, *s);
+        }
+        ds_put_char(out, '"');
+    } else {
+        ds_put_cstr(out, s);
+    }
+}
+
+/* Appends 'json' indented the way Open vSwitch's ovs-vsctl does with
+ * --pretty: each member or element on its own line, two spaces deeper per
+ * level, and closing brackets right after the last one. */
+static void
+json_to_pretty(const json_t *json, int level, struct ds *out)
+{
+    size_t i;
+
+    if (json_is_array(json) && json_array_size(json)) {
+        ds_put_char(out, '[');
+        for (i = 0; i < json_array_size(json); i++) {
+            ds_put_cstr(out, i ? ",\n" : "\n");
+            ds_put_char_multiple(out, ' ', (level + 1) * 2);
+            json_to_pretty(json_array_get(json, i), level + 1, out);
+        }
+        ds_put_char(out, ']');
+    } else if (json_is_object(json) && json_object_size(json)) {
+        const char **keys = xcalloc(json_object_size(json), sizeof *keys);
+        const char *key;
+        json_t *value;
+        size_t n = 0;
+
+        json_object_foreach ((json_t *) json, key, value) {
+            keys[n++] = key;
+        }
+        qsort(keys, n, sizeof *keys, compare_strings);
+        ds_put_char(out, '{');
+        for (i = 0; i < n; i++) {
+            json_t *k = json_string(keys[i]);
+
+            ds_put_cstr(out, i ? ",\n" : "\n");
+            ds_put_char_multiple(out, ' ', (level + 1) * 2);
+            jsonx_to_ds(k, 0, out);
+            ds_put_cstr(out, ": ");
+            json_to_pretty(json_object_get(json, keys[i]), level + 1, out);
+            json_decref(k);
+        }
+        ds_put_char(out, '}');
+        free(keys);
+    } else {
+        jsonx_to_ds(json, 0, out);
+    }
+}
+
+static void
+table_print(const struct vsctl_table_out *t, struct ds *out)
+{
+    size_t r, c;
+
+    switch (format) {
+    case FMT_LIST:
+        for (r = 0; r < t->n_rows; r++) {
+            if (r) {
+                ds_put_char(out, '\n');
+            }
+            for (c = 0; c < t->n_columns; c++) {
+                char *text = cell_text(&t->cells[r * t->n_columns + c]);
+
+                if (headings) {
+                    ds_put_format(out, "%-20s: ", t->headings[c]);
+                }
+                ds_put_format(out, "%s\n", text);
+                free(text);
+            }
+        }
+        break;
+
+    case FMT_TABLE: {
+        size_t *widths = xcalloc(t->n_columns, sizeof *widths);
+        char **texts = xcalloc(t->n_rows * t->n_columns + 1, sizeof *texts);
+        struct ds line = DS_EMPTY_INITIALIZER;
+
+        for (c = 0; c < t->n_columns; c++) {
+            widths[c] = headings ? strlen(t->headings[c]) : 0;
+        }
+        for (r = 0; r < t->n_rows; r++) {
+            for (c = 0; c < t->n_columns; c++) {
+                char *text = cell_text(&t->cells[r * t->n_columns + c]);
+                size_t len = strlen(text);
+
+                texts[r * t->n_columns + c] = text;
+                if (len > widths[c]) {
+                    widths[c] = len;
+                }
+            }
+        }
+        if (headings) {
+            for (c = 0; c < t->n_columns; c++) {
+                ds_put_format(&line, "%s%-*s", c ? " " : "",
+                              (int) widths[c], t->headings[c]);
+            }
+            ds_chomp(&line, ' ');
+            ds_put_format(out, "%s\n", ds_cstr(&line));
+            ds_clear(&line);
+            for (c = 0; c < t->n_columns; c++) {
+                if (c) {
+                    ds_put_char(out, ' ');
+                }
+                ds_put_char_multiple(out, '-', widths[c]);
+            }
+            ds_put_char(out, '\n');
+        }
+        for (r = 0; r < t->n_rows; r++) {
+            for (c = 0; c < t->n_columns; c++) {
+                ds_put_format(&line, "%s%-*s", c ? " " : "",
+                              (int) widths[c], texts[r * t->n_columns + c]);
+            }
+            while (line.length && line.string[line.length - 1] == ' ') {
+                line.length--;
+            }
+            ds_put_format(out, "%.*s\n", (int) line.length,
+                          line.length ? line.string : "");
+            ds_clear(&line);
+        }
+        for (r = 0; r < t->n_rows * t->n_columns; r++) {
+            free(texts[r]);
+        }
+        free(texts);
+        free(widths);
+        ds_destroy(&line);
+        break;
+    }
+
+    case FMT_HTML:
+        ds_put_cstr(out, "<table border=1>\n");
+        if (headings) {
+            ds_put_cstr(out, "  <tr>\n");
+            for (c = 0; c < t->n_columns; c++) {
+                ds_put_cstr(out, "    <th>");
+                put_html_escaped(out, t->headings[c]);
+                ds_put_cstr(out, "</th>\n");
+            }
+            ds_put_cstr(out, "  </tr>\n");
+        }
+        for (r = 0; r < t->n_rows; r++) {
+            ds_put_cstr(out, "  <tr>\n");
+            for (c = 0; c < t->n_columns; c++) {
+                char *text = cell_text(&t->cells[r * t->n_columns + c]);
+
+                ds_put_cstr(out, "    <td>");
+                put_html_escaped(out, text);
+                ds_put_cstr(out, "</td>\n");
+                free(text);
+            }
+            ds_put_cstr(out, "  </tr>\n");
+        }
+        ds_put_cstr(out, "</table>\n");
+        break;
+
+    case FMT_CSV:
+        if (headings) {
+            for (c = 0; c < t->n_columns; c++) {
+                if (c) {
+                    ds_put_char(out, ',');
+                }
+                put_csv(out, t->headings[c]);
+            }
+            ds_put_char(out, '\n');
+        }
+        for (r = 0; r < t->n_rows; r++) {
+            for (c = 0; c < t->n_columns; c++) {
+                char *text = cell_text(&t->cells[r * t->n_columns + c]);
+
+                if (c) {
+                    ds_put_char(out, ',');
+                }
+                put_csv(out, text);
+                free(text);
+            }
+            ds_put_char(out, '\n');
+        }
+        break;
+
+    case FMT_JSON: {
+        json_t *top = json_object();
+        json_t *data = json_array();
+
+        for (r = 0; r < t->n_rows; r++) {
+            json_t *row = json_array();
+
+            for (c = 0; c < t->n_columns; c++) {
+                json_array_append(row, t->cells[r * t->n_columns + c].json);
+            }
+            json_array_append_new(data, row);
+        }
+        json_object_set_new(top, "data", data);
+        if (headings) {
+            json_object_set_new(top, "headings",
+                                jsonx_string_array((const char *const *)
+                                                   t->headings,
+                                                   t->n_columns));
+        }
+        if (pretty) {
+            json_to_pretty(top, 0, out);
+        } else {
+            jsonx_to_ds(top, JSONX_SORT_KEYS, out);
+        }
+        ds_put_char(out, '\n');
+        json_decref(top);
+        break;
+    }
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Finding records.
+ * ------------------------------------------------------------------------ */
+
+static const struct vsctl_row_id *
+find_row_id(const struct ovsdb_table_schema *ts)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof row_ids / sizeof row_ids[0]; i++) {
+        if (!strcmp(row_ids[i].table, ts->name)) {
+            return &row_ids[i];
+        }
+    }
+    return NULL;
+}
+
+static const struct ovsdb_idl_row *
+get_row_by_row_id(struct vsctl_ctx *ctx, const struct ovsdb_table_schema *ts,
+                  const struct vsctl_row_id *id, const char *record)
+{
+    const struct ovsdb_table_schema *ref_ts;
+    const struct ovsdb_idl_row *referrer = NULL, *row;
+
+    ref_ts = ovsdb_idl_get_table(ctx->idl, id->ref_table);
+    if (!ref_ts) {
+        return NULL;
+    }
+    if (!id->name_column) {
+        if (strcmp(record, ".")) {
+            return NULL;
+        }
+        referrer = ovsdb_idl_first_row(ctx->idl, ref_ts);
+        if (referrer && ovsdb_idl_next_row(referrer)) {
+            return NULL;
+        }
+    } else {
+        const struct ovsdb_column *name_col
+            = ovsdb_table_schema_find_column(ref_ts, id->name_column);
+
+        if (!name_col) {
+            return NULL;
+        }
+        OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl, ref_ts) {
+            const struct ovsdb_datum *d = ovsdb_idl_row_get(row, name_col);
+            struct ds s = DS_EMPTY_INITIALIZER;
+            bool match;
+
+            if (d->n != 1) {
+                continue;
+            }
+            if (name_col->type.key.type == OVSDB_TYPE_STRING) {
+                match = !strcmp(d->keys[0].string, record);
+            } else {
+                ovsdb_atom_to_string(&d->keys[0], name_col->type.key.type,
+                                     &s);
+                match = !strcmp(ds_cstr(&s), record);
+            }
+            ds_destroy(&s);
+            if (match) {
+                if (referrer) {
+                    vsctl_fatal("multiple rows in %s match \"%s\"",
+                                ref_ts->name, record);
+                }
+                referrer = row;
+            }
+        }
+    }
+    if (!referrer) {
+        return NULL;
+    }
+    if (id->ref_column) {
+        const struct ovsdb_column *ref_col
+            = ovsdb_table_schema_find_column(ref_ts, id->ref_column);
+        const struct ovsdb_datum *d;
+
+        if (!ref_col) {
+            return NULL;
+        }
+        d = ovsdb_idl_row_get(referrer, ref_col);
+        if (d->n != 1) {
+            return NULL;
+        }
+        return ovsdb_idl_get_row(ctx->idl, ts, &d->keys[0].uuid);
+    }
+    return referrer;
+}
+
+static const struct ovsdb_idl_row *
+get_row(struct vsctl_ctx *ctx, const struct ovsdb_table_schema *ts,
+        const char *record, bool must_exist)
+{
+    const struct ovsdb_idl_row *row = NULL;
+    const struct vsctl_row_id *id;
+    struct uuid uuid;
+
+    if (uuid_from_string(&uuid, record)) {
+        row = ovsdb_idl_get_row(ctx->idl, ts, &uuid);
+    }
+    if (!row && (id = find_row_id(ts)) != NULL) {
+        row = get_row_by_row_id(ctx, ts, id, record);
+    }
+    if (!row && strlen(record) >= 4 && looks_like_uuid_prefix(record)) {
+        const struct ovsdb_idl_row *r;
+
+        OVSDB_IDL_FOR_EACH_ROW (r, ctx->idl, ts) {
+            char s[UUID_LEN + 1];
+
+            uuid_to_string(ovsdb_idl_row_get_uuid(r), s);
+            if (!strncmp(s, record, strlen(record))) {
+                if (row) {
+                    vsctl_fatal("%s contains 2 or more rows whose UUIDs "
+                                "begin with %s", ts->name, record);
+                }
+                row = r;
+            }
+        }
+    }
+    if (!row && must_exist) {
+        vsctl_fatal("no row \"%s\" in table %s", record, ts->name);
+    }
+    return row;
+}
+
+/* Parses "COLUMN[:KEY][OP VALUE]" from 'arg'.  'ops' is the list of
+ * operators allowed (NULL: none, the argument is just COLUMN[:KEY]). */
+static char *
+parse_column_key_value(const char *arg, const struct ovsdb_table_schema *ts,
+                       const struct ovsdb_column **columnp, char **keyp,
+                       int *opp, const char *const *ops, size_t n_ops,
+                       char **valuep)
+{
+    const char *p = arg;
+    char *name, *error;
+    size_t len;
+
+    *columnp = NULL;
+    *keyp = NULL;
+    *valuep = NULL;
+    *opp = -1;
+
+    len = strcspn(p, ":=!<>{}");
+    if (!len) {
+        return xasprintf("%s: missing column name", arg);
+    }
+    name = xmemdup0(p, len);
+    p += len;
+    *columnp = find_column(ts, name, &error);
+    free(name);
+    if (!*columnp) {
+        return error;
+    }
+
+    if (*p == ':') {
+        p++;
+        error = parse_token(&p, keyp);
+        if (error) {
+            return error;
+        }
+    }
+
+    if (ops) {
+        size_t best_len = 0, i;
+
+        for (i = 0; i < n_ops; i++) {
+            size_t l = strlen(ops[i]);
+
+            if (l > best_len && !strncmp(p, ops[i], l)) {
+                best_len = l;
+                *opp = i;
+            }
+        }
+        if (!best_len) {
+            if (*p) {
+                return xasprintf("%s: unexpected text \"%s\"", arg, p);
+            }
+            return xasprintf("%s: missing value", arg);
+        }
+        *valuep = xstrdup(p + best_len);
+    } else if (*p) {
+        return xasprintf("%s: trailing garbage \"%s\" in argument", arg, p);
+    }
+    return NULL;
+}
+
+static void
+check_mutable(const struct ovsdb_idl_row *row,
+              const struct ovsdb_column *column)
+{
+    if (!column->mutable_ && !ovsdb_idl_row_is_new(row)) {
+        vsctl_fatal("cannot modify read-only column %s in table %s",
+                    column->name, ovsdb_idl_row_get_table(row)->name);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Database commands.
+ * ------------------------------------------------------------------------ */
+
+static char **
+parse_columns_option(const char *columns,
+                     const struct ovsdb_table_schema *ts, size_t *np,
+                     const struct ovsdb_column ***colsp)
+{
+    const struct ovsdb_column **cols = NULL;
+    char **names = NULL;
+    size_t n = 0;
+
+    if (columns) {
+        char *copy = xstrdup(columns), *save = NULL, *tok;
+
+        for (tok = strtok_r(copy, ", ", &save); tok;
+             tok = strtok_r(NULL, ", ", &save)) {
+            const struct ovsdb_column *c = must_find_column(ts, tok);
+
+            cols = xrealloc(cols, (n + 1) * sizeof *cols);
+            names = xrealloc(names, (n + 1) * sizeof *names);
+            cols[n] = c;
+            names[n] = xstrdup(c->name);
+            n++;
+        }
+        free(copy);
+    } else {
+        size_t i;
+
+        for (i = 0; i < ts->n_columns; i++) {
+            if (i == OVSDB_COL_VERSION) {
+                continue;
+            }
+            cols = xrealloc(cols, (n + 1) * sizeof *cols);
+            names = xrealloc(names, (n + 1) * sizeof *names);
+            cols[n] = ts->columns[i];
+            names[n] = xstrdup(ts->columns[i]->name);
+            n++;
+        }
+    }
+    *np = n;
+    *colsp = cols;
+    return names;
+}
+
+static void
+list_row(struct vsctl_table_out *t, const struct ovsdb_idl_row *row,
+         const struct ovsdb_column **cols, size_t n)
+{
+    size_t i;
+
+    table_add_row(t);
+    for (i = 0; i < n; i++) {
+        if (cols[i]->index == OVSDB_COL_UUID) {
+            struct ovsdb_datum d;
+            union ovsdb_atom atom;
+
+            ovsdb_datum_init_empty(&d);
+            atom.uuid = *ovsdb_idl_row_get_uuid(row);
+            ovsdb_datum_add(&d, &atom, NULL, &cols[i]->type);
+            table_set_cell(t, i, &d, &cols[i]->type);
+            ovsdb_datum_destroy(&d, &cols[i]->type);
+        } else {
+            table_set_cell(t, i, ovsdb_idl_row_get(row, cols[i]),
+                           &cols[i]->type);
+        }
+    }
+}
+
+static struct vsctl_table_out *
+start_table(const struct vsctl_command *cmd,
+            const struct ovsdb_table_schema *ts,
+            const struct ovsdb_column ***colsp, size_t *np)
+{
+    const char *columns = command_option(cmd, "--columns");
+    struct vsctl_table_out *t = table_create();
+    char **names = parse_columns_option(columns ? columns : columns_opt,
+                                        ts, np, colsp);
+    size_t i;
+
+    for (i = 0; i < *np; i++) {
+        table_add_heading(t, names[i]);
+        free(names[i]);
+    }
+    free(names);
+    return t;
+}
+
+static void
+cmd_list(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
+    bool must_exist = !has_option(cmd, "--if-exists");
+    const struct ovsdb_column **cols;
+    const struct ovsdb_idl_row *row;
+    size_t n;
+    int i;
+
+    cmd->table = start_table(cmd, ts, &cols, &n);
+    if (cmd->argc > 2) {
+        for (i = 2; i < cmd->argc; i++) {
+            row = get_row(ctx, ts, cmd->argv[i], must_exist);
+            if (row) {
+                list_row(cmd->table, row, cols, n);
+            }
+        }
+    } else {
+        OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl, ts) {
+            list_row(cmd->table, row, cols, n);
+        }
+    }
+    free(cols);
+}
+
+static const char *const cond_ops[] = {
+    "=", "!=", "<", ">", "<=", ">=",
+    "{=}", "{!=}", "{<}", "{>}", "{<=}", "{>=}"
+};
+enum { OP_EQ, OP_NE, OP_LT, OP_GT, OP_LE, OP_GE,
+       OP_SET_EQ, OP_SET_NE, OP_SUBSET, OP_SUPERSET, OP_SUBSET_EQ,
+       OP_SUPERSET_EQ };
+
+static int
+datum_compare(const struct ovsdb_datum *a, const struct ovsdb_datum *b,
+              const struct ovsdb_type *type)
+{
+    return ovsdb_datum_compare_3way(a, b, type);
+}
+
+/* Whether 'row' satisfies "COLUMN[:KEY]OP VALUE" in 'arg'. */
+static bool
+is_condition_satisfied(struct vsctl_ctx *ctx,
+                       const struct ovsdb_table_schema *ts,
+                       const struct ovsdb_idl_row *row, const char *arg)
+{
+    const struct ovsdb_column *column;
+    char *key, *value, *error;
+    struct ovsdb_datum have, want;
+    struct ovsdb_type type;
+    bool result;
+    int op;
+
+    error = parse_column_key_value(arg, ts, &column, &key, &op, cond_ops,
+                                   sizeof cond_ops / sizeof cond_ops[0],
+                                   &value);
+    if (error) {
+        vsctl_fatal("%s", error);
+    }
+
+    if (column->index == OVSDB_COL_UUID) {
+        union ovsdb_atom atom;
+
+        ovsdb_datum_init_empty(&have);
+        atom.uuid = *ovsdb_idl_row_get_uuid(row);
+        ovsdb_datum_add(&have, &atom, NULL, &column->type);
+    } else {
+        ovsdb_datum_clone(&have, ovsdb_idl_row_get(row, column),
+                          &column->type);
+    }
+    type = column->type;
+    if (key) {
+        union ovsdb_atom key_atom;
+        unsigned int idx;
+
+        if (!ovsdb_type_is_map(&column->type)) {
+            vsctl_fatal("cannot specify key to check for non-map column %s",
+                        column->name);
+        }
+        error = atom_from_string(&key_atom, &column->type.key, key, NULL);
+        if (error) {
+            vsctl_fatal("%s", error);
+        }
+        /* Compare the value for the key, as a set of 0 or 1 values. */
+        ovsdb_type_init_scalar(&type, column->type.value.type);
+        type.value.type = OVSDB_TYPE_VOID;
+        type.key = column->type.value;
+        type.n_min = 0;
+        type.n_max = op >= OP_SET_EQ ? UINT_MAX : 1;
+        idx = ovsdb_datum_find_key(&have, &key_atom, column->type.key.type);
+        {
+            struct ovsdb_datum v;
+
+            ovsdb_datum_init_empty(&v);
+            if (idx != UINT_MAX) {
+                ovsdb_datum_add(&v, &have.values[idx], NULL, &type);
+            }
+            ovsdb_datum_destroy(&have, &column->type);
+            have = v;
+        }
+        ovsdb_atom_destroy(&key_atom, column->type.key.type);
+        if (idx == UINT_MAX && op < OP_SET_EQ) {
+            /* A missing key satisfies only "!=". */
+            ovsdb_datum_destroy(&have, &type);
+            free(key);
+            free(value);
+            return op == OP_NE;
+        }
+        {
+            struct ovsdb_type vtype = type;
+
+            vtype.n_min = op >= OP_SET_EQ ? 0 : 1;
+            error = datum_from_string(&want, &vtype, value, ctx->symtab);
+        }
+    } else {
+        struct ovsdb_type wtype = column->type;
+
+        if (op >= OP_SET_EQ) {
+            wtype.n_min = 0;
+            wtype.n_max = UINT_MAX;
+        }
+        error = datum_from_string(&want, &wtype, value, ctx->symtab);
+    }
+    if (error) {
+        vsctl_fatal("%s", error);
+    }
+
+    switch (op) {
+    case OP_EQ:
+    case OP_SET_EQ:
+        result = !datum_compare(&have, &want, &type);
+        break;
+    case OP_NE:
+    case OP_SET_NE:
+        result = datum_compare(&have, &want, &type) != 0;
+        break;
+    case OP_LT:
+        result = datum_compare(&have, &want, &type) < 0;
+        break;
+    case OP_GT:
+        result = datum_compare(&have, &want, &type) > 0;
+        break;
+    case OP_LE:
+        result = datum_compare(&have, &want, &type) <= 0;
+        break;
+    case OP_GE:
+        result = datum_compare(&have, &want, &type) >= 0;
+        break;
+    case OP_SUBSET:
+        result = (ovsdb_datum_includes_all(&want, &have, &type)
+                  && datum_compare(&have, &want, &type));
+        break;
+    case OP_SUPERSET:
+        result = (ovsdb_datum_includes_all(&have, &want, &type)
+                  && datum_compare(&have, &want, &type));
+        break;
+    case OP_SUBSET_EQ:
+        result = ovsdb_datum_includes_all(&want, &have, &type);
+        break;
+    case OP_SUPERSET_EQ:
+        result = ovsdb_datum_includes_all(&have, &want, &type);
+        break;
+    default:
+        abort();
+    }
+    ovsdb_datum_destroy(&have, key ? &type : &column->type);
+    ovsdb_datum_destroy(&want, &type);
+    free(key);
+    free(value);
+    return result;
+}
+
+static void
+cmd_find(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
+    const struct ovsdb_column **cols;
+    const struct ovsdb_idl_row *row;
+    size_t n;
+
+    cmd->table = start_table(cmd, ts, &cols, &n);
+    OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl, ts) {
+        int i;
+
+        for (i = 2; i < cmd->argc; i++) {
+            if (!is_condition_satisfied(ctx, ts, row, cmd->argv[i])) {
+                break;
+            }
+        }
+        if (i == cmd->argc) {
+            list_row(cmd->table, row, cols, n);
+        }
+    }
+    free(cols);
+}
+
+static void
+set_symbol_for(struct vsctl_ctx *ctx, const char *id,
+               const struct ovsdb_idl_row *row)
+{
+    struct ovsdb_symbol *sym;
+
+    if (id[0] != '@') {
+        vsctl_fatal("row id \"%s\" does not begin with \"@\"", id);
+    }
+    sym = ovsdb_symbol_table_get(ctx->symtab, id);
+    if (sym && sym->created) {
+        vsctl_fatal("row id \"%s\" may only be specified on one --id "
+                    "option", id);
+    }
+    if (!sym) {
+        sym = ovsdb_symbol_table_insert(ctx->symtab, id);
+    }
+    sym->created = true;
+    if (row) {
+        sym->uuid = *ovsdb_idl_row_get_uuid(row);
+    }
+}
+
+static void
+cmd_get(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
+    bool must_exist = !has_option(cmd, "--if-exists");
+    const char *id = command_option(cmd, "--id");
+    const struct ovsdb_idl_row *row;
+    int i;
+
+    if (id && !must_exist) {
+        vsctl_fatal("--if-exists and --id may not be specified together");
+    }
+    row = get_row(ctx, ts, cmd->argv[2], must_exist);
+    if (!row) {
+        return;
+    }
+    if (id) {
+        set_symbol_for(ctx, id, row);
+    }
+    for (i = 3; i < cmd->argc; i++) {
+        const struct ovsdb_column *column;
+        char *key, *value, *error;
+        int op;
+
+        error = parse_column_key_value(cmd->argv[i], ts, &column, &key, &op,
+                                       NULL, 0, &value);
+        if (error) {
+            vsctl_fatal("%s", error);
+        }
+        if (column->index != OVSDB_COL_UUID) {
+            ovsdb_idl_txn_verify(ctx->txn, row, column);
+        }
+        if (key) {
+            const struct ovsdb_datum *d = ovsdb_idl_row_get(row, column);
+            union ovsdb_atom key_atom;
+            unsigned int idx;
+
+            if (!ovsdb_type_is_map(&column->type)) {
+                vsctl_fatal("cannot specify key to get for non-map column %s",
+                            column->name);
+            }
+            error = atom_from_string(&key_atom, &column->type.key, key,
+                                     ctx->symtab);
+            if (error) {
+                vsctl_fatal("%s", error);
+            }
+            idx = ovsdb_datum_find_key(d, &key_atom, column->type.key.type);
+            ovsdb_atom_destroy(&key_atom, column->type.key.type);
+            if (idx == UINT_MAX) {
+                if (must_exist) {
+                    vsctl_fatal("no key \"%s\" in %s record \"%s\" column %s",
+                                key, ts->name, cmd->argv[2], column->name);
+                }
+            } else {
+                ovsdb_atom_to_string(&d->values[idx], column->type.value.type,
+                                     &cmd->output);
+            }
+            free(key);
+        } else if (column->index == OVSDB_COL_UUID) {
+            char s[UUID_LEN + 1];
+
+            uuid_to_string(ovsdb_idl_row_get_uuid(row), s);
+            ds_put_cstr(&cmd->output, s);
+        } else {
+            ovsdb_datum_to_string(ovsdb_idl_row_get(row, column),
+                                  &column->type, &cmd->output);
+        }
+        ds_put_char(&cmd->output, '\n');
+    }
+}
+
+/* Sets "COLUMN[:KEY]=VALUE" in 'row'. */
+static void
+set_column(struct vsctl_ctx *ctx, const struct ovsdb_table_schema *ts,
+           const struct ovsdb_idl_row *row, const char *arg)
+{
+    static const char *const set_ops[] = { "=" };
+    const struct ovsdb_column *column;
+    char *key, *value, *error;
+    int op;
+
+    error = parse_column_key_value(arg, ts, &column, &key, &op, set_ops, 1,
+                                   &value);
+    if (error) {
+        if (!strchr(arg, '=')) {
+            free(error);
+            vsctl_fatal("%s: argument does not end in \"=\" followed by "
+                        "a value.", arg);
+        }
+        vsctl_fatal("%s", error);
+    }
+    if (column->index == OVSDB_COL_UUID) {
+        vsctl_fatal("%s does not contain a column whose name matches "
+                    "\"%s\"", ts->name, column->name);
+    }
+    check_mutable(row, column);
+    if (key) {
+        union ovsdb_atom key_atom, value_atom;
+        struct ovsdb_datum d;
+
+        if (!ovsdb_type_is_map(&column->type)) {
+            vsctl_fatal("cannot specify key to set for non-map column %s",
+                        column->name);
+        }
+        error = atom_from_string(&key_atom, &column->type.key, key,
+                                 ctx->symtab);
+        if (!error) {
+            error = atom_from_string(&value_atom, &column->type.value, value,
+                                     ctx->symtab);
+        }
+        if (error) {
+            vsctl_fatal("%s", error);
+        }
+        ovsdb_datum_clone(&d, ovsdb_idl_row_get(row, column), &column->type);
+        {
+            unsigned int idx = ovsdb_datum_find_key(&d, &key_atom,
+                                                    column->type.key.type);
+
+            if (idx != UINT_MAX) {
+                ovsdb_datum_remove(&d, idx, &column->type);
+            }
+        }
+        ovsdb_datum_add(&d, &key_atom, &value_atom, &column->type);
+        ovsdb_atom_destroy(&key_atom, column->type.key.type);
+        ovsdb_atom_destroy(&value_atom, column->type.value.type);
+        if (d.n > column->type.n_max) {
+            vsctl_fatal("\"%s\" column %s: too many values", ts->name,
+                        column->name);
+        }
+        ovsdb_idl_txn_verify(ctx->txn, row, column);
+        ovsdb_idl_txn_write(ctx->txn, row, column, &d);
+        free(key);
+    } else {
+        struct ovsdb_datum d;
+
+        if (!*value) {
+            vsctl_fatal("%s: argument does not end in \"=\" followed by "
+                        "a value.", arg);
+        }
+        must_parse_datum(&d, &column->type, value, ctx->symtab);
+        ovsdb_idl_txn_write(ctx->txn, row, column, &d);
+    }
+    free(value);
+    invalidate_cache(ctx);
+}
+
+static void
+cmd_set(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
+    bool must_exist = !has_option(cmd, "--if-exists");
+    const struct ovsdb_idl_row *row;
+    int i;
+
+    row = get_row(ctx, ts, cmd->argv[2], must_exist);
+    if (!row) {
+        return;
+    }
+    for (i = 3; i < cmd->argc; i++) {
+        set_column(ctx, ts, row, cmd->argv[i]);
+    }
+}
+
+static const struct ovsdb_column *
+writable_column(const struct ovsdb_table_schema *ts,
+                const struct ovsdb_idl_row *row, const char *name)
+{
+    const struct ovsdb_column *column = must_find_column(ts, name);
+
+    if (column->index == OVSDB_COL_UUID) {
+        vsctl_fatal("%s does not contain a column whose name matches "
+                    "\"%s\"", ts->name, column->name);
+    }
+    check_mutable(row, column);
+    return column;
+}
+
+static void
+cmd_add_remove(struct vsctl_ctx *ctx, struct vsctl_command *cmd, bool add)
+{
+    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
+    bool must_exist = !has_option(cmd, "--if-exists");
+    const struct ovsdb_column *column;
+    const struct ovsdb_idl_row *row;
+    struct ovsdb_datum old;
+    struct ovsdb_type loose;
+    int i;
+
+    row = get_row(ctx, ts, cmd->argv[2], must_exist);
+    if (!row) {
+        return;
+    }
+    column = writable_column(ts, row, cmd->argv[3]);
+    loose = column->type;
+    loose.n_min = 0;
+    loose.n_max = UINT_MAX;
+    ovsdb_datum_clone(&old, ovsdb_idl_row_get(row, column), &column->type);
+    for (i = 4; i < cmd->argc; i++) {
+        struct ovsdb_datum d;
+        char *error;
+
+        error = datum_from_string(&d, &loose, cmd->argv[i], ctx->symtab);
+        if (error && !add && ovsdb_type_is_map(&column->type)) {
+            /* "remove" also takes bare keys of a map. */
+            struct ovsdb_type keys = loose;
+
+            keys.value.type = OVSDB_TYPE_VOID;
+            free(error);
+            error = datum_from_string(&d, &keys, cmd->argv[i], ctx->symtab);
+            if (!error) {
+                ovsdb_datum_subtract(&old, &column->type, &d, &keys);
+                ovsdb_datum_destroy(&d, &keys);
+                continue;
+            }
+        }
+        if (error) {
+            vsctl_fatal("%s", error);
+        }
+        if (add) {
+            unsigned int k;
+
+            for (k = 0; k < d.n; k++) {
+                if (ovsdb_type_is_map(&column->type)) {
+                    /* An existing key keeps its value, as in OVS. */
+                    if (ovsdb_datum_find_key(&old, &d.keys[k],
+                                             column->type.key.type)
+                        != UINT_MAX) {
+                        continue;
+                    }
+                }
+                ovsdb_datum_add(&old, &d.keys[k],
+                                d.values ? &d.values[k] : NULL, &loose);
+            }
+        } else {
+            ovsdb_datum_subtract(&old, &column->type, &d, &column->type);
+        }
+        ovsdb_datum_destroy(&d, &loose);
+    }
+    if (old.n > column->type.n_max) {
+        char *english = ovsdb_type_to_english(&column->type);
+
+        vsctl_fatal("\"%s\" operation would put %u values in column %s of "
+                    "table %s but the maximum number is %u",
+                    add ? "add" : "remove", old.n, column->name, ts->name,
+                    column->type.n_max);
+        free(english);
+    }
+    if (old.n < column->type.n_min) {
+        vsctl_fatal("\"%s\" operation would put %u %s in column %s of "
+                    "table %s but the minimum number is %u",
+                    add ? "add" : "remove", old.n,
+                    ovsdb_type_is_map(&column->type) ? "pairs" : "values",
+                    column->name, ts->name, column->type.n_min);
+    }
+    ovsdb_idl_txn_verify(ctx->txn, row, column);
+    ovsdb_idl_txn_write(ctx->txn, row, column, &old);
+    invalidate_cache(ctx);
+}
+
+static void
+cmd_add(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    cmd_add_remove(ctx, cmd, true);
+}
+
+static void
+cmd_remove(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    cmd_add_remove(ctx, cmd, false);
+}
+
+static void
+cmd_clear(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
+    bool must_exist = !has_option(cmd, "--if-exists");
+    const struct ovsdb_idl_row *row;
+    int i;
+
+    row = get_row(ctx, ts, cmd->argv[2], must_exist);
+    if (!row) {
+        return;
+    }
+    for (i = 3; i < cmd->argc; i++) {
+        const struct ovsdb_column *column = writable_column(ts, row,
+                                                           cmd->argv[i]);
+        struct ovsdb_datum d;
+
+        if (column->type.n_min > 0) {
+            vsctl_fatal("\"clear\" operation cannot be applied to column %s "
+                        "of table %s, which is not allowed to be empty",
+                        column->name, ts->name);
+        }
+        ovsdb_datum_init_empty(&d);
+        ovsdb_idl_txn_write(ctx->txn, row, column, &d);
+    }
+    invalidate_cache(ctx);
+}
+
+static void
+cmd_create(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
+    const char *id = command_option(cmd, "--id");
+    const struct ovsdb_idl_row *row;
+    struct ovsdb_symbol *sym = NULL;
+    int i;
+
+    if (id) {
+        set_symbol_for(ctx, id, NULL);
+        sym = ovsdb_symbol_table_get(ctx->symtab, id);
+    } else if (!ts->is_root) {
+        VLOG_WARN("applying \"create\" command to table %s without --id "
+                  "option will have no effect", ts->name);
+    }
+    /* Earlier commands that referred to "@name" hold the symbol's UUID:
+     * the new row takes it as its temporary UUID. */
+    row = ovsdb_idl_txn_insert_uuid(ctx->txn, ts, sym ? &sym->uuid : NULL);
+    for (i = 2; i < cmd->argc; i++) {
+        set_column(ctx, ts, row, cmd->argv[i]);
+    }
+    cmd->has_created = true;
+    cmd->created = *ovsdb_idl_row_get_uuid(row);
+}
+
+static void
+cmd_destroy(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
+    bool must_exist = !has_option(cmd, "--if-exists");
+    bool all = has_option(cmd, "--all");
+    const struct ovsdb_idl_row *row, *next;
+    int i;
+
+    if (all && cmd->argc > 2) {
+        vsctl_fatal("--all and records argument should not be specified "
+                    "together");
+    }
+    if (all && !must_exist) {
+        vsctl_fatal("--all and --if-exists should not be specified "
+                    "together");
+    }
+    if (all) {
+        for (row = ovsdb_idl_first_row(ctx->idl, ts); row; row = next) {
+            next = ovsdb_idl_next_row(row);
+            ovsdb_idl_txn_delete(ctx->txn, row);
+        }
+    } else {
+        for (i = 2; i < cmd->argc; i++) {
+            row = get_row(ctx, ts, cmd->argv[i], must_exist);
+            if (row) {
+                ovsdb_idl_txn_delete(ctx->txn, row);
+            }
+        }
+    }
+    invalidate_cache(ctx);
+}
+
+static void
+cmd_wait_until(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
+    const struct ovsdb_idl_row *row;
+    int i;
+
+    row = get_row(ctx, ts, cmd->argv[2], false);
+    if (!row) {
+        ctx->try_again = true;
+        return;
+    }
+    for (i = 3; i < cmd->argc; i++) {
+        if (!is_condition_satisfied(ctx, ts, row, cmd->argv[i])) {
+            ctx->try_again = true;
+            return;
+        }
+    }
+}
+
+static void
+cmd_comment(struct vsctl_ctx *ctx DPS_UNUSED,
+            struct vsctl_command *cmd DPS_UNUSED)
+{
+}
+
+/* ------------------------------------------------------------------------
+ * Open vSwitch commands.
+ * ------------------------------------------------------------------------ */
+
+static void
+cmd_init(struct vsctl_ctx *ctx DPS_UNUSED,
+         struct vsctl_command *cmd DPS_UNUSED)
+{
+    /* The root row is inserted, if missing, before any command runs. */
+}
+
+struct show_table {
+    const char *table;
+    const char *name_column;
+    const char *columns[4];
+};
+
+static const struct show_table show_tables[] = {
+    {"Open_vSwitch", NULL, {"manager_options", "bridges", "ovs_version"}},
+    {"Bridge", "name", {"controller", "fail_mode", "datapath_type",
+                        "ports"}},
+    {"Port", "name", {"tag", "trunks", "interfaces"}},
+    {"Interface", "name", {"type", "options", "error", "bfd_status"}},
+    {"Controller", "target", {"is_connected"}},
+    {"Manager", "target", {"is_connected"}},
+};
+
+static const struct show_table *
+find_show_table(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof show_tables / sizeof show_tables[0]; i++) {
+        if (!strcmp(show_tables[i].table, name)) {
+            return &show_tables[i];
+        }
+    }
+    return NULL;
+}
+
+static void
+show_row(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row, int level,
+         struct ds *out)
+{
+    const struct ovsdb_table_schema *ts = ovsdb_idl_row_get_table(row);
+    const struct show_table *st = find_show_table(ts->name);
+    size_t i;
+
+    ds_put_char_multiple(out, ' ', level * 4);
+    if (st && st->name_column) {
+        const struct ovsdb_column *c
+            = ovsdb_table_schema_find_column(ts, st->name_column);
+
+        ds_put_format(out, "%s ", ts->name);
+        if (c) {
+            ovsdb_datum_to_string(ovsdb_idl_row_get(row, c), &c->type, out);
+        }
+    } else {
+        char s[UUID_LEN + 1];
+
+        uuid_to_string(ovsdb_idl_row_get_uuid(row), s);
+        ds_put_cstr(out, s);
+    }
+    ds_put_char(out, '\n');
+
+    if (!st) {
+        return;
+    }
+    for (i = 0; i < 4 && st->columns[i]; i++) {
+        const struct ovsdb_column *c
+            = ovsdb_table_schema_find_column(ts, st->columns[i]);
+        const struct ovsdb_datum *d;
+
+        if (!c) {
+            continue;
+        }
+        d = ovsdb_idl_row_get(row, c);
+        if (c->type.key.type == OVSDB_TYPE_UUID
+            && c->type.key.uuid.ref_table_name
+            && c->type.value.type == OVSDB_TYPE_VOID) {
+            const struct ovsdb_table_schema *rts
+                = ovsdb_idl_get_table(ctx->idl,
+                                      c->type.key.uuid.ref_table_name);
+            unsigned int j;
+
+            for (j = 0; rts && j < d->n; j++) {
+                const struct ovsdb_idl_row *ref
+                    = ovsdb_idl_get_row(ctx->idl, rts, &d->keys[j].uuid);
+
+                if (ref) {
+                    show_row(ctx, ref, level + 1, out);
+                }
+            }
+        } else if (!ovsdb_datum_is_default(d, &c->type)) {
+            ds_put_char_multiple(out, ' ', (level + 1) * 4);
+            ds_put_format(out, "%s: ", c->name);
+            ovsdb_datum_to_string(d, &c->type, out);
+            ds_put_char(out, '\n');
+        }
+    }
+}
+
+static void
+cmd_show(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    const struct ovsdb_idl_row *row;
+
+    OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl,
+                            table_schema(ctx, "Open_vSwitch")) {
+        show_row(ctx, row, 0, &cmd->output);
+    }
+}
+
+static void
+clear_columns(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
+              const char *const *names)
+{
+    const struct ovsdb_table_schema *ts = ovsdb_idl_row_get_table(row);
+
+    for (; *names; names++) {
+        const struct ovsdb_column *c
+            = ovsdb_table_schema_find_column(ts, *names);
+        struct ovsdb_datum d;
+
+        if (c) {
+            ovsdb_datum_init_default(&d, &c->type);
+            ovsdb_idl_txn_write(ctx->txn, row, c, &d);
+        }
+    }
+}
+
+static void
+clear_table(struct vsctl_ctx *ctx, const char *table)
+{
+    const struct ovsdb_table_schema *ts = ovsdb_idl_get_table(ctx->idl,
+                                                              table);
+    const struct ovsdb_idl_row *row, *next;
+
+    if (!ts) {
+        return;
+    }
+    for (row = ovsdb_idl_first_row(ctx->idl, ts); row; row = next) {
+        next = ovsdb_idl_next_row(row);
+        ovsdb_idl_txn_delete(ctx->txn, row);
+    }
+}
+
+static void
+cmd_emer_reset(struct vsctl_ctx *ctx, struct vsctl_command *cmd DPS_UNUSED)
+{
+    static const char *const ovs_cols[] = {
+        "manager_options", "ssl", NULL
+    };
+    static const char *const bridge_cols[] = {
+        "controller", "fail_mode", "mirrors", "netflow", "sflow", "ipfix",
+        "flood_vlans", "other_config", NULL
+    };
+    static const char *const port_cols[] = { "other_config", NULL };
+    static const char *const iface_cols[] = {
+        "ingress_policing_rate", "ingress_policing_burst", NULL
+    };
+    const struct ovsdb_idl_row *row;
+
+    clear_columns(ctx, ctx->ovs, ovs_cols);
+    OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl, table_schema(ctx, "Bridge")) {
+        const struct ovsdb_datum *oc = get_col(row, "other_config");
+        struct ovsdb_datum keep;
+        unsigned int i;
+
+        clear_columns(ctx, row, bridge_cols);
+        /* Keep only the keys that are not about the controller
+         * connection, as Open vSwitch does: "hwaddr" survives. */
+        ovsdb_datum_init_empty(&keep);
+        for (i = 0; i < oc->n; i++) {
+            if (!strcmp(oc->keys[i].string, "hwaddr")) {
+                const struct ovsdb_column *c
+                    = column_schema(ovsdb_idl_row_get_table(row),
+                                    "other_config");
+
+                ovsdb_datum_add(&keep, &oc->keys[i], &oc->values[i],
+                                &c->type);
+            }
+        }
+        if (keep.n) {
+            write_datum(ctx, row, "other_config", &keep);
+        } else {
+            ovsdb_datum_destroy(&keep, &column_schema(
+                                    ovsdb_idl_row_get_table(row),
+                                    "other_config")->type);
+        }
+    }
+    OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl, table_schema(ctx, "Port")) {
+        clear_columns(ctx, row, port_cols);
+    }
+    OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl, table_schema(ctx, "Interface")) {
+        clear_columns(ctx, row, iface_cols);
+    }
+    clear_table(ctx, "Mirror");
+    clear_table(ctx, "Controller");
+    clear_table(ctx, "Manager");
+    clear_table(ctx, "SSL");
+    clear_table(ctx, "NetFlow");
+    clear_table(ctx, "sFlow");
+    clear_table(ctx, "IPFIX");
+    clear_table(ctx, "Flow_Sample_Collector_Set");
+    invalidate_cache(ctx);
+}
+
+/* ------------------------------------------------------------------------
+ * Bridge commands.
+ * ------------------------------------------------------------------------ */
+
+static void
+cmd_add_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    bool may_exist = has_option(cmd, "--may-exist");
+    const char *br_name = cmd->argv[1];
+    const char *parent_name = NULL;
+    const struct ovsdb_idl_row *iface, *port;
+    int vlan = 0;
+
+    if (cmd->argc == 4) {
+        parent_name = cmd->argv[2];
+        vlan = atoi(cmd->argv[3]);
+        if (vlan < 0 || vlan > 4095) {
+            vsctl_fatal("%s: vlan must be between 0 and 4095",
+                        cmd->argv[0]);
+        }
+    } else if (cmd->argc != 2) {
+        vsctl_fatal("'%s' command takes exactly 1 or 3 arguments",
+                    cmd->argv[0]);
+    }
+
+    populate_cache(ctx);
+    if (may_exist) {
+        struct vsctl_bridge *br = find_bridge(ctx, br_name, false);
+
+        if (br) {
+            if (!parent_name) {
+                if (!br->row) {
+                    vsctl_fatal("\"--may-exist add-br %s\" but %s is a VLAN "
+                                "bridge for VLAN %d", br_name, br_name,
+                                br->vlan);
+                }
+            } else {
+                if (br->row) {
+                    vsctl_fatal("\"--may-exist add-br %s %s %d\" but %s is "
+                                "not a VLAN bridge", br_name, parent_name,
+                                vlan, br_name);
+                } else if (strcmp(ctx->bridges[br->parent].name,
+                                  parent_name)) {
+                    vsctl_fatal("\"--may-exist add-br %s %s %d\" but %s has "
+                                "the wrong parent %s", br_name, parent_name,
+                                vlan, br_name,
+                                ctx->bridges[br->parent].name);
+                } else if (br->vlan != vlan) {
+                    vsctl_fatal("\"--may-exist add-br %s %s %d\" but %s is "
+                                "a VLAN bridge for the wrong VLAN %d",
+                                br_name, parent_name, vlan, br_name,
+                                br->vlan);
+                }
+            }
+            return;
+        }
+    }
+    {
+        char *msg = xasprintf("cannot create a bridge named %s", br_name);
+
+        check_conflicts(ctx, br_name, msg);
+        free(msg);
+    }
+
+    if (!parent_name) {
+        const struct ovsdb_idl_row *br;
+
+        iface = insert_row(ctx, "Interface");
+        write_string(ctx, iface, "name", br_name);
+        write_string(ctx, iface, "type", "internal");
+
+        port = insert_row(ctx, "Port");
+        write_string(ctx, port, "name", br_name);
+        write_uuids(ctx, port, "interfaces", ovsdb_idl_row_get_uuid(iface),
+                    1);
+
+        br = insert_row(ctx, "Bridge");
+        write_string(ctx, br, "name", br_name);
+        write_uuids(ctx, br, "ports", ovsdb_idl_row_get_uuid(port), 1);
+
+        update_ref(ctx, ctx->ovs, "bridges", ovsdb_idl_row_get_uuid(br),
+                   true);
+    } else {
+        struct vsctl_bridge *parent = find_bridge(ctx, parent_name, false);
+
+        if (parent && !parent->row) {
+            vsctl_fatal("cannot create bridge with fake bridge as parent");
+        }
+        if (!parent) {
+            vsctl_fatal("parent bridge %s does not exist", parent_name);
+        }
+        iface = insert_row(ctx, "Interface");
+        write_string(ctx, iface, "name", br_name);
+        write_string(ctx, iface, "type", "internal");
+
+        port = insert_row(ctx, "Port");
+        write_string(ctx, port, "name", br_name);
+        write_uuids(ctx, port, "interfaces", ovsdb_idl_row_get_uuid(iface),
+                    1);
+        write_bool(ctx, port, "fake_bridge", true);
+        write_int(ctx, port, "tag", vlan);
+
+        update_ref(ctx, parent->row, "ports", ovsdb_idl_row_get_uuid(port),
+                   true);
+    }
+    ctx->new_ifaces = xrealloc(ctx->new_ifaces, (ctx->n_new_ifaces + 1)
+                               * sizeof *ctx->new_ifaces);
+    ctx->new_ifaces[ctx->n_new_ifaces++] = *ovsdb_idl_row_get_uuid(iface);
+    invalidate_cache(ctx);
+}
+
+/* Removes port row 'port' from the bridge row that holds it. */
+static void
+del_port_row(struct vsctl_ctx *ctx, const struct vsctl_port *port)
+{
+    const struct ovsdb_idl_row *br
+        = bridge_row(ctx, &ctx->bridges[port->bridge]);
+
+    update_ref(ctx, br, "ports", ovsdb_idl_row_get_uuid(port->row), false);
+}
+
+static void
+del_bridge(struct vsctl_ctx *ctx, struct vsctl_bridge *br)
+{
+    size_t idx = br - ctx->bridges;
+    size_t i;
+
+    if (br->row) {
+        /* Deleting a real bridge drops its ports and its fake bridges
+         * with it. */
+        update_ref(ctx, ctx->ovs, "bridges", ovsdb_idl_row_get_uuid(br->row),
+                   false);
+    } else {
+        const struct ovsdb_idl_row *parent = ctx->bridges[br->parent].row;
+
+        for (i = 0; i < ctx->n_ports; i++) {
+            if (ctx->ports[i].bridge == idx) {
+                update_ref(ctx, parent, "ports",
+                           ovsdb_idl_row_get_uuid(ctx->ports[i].row), false);
+            }
+        }
+    }
+    invalidate_cache(ctx);
+}
+
+static void
+cmd_del_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    bool must_exist = !has_option(cmd, "--if-exists");
+    struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], must_exist);
+
+    if (br) {
+        del_bridge(ctx, br);
+    }
+}
+
+static int
+compare_strings(const void *a_, const void *b_)
+{
+    const char *const *a = a_;
+    const char *const *b = b_;
+
+    return strcmp(*a, *b);
+}
+
+/* Prints 'names' sorted, one a line. */
+static void
+output_sorted(struct vsctl_command *cmd, const char **names, size_t n)
+{
+    size_t i;
+
+    qsort(names, n, sizeof *names, compare_strings);
+    for (i = 0; i < n; i++) {
+        if (i && !strcmp(names[i], names[i - 1])) {
+            continue;
+        }
+        ds_put_format(&cmd->output, "%s\n", names[i]);
+    }
+}
+
+static void
+cmd_list_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    bool real = has_option(cmd, "--real");
+    bool fake = has_option(cmd, "--fake");
+    const char **names;
+    size_t i, n = 0;
+
+    if (real && fake) {
+        vsctl_fatal("list-br: --real and --fake may not be used together");
+    }
+    populate_cache(ctx);
+    names = xcalloc(ctx->n_bridges + 1, sizeof *names);
+    for (i = 0; i < ctx->n_bridges; i++) {
+        bool is_fake = !ctx->bridges[i].row;
+
+        if ((real && is_fake) || (fake && !is_fake)) {
+            continue;
+        }
+        names[n++] = ctx->bridges[i].name;
+    }
+    output_sorted(cmd, names, n);
+    free(names);
+}
+
+static void
+cmd_br_exists(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    if (!find_bridge(ctx, cmd->argv[1], false)) {
+        exit(2);
+    }
+}
+
+static void
+cmd_br_to_vlan(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
+
+    ds_put_format(&cmd->output, "%d\n", br->row ? 0 : br->vlan);
+}
+
+static void
+cmd_br_to_parent(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
+
+    ds_put_format(&cmd->output, "%s\n",
+                  br->row ? br->name : ctx->bridges[br->parent].name);
+}
+
+/* The row whose external_ids a bridge's external ids live in: the Bridge
+ * row of a real bridge, the Port row of a fake one. */
+static const struct ovsdb_idl_row *
+external_ids_row(struct vsctl_bridge *br)
+{
+    return br->row ? br->row : br->fake_port;
+}
+
+static void
+cmd_br_set_external_id(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
+    const struct ovsdb_idl_row *row = external_ids_row(br);
+    const struct ovsdb_column *c
+        = column_schema(ovsdb_idl_row_get_table(row), "external_ids");
+    struct ovsdb_datum d;
+    union ovsdb_atom key;
+    unsigned int idx;
+
+    ovsdb_idl_txn_verify(ctx->txn, row, c);
+    ovsdb_datum_clone(&d, ovsdb_idl_row_get(row, c), &c->type);
+    key.string = cmd->argv[2];
+    idx = ovsdb_datum_find_key(&d, &key, OVSDB_TYPE_STRING);
+    if (idx != UINT_MAX) {
+        ovsdb_datum_remove(&d, idx, &c->type);
+    }
+    if (cmd->argc > 3) {
+        union ovsdb_atom value;
+
+        value.string = cmd->argv[3];
+        ovsdb_datum_add(&d, &key, &value, &c->type);
+    }
+    ovsdb_idl_txn_write(ctx->txn, row, c, &d);
+}
+
+static void
+cmd_br_get_external_id(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
+    const struct ovsdb_idl_row *row = external_ids_row(br);
+    const struct ovsdb_datum *d;
+    unsigned int i;
+
+    verify(ctx, row, "external_ids");
+    d = get_col(row, "external_ids");
+    for (i = 0; i < d->n; i++) {
+        if (cmd->argc > 2) {
+            if (!strcmp(d->keys[i].string, cmd->argv[2])) {
+                ds_put_format(&cmd->output, "%s\n", d->values[i].string);
+            }
+        } else {
+            ds_put_format(&cmd->output, "%s=%s\n", d->keys[i].string,
+                          d->values[i].string);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Port and interface commands.
+ * ------------------------------------------------------------------------ */
+
+static void
+cmd_list_ports(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
+    size_t idx = br - ctx->bridges;
+    const char **names = xcalloc(ctx->n_ports + 1, sizeof *names);
+    size_t i, n = 0;
+
+    verify(ctx, bridge_row(ctx, br), "ports");
+    for (i = 0; i < ctx->n_ports; i++) {
+        const char *name = get_string(ctx->ports[i].row, "name");
+
+        if (ctx->ports[i].bridge == idx && strcmp(name, br->name)) {
+            names[n++] = name;
+        }
+    }
+    output_sorted(cmd, names, n);
+    free(names);
+}
+
+static void
+cmd_list_ifaces(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
+    size_t idx = br - ctx->bridges;
+    const char **names = xcalloc(ctx->n_ifaces + 1, sizeof *names);
+    size_t i, n = 0;
+
+    verify(ctx, bridge_row(ctx, br), "ports");
+    for (i = 0; i < ctx->n_ifaces; i++) {
+        const char *name = get_string(ctx->ifaces[i].row, "name");
+
+        if (ctx->ports[ctx->ifaces[i].port].bridge == idx
+            && strcmp(name, br->name)) {
+            names[n++] = name;
+        }
+    }
+    output_sorted(cmd, names, n);
+    free(names);
+}
+
+static void
+add_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd,
+         const char *br_name, const char *port_name, bool may_exist,
+         bool fake_iface, char **iface_names, int n_ifaces,
+         char **settings, int n_settings)
+{
+    const struct ovsdb_idl_row *port, *br_row;
+    struct vsctl_bridge *br;
+    struct uuid *ifaces;
+    int fake_vlan;
+    int i;
+
+    populate_cache(ctx);
+    if (may_exist) {
+        struct vsctl_port *vp = find_port(ctx, port_name, false);
+
+        if (vp) {
+            struct vsctl_bridge *want = find_bridge(ctx, br_name, true);
+            size_t j;
+            int n_have = 0;
+
+            if (want != &ctx->bridges[vp->bridge]) {
+                vsctl_fatal("\"--may-exist add-port %s %s\" but %s is "
+                            "actually attached to bridge %s", br_name,
+                            port_name, port_name, port_bridge_name(ctx, vp));
+            }
+            /* The interfaces must match exactly. */
+            for (j = 0; j < ctx->n_ifaces; j++) {
+                if (&ctx->ports[ctx->ifaces[j].port] == vp) {
+                    const char *name = get_string(ctx->ifaces[j].row,
+                                                  "name");
+                    int k;
+
+                    for (k = 0; k < n_ifaces; k++) {
+                        if (!strcmp(iface_names[k], name)) {
+                            break;
+                        }
+                    }
+                    if (k == n_ifaces) {
+                        n_have = -1;
+                        break;
+                    }
+                    n_have++;
+                }
+            }
+            if (n_have != n_ifaces) {
+                struct ds want_s = DS_EMPTY_INITIALIZER;
+                struct ds have_s = DS_EMPTY_INITIALIZER;
+                const char **have = xcalloc(ctx->n_ifaces + 1,
+                                            sizeof *have);
+                char **sorted = xmemdup(iface_names,
+                                        n_ifaces * sizeof *iface_names);
+                size_t n = 0;
+
+                for (j = 0; j < ctx->n_ifaces; j++) {
+                    if (&ctx->ports[ctx->ifaces[j].port] == vp) {
+                        have[n++] = get_string(ctx->ifaces[j].row, "name");
+                    }
+                }
+                qsort(have, n, sizeof *have, compare_strings);
+                qsort(sorted, n_ifaces, sizeof *sorted, compare_strings);
+                for (j = 0; j < (size_t) n_ifaces; j++) {
+                    ds_put_format(&want_s, "%s%s", j ? ", " : "",
+                                  sorted[j]);
+                }
+                for (j = 0; j < n; j++) {
+                    ds_put_format(&have_s, "%s%s", j ? ", " : "", have[j]);
+                }
+                vsctl_fatal("\"--may-exist add-bond %s %s\" but %s "
+                            "actually has interface(s) %s", br_name,
+                            port_name, port_name, ds_cstr(&have_s));
+            }
+            return;
+        }
+    }
+    {
+        char *msg = xasprintf("cannot create a port named %s", port_name);
+
+        check_conflicts(ctx, port_name, msg);
+        free(msg);
+        for (i = 0; i < n_ifaces; i++) {
+            msg = xasprintf("cannot create an interface named %s",
+                            iface_names[i]);
+            check_conflicts(ctx, iface_names[i], msg);
+            free(msg);
+        }
+    }
+    br = find_bridge(ctx, br_name, true);
+    /* 'br' points into the cache, which the settings below invalidate. */
+    br_row = bridge_row(ctx, br);
+    fake_vlan = br->row ? -1 : br->vlan;
+
+    ifaces = xcalloc(n_ifaces, sizeof *ifaces);
+    for (i = 0; i < n_ifaces; i++) {
+        const struct ovsdb_idl_row *iface = insert_row(ctx, "Interface");
+
+        write_string(ctx, iface, "name", iface_names[i]);
+        ifaces[i] = *ovsdb_idl_row_get_uuid(iface);
+        ctx->new_ifaces = xrealloc(ctx->new_ifaces, (ctx->n_new_ifaces + 1)
+                                   * sizeof *ctx->new_ifaces);
+        ctx->new_ifaces[ctx->n_new_ifaces++] = ifaces[i];
+    }
+    port = insert_row(ctx, "Port");
+    write_string(ctx, port, "name", port_name);
+    write_uuids(ctx, port, "interfaces", ifaces, n_ifaces);
+    if (fake_iface) {
+        write_bool(ctx, port, "bond_fake_iface", true);
+    }
+    if (fake_vlan >= 0) {
+        write_int(ctx, port, "tag", fake_vlan);
+    }
+    free(ifaces);
+    for (i = 0; i < n_settings; i++) {
+        set_column(ctx, table_schema(ctx, "Port"), port, settings[i]);
+    }
+    update_ref(ctx, br_row, "ports", ovsdb_idl_row_get_uuid(port), true);
+    invalidate_cache(ctx);
+    (void) cmd;
+}
+
+static void
+cmd_add_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    bool may_exist = has_option(cmd, "--may-exist");
+
+    add_port(ctx, cmd, cmd->argv[1], cmd->argv[2], may_exist, false,
+             &cmd->argv[2], 1, &cmd->argv[3], cmd->argc - 3);
+}
+
+static void
+cmd_add_bond(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    bool may_exist = has_option(cmd, "--may-exist");
+    bool fake_iface = has_option(cmd, "--fake-iface");
+    int n_ifaces, i;
+
+    n_ifaces = cmd->argc - 3;
+    for (i = 3; i < cmd->argc; i++) {
+        if (strchr(cmd->argv[i], '=')) {
+            n_ifaces = i - 3;
+            break;
+        }
+    }
+    if (n_ifaces < 2) {
+        vsctl_fatal("add-bond requires at least 2 interfaces, but only "
+                    "%d were specified", n_ifaces);
+    }
+    add_port(ctx, cmd, cmd->argv[1], cmd->argv[2], may_exist, fake_iface,
+             &cmd->argv[3], n_ifaces, &cmd->argv[3 + n_ifaces],
+             cmd->argc - 3 - n_ifaces);
+}
+
+static void
+cmd_del_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    bool must_exist = !has_option(cmd, "--if-exists");
+    bool with_iface = has_option(cmd, "--with-iface");
+    const char *target = cmd->argv[cmd->argc - 1];
+    struct vsctl_port *port = NULL;
+
+    populate_cache(ctx);
+    if (!with_iface) {
+        size_t i;
+
+        /* A bridge's local port cannot go alone. */
+        for (i = 0; i < ctx->n_ports; i++) {
+            if (!strcmp(get_string(ctx->ports[i].row, "name"), target)
+                && !strcmp(target, port_bridge_name(ctx, &ctx->ports[i]))) {
+                vsctl_fatal("cannot delete port %s because it is the local "
+                            "port for bridge %s (deleting this port requires "
+                            "deleting the entire bridge)", target, target);
+            }
+        }
+        port = find_port(ctx, target, must_exist);
+    } else {
+        port = find_port(ctx, target, false);
+        if (!port) {
+            struct vsctl_iface *iface = find_iface(ctx, target, false);
+
+            if (iface) {
+                port = &ctx->ports[iface->port];
+            }
+        }
+        if (must_exist && !port) {
+            vsctl_fatal("no port or interface named %s", target);
+        }
+    }
+    if (!port) {
+        return;
+    }
+    if (cmd->argc == 3) {
+        struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
+        struct vsctl_bridge *owner = &ctx->bridges[port->bridge];
+
+        if (owner != br) {
+            if (!owner->row && &ctx->bridges[owner->parent] == br) {
+                vsctl_fatal("bridge %s does not have a port %s (although "
+                            "its child bridge %s does)", cmd->argv[1],
+                            cmd->argv[2], owner->name);
+            }
+            vsctl_fatal("bridge %s does not have a port %s", cmd->argv[1],
+                        cmd->argv[2]);
+        }
+    }
+    del_port_row(ctx, port);
+    invalidate_cache(ctx);
+}
+
+static void
+cmd_port_to_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_port *port = find_port(ctx, cmd->argv[1], true);
+
+    ds_put_format(&cmd->output, "%s\n", port_bridge_name(ctx, port));
+}
+
+static void
+cmd_iface_to_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_iface *iface = find_iface(ctx, cmd->argv[1], true);
+
+    ds_put_format(&cmd->output, "%s\n",
+                  port_bridge_name(ctx, &ctx->ports[iface->port]));
+}
+
+/* ------------------------------------------------------------------------
+ * Controller, fail-mode, manager and SSL commands.
+ * ------------------------------------------------------------------------ */
+
+/* Prints the targets of the rows 'refs' of 'table', sorted. */
+static void
+output_targets(struct vsctl_ctx *ctx, struct vsctl_command *cmd,
+               const char *table, const struct ovsdb_datum *refs)
+{
+    const char **names = xcalloc(refs->n + 1, sizeof *names);
+    size_t n = 0;
+    unsigned int i;
+
+    for (i = 0; i < refs->n; i++) {
+        const struct ovsdb_idl_row *row = ref_row(ctx, table,
+                                                  &refs->keys[i].uuid);
+
+        if (row) {
+            names[n++] = get_string(row, "target");
+        }
+    }
+    output_sorted(cmd, names, n);
+    free(names);
+}
+
+static void
+cmd_get_controller(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
+    const struct ovsdb_idl_row *row = bridge_row(ctx, br);
+
+    verify(ctx, row, "controller");
+    output_targets(ctx, cmd, "Controller", get_col(row, "controller"));
+}
+
+static void
+cmd_del_controller(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_bridge *br = find_real_bridge(ctx, cmd->argv[1], true);
+
+    write_uuids(ctx, br->row, "controller", NULL, 0);
+}
+
+static void
+cmd_set_controller(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_bridge *br = find_real_bridge(ctx, cmd->argv[1], true);
+    struct uuid *uuids = xcalloc(cmd->argc, sizeof *uuids);
+    int i;
+
+    for (i = 2; i < cmd->argc; i++) {
+        const struct ovsdb_idl_row *c = insert_row(ctx, "Controller");
+
+        write_string(ctx, c, "target", cmd->argv[i]);
+        uuids[i - 2] = *ovsdb_idl_row_get_uuid(c);
+    }
+    write_uuids(ctx, br->row, "controller", uuids, cmd->argc - 2);
+    free(uuids);
+}
+
+static void
+cmd_get_fail_mode(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
+    const struct ovsdb_idl_row *row = bridge_row(ctx, br);
+    const struct ovsdb_datum *d;
+
+    verify(ctx, row, "fail_mode");
+    d = get_col(row, "fail_mode");
+    if (d->n && *d->keys[0].string) {
+        ds_put_format(&cmd->output, "%s\n", d->keys[0].string);
+    }
+}
+
+static void
+cmd_del_fail_mode(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_bridge *br = find_real_bridge(ctx, cmd->argv[1], true);
+
+    write_string(ctx, br->row, "fail_mode", NULL);
+}
+
+static void
+cmd_set_fail_mode(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct vsctl_bridge *br = find_real_bridge(ctx, cmd->argv[1], true);
+    const char *mode = cmd->argv[2];
+
+    if (strcmp(mode, "standalone") && strcmp(mode, "secure")) {
+        vsctl_fatal("fail-mode must be \"standalone\" or \"secure\"");
+    }
+    write_string(ctx, br->row, "fail_mode", mode);
+}
+
+static void
+cmd_get_manager(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    verify(ctx, ctx->ovs, "manager_options");
+    output_targets(ctx, cmd, "Manager", get_col(ctx->ovs,
+                                                "manager_options"));
+}
+
+static void
+cmd_del_manager(struct vsctl_ctx *ctx, struct vsctl_command *cmd DPS_UNUSED)
+{
+    verify(ctx, ctx->ovs, "manager_options");
+    write_uuids(ctx, ctx->ovs, "manager_options", NULL, 0);
+}
+
+static void
+cmd_set_manager(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    struct uuid *uuids = xcalloc(cmd->argc, sizeof *uuids);
+    int i;
+
+    verify(ctx, ctx->ovs, "manager_options");
+    for (i = 1; i < cmd->argc; i++) {
+        const struct ovsdb_idl_row *m = insert_row(ctx, "Manager");
+
+        write_string(ctx, m, "target", cmd->argv[i]);
+        uuids[i - 1] = *ovsdb_idl_row_get_uuid(m);
+    }
+    write_uuids(ctx, ctx->ovs, "manager_options", uuids, cmd->argc - 1);
+    free(uuids);
+}
+
+static void
+cmd_get_ssl(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    const struct ovsdb_datum *ssl_ref;
+    const struct ovsdb_idl_row *ssl;
+
+    verify(ctx, ctx->ovs, "ssl");
+    ssl_ref = get_col(ctx->ovs, "ssl");
+    if (!ssl_ref->n) {
+        return;
+    }
+    ssl = ref_row(ctx, "SSL", &ssl_ref->keys[0].uuid);
+    if (!ssl) {
+        return;
+    }
+    ds_put_format(&cmd->output, "Private key: %s\n",
+                  get_string(ssl, "private_key"));
+    ds_put_format(&cmd->output, "Certificate: %s\n",
+                  get_string(ssl, "certificate"));
+    ds_put_format(&cmd->output, "CA Certificate: %s\n",
+                  get_string(ssl, "ca_cert"));
+    ds_put_format(&cmd->output, "Bootstrap: %s\n",
+                  get_col(ssl, "bootstrap_ca_cert")->keys[0].boolean
+                  ? "true" : "false");
+}
+
+static void
+cmd_del_ssl(struct vsctl_ctx *ctx, struct vsctl_command *cmd DPS_UNUSED)
+{
+    const struct ovsdb_datum *ssl_ref = get_col(ctx->ovs, "ssl");
+
+    if (ssl_ref->n) {
+        const struct ovsdb_idl_row *ssl = ref_row(ctx, "SSL",
+                                                  &ssl_ref->keys[0].uuid);
+
+        verify(ctx, ctx->ovs, "ssl");
+        if (ssl) {
+            ovsdb_idl_txn_delete(ctx->txn, ssl);
+        }
+        write_uuids(ctx, ctx->ovs, "ssl", NULL, 0);
+    }
+}
+
+static void
+cmd_set_ssl(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    bool bootstrap = has_option(cmd, "--bootstrap");
+    const struct ovsdb_datum *ssl_ref = get_col(ctx->ovs, "ssl");
+    const struct ovsdb_idl_row *ssl;
+
+    verify(ctx, ctx->ovs, "ssl");
+    if (ssl_ref->n) {
+        ssl = ref_row(ctx, "SSL", &ssl_ref->keys[0].uuid);
+        if (ssl) {
+            ovsdb_idl_txn_delete(ctx->txn, ssl);
+        }
+    }
+    ssl = insert_row(ctx, "SSL");
+    write_string(ctx, ssl, "private_key", cmd->argv[1]);
+    write_string(ctx, ssl, "certificate", cmd->argv[2]);
+    write_string(ctx, ssl, "ca_cert", cmd->argv[3]);
+    write_bool(ctx, ssl, "bootstrap_ca_cert", bootstrap);
+    write_uuids(ctx, ctx->ovs, "ssl", ovsdb_idl_row_get_uuid(ssl), 1);
+}
+
+/* ------------------------------------------------------------------------
+ * The command table.
+ * ------------------------------------------------------------------------ */
+
+static const struct vsctl_command_syntax all_commands[] = {
+    {"init", 0, 0, cmd_init, "", true},
+    {"show", 0, 0, cmd_show, "", false},
+    {"emer-reset", 0, 0, cmd_emer_reset, "", true},
+
+    {"add-br", 1, 3, cmd_add_br, "--may-exist", true},
+    {"del-br", 1, 1, cmd_del_br, "--if-exists", true},
+    {"list-br", 0, 0, cmd_list_br, "--real,--fake", false},
+    {"br-exists", 1, 1, cmd_br_exists, "", false},
+    {"br-to-vlan", 1, 1, cmd_br_to_vlan, "", false},
+    {"br-to-parent", 1, 1, cmd_br_to_parent, "", false},
+    {"br-set-external-id", 2, 3, cmd_br_set_external_id, "", true},
+    {"br-get-external-id", 1, 2, cmd_br_get_external_id, "", false},
+
+    {"list-ports", 1, 1, cmd_list_ports, "", false},
+    {"add-port", 2, INT_MAX, cmd_add_port, "--may-exist", true},
+    {"add-bond", 4, INT_MAX, cmd_add_bond, "--may-exist,--fake-iface", true},
+    {"del-port", 1, 2, cmd_del_port, "--if-exists,--with-iface", true},
+    {"port-to-br", 1, 1, cmd_port_to_br, "", false},
+
+    {"list-ifaces", 1, 1, cmd_list_ifaces, "", false},
+    {"iface-to-br", 1, 1, cmd_iface_to_br, "", false},
+
+    {"get-controller", 1, 1, cmd_get_controller, "", false},
+    {"del-controller", 1, 1, cmd_del_controller, "", true},
+    {"set-controller", 1, INT_MAX, cmd_set_controller, "", true},
+    {"get-fail-mode", 1, 1, cmd_get_fail_mode, "", false},
+    {"del-fail-mode", 1, 1, cmd_del_fail_mode, "", true},
+    {"set-fail-mode", 2, 2, cmd_set_fail_mode, "", true},
+
+    {"get-manager", 0, 0, cmd_get_manager, "", false},
+    {"del-manager", 0, 0, cmd_del_manager, "", true},
+    {"set-manager", 1, INT_MAX, cmd_set_manager, "", true},
+
+    {"get-ssl", 0, 0, cmd_get_ssl, "", false},
+    {"del-ssl", 0, 0, cmd_del_ssl, "", true},
+    {"set-ssl", 3, 3, cmd_set_ssl, "--bootstrap", true},
+
+    {"comment", 0, INT_MAX, cmd_comment, "", false},
+    {"get", 2, INT_MAX, cmd_get, "--if-exists,--id=", false},
+    {"list", 1, INT_MAX, cmd_list, "--if-exists,--columns=", false},
+    {"find", 1, INT_MAX, cmd_find, "--columns=", false},
+    {"set", 3, INT_MAX, cmd_set, "--if-exists", true},
+    {"add", 4, INT_MAX, cmd_add, "--if-exists", true},
+    {"remove", 4, INT_MAX, cmd_remove, "--if-exists", true},
+    {"clear", 3, INT_MAX, cmd_clear, "--if-exists", true},
+    {"create", 2, INT_MAX, cmd_create, "--id=", true},
+    {"destroy", 1, INT_MAX, cmd_destroy, "--if-exists,--all", true},
+    {"wait-until", 2, INT_MAX, cmd_wait_until, "", false},
+};
+
+static const struct vsctl_command_syntax *
+find_syntax(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof all_commands / sizeof all_commands[0]; i++) {
+        if (!strcmp(all_commands[i].name, name)) {
+            return &all_commands[i];
+        }
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Running the commands.
+ * ------------------------------------------------------------------------ */
+
+enum run_result { RUN_DONE, RUN_TRY_AGAIN };
+
+static void
+print_output(struct vsctl_command *commands, size_t n_commands)
+{
+    size_t i;
+
+    for (i = 0; i < n_commands; i++) {
+        struct vsctl_command *cmd = &commands[i];
+
+        if (cmd->table) {
+            table_print(cmd->table, &cmd->output);
+        }
+        if (oneline) {
+            const char *s = ds_cstr(&cmd->output);
+            size_t len = cmd->output.length;
+            size_t j;
+
+            if (len && s[len - 1] == '\n') {
+                len--;
+            }
+            for (j = 0; j < len; j++) {
+                if (s[j] == '\n') {
+                    fputs("\\n", stdout);
+                } else if (s[j] == '\\') {
+                    fputs("\\\\", stdout);
+                } else {
+                    putchar(s[j]);
+                }
+            }
+            putchar('\n');
+        } else {
+            fputs(ds_cstr(&cmd->output), stdout);
+        }
+    }
+    fflush(stdout);
+}
+
+static void
+reset_outputs(struct vsctl_command *commands, size_t n_commands)
+{
+    size_t i;
+
+    for (i = 0; i < n_commands; i++) {
+        ds_clear(&commands[i].output);
+        table_destroy(commands[i].table);
+        commands[i].table = NULL;
+        commands[i].has_created = false;
+    }
+}
+
+/* Waits for ovs-vswitchd to catch up with 'next_cfg'. */
+static void
+wait_for_vswitchd(struct vsctl_ctx *ctx, int64_t next_cfg)
+{
+    long long int start = time_msec();
+    bool hinted = false;
+
+    for (;;) {
+        const struct ovsdb_table_schema *ts;
+        const struct ovsdb_idl_row *ovs;
+
+        ovsdb_idl_run(ctx->idl);
+        fatal_signal_run();
+        if (!ovsdb_idl_is_alive(ctx->idl)) {
+            vsctl_fatal("%s: database connection failed (%s)",
+                        db, util_strerror(ovsdb_idl_get_last_error(
+                                              ctx->idl)));
+        }
+        ts = ovsdb_idl_get_table(ctx->idl, "Open_vSwitch");
+        ovs = ts ? ovsdb_idl_first_row(ctx->idl, ts) : NULL;
+        if (ovs && ovsdb_idl_is_monitoring(ctx->idl)) {
+            const struct ovsdb_datum *cur = get_col(ovs, "cur_cfg");
+            int64_t cur_cfg = cur->n ? cur->keys[0].integer : 0;
+
+            if (cur_cfg >= next_cfg) {
+                break;
+            }
+            if (!hinted
+                && time_msec() - start >= VSCTL_WAIT_HINT_SEC * 1000) {
+                hinted = true;
+                fprintf(stderr, "%s: waiting for ovs-vswitchd to apply the "
+                        "change (Open_vSwitch next_cfg=%"PRId64", cur_cfg="
+                        "%"PRId64"); is ovs-vswitchd running?  Use "
+                        "--no-wait not to wait, or --timeout to bound the "
+                        "wait.\n", util_program_name(), next_cfg, cur_cfg);
+            }
+        }
+        ovsdb_idl_wait(ctx->idl);
+        fatal_signal_wait();
+        if (!hinted) {
+            poll_timer_wait_until(start + VSCTL_WAIT_HINT_SEC * 1000);
+        }
+        poll_block();
+    }
+
+    /* Report interfaces that ovs-vswitchd could not set up. */
+    {
+        const struct ovsdb_table_schema *its
+            = ovsdb_idl_get_table(ctx->idl, "Interface");
+        size_t i;
+
+        for (i = 0; its && i < ctx->n_new_ifaces; i++) {
+            const struct ovsdb_idl_row *iface
+                = ovsdb_idl_get_row(ctx->idl, its, &ctx->new_ifaces[i]);
+            const struct ovsdb_datum *ofport, *error;
+
+            if (!iface) {
+                continue;
+            }
+            ofport = get_col(iface, "ofport");
+            error = get_col(iface, "error");
+            if (!ofport->n || ofport->keys[0].integer == -1) {
+                if (error->n) {
+                    fprintf(stderr, "%s: Error detected while setting up "
+                            "'%s': %s.  See ovs-vswitchd log for details.\n",
+                            util_program_name(), get_string(iface, "name"),
+                            error->keys[0].string);
+                } else {
+                    fprintf(stderr, "%s: Error detected while setting up "
+                            "'%s'.  See ovs-vswitchd log for details.\n",
+                            util_program_name(), get_string(iface, "name"));
+                }
+                fprintf(stderr, "%s: The default log directory is "
+                        "\"%s\".\n", util_program_name(), dirs_logdir());
+            }
+        }
+    }
+}
+
+/* Runs every command in one transaction. */
+static enum run_result
+run_commands(struct ovsdb_idl *idl, struct vsctl_command *commands,
+             size_t n_commands)
+{
+    struct vsctl_ctx ctx;
+    enum ovsdb_idl_txn_status status;
+    struct ovsdb_symbol *sym;
+    enum run_result result = RUN_DONE;
+    int64_t next_cfg = 0;
+    bool any_rw = false;
+    size_t i;
+
+    memset(&ctx, 0, sizeof ctx);
+    ctx.idl = idl;
+    ctx.txn = ovsdb_idl_txn_create(idl);
+    ctx.symtab = ovsdb_symbol_table_create();
+    if (dry_run) {
+        ovsdb_idl_txn_set_dry_run(ctx.txn);
+    }
+    ovsdb_idl_txn_add_comment(ctx.txn, "ovs-vsctl: %s", invocation);
+
+    ctx.ovs = ovsdb_idl_first_row(idl, table_schema(&ctx, "Open_vSwitch"));
+    if (!ctx.ovs) {
+        /* An empty database: create the root row, guarded by a "wait"
+         * that the table is still empty. */
+        json_t *op = json_pack("{s:s, s:s, s:[], s:[], s:s, s:[], s:i}",
+                               "op", "wait", "table", "Open_vSwitch",
+                               "where", "columns", "until", "==", "rows",
+                               "timeout", 0);
+
+        ovsdb_idl_txn_add_precondition(ctx.txn, op);
+        json_decref(op);
+        ctx.ovs = insert_row(&ctx, "Open_vSwitch");
+    }
+    for (i = 0; i < n_commands; i++) {
+        any_rw |= commands[i].syntax->rw;
+    }
+    if (wait_for_reload && any_rw) {
+        ovsdb_idl_txn_increment(ctx.txn, ctx.ovs,
+                                column_schema(ovsdb_idl_row_get_table(
+                                                  ctx.ovs), "next_cfg"));
+    }
+
+    for (i = 0; i < n_commands; i++) {
+        commands[i].syntax->run(&ctx, &commands[i]);
+        if (ctx.try_again) {
+            result = RUN_TRY_AGAIN;
+            goto out;
+        }
+    }
+
+    /* Every "@name" used must name a row that was created, and a row
+     * created with --id should be referred to. */
+    OHMAP_FOR_EACH (sym, node, &ctx.symtab->symbols) {
+        if (!sym->created) {
+            vsctl_fatal("row id \"%s\" is referenced but never created "
+                        "(e.g. with \"-- --id=%s create ...\")",
+                        sym->name, sym->name);
+        }
+    }
+
+    status = ovsdb_idl_txn_commit_block(ctx.txn);
+    if (status == TXN_INCOMPLETE) {
+        abort();
+    }
+    switch (status) {
+    case TXN_UNCHANGED:
+    case TXN_SUCCESS:
+        break;
+    case TXN_TRY_AGAIN:
+        result = RUN_TRY_AGAIN;
+        goto out;
+    case TXN_ERROR:
+        vsctl_fatal("transaction error: %s",
+                    ovsdb_idl_txn_get_error(ctx.txn));
+    case TXN_NOT_LOCKED:
+        vsctl_fatal("database not locked");
+    case TXN_UNCOMMITTED:
+    case TXN_INCOMPLETE:
+    case TXN_ABORTED:
+    default:
+        vsctl_fatal("unexpected transaction status: %s",
+                    ovsdb_idl_txn_status_to_string(status));
+    }
+    if (status == TXN_SUCCESS && wait_for_reload && any_rw) {
+        next_cfg = ovsdb_idl_txn_get_increment_new_value(ctx.txn);
+    }
+
+    /* "create" prints the new row's UUID. */
+    for (i = 0; i < n_commands; i++) {
+        if (commands[i].has_created) {
+            const struct uuid *real
+                = ovsdb_idl_txn_get_insert_uuid(ctx.txn,
+                                                &commands[i].created);
+            char s[UUID_LEN + 1];
+
+            uuid_to_string(real ? real : &commands[i].created, s);
+            ds_put_format(&commands[i].output, "%s\n", s);
+        }
+    }
+    /* Interfaces to check after reconfiguration: their real UUIDs. */
+    for (i = 0; i < ctx.n_new_ifaces; i++) {
+        const struct uuid *real
+            = ovsdb_idl_txn_get_insert_uuid(ctx.txn, &ctx.new_ifaces[i]);
+
+        if (real) {
+            ctx.new_ifaces[i] = *real;
+        }
+    }
+    print_output(commands, n_commands);
+
+    ovsdb_idl_txn_destroy(ctx.txn);
+    ctx.txn = NULL;
+    invalidate_cache(&ctx);
+    if (next_cfg && !dry_run) {
+        wait_for_vswitchd(&ctx, next_cfg);
+    }
+
+out:
+    if (ctx.txn) {
+        ovsdb_idl_txn_destroy(ctx.txn);
+    }
+    invalidate_cache(&ctx);
+    ovsdb_symbol_table_destroy(ctx.symtab);
+    free(ctx.new_ifaces);
+    if (result == RUN_TRY_AGAIN) {
+        reset_outputs(commands, n_commands);
+    }
+    return result;
+}
+
+static char *
+default_db(void)
+{
+    return xasprintf("unix:%s/db.sock", dirs_rundir());
+}
+
+int
+main(int argc, char *argv[])
+{
+    struct vsctl_command *commands = NULL;
+    size_t n_commands = 0;
+    char **pre = NULL;
+    size_t n_pre = 0;
+    static struct ovsdb_idl *idl;   /* Static: reachable at exit(). */
+    unsigned int seqno = 0;
+    struct ds inv = DS_EMPTY_INITIALIZER;
+    int first, i, start;
+
+    util_set_program_name(argv[0]);
+    vlog_set_levels(NULL, VLF_CONSOLE, VLL_WARN);
+    vlog_set_levels(vlog_module_from_name("reconnect"), VLF_CONSOLE,
+                    VLL_WARN);
+    fatal_signal_init();
+
+    for (i = 0; i < argc; i++) {
+        ds_put_format(&inv, "%s%s", i ? " " : "", argv[i]);
+    }
+    invocation = ds_steal_cstr(&inv);
+
+    first = parse_options(argc, argv, &pre, &n_pre);
+    if (!db) {
+        db = default_db();
+    }
+
+    /* Commands, separated by "--". */
+    start = first;
+    for (i = first; i <= argc; i++) {
+        if (i == argc || !strcmp(argv[i], "--")) {
+            if (i > start) {
+                commands = xrealloc(commands,
+                                    (n_commands + 1) * sizeof *commands);
+                parse_command(i - start, &argv[start],
+                              &commands[n_commands],
+                              n_commands ? NULL : pre,
+                              n_commands ? 0 : n_pre);
+                n_commands++;
+            } else if (!n_commands && n_pre && i == argc) {
+                vsctl_fatal("missing command name (use --help for help)");
+            }
+            start = i + 1;
+        }
+    }
+    if (!n_commands) {
+        vsctl_fatal("missing command name (use --help for help)");
+    }
+    if (timeout) {
+        alarm(timeout);
+    }
+
+    idl = ovsdb_idl_create(db, "Open_vSwitch", retry);
+    for (;;) {
+        ovsdb_idl_run(idl);
+        fatal_signal_run();
+        if (!ovsdb_idl_is_alive(idl)) {
+            int error = ovsdb_idl_get_last_error(idl);
+
+            vsctl_fatal("%s: database connection failed (%s)", db,
+                        util_strerror(error ? error : ECONNRESET));
+        }
+        if (ovsdb_idl_get_db_error(idl)) {
+            vsctl_fatal("%s: %s", db, ovsdb_idl_get_db_error(idl));
+        }
+        if (ovsdb_idl_is_monitoring(idl)
+            && ovsdb_idl_get_seqno(idl) != seqno) {
+            seqno = ovsdb_idl_get_seqno(idl);
+            if (run_commands(idl, commands, n_commands) == RUN_DONE) {
+                break;
+            }
+            /* Try again at the next change. */
+            seqno = ovsdb_idl_get_seqno(idl);
+        }
+        ovsdb_idl_wait(idl);
+        fatal_signal_wait();
+        poll_block();
+    }
+
+    ovsdb_idl_destroy(idl);
+    for (i = 0; i < (int) n_commands; i++) {
+        size_t j;
+
+        ds_destroy(&commands[i].output);
+        table_destroy(commands[i].table);
+        for (j = 0; j < commands[i].n_options; j++) {
+            free(commands[i].options[j].name);
+            free(commands[i].options[j].value);
+        }
+        free(commands[i].options);
+    }
+    free(commands);
+    free(pre);
+    free(db);
+    free(columns_opt);
+    free(invocation);
+    return 0;
+}
