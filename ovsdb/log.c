@@ -33,7 +33,7 @@ struct ovsdb_log {
 };
 
 static struct ovsdb_error *lock_file(const char *name, int *lock_fdp);
-static struct ovsdb_error *write_all(int fd, const char *, size_t);
+static struct ovsdb_error *write_all(int fd, const char *, size_t, off_t);
 static void sha1_hex(const void *, size_t, char hex[41]);
 static struct ovsdb_error *fsync_parent_dir(const char *name);
 
@@ -283,11 +283,9 @@ ovsdb_log_write(struct ovsdb_log *log, const json_t *json)
 
     ovsdb_log_compose_record(json, &header, &data);
     ds_put_buffer(&header, data.string, data.length);
-    if (lseek(log->fd, log->offset, SEEK_SET) < 0) {
-        error = ovsdb_io_error(errno, "%s: seek failed", log->name);
-    } else {
-        error = write_all(log->fd, header.string, header.length);
-    }
+    /* pwrite() at the end we know: one system call per record, not a
+     * seek and a write. */
+    error = write_all(log->fd, header.string, header.length, log->offset);
     if (error) {
         /* Leave no partial record behind. */
         if (ftruncate(log->fd, log->offset)) {
@@ -415,10 +413,10 @@ lock_file(const char *name, int *lock_fdp)
 }
 
 static struct ovsdb_error *
-write_all(int fd, const char *p, size_t size)
+write_all(int fd, const char *p, size_t size, off_t offset)
 {
     while (size) {
-        ssize_t n = write(fd, p, size);
+        ssize_t n = pwrite(fd, p, size, offset);
 
         if (n < 0) {
             if (errno == EINTR) {
@@ -428,6 +426,7 @@ write_all(int fd, const char *p, size_t size)
         }
         p += n;
         size -= n;
+        offset += n;
     }
     return NULL;
 }
