@@ -9,7 +9,8 @@
 #   - monitor fan-out: one writer, 50 monitoring clients (perf-ovsdb fanout);
 #   - start-up time and resident memory with a 100,000-row database.
 # and prints a table with the ratio ours/theirs (higher is better for
-# rates; lower is better for time and memory).
+# rates; lower is better for time and memory).  The two servers run in
+# turns, OVSDB_BENCH_ROUNDS times (default 3); the table shows medians.
 #
 # Licensed under the Apache License, Version 2.0 (see LICENSE).
 
@@ -81,10 +82,35 @@ measure () {  # measure NAME BINARY -> sets r_* variables
     stop_server $1
 }
 
-measure ours "$build/ovsdb/ovsdb-server"
-o_txn1=$r_txn1 o_txn10=$r_txn10 o_fanout=$r_fanout o_start=$r_start o_rss=$r_rss
-measure theirs "$ref"
-t_txn1=$r_txn1 t_txn10=$r_txn10 t_fanout=$r_fanout t_start=$r_start t_rss=$r_rss
+# The machine may be shared and busy: run the servers in turns, ours then
+# theirs, ROUNDS times, and report the median of each figure.
+rounds=${OVSDB_BENCH_ROUNDS:-3}
+o_all= t_all=
+i=0
+while [ $i -lt $rounds ]; do
+    measure ours "$build/ovsdb/ovsdb-server"
+    o_all="$o_all$r_txn1 $r_txn10 $r_fanout $r_start $r_rss
+"
+    measure theirs "$ref"
+    t_all="$t_all$r_txn1 $r_txn10 $r_fanout $r_start $r_rss
+"
+    i=$((i + 1))
+done
+median () {  # median COLUMN < rows
+    awk -v c=$1 '{ print $c }' | sort -n \
+        | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] \
+                                    : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+o_txn1=`printf '%s' "$o_all" | median 1`
+o_txn10=`printf '%s' "$o_all" | median 2`
+o_fanout=`printf '%s' "$o_all" | median 3`
+o_start=`printf '%s' "$o_all" | median 4`
+o_rss=`printf '%s' "$o_all" | median 5`
+t_txn1=`printf '%s' "$t_all" | median 1`
+t_txn10=`printf '%s' "$t_all" | median 2`
+t_fanout=`printf '%s' "$t_all" | median 3`
+t_start=`printf '%s' "$t_all" | median 4`
+t_rss=`printf '%s' "$t_all" | median 5`
 
 ratio () { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b ? a / b : 0 }'; }
 printf '%-34s %12s %12s %8s\n' "measure" "dpswitch" "OVS 3.1" "ratio"
