@@ -84,7 +84,8 @@ endif
 # Benchmarks: built by "make check" so that they keep compiling, run by hand
 # (see Documentation/topics/packets.rst).
 check_PROGRAMS += tests/perf/perf-flow
-tests_perf_perf_flow_SOURCES = tests/perf/perf-flow.c $(DP_TEST_COMMON)
+tests_perf_perf_flow_SOURCES = tests/perf/perf-flow.c tests/perf/perf-counter.c \
+	tests/perf/perf-counter.h $(DP_TEST_COMMON)
 tests_perf_perf_flow_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_perf_perf_flow_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
 tests_perf_perf_flow_LDADD = $(DP_LIBS)

@@ -22,7 +22,8 @@ tests_test_emc_LDADD = $(DPIF_TEST_LDADD)
 # Benchmark: built by "make check" so that it keeps compiling, run by hand
 # (see Documentation/topics/flow-caches.rst).
 check_PROGRAMS += tests/perf/perf-dpcls
-tests_perf_perf_dpcls_SOURCES = tests/perf/perf-dpcls.c tests/dpif-test.c \
+tests_perf_perf_dpcls_SOURCES = tests/perf/perf-dpcls.c tests/perf/perf-counter.c \
+	tests/perf/perf-counter.h tests/dpif-test.c \
 	tests/dpif-test.h
 tests_perf_perf_dpcls_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_perf_perf_dpcls_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)

@@ -20,12 +20,9 @@
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
 #include <config.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <rte_prefetch.h>
@@ -34,52 +31,11 @@
 #include "dp-rcu.h"
 #include "dpcls.h"
 #include "dpif-test.h"
+#include "perf/perf-counter.h"
 #include "util.h"
 
 #define BATCH DPCLS_MAX_BATCH
 #define MAX_KEYS (1u << 20)
-
-static int perf_fd = -1;
-
-static void
-perf_open(void)
-{
-    struct perf_event_attr attr;
-
-    memset(&attr, 0, sizeof attr);
-    attr.size = sizeof attr;
-    attr.type = PERF_TYPE_HARDWARE;
-    attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-    attr.disabled = 1;
-    attr.exclude_kernel = 1;
-    attr.exclude_hv = 1;
-    perf_fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-}
-
-static void
-perf_start(void)
-{
-    if (perf_fd >= 0) {
-        ioctl(perf_fd, PERF_EVENT_IOC_RESET, 0);
-        ioctl(perf_fd, PERF_EVENT_IOC_ENABLE, 0);
-    }
-}
-
-/* Returns the instructions counted since perf_start(), or -1. */
-static double
-perf_stop(void)
-{
-    uint64_t count = 0;
-
-    if (perf_fd < 0) {
-        return -1;
-    }
-    ioctl(perf_fd, PERF_EVENT_IOC_DISABLE, 0);
-    if (read(perf_fd, &count, sizeof count) != sizeof count) {
-        return -1;
-    }
-    return count;
-}
 
 static double
 now_s(void)
@@ -220,7 +176,7 @@ run_dpcls(struct setup *s, double seconds)
     size_t n = 0;
 
     cursor_init(&c, s);
-    perf_start();
+    perf_counter_start();
     start = now_s();
     do {
         for (int rep = 0; rep < 64; rep++) {
@@ -238,7 +194,7 @@ run_dpcls(struct setup *s, double seconds)
         dp_rcu_quiescent(s->rcu, 0);
         elapsed = now_s() - start;
     } while (elapsed < seconds);
-    instructions = perf_stop();
+    instructions = perf_counter_stop();
 
     r.ns = elapsed * 1e9 / n;
     r.instructions = instructions >= 0 ? instructions / n : -1;
@@ -255,7 +211,7 @@ run_pipeline(struct setup *s, struct dp_emc *emc, double seconds)
     struct cursor c;
 
     cursor_init(&c, s);
-    perf_start();
+    perf_counter_start();
     start = now_s();
     do {
         for (int rep = 0; rep < 64; rep++) {
@@ -298,7 +254,7 @@ run_pipeline(struct setup *s, struct dp_emc *emc, double seconds)
         dp_rcu_quiescent(s->rcu, 0);
         elapsed = now_s() - start;
     } while (elapsed < seconds);
-    instructions = perf_stop();
+    instructions = perf_counter_stop();
 
     r.ns = elapsed * 1e9 / n;
     r.instructions = instructions >= 0 ? instructions / n : -1;
@@ -325,9 +281,9 @@ main(int argc, char *argv[])
     static const size_t mask_counts[] = { 1, 4, 16 };
 
     util_set_program_name(argv[0]);
-    perf_open();
+    perf_counter_open();
     printf("flow caches, batches of %d keys, %.2f s per cell%s\n\n", BATCH,
-           seconds, perf_fd < 0 ? " (no instruction counter here)" : "");
+           seconds, !perf_counter_available() ? " (no instruction counter here)" : "");
     printf("%9s %6s | %14s %8s | %14s %8s\n", "", "",
            "dpcls lookup", "subtbl/", "EMC -> dpcls", "EMC");
     printf("%9s %6s | %7s %6s %8s | %7s %6s %8s\n", "megaflows", "masks",
@@ -394,8 +350,6 @@ main(int argc, char *argv[])
     dp_emc_destroy(emc);
     setup_destroy(&s);
 
-    if (perf_fd >= 0) {
-        close(perf_fd);
-    }
+    perf_counter_close();
     return 0;
 }

@@ -15,12 +15,9 @@
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
 #include <config.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__has_include)
@@ -32,6 +29,7 @@
 #include "dp-packet-csum.h"
 #include "dp-packet.h"
 #include "dp-test.h"
+#include "perf/perf-counter.h"
 #include "flow.h"
 #include "util.h"
 
@@ -54,34 +52,6 @@ struct kind {
     int flows[8];               /* Indexes into dp_test_sample_flows(). */
     int n_flows;
 };
-
-static int perf_fd = -1;
-
-static void
-perf_open(void)
-{
-    struct perf_event_attr attr;
-
-    memset(&attr, 0, sizeof attr);
-    attr.size = sizeof attr;
-    attr.type = PERF_TYPE_HARDWARE;
-    attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-    attr.disabled = 1;
-    attr.exclude_kernel = 1;
-    attr.exclude_hv = 1;
-    perf_fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-}
-
-static uint64_t
-perf_read(void)
-{
-    uint64_t count = 0;
-
-    if (perf_fd < 0 || read(perf_fd, &count, sizeof count) != sizeof count) {
-        return 0;
-    }
-    return count;
-}
 
 /* Under callgrind: the instructions counted since the last
  * CALLGRIND_ZERO_STATS, which this dumps and reads back; -1 otherwise. */
@@ -164,10 +134,7 @@ run(struct dp_packet **packets, size_t n_packets, size_t n,
         sink += flow_key_hash(&key, 0);
     }
 
-    if (perf_fd >= 0) {
-        ioctl(perf_fd, PERF_EVENT_IOC_RESET, 0);
-        ioctl(perf_fd, PERF_EVENT_IOC_ENABLE, 0);
-    }
+    perf_counter_start();
     callgrind_zero();
     double start = now_ns();
     for (size_t i = 0; i < n; i++) {
@@ -178,11 +145,10 @@ run(struct dp_packet **packets, size_t n_packets, size_t n,
     }
     double elapsed = now_ns() - start;
     double counted = callgrind_instructions();
-    if (perf_fd >= 0) {
-        ioctl(perf_fd, PERF_EVENT_IOC_DISABLE, 0);
-        counted = perf_read();
+    if (perf_counter_available()) {
+        counted = perf_counter_stop();
     }
-    *ns = counted >= 0 && perf_fd < 0 ? -1 : elapsed / n;
+    *ns = counted >= 0 && !perf_counter_available() ? -1 : elapsed / n;
     *instructions = counted >= 0 ? counted / n : -1;
     if (sink == 42) {
         putchar(' ');           /* Keeps the work from being optimised out. */
@@ -210,7 +176,7 @@ main(int argc, char *argv[])
     util_set_program_name(argv[0]);
     dp_test_sample_flows(flows);
     dp_test_init("perf-flow");
-    perf_open();
+    perf_counter_open();
 
     /* Indexes follow dp_test_sample_flows(). */
     static const struct kind kinds[] = {
@@ -224,7 +190,7 @@ main(int argc, char *argv[])
     };
 
     printf("flow extraction + hash, %zu packets per row%s\n\n", n,
-           perf_fd < 0 ? " (no instruction counter here)" : "");
+           !perf_counter_available() ? " (no instruction counter here)" : "");
     printf("%-15s", "packets");
     for (int l = 0; l < 3; l++) {
         printf(" | %22s", layout_names[l]);
@@ -279,9 +245,7 @@ main(int argc, char *argv[])
         dp_packet_free(packets[i]);
     }
 
-    if (perf_fd >= 0) {
-        close(perf_fd);
-    }
+    perf_counter_close();
     dp_test_fini();
     return 0;
 }
