@@ -434,10 +434,28 @@ write_all(int fd, const char *p, size_t size, off_t offset)
 static void
 sha1_hex(const void *data, size_t size, char hex[41])
 {
+    /* One context and one fetched algorithm for the life of the process:
+     * EVP_Digest() looks the algorithm up and allocates a context on every
+     * call, which cost as much as hashing a small record. */
+    static const EVP_MD *sha1;
+    static EVP_MD_CTX *ctx;
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int len = 0, i;
 
-    if (!EVP_Digest(data, size, digest, &len, EVP_sha1(), NULL)
+    if (!ctx) {
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+        sha1 = EVP_MD_fetch(NULL, "SHA1", NULL);
+#else
+        sha1 = EVP_sha1();
+#endif
+        ctx = EVP_MD_CTX_new();
+        if (!sha1 || !ctx) {
+            util_fatal(0, "SHA-1 is not available");
+        }
+    }
+    if (!EVP_DigestInit_ex(ctx, sha1, NULL)
+        || !EVP_DigestUpdate(ctx, data, size)
+        || !EVP_DigestFinal_ex(ctx, digest, &len)
         || len != 20) {
         util_fatal(0, "SHA-1 computation failed");
     }

@@ -15,6 +15,7 @@
 #include "util.h"
 
 static void put_string(const char *, size_t length, struct ds *);
+static void put_integer(json_int_t, struct ds *);
 static int compare_keys(const void *, const void *);
 
 /* Appends the compact serialization of 'json' to 'ds'.  With
@@ -34,7 +35,7 @@ ovsdb_json_to_ds(const json_t *json, int flags, struct ds *ds)
         ds_put_cstr(ds, "false");
         break;
     case JSON_INTEGER:
-        ds_put_format(ds, "%lld", (long long) json_integer_value(json));
+        put_integer(json_integer_value(json), ds);
         break;
     case JSON_REAL: {
         double d = json_real_value(json);
@@ -47,7 +48,7 @@ ovsdb_json_to_ds(const json_t *json, int flags, struct ds *ds)
         break;
     }
     case JSON_STRING:
-        jsonx_to_ds(json, 0, ds);
+        put_string(json_string_value(json), json_string_length(json), ds);
         break;
     case JSON_ARRAY: {
         size_t i;
@@ -64,6 +65,27 @@ ovsdb_json_to_ds(const json_t *json, int flags, struct ds *ds)
     }
     case JSON_OBJECT: {
         size_t n = json_object_size(json);
+
+        if (!(flags & OVSDB_JSON_SORT)) {
+            /* In the object's own order: no copy of the keys, no lookups
+             * (this writes every record of the log). */
+            const char *key;
+            json_t *value;
+            bool first = true;
+
+            ds_put_char(ds, '{');
+            json_object_foreach ((json_t *) json, key, value) {
+                if (!first) {
+                    ds_put_char(ds, ',');
+                }
+                first = false;
+                put_string(key, strlen(key), ds);
+                ds_put_char(ds, ':');
+                ovsdb_json_to_ds(value, flags, ds);
+            }
+            ds_put_char(ds, '}');
+            break;
+        }
         const char **keys = xmalloc((n ? n : 1) * sizeof *keys);
         const char *key;
         json_t *value;
@@ -159,7 +181,25 @@ ovsdb_json_from_string(const char *string, json_t **jsonp)
 static void
 put_string(const char *s, size_t length, struct ds *ds)
 {
-    json_t *string = json_stringn_nocheck(s, length);
+    json_t *string;
+    size_t i;
+
+    /* Most strings (every column name) need no escape: copy them. */
+    for (i = 0; i < length; i++) {
+        unsigned char c = s[i];
+
+        if (c < 0x20 || c == '"' || c == '\\') {
+            break;
+        }
+    }
+    if (i == length) {
+        ds_put_char(ds, '"');
+        ds_put_buffer(ds, s, length);
+        ds_put_char(ds, '"');
+        return;
+    }
+
+    string = json_stringn_nocheck(s, length);
 
     jsonx_to_ds(string, 0, ds);
     json_decref(string);
@@ -172,4 +212,24 @@ compare_keys(const void *a_, const void *b_)
     const char *const *b = b_;
 
     return strcmp(*a, *b);
+}
+
+/* Appends the decimal form of 'value' to 'ds', as "%lld" would. */
+static void
+put_integer(json_int_t value, struct ds *ds)
+{
+    char buf[24];
+    char *p = buf + sizeof buf;
+    unsigned long long int u = (value < 0
+                                ? -(unsigned long long int) value
+                                : (unsigned long long int) value);
+
+    do {
+        *--p = '0' + u % 10;
+        u /= 10;
+    } while (u);
+    if (value < 0) {
+        *--p = '-';
+    }
+    ds_put_buffer(ds, p, buf + sizeof buf - p);
 }
