@@ -137,6 +137,22 @@ static struct remote *db_remotes;
 static size_t n_db_remotes;
 static bool db_changed = true;
 
+/* The session whose transaction is executing, or NULL (see commit_cb()). */
+static struct session *committer;
+
+/* A notification waiting for flush_updates(). */
+struct delivery {
+    struct session *session;
+    const struct shared_update *update;
+};
+
+/* Notifications of the last commit for the other sessions, sent by
+ * flush_updates() once the committer has its reply: that client can then
+ * send its next transaction while the others read their updates. */
+static struct ohmap pending_updates = { NULL, 0, 0 };
+static struct delivery *deliveries;
+static size_t n_deliveries, allocated_deliveries;
+
 /* SSL files: a file name, or "db:DB,TABLE,COLUMN" to read it from the
  * database (as ovs-ctl asks for). */
 static char *ssl_private_key, *ssl_certificate, *ssl_ca_cert;
@@ -171,6 +187,7 @@ static void wait_all(void);
 static void session_destroy(struct session *);
 static void remote_close(struct remote *);
 static void commit_cb(const struct ovsdb_txn *, void *aux);
+static void flush_updates(void);
 static void trim_heap(void);
 static void memory_report_cb(struct memory_report *, void *aux);
 static void run_compaction(void);
@@ -274,6 +291,8 @@ main(int argc, char *argv[])
     while (sessions) {
         session_destroy(sessions);
     }
+    flush_updates();
+    free(deliveries);
     for (i = 0; i < n_remotes; i++) {
         remote_close(&remotes[i]);
     }
@@ -736,13 +755,18 @@ static struct session *
 session_create(struct jsonrpc *rpc)
 {
     struct session *s = xzalloc(sizeof *s);
+    struct session **tailp;
 
     s->rpc = rpc;
-    s->next = sessions;
     s->probe_interval = (stream_or_pstream_needs_probes(jsonrpc_get_name(rpc))
                          > 0 ? PROBE_INTERVAL : 0);
     s->last_rx = time_msec();
-    sessions = s;
+    /* Oldest first: sessions are served, and sent their updates, in the
+     * order they connected. */
+    for (tailp = &sessions; *tailp; tailp = &(*tailp)->next) {
+        continue;
+    }
+    *tailp = s;
     return s;
 }
 
@@ -1176,13 +1200,17 @@ trigger_try(struct trigger *t, long long int now)
     options.aux = t->session;
     /* The "_Server" database is read-only to clients. */
     options.dry_run = t->db == server_db;
+    committer = t->session;
     result = ovsdb_execute(t->db->ovsdb, t->params, &options, &timeout);
+    committer = NULL;
     if (!result) {
+        flush_updates();
         t->deadline = (timeout == LLONG_MAX ? LLONG_MAX
                        : now + timeout);
         return false;
     }
     send_msg(t->session, jsonrpc_create_reply(result, t->id));
+    flush_updates();
     return true;
 }
 
@@ -1638,18 +1666,21 @@ static struct shared_update *find_shared_update(const struct ohmap *,
 static void compose_update(struct shared_update *, const struct ovsdb_txn *);
 
 /* Sends monitor updates for a committed transaction and retries blocked
- * transactions, which it may have unblocked. */
+ * transactions, which it may have unblocked.  The session that ran the
+ * transaction gets its updates at once, before its reply, as before; the
+ * others get theirs from flush_updates(), after that reply. */
 static void
 commit_cb(const struct ovsdb_txn *txn, void *aux DPS_UNUSED)
 {
     struct shared_update *su;
-    struct ohmap shared;
     struct session *s;
 
     db_changed = true;
     poll_immediate_wake();
 
-    ohmap_init(&shared);
+    if (!pending_updates.buckets) {
+        ohmap_init(&pending_updates);
+    }
     for (s = sessions; s; s = s->next) {
         size_t i;
 
@@ -1661,26 +1692,35 @@ commit_cb(const struct ovsdb_txn *txn, void *aux DPS_UNUSED)
                 continue;
             }
             hash = ovsdb_monitor_hash(m);
-            su = find_shared_update(&shared, m, hash);
+            su = find_shared_update(&pending_updates, m, hash);
             if (!su) {
                 su = xzalloc(sizeof *su);
                 su->monitor = m;
                 ds_init(&su->message);
                 compose_update(su, txn);
-                ohmap_insert(&shared, &su->node, hash);
+                ohmap_insert(&pending_updates, &su->node, hash);
             }
-            if (!su->empty) {
+            if (su->empty) {
+                continue;
+            }
+            if (s == committer) {
                 jsonrpc_send_serialized(s->rpc, su->message.string,
                                         su->message.length);
+            } else {
+                if (n_deliveries >= allocated_deliveries) {
+                    allocated_deliveries = 2 * allocated_deliveries + 16;
+                    deliveries = xrealloc(deliveries, allocated_deliveries
+                                          * sizeof *deliveries);
+                }
+                deliveries[n_deliveries].session = s;
+                deliveries[n_deliveries].update = su;
+                n_deliveries++;
             }
         }
     }
-    OHMAP_FOR_EACH_SAFE (su, node, &shared) {
-        ohmap_remove(&shared, &su->node);
-        ds_destroy(&su->message);
-        free(su);
+    if (!committer) {
+        flush_updates();
     }
-    ohmap_destroy(&shared);
 
     /* Retrying here would nest transactions; do it from the main loop. */
     if (triggers) {
@@ -1699,6 +1739,30 @@ trim_heap(void)
 #ifdef __GLIBC__
     malloc_trim(0);
 #endif
+}
+
+/* Sends the notifications that commit_cb() held back and frees them. */
+static void
+flush_updates(void)
+{
+    struct shared_update *su;
+    size_t i;
+
+    for (i = 0; i < n_deliveries; i++) {
+        const struct delivery *d = &deliveries[i];
+
+        jsonrpc_send_serialized(d->session->rpc, d->update->message.string,
+                                d->update->message.length);
+    }
+    n_deliveries = 0;
+    if (pending_updates.buckets) {
+        OHMAP_FOR_EACH_SAFE (su, node, &pending_updates) {
+            ohmap_remove(&pending_updates, &su->node);
+            ds_destroy(&su->message);
+            free(su);
+        }
+        ohmap_destroy(&pending_updates);
+    }
 }
 
 static struct shared_update *
