@@ -6,4 +6,6 @@ EXTRA_DIST += \
 	tests/ovs-vsctl-diff-bridges.txt \
 	tests/ovs-vsctl-diff-dpdk.txt \
 	tests/ovs-vsctl-diff-refs.txt \
+	tests/ovs-vsctl-diff-bonds.txt \
+	tests/ovs-vsctl-diff-misc.txt \
 	Documentation/topics/ovs-vsctl.rst

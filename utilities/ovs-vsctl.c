@@ -275,6 +275,8 @@ Port commands (a bond is considered to be a single port):\n\
   list-ports BRIDGE           print the names of all the ports on BRIDGE\n\
   add-port BRIDGE PORT        add network device PORT to BRIDGE\n\
   add-bond BRIDGE PORT IFACE...  add bonded port PORT in BRIDGE from IFACES\n\
+  add-bond-iface BOND IFACE   add IFACE as a new bond interface to BOND\n\
+  del-bond-iface [BOND] IFACE delete IFACE from its bond (or BOND)\n\
   del-port [BRIDGE] PORT      delete PORT (which may be bonded) from BRIDGE\n\
   port-to-br PORT             print name of bridge that contains PORT\n\
 \n\
@@ -877,6 +879,49 @@ datum_from_string(struct ovsdb_datum *datum, const struct ovsdb_type *type,
         const char *before = p;
         char *err;
 
+        if (!is_map && type->key.type == OVSDB_TYPE_INTEGER) {
+            /* An integer set also takes ranges "FIRST-LAST". */
+            size_t len = strcspn(p, ", []{}");
+            char *token = xmemdup0(p, len);
+            char *dash = len > 1 ? strchr(token + 1, '-') : NULL;
+
+            if (dash) {
+                long long int first, last, v;
+
+                *dash = '\0';
+                if (!util_str_to_llong(token, 10, &first)
+                    || !util_str_to_llong(dash + 1, 10, &last)
+                    || last < first || last - first >= 4096) {
+                    *dash = '-';
+                    err = xasprintf("\"%s\" is not a valid integer or range",
+                                    token);
+                    free(token);
+                    ovsdb_datum_destroy(datum, &loose);
+                    return err;
+                }
+                for (v = first; v <= last; v++) {
+                    struct ovsdb_error *e;
+
+                    key.integer = v;
+                    e = ovsdb_atom_check_constraints(&key, &type->key);
+                    if (e) {
+                        err = ovsdb_error_to_string(e);
+                        ovsdb_error_destroy(e);
+                        free(token);
+                        ovsdb_datum_destroy(datum, &loose);
+                        return err;
+                    }
+                    ovsdb_datum_add(datum, &key, NULL, &loose);
+                }
+                free(token);
+                p = skip_spaces(p + len);
+                if (*p == ',') {
+                    p = skip_spaces(p + 1);
+                }
+                continue;
+            }
+            free(token);
+        }
         err = parse_atom_token(&p, &type->key, &key, symtab);
         if (!err && p == before) {
             err = xasprintf("%s: unexpected \"%c\" parsing %s", s, *p,
@@ -3331,15 +3376,16 @@ add_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd,
                 qsort(have, n, sizeof *have, compare_strings);
                 qsort(sorted, n_ifaces, sizeof *sorted, compare_strings);
                 for (j = 0; j < (size_t) n_ifaces; j++) {
-                    ds_put_format(&want_s, "%s%s", j ? ", " : "",
+                    ds_put_format(&want_s, "%s%s", j ? " " : "",
                                   sorted[j]);
                 }
                 for (j = 0; j < n; j++) {
                     ds_put_format(&have_s, "%s%s", j ? ", " : "", have[j]);
                 }
-                vsctl_fatal("\"--may-exist add-bond %s %s\" but %s "
+                vsctl_fatal("\"--may-exist add-bond %s %s %s\" but %s "
                             "actually has interface(s) %s", br_name,
-                            port_name, port_name, ds_cstr(&have_s));
+                            port_name, ds_cstr(&want_s), port_name,
+                            ds_cstr(&have_s));
             }
             return;
         }
@@ -3474,6 +3520,68 @@ cmd_del_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
         }
     }
     del_port_row(ctx, port);
+    invalidate_cache(ctx);
+}
+
+static void
+cmd_add_bond_iface(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    bool may_exist = has_option(cmd, "--may-exist");
+    const char *port_name = cmd->argv[1], *iface_name = cmd->argv[2];
+    const struct ovsdb_idl_row *port_row, *iface;
+    struct vsctl_port *port = find_port(ctx, port_name, true);
+    char *msg;
+
+    if (may_exist) {
+        struct vsctl_iface *old = find_iface(ctx, iface_name, false);
+
+        if (old) {
+            if (&ctx->ports[old->port] != port) {
+                vsctl_fatal("\"--may-exist add-bond-iface %s %s\" but %s is "
+                            "actually attached to port %s", port_name,
+                            iface_name, iface_name,
+                            get_string(ctx->ports[old->port].row, "name"));
+            }
+            return;
+        }
+    }
+    msg = xasprintf("cannot create an interface named %s", iface_name);
+    check_conflicts(ctx, iface_name, msg);
+    free(msg);
+
+    port_row = port->row;
+    iface = insert_row(ctx, "Interface");
+    write_string(ctx, iface, "name", iface_name);
+    update_ref(ctx, port_row, "interfaces", ovsdb_idl_row_get_uuid(iface),
+               true);
+    ctx->new_ifaces = xrealloc(ctx->new_ifaces, (ctx->n_new_ifaces + 1)
+                               * sizeof *ctx->new_ifaces);
+    ctx->new_ifaces[ctx->n_new_ifaces++] = *ovsdb_idl_row_get_uuid(iface);
+    invalidate_cache(ctx);
+}
+
+static void
+cmd_del_bond_iface(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+{
+    bool must_exist = !has_option(cmd, "--if-exists");
+    const char *iface_name = cmd->argv[cmd->argc - 1];
+    struct vsctl_iface *iface = find_iface(ctx, iface_name, must_exist);
+    struct vsctl_port *port;
+
+    if (!iface) {
+        return;
+    }
+    port = &ctx->ports[iface->port];
+    if (cmd->argc == 3 && find_port(ctx, cmd->argv[1], true) != port) {
+        vsctl_fatal("port %s does not have an interface %s", cmd->argv[1],
+                    iface_name);
+    }
+    if (get_col(port->row, "interfaces")->n <= 1) {
+        vsctl_fatal("cannot delete last interface from port %s",
+                    get_string(port->row, "name"));
+    }
+    update_ref(ctx, port->row, "interfaces",
+               ovsdb_idl_row_get_uuid(iface->row), false);
     invalidate_cache(ctx);
 }
 
@@ -3707,6 +3815,8 @@ static const struct vsctl_command_syntax all_commands[] = {
     {"add-port", 2, INT_MAX, cmd_add_port, "--may-exist", true},
     {"add-bond", 4, INT_MAX, cmd_add_bond, "--may-exist,--fake-iface", true},
     {"del-port", 1, 2, cmd_del_port, "--if-exists,--with-iface", true},
+    {"add-bond-iface", 2, 2, cmd_add_bond_iface, "--may-exist", true},
+    {"del-bond-iface", 1, 2, cmd_del_bond_iface, "--if-exists", true},
     {"port-to-br", 1, 1, cmd_port_to_br, "", false},
 
     {"list-ifaces", 1, 1, cmd_list_ifaces, "", false},
