@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "jsonrpc.h"
 #include "ovsdb-idl.h"
 #include "ovsdb/ovsdb-data.h"
 #include "ovsdb/schema.h"
@@ -679,6 +680,174 @@ test_no_server(void **state DPS_UNUSED)
     ovsdb_idl_destroy(idl);
 }
 
+/* A scripted server, to see the IDL fall back from monitor_cond_since to
+ * monitor_cond and to monitor, and start over on "monitor_canceled". */
+struct mock {
+    struct jsonrpc_session *session;
+    bool cond;                  /* Accept monitor_cond (else only monitor)? */
+    int n_schema_requests;
+    char *method;               /* Monitor method that succeeded. */
+};
+
+static const char mock_row[] = "d6c3f1b4-1a2b-4c5d-8e9f-0123456789ab";
+
+static void
+mock_run(struct mock *m)
+{
+    struct jsonrpc_msg *msg;
+
+    jsonrpc_session_run(m->session);
+    while ((msg = jsonrpc_session_recv(m->session)) != NULL) {
+        json_t *reply = NULL, *error = NULL;
+
+        if (msg->type != JSONRPC_REQUEST) {
+            jsonrpc_msg_destroy(msg);
+            continue;
+        }
+        if (!strcmp(msg->method, "get_schema")) {
+            m->n_schema_requests++;
+            reply = jsonx_from_string(test_schema, NULL);
+        } else if (!strcmp(msg->method, "monitor")
+                   || (!strcmp(msg->method, "monitor_cond") && m->cond)) {
+            bool v2 = !strcmp(msg->method, "monitor_cond");
+
+            free(m->method);
+            m->method = xstrdup(msg->method);
+            reply = json_pack("{s:{s:{s:{s:i, s:s}}}}", "simple", mock_row,
+                              v2 ? "initial" : "new", "i", 5, "name", "x");
+        } else {
+            error = json_pack("{s:s}", "error", "unknown method");
+        }
+        jsonrpc_session_send(m->session,
+                             error ? jsonrpc_create_error(error, msg->id)
+                             : jsonrpc_create_reply(reply, msg->id));
+        jsonrpc_msg_destroy(msg);
+    }
+}
+
+static void
+mock_notify(struct mock *m, const char *method, json_t *params)
+{
+    jsonrpc_session_send(m->session, jsonrpc_create_notify(method, params));
+}
+
+static void
+run_both_until(struct ovsdb_idl *idl, struct mock *m,
+               bool (*cond)(struct ovsdb_idl *, void *), void *aux)
+{
+    long long int deadline = time_msec() + 10000;
+
+    for (;;) {
+        mock_run(m);
+        ovsdb_idl_run(idl);
+        if (ovsdb_idl_is_monitoring(idl) && cond(idl, aux)) {
+            return;
+        }
+        assert_true(time_msec() < deadline);
+        jsonrpc_session_wait(m->session);
+        jsonrpc_session_recv_wait(m->session);
+        ovsdb_idl_wait(idl);
+        poll_timer_wait(50);
+        poll_block();
+    }
+}
+
+static bool
+simple_i_is(struct ovsdb_idl *idl, void *i)
+{
+    const struct ovsdb_idl_row *row = find_simple(idl, "x");
+
+    return row && ovsdb_idl_row_get_by_name(row, "i")->keys[0].integer
+                  == (intptr_t) i;
+}
+
+static bool
+always(struct ovsdb_idl *idl DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    return true;
+}
+
+static void
+fallback_test(bool cond)
+{
+    char name[PATH_MAX + 16];
+    struct mock m;
+    struct ovsdb_idl *idl;
+    json_t *monid = json_pack("[s, s]", "monid", "idltest");
+
+    memset(&m, 0, sizeof m);
+    m.cond = cond;
+    snprintf(name, sizeof name, "%s/mock.sock", dir);
+    unlink(name);
+    snprintf(name, sizeof name, "punix:%s/mock.sock", dir);
+    m.session = jsonrpc_session_open(name, true);
+    jsonrpc_session_run(m.session);
+    snprintf(name, sizeof name, "unix:%s/mock.sock", dir);
+    idl = ovsdb_idl_create(name, "idltest", true);
+
+    run_both_until(idl, &m, simple_i_is, (void *) 5);
+    assert_string_equal(ovsdb_idl_get_monitor_method(idl),
+                        cond ? "monitor_cond" : "monitor");
+    assert_string_equal(m.method, cond ? "monitor_cond" : "monitor");
+
+    /* A change in the form of the method in use. */
+    if (cond) {
+        mock_notify(&m, "update2",
+                    json_pack("[O, {s:{s:{s:{s:i}}}}]", monid, "simple",
+                              mock_row, "modify", "i", 6));
+    } else {
+        mock_notify(&m, "update",
+                    json_pack("[O, {s:{s:{s:{s:i}, s:{s:i, s:s}}}}]", monid,
+                              "simple", mock_row, "old", "i", 5, "new",
+                              "i", 6, "name", "x"));
+    }
+    run_both_until(idl, &m, simple_i_is, (void *) 6);
+
+    /* "monitor_canceled": the IDL asks for the schema again. */
+    mock_notify(&m, "monitor_canceled", json_pack("[O]", monid));
+    {
+        long long int deadline = time_msec() + 10000;
+
+        while (m.n_schema_requests < 2 || !ovsdb_idl_is_monitoring(idl)) {
+            assert_true(time_msec() < deadline);
+            run_both_until(idl, &m, always, NULL);
+            mock_run(&m);
+            ovsdb_idl_run(idl);
+            poll_timer_wait(10);
+            poll_block();
+        }
+    }
+    run_both_until(idl, &m, simple_i_is, (void *) 5);
+
+    /* A delete. */
+    if (cond) {
+        mock_notify(&m, "update2", json_pack("[O, {s:{s:{s:n}}}]", monid,
+                                             "simple", mock_row, "delete"));
+    } else {
+        mock_notify(&m, "update", json_pack("[O, {s:{s:{s:{s:i}}}}]",
+                                            monid, "simple", mock_row,
+                                            "old", "i", 5));
+    }
+    run_both_until(idl, &m, lacks_simple, "x");
+
+    json_decref(monid);
+    ovsdb_idl_destroy(idl);
+    jsonrpc_session_close(m.session);
+    free(m.method);
+}
+
+static void
+test_fallback_monitor_cond(void **state DPS_UNUSED)
+{
+    fallback_test(true);
+}
+
+static void
+test_fallback_monitor(void **state DPS_UNUSED)
+{
+    fallback_test(false);
+}
+
 int
 main(void)
 {
@@ -692,6 +861,8 @@ main(void)
         cmocka_unit_test(test_registration),
         cmocka_unit_test(test_unknown_db),
         cmocka_unit_test(test_no_server),
+        cmocka_unit_test(test_fallback_monitor_cond),
+        cmocka_unit_test(test_fallback_monitor),
     };
 
     signal(SIGPIPE, SIG_IGN);
