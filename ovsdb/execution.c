@@ -162,7 +162,13 @@ ovsdb_execute(struct ovsdb *db, const json_t *params,
     if (error || options->dry_run) {
         ovsdb_txn_abort(ctx.txn);
     } else {
+        if (options->resultsp) {
+            *options->resultsp = results;
+        }
         error = ovsdb_txn_commit(ctx.txn, ctx.durable);
+        if (options->resultsp) {
+            *options->resultsp = NULL;
+        }
         if (error) {
             json_array_append_new(results, ovsdb_error_to_json(error));
             ovsdb_error_destroy(error);

@@ -30,6 +30,12 @@ struct ovsdb_execute_options {
      * holds any lock ("assert" then always fails). */
     bool (*lock_held)(const char *name, void *aux);
     void *aux;
+
+    /* If nonnull, '*resultsp' points, while the transaction commits (that
+     * is, during the database's commit callback), to the results array
+     * that ovsdb_execute() will return: a server may send that reply from
+     * the callback.  NULL at other times. */
+    json_t **resultsp;
 };
 
 json_t *ovsdb_execute(struct ovsdb *, const json_t *params,

@@ -137,21 +137,13 @@ static struct remote *db_remotes;
 static size_t n_db_remotes;
 static bool db_changed = true;
 
-/* The session whose transaction is executing, or NULL (see commit_cb()). */
-static struct session *committer;
-
-/* A notification waiting for flush_updates(). */
-struct delivery {
-    struct session *session;
-    const struct shared_update *update;
-};
-
-/* Notifications of the last commit for the other sessions, sent by
- * flush_updates() once the committer has its reply: that client can then
- * send its next transaction while the others read their updates. */
-static struct ohmap pending_updates = { NULL, 0, 0 };
-static struct delivery *deliveries;
-static size_t n_deliveries, allocated_deliveries;
+/* The transaction request being executed, or NULL, and the results array
+ * that ovsdb_execute() will return for it if it commits (see commit_cb()):
+ * commit_cb() sends that reply itself, before the other clients' updates,
+ * and sets 'committing_replied'. */
+static struct trigger *committing;
+static json_t *committing_results;
+static bool committing_replied;
 
 /* SSL files: a file name, or "db:DB,TABLE,COLUMN" to read it from the
  * database (as ovs-ctl asks for). */
@@ -187,7 +179,6 @@ static void wait_all(void);
 static void session_destroy(struct session *);
 static void remote_close(struct remote *);
 static void commit_cb(const struct ovsdb_txn *, void *aux);
-static void flush_updates(void);
 static void trim_heap(void);
 static void memory_report_cb(struct memory_report *, void *aux);
 static void run_compaction(void);
@@ -291,8 +282,7 @@ main(int argc, char *argv[])
     while (sessions) {
         session_destroy(sessions);
     }
-    flush_updates();
-    free(deliveries);
+
     for (i = 0; i < n_remotes; i++) {
         remote_close(&remotes[i]);
     }
@@ -1200,17 +1190,22 @@ trigger_try(struct trigger *t, long long int now)
     options.aux = t->session;
     /* The "_Server" database is read-only to clients. */
     options.dry_run = t->db == server_db;
-    committer = t->session;
+    options.resultsp = &committing_results;
+    committing = t;
+    committing_replied = false;
     result = ovsdb_execute(t->db->ovsdb, t->params, &options, &timeout);
-    committer = NULL;
+    committing = NULL;
+    committing_results = NULL;
     if (!result) {
-        flush_updates();
         t->deadline = (timeout == LLONG_MAX ? LLONG_MAX
                        : now + timeout);
         return false;
     }
-    send_msg(t->session, jsonrpc_create_reply(result, t->id));
-    flush_updates();
+    if (committing_replied) {
+        json_decref(result);
+    } else {
+        send_msg(t->session, jsonrpc_create_reply(result, t->id));
+    }
     return true;
 }
 
@@ -1664,63 +1659,47 @@ static struct shared_update *find_shared_update(const struct ohmap *,
                                                 const struct ovsdb_monitor *,
                                                 uint32_t hash);
 static void compose_update(struct shared_update *, const struct ovsdb_txn *);
+static void send_updates(struct session *, const struct ovsdb_txn *,
+                         struct ohmap *shared);
 
 /* Sends monitor updates for a committed transaction and retries blocked
- * transactions, which it may have unblocked.  The session that ran the
- * transaction gets its updates at once, before its reply, as before; the
- * others get theirs from flush_updates(), after that reply. */
+ * transactions, which it may have unblocked.
+ *
+ * The client whose request committed gets its own updates first and then
+ * its reply, as it always did on its connection; the other clients get
+ * theirs after that reply, so that the writer can send its next request
+ * while the server is still writing updates. */
 static void
 commit_cb(const struct ovsdb_txn *txn, void *aux DPS_UNUSED)
 {
+    struct session *writer = committing ? committing->session : NULL;
     struct shared_update *su;
+    struct ohmap shared;
     struct session *s;
 
     db_changed = true;
     poll_immediate_wake();
 
-    if (!pending_updates.buckets) {
-        ohmap_init(&pending_updates);
-    }
-    for (s = sessions; s; s = s->next) {
-        size_t i;
-
-        for (i = 0; i < s->n_monitors; i++) {
-            struct ovsdb_monitor *m = s->monitors[i];
-            uint32_t hash;
-
-            if (ovsdb_monitor_get_db(m) != ovsdb_txn_get_db(txn)) {
-                continue;
-            }
-            hash = ovsdb_monitor_hash(m);
-            su = find_shared_update(&pending_updates, m, hash);
-            if (!su) {
-                su = xzalloc(sizeof *su);
-                su->monitor = m;
-                ds_init(&su->message);
-                compose_update(su, txn);
-                ohmap_insert(&pending_updates, &su->node, hash);
-            }
-            if (su->empty) {
-                continue;
-            }
-            if (s == committer) {
-                jsonrpc_send_serialized(s->rpc, su->message.string,
-                                        su->message.length);
-            } else {
-                if (n_deliveries >= allocated_deliveries) {
-                    allocated_deliveries = 2 * allocated_deliveries + 16;
-                    deliveries = xrealloc(deliveries, allocated_deliveries
-                                          * sizeof *deliveries);
-                }
-                deliveries[n_deliveries].session = s;
-                deliveries[n_deliveries].update = su;
-                n_deliveries++;
-            }
+    ohmap_init(&shared);
+    if (writer) {
+        send_updates(writer, txn, &shared);
+        if (committing_results) {
+            send_msg(writer, jsonrpc_create_reply(
+                         json_incref(committing_results), committing->id));
+            committing_replied = true;
         }
     }
-    if (!committer) {
-        flush_updates();
+    for (s = sessions; s; s = s->next) {
+        if (s != writer) {
+            send_updates(s, txn, &shared);
+        }
     }
+    OHMAP_FOR_EACH_SAFE (su, node, &shared) {
+        ohmap_remove(&shared, &su->node);
+        ds_destroy(&su->message);
+        free(su);
+    }
+    ohmap_destroy(&shared);
 
     /* Retrying here would nest transactions; do it from the main loop. */
     if (triggers) {
@@ -1741,27 +1720,35 @@ trim_heap(void)
 #endif
 }
 
-/* Sends the notifications that commit_cb() held back and frees them. */
+/* Sends 's' the updates that 'txn' means for its monitors, computing each
+ * distinct one once and keeping it in 'shared' for the other sessions. */
 static void
-flush_updates(void)
+send_updates(struct session *s, const struct ovsdb_txn *txn,
+             struct ohmap *shared)
 {
-    struct shared_update *su;
     size_t i;
 
-    for (i = 0; i < n_deliveries; i++) {
-        const struct delivery *d = &deliveries[i];
+    for (i = 0; i < s->n_monitors; i++) {
+        struct ovsdb_monitor *m = s->monitors[i];
+        struct shared_update *su;
+        uint32_t hash;
 
-        jsonrpc_send_serialized(d->session->rpc, d->update->message.string,
-                                d->update->message.length);
-    }
-    n_deliveries = 0;
-    if (pending_updates.buckets) {
-        OHMAP_FOR_EACH_SAFE (su, node, &pending_updates) {
-            ohmap_remove(&pending_updates, &su->node);
-            ds_destroy(&su->message);
-            free(su);
+        if (ovsdb_monitor_get_db(m) != ovsdb_txn_get_db(txn)) {
+            continue;
         }
-        ohmap_destroy(&pending_updates);
+        hash = ovsdb_monitor_hash(m);
+        su = find_shared_update(shared, m, hash);
+        if (!su) {
+            su = xzalloc(sizeof *su);
+            su->monitor = m;
+            ds_init(&su->message);
+            compose_update(su, txn);
+            ohmap_insert(shared, &su->node, hash);
+        }
+        if (!su->empty) {
+            jsonrpc_send_serialized(s->rpc, su->message.string,
+                                    su->message.length);
+        }
     }
 }
 
