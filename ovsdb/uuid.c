@@ -6,27 +6,21 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/random.h>
 #include "util.h"
+
+static const uint8_t *random_bytes(size_t n);
 
 /* Stores a new random (version 4, RFC 4122 variant) UUID in 'uuid'. */
 void
 uuid_generate(struct uuid *uuid)
 {
-    size_t done = 0;
-
-    while (done < sizeof uuid->parts) {
-        ssize_t n = getrandom((char *) uuid->parts + done,
-                              sizeof uuid->parts - done, 0);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            util_fatal(errno, "getrandom failed");
-        }
-        done += n;
-    }
+    memcpy(uuid->parts, random_bytes(sizeof uuid->parts),
+           sizeof uuid->parts);
     uuid->parts[1] = (uuid->parts[1] & ~0xf000u) | 0x4000u;
     uuid->parts[2] = (uuid->parts[2] & 0x3fffffffu) | 0x80000000u;
 }
@@ -140,4 +134,50 @@ uuid_to_string(const struct uuid *uuid, char string[UUID_LEN + 1])
         }
     }
     *p = '\0';
+}
+
+/* Random bytes come from the kernel 256 at a time: a server that inserts
+ * rows asks for two UUIDs per transaction, and a getrandom() call each was
+ * a measurable share of its work.  A child process must not reuse its
+ * parent's bytes, so fork() empties the buffer (the forking thread's, the
+ * only one the child has).  Each thread has its own buffer. */
+static _Thread_local uint8_t random_buf[256];
+static _Thread_local size_t random_left;
+static pthread_once_t random_once = PTHREAD_ONCE_INIT;
+
+static void
+random_forget(void)
+{
+    random_left = 0;
+}
+
+static void
+random_register(void)
+{
+    pthread_atfork(NULL, NULL, random_forget);
+}
+
+/* Returns 'n' (at most sizeof random_buf) fresh random bytes. */
+static const uint8_t *
+random_bytes(size_t n)
+{
+    pthread_once(&random_once, random_register);
+    if (random_left < n) {
+        size_t done = 0;
+
+        while (done < sizeof random_buf) {
+            ssize_t r = getrandom(random_buf + done,
+                                  sizeof random_buf - done, 0);
+            if (r < 0) {
+                if (errno == EINTR) {
+                    continue;
+                }
+                util_fatal(errno, "getrandom failed");
+            }
+            done += r;
+        }
+        random_left = sizeof random_buf;
+    }
+    random_left -= n;
+    return random_buf + random_left;
 }
