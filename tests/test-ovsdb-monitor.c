@@ -284,6 +284,93 @@ test_errors(void **state DPS_UNUSED)
     ovsdb_destroy(db);
 }
 
+/* Creates a monitor of 'db' for 'requests' with id null. */
+static struct ovsdb_monitor *
+create(struct ovsdb *db, const char *requests,
+       enum ovsdb_monitor_version version)
+{
+    json_t *json = json_loads(requests, 0, NULL);
+    struct ovsdb_monitor *m;
+
+    assert_non_null(json);
+    assert_null(ovsdb_monitor_create(db, json_null(), json, version, &m));
+    json_decref(json);
+    return m;
+}
+
+/* ovsdb-server shares one serialized update among monitors for which
+ * ovsdb_monitor_same_updates() is true: it must be true only when every
+ * transaction gives both the same updates. */
+static void
+test_same_updates(void **state DPS_UNUSED)
+{
+    static const struct {
+        const char *requests;
+        enum ovsdb_monitor_version version;
+    } others[] = {
+        /* Another version. */
+        { "{\"T\":[{\"columns\":[\"name\",\"n\"],\"where\":"
+          "[[\"n\",\">\",5]]}]}", OVSDB_MONITOR_V3 },
+        /* Columns in another order, or another set of them. */
+        { "{\"T\":[{\"columns\":[\"n\",\"name\"],\"where\":"
+          "[[\"n\",\">\",5]]}]}", OVSDB_MONITOR_V2 },
+        { "{\"T\":[{\"columns\":[\"name\"],\"where\":"
+          "[[\"n\",\">\",5]]}]}", OVSDB_MONITOR_V2 },
+        /* Other select flags. */
+        { "{\"T\":[{\"columns\":[\"name\",\"n\"],\"where\":"
+          "[[\"n\",\">\",5]],\"select\":{\"delete\":false}}]}",
+          OVSDB_MONITOR_V2 },
+        /* Another condition: value, function, column, none. */
+        { "{\"T\":[{\"columns\":[\"name\",\"n\"],\"where\":"
+          "[[\"n\",\">\",6]]}]}", OVSDB_MONITOR_V2 },
+        { "{\"T\":[{\"columns\":[\"name\",\"n\"],\"where\":"
+          "[[\"n\",\">=\",5]]}]}", OVSDB_MONITOR_V2 },
+        { "{\"T\":[{\"columns\":[\"name\",\"n\"],\"where\":"
+          "[[\"name\",\"==\",\"5\"]]}]}", OVSDB_MONITOR_V2 },
+        { "{\"T\":[{\"columns\":[\"name\",\"n\"]}]}",
+          OVSDB_MONITOR_V2 },
+    };
+    static const char base[] =
+        "{\"T\":[{\"columns\":[\"name\",\"n\"],\"where\":"
+        "[[\"n\",\">\",5]]}]}";
+    struct ovsdb *db = create_db();
+    struct ovsdb_monitor *a = create(db, base, OVSDB_MONITOR_V2);
+    struct ovsdb_monitor *b = create(db, base, OVSDB_MONITOR_V2);
+    struct ovsdb *db2 = create_db();
+    struct ovsdb_monitor *c = create(db2, base, OVSDB_MONITOR_V2);
+    json_t *change, *updates;
+    size_t i;
+
+    assert_true(ovsdb_monitor_same_updates(a, b));
+    assert_int_equal(ovsdb_monitor_hash(a), ovsdb_monitor_hash(b));
+    /* Another database. */
+    assert_false(ovsdb_monitor_same_updates(a, c));
+    for (i = 0; i < ARRAY_SIZE(others); i++) {
+        struct ovsdb_monitor *m = create(db, others[i].requests,
+                                         others[i].version);
+
+        if (ovsdb_monitor_same_updates(a, m)
+            || ovsdb_monitor_same_updates(m, a)) {
+            fail_msg("%s is the same as %s", others[i].requests, base);
+        }
+        ovsdb_monitor_destroy(m);
+    }
+
+    /* Changing one monitor's conditions sets it apart. */
+    change = json_loads("{\"T\":[{\"where\":[[\"n\",\"<\",5]]}]}", 0,
+                        NULL);
+    assert_null(ovsdb_monitor_change_conditions(b, change, &updates));
+    json_decref(updates);
+    json_decref(change);
+    assert_false(ovsdb_monitor_same_updates(a, b));
+
+    ovsdb_monitor_destroy(a);
+    ovsdb_monitor_destroy(b);
+    ovsdb_monitor_destroy(c);
+    ovsdb_destroy(db);
+    ovsdb_destroy(db2);
+}
+
 int
 main(void)
 {
@@ -292,6 +379,7 @@ main(void)
         cmocka_unit_test(test_v1_select),
         cmocka_unit_test(test_v2_conditions),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_same_updates),
     };
 
     return cmocka_run_group_tests_name("ovsdb-monitor", tests, NULL, NULL);
