@@ -4207,8 +4207,12 @@ main(int argc, char *argv[])
             if (run_commands(idl, commands, n_commands) == RUN_DONE) {
                 break;
             }
-            /* Try again at the next change. */
-            seqno = ovsdb_idl_get_seqno(idl);
+            /* Try again at the next change after the one we ran against:
+             * the change that defeated us may have arrived already, while
+             * we waited for the reply, so look again before sleeping. */
+            if (ovsdb_idl_get_seqno(idl) != seqno) {
+                poll_immediate_wake();
+            }
         }
         ovsdb_idl_wait(idl);
         fatal_signal_wait();
