@@ -878,16 +878,13 @@ static void
 print_updates(const struct monitored *tables, size_t n_tables,
               const json_t *updates, bool initial)
 {
+    /* As Open vSwitch's client prints them: each table that has rows,
+     * separated from the previous one by a blank line, preceded by the time
+     * with --timestamp and, when several tables are monitored, by its
+     * name. */
+    static unsigned int n_printed;
     size_t k;
 
-    if (timestamp) {
-        struct ds ds = DS_EMPTY_INITIALIZER;
-
-        ds_put_strftime(&ds, "%Y-%m-%d %H:%M:%S.###", time_wall_msec(),
-                        true);
-        puts(ds_cstr(&ds));
-        ds_destroy(&ds);
-    }
     for (k = 0; k < n_tables; k++) {
         const struct monitored *mt = &tables[k];
         const json_t *table_updates = json_object_get(updates, mt->ts->name);
@@ -897,10 +894,10 @@ print_updates(const struct monitored *tables, size_t n_tables,
         struct table *t;
         size_t j;
 
-        if (!table_updates) {
+        if (!table_updates || !json_object_size(table_updates)) {
             continue;
         }
-        caption = n_tables > 1 ? xasprintf("%s table", mt->ts->name) : NULL;
+        caption = n_tables > 1 ? xstrdup(mt->ts->name) : NULL;
         t = table_create(caption, mt->n_columns + 2);
         free(caption);
         table_set_heading(t, 0, "row");
@@ -957,11 +954,19 @@ print_updates(const struct monitored *tables, size_t n_tables,
                 }
             }
         }
+        if (format == FMT_TABLE && n_printed++) {
+            putchar('\n');
+        }
+        if (timestamp) {
+            struct ds ds = DS_EMPTY_INITIALIZER;
+
+            ds_put_strftime(&ds, "%Y-%m-%d %H:%M:%S.###", time_wall_msec(),
+                            true);
+            puts(ds_cstr(&ds));
+            ds_destroy(&ds);
+        }
         table_print(t);
         table_destroy(t);
-    }
-    if (format == FMT_TABLE) {
-        putchar('\n');
     }
     fflush(stdout);
 }
@@ -982,18 +987,25 @@ monitor(struct context *ctx, const json_t *condition)
             struct monitored *mt = &tables[n_tables++];
             size_t c;
 
+            json_t *request = json_object(), *cols = json_array();
+
             mt->ts = ts;
             mt->columns = xcalloc(ts->n_columns, sizeof *mt->columns);
             for (c = OVSDB_N_HIDDEN_COLUMNS; c < ts->n_columns; c++) {
                 mt->columns[mt->n_columns++] = ts->columns[c];
+                json_array_append_new(cols,
+                                      json_string(ts->columns[c]->name));
             }
-            /* Like Open vSwitch's client: every column, then "_version". */
+            /* Like Open vSwitch's client: every column, then "_version",
+             * named explicitly, since a request without "columns" does not
+             * get "_version". */
             mt->columns[mt->n_columns++] = ts->columns[OVSDB_COL_VERSION];
-            json_object_set_new(requests, ts->name, json_object());
+            json_array_append_new(cols, json_string("_version"));
+            json_object_set_new(request, "columns", cols);
             if (condition) {
-                json_object_set(json_object_get(requests, ts->name),
-                                "where", (json_t *) condition);
+                json_object_set(request, "where", (json_t *) condition);
             }
+            json_object_set_new(requests, ts->name, request);
         }
     } else {
         int a;
