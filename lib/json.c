@@ -5,6 +5,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +48,8 @@ struct jsonx_parser {
 
 static void put_value(struct ds *, const json_t *, int flags, int level);
 static void put_string(struct ds *, const char *, size_t length);
-static void put_real(struct ds *, double);
+static void put_integer(struct ds *, json_int_t);
+static void put_real(struct ds *, double, int flags);
 static void put_newline(struct ds *, int flags, int level);
 static bool utf8_sequence_length(const unsigned char *, size_t n,
                                  size_t *lengthp);
@@ -404,46 +407,63 @@ compare_members(const void *a_, const void *b_)
             : a->key_len > b->key_len);
 }
 
+/* Writes one object member, preceded by a comma unless it is the
+ * object's first. */
+static void
+put_member(struct ds *ds, bool first, const char *key, size_t key_len,
+           const json_t *value, int flags, int level)
+{
+    if (!first) {
+        ds_put_char(ds, ',');
+    }
+    put_newline(ds, flags, level + 1);
+    put_string(ds, key, key_len);
+    ds_put_cstr(ds, flags & JSONX_PRETTY ? ": " : ":");
+    put_value(ds, value, flags, level + 1);
+}
+
 static void
 put_object(struct ds *ds, const json_t *json, int flags, int level)
 {
     size_t n = json_object_size(json);
-    struct member *members;
     const char *key;
     size_t key_len;
     json_t *value;
-    size_t i;
 
     if (!n) {
         ds_put_cstr(ds, "{}");
         return;
     }
 
-    members = xmalloc(n * sizeof *members);
-    i = 0;
-    json_object_keylen_foreach ((json_t *) json, key, key_len, value) {
-        members[i].key = key;
-        members[i].key_len = key_len;
-        members[i].value = value;
-        i++;
-    }
-    if (flags & JSONX_SORT_KEYS) {
-        qsort(members, n, sizeof *members, compare_members);
-    }
-
     ds_put_char(ds, '{');
-    for (i = 0; i < n; i++) {
-        if (i) {
-            ds_put_char(ds, ',');
+    if (flags & JSONX_SORT_KEYS) {
+        struct member *members = xmalloc(n * sizeof *members);
+        size_t i = 0;
+
+        json_object_keylen_foreach ((json_t *) json, key, key_len, value) {
+            members[i].key = key;
+            members[i].key_len = key_len;
+            members[i].value = value;
+            i++;
         }
-        put_newline(ds, flags, level + 1);
-        put_string(ds, members[i].key, members[i].key_len);
-        ds_put_cstr(ds, flags & JSONX_PRETTY ? ": " : ":");
-        put_value(ds, members[i].value, flags, level + 1);
+        qsort(members, n, sizeof *members, compare_members);
+        for (i = 0; i < n; i++) {
+            put_member(ds, !i, members[i].key, members[i].key_len,
+                       members[i].value, flags, level);
+        }
+        free(members);
+    } else {
+        /* In insertion order: no copy of the members, which matters for
+         * OVSDB, whose every log record passes through here. */
+        bool first = true;
+
+        json_object_keylen_foreach ((json_t *) json, key, key_len, value) {
+            put_member(ds, first, key, key_len, value, flags, level);
+            first = false;
+        }
     }
     put_newline(ds, flags, level);
     ds_put_char(ds, '}');
-    free(members);
 }
 
 static void
@@ -482,10 +502,10 @@ put_value(struct ds *ds, const json_t *json, int flags, int level)
         put_string(ds, json_string_value(json), json_string_length(json));
         break;
     case JSON_INTEGER:
-        ds_put_format(ds, "%" JSON_INTEGER_FORMAT, json_integer_value(json));
+        put_integer(ds, json_integer_value(json));
         break;
     case JSON_REAL:
-        put_real(ds, json_real_value(json));
+        put_real(ds, json_real_value(json), flags);
         break;
     case JSON_TRUE:
         ds_put_cstr(ds, "true");
@@ -514,8 +534,20 @@ put_newline(struct ds *ds, int flags, int level)
 static void
 put_string(struct ds *ds, const char *s, size_t length)
 {
+    size_t i;
+
+    /* Most strings (every column name, most values) need no escape: copy
+     * them whole. */
+    for (i = 0; i < length; i++) {
+        unsigned char c = s[i];
+
+        if (c < 0x20 || c == '"' || c == '\\') {
+            break;
+        }
+    }
     ds_put_char(ds, '"');
-    for (size_t i = 0; i < length; i++) {
+    ds_put_buffer(ds, s, i);
+    for (; i < length; i++) {
         unsigned char c = s[i];
 
         switch (c) {
@@ -552,12 +584,44 @@ put_string(struct ds *ds, const char *s, size_t length)
     ds_put_char(ds, '"');
 }
 
-/* Writes 'd' with as few digits as read back as exactly 'd', and always in
- * a form that parses as a real rather than an integer. */
+/* Writes 'value' in decimal, as "%lld" would, without the cost of
+ * printf(): database files are mostly integers and UUIDs. */
 static void
-put_real(struct ds *ds, double d)
+put_integer(struct ds *ds, json_int_t value)
+{
+    char buf[24];
+    char *p = buf + sizeof buf;
+    unsigned long long int u = (value < 0
+                                ? -(unsigned long long int) value
+                                : (unsigned long long int) value);
+
+    do {
+        *--p = '0' + u % 10;
+        u /= 10;
+    } while (u);
+    if (value < 0) {
+        *--p = '-';
+    }
+    ds_put_buffer(ds, p, buf + sizeof buf - p);
+}
+
+/* Writes 'd' with as few digits as read back as exactly 'd', and always in
+ * a form that parses as a real rather than an integer; with
+ * JSONX_SHORT_REALS in 'flags', as "%.15g" instead, and a non-finite 'd' as
+ * null, as Open vSwitch writes OVSDB files. */
+static void
+put_real(struct ds *ds, double d, int flags)
 {
     char buf[64];
+
+    if (flags & JSONX_SHORT_REALS) {
+        if (isfinite(d)) {
+            ds_put_format(ds, "%.*g", DBL_DIG, d);
+        } else {
+            ds_put_cstr(ds, "null");
+        }
+        return;
+    }
 
     for (int precision = 15; ; precision++) {
         snprintf(buf, sizeof buf, "%.*g", precision, d);

@@ -47,7 +47,9 @@ struct ds;
 /* Flags for jsonx_to_string() and jsonx_to_ds(); 0 is the compact form. */
 enum {
     JSONX_PRETTY = 1 << 0,      /* Multi-line, indented. */
-    JSONX_SORT_KEYS = 1 << 1    /* Object members sorted by key. */
+    JSONX_SORT_KEYS = 1 << 1,   /* Object members sorted by key. */
+    JSONX_SHORT_REALS = 1 << 2  /* Reals as "%.15g", as Open vSwitch writes
+                                 * them in OVSDB files: 1.0 is "1". */
 };
 
 /* jsonx_to_string() returns a string the caller must free();

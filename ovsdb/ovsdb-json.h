@@ -4,8 +4,9 @@
  * written "1" and 0.30000000000000004 "0.3"), escapes only '"', '\\' and
  * control characters, and prints results with object members sorted by
  * name.  Database files and "ovsdb-tool"/"ovsdb-client" output depend on
- * these details, so OVSDB serializes through this module rather than
- * through jansson's dumper.
+ * these details, so OVSDB serializes through this module, which is
+ * lib/json.h's serializer with JSONX_SHORT_REALS, rather than through
+ * jansson's dumper.
  *
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
