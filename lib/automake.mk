@@ -9,6 +9,8 @@ lib_libdpswitch_a_SOURCES = \
 	lib/daemon.h \
 	lib/dirs.c \
 	lib/dirs.h \
+	lib/dp-actions.c \
+	lib/dp-actions.h \
 	lib/dynamic-string.c \
 	lib/dynamic-string.h \
 	lib/fatal-signal.c \
@@ -25,6 +27,8 @@ lib_libdpswitch_a_SOURCES = \
 	lib/poll-loop.h \
 	lib/reconnect.c \
 	lib/reconnect.h \
+	lib/smap.c \
+	lib/smap.h \
 	lib/socket-util.c \
 	lib/socket-util.h \
 	lib/stream.c \

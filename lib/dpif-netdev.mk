@@ -2,6 +2,7 @@
 
 noinst_LIBRARIES += lib/libdpswitch-dpif.a
 lib_libdpswitch_dpif_a_SOURCES = \
+	lib/dpif-netdev.h \
 	lib/dp-emc.c \
 	lib/dp-emc.h \
 	lib/dp-flow.c \

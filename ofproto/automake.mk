@@ -5,8 +5,6 @@
 
 noinst_LIBRARIES += ofproto/libofproto.a
 ofproto_libofproto_a_SOURCES = \
-	ofproto/dp-actions.c \
-	ofproto/dp-actions.h \
 	ofproto/mac-learning.c \
 	ofproto/mac-learning.h \
 	ofproto/normal.c \

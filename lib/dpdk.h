@@ -1,0 +1,58 @@
+/* dpdk: DPDK start-up for ovs-vswitchd, from Open_vSwitch:other_config.
+ *
+ * Every packet is an mbuf, so ovs-vswitchd initialises EAL exactly once, at
+ * start-up, after it has read other_config (DESIGN.md §5):
+ *
+ *   - dpdk-init=false (the default): a light EAL, no device probing, a small
+ *     heap-backed memory, enough for dummy and internal ports.  DPDK port
+ *     types are not available.
+ *   - dpdk-init=true or try: the full EAL from dpdk-lcore-mask,
+ *     dpdk-socket-mem, dpdk-alloc-mem, dpdk-socket-limit,
+ *     dpdk-hugepage-dir, dpdk-extra, vhost-sock-dir.  Without hugepages on
+ *     the host it starts with --no-huge, sized from the configured memory,
+ *     and says so.  With "true" a failure is fatal (as in Open vSwitch);
+ *     with "try" it falls back to the light EAL.
+ *
+ * The EAL arguments are logged.  DPDK's own log goes to the "dpdk" log
+ * module.  A later change of any of these keys needs a restart: it is
+ * logged, and dpdk_restart_needed() says so.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#ifndef DPDK_H
+#define DPDK_H 1
+
+#include <stdbool.h>
+
+struct rte_mempool;
+struct smap;
+
+/* Initialises EAL from 'ovs_other_config', once; later calls only compare
+ * the configuration with what EAL started with. */
+void dpdk_init(const struct smap *ovs_other_config);
+
+/* True once the full EAL is up (Open_vSwitch:dpdk_initialized). */
+bool dpdk_available(void);
+
+/* "DPDK 22.11.x" (Open_vSwitch:dpdk_version). */
+const char *dpdk_get_version(void);
+
+/* Directory for dpdkvhostuser sockets: <rundir>/<vhost-sock-dir>. */
+const char *dpdk_get_vhost_sock_dir(void);
+
+/* True if other_config changed a start-up key since EAL was initialised. */
+bool dpdk_restart_needed(void);
+
+/* other_config:dpdk-multi-seg-mbufs, as read at start-up. */
+bool dpdk_multi_seg_mbufs(void);
+
+/* other_config:per-port-memory, as read at start-up. */
+bool dpdk_per_port_memory(void);
+
+/* A pool for packets that non-DPDK ports receive or tools make. */
+struct rte_mempool *dpdk_default_pool(void);
+
+/* dpdk/log-list, dpdk/log-set, dpdk/lcore-list, dpdk/get-malloc-stats. */
+void dpdk_register_commands(void);
+
+#endif /* dpdk.h */

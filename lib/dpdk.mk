@@ -1,0 +1,5 @@
+# lib/dpdk.mk: DPDK start-up from the database and the "dpdk" port type.
+
+lib_libdpswitch_dpif_a_SOURCES += \
+	lib/dpdk.c \
+	lib/dpdk.h

@@ -1,0 +1,2 @@
+# lib/netdev-vhost.mk: vhost-user ports (dpdkvhostuser, dpdkvhostuserclient)
+# through librte_vhost.

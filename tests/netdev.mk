@@ -1,0 +1,1 @@
+# tests/netdev.mk: tests of the netdev layer and the software port types.

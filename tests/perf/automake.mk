@@ -1,0 +1,1 @@
+# tests/perf/automake.mk: datapath benchmarks and the benchmark harness.

@@ -1,0 +1,1 @@
+# tests/system-dpdk.mk: the system-dpdk testsuite ("make check-dpdk", root).

@@ -1,0 +1,1 @@
+# tests/vswitchd.mk: ovs-vswitchd integration tests (autotest files).
