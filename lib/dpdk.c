@@ -85,6 +85,33 @@ dpdk_default_pool(void)
     return default_pool;
 }
 
+/* Until DPDK ports exist, every port shares the default pool. */
+struct dpdk_mp {
+    int refcount;
+};
+
+struct dpdk_mp *
+dpdk_mp_get(const char *port_name DPS_UNUSED, int socket_id DPS_UNUSED,
+            int mtu DPS_UNUSED, char **errp DPS_UNUSED)
+{
+    struct dpdk_mp *mp = xzalloc(sizeof *mp);
+
+    mp->refcount = 1;
+    return mp;
+}
+
+struct rte_mempool *
+dpdk_mp_pool(const struct dpdk_mp *mp DPS_UNUSED)
+{
+    return default_pool;
+}
+
+void
+dpdk_mp_put(struct dpdk_mp *mp)
+{
+    free(mp);
+}
+
 void
 dpdk_register_commands(void)
 {

@@ -52,6 +52,18 @@ bool dpdk_per_port_memory(void);
 /* A pool for packets that non-DPDK ports receive or tools make. */
 struct rte_mempool *dpdk_default_pool(void);
 
+/* Packet pools of DPDK ports (dpdk, dpdkvhostuser*): shared per NUMA node
+ * and MTU and reference-counted, or one per port with
+ * other_config:per-port-memory=true.  The data room follows the MTU, or is
+ * the standard ~2 KB with dpdk-multi-seg-mbufs=true (frames then arrive
+ * as chains).  dpdk_mp_get() returns NULL and an error message in '*errp'
+ * when memory runs out. */
+struct dpdk_mp;
+struct dpdk_mp *dpdk_mp_get(const char *port_name, int socket_id, int mtu,
+                            char **errp);
+struct rte_mempool *dpdk_mp_pool(const struct dpdk_mp *);
+void dpdk_mp_put(struct dpdk_mp *);
+
 /* dpdk/log-list, dpdk/log-set, dpdk/lcore-list, dpdk/get-malloc-stats. */
 void dpdk_register_commands(void);
 
