@@ -1,0 +1,518 @@
+/* perf-dpif: cycles per packet through the userspace datapath, and where
+ * they go.
+ *
+ * The packets come from memory: a ring of 64-byte UDP packets whose IPv4
+ * source address is rewritten, as each packet is handed out, to the next
+ * flow number of the run, so that one small ring of packets carries 1, 1k,
+ * 100k or 1M flows (visited in a fixed pseudo-random order) without I/O.
+ * Every flow has an exact 5-tuple megaflow (in_port, dl_type, IPv4
+ * addresses, protocol and ports) that outputs to port 2, as the upcall of
+ * a simple policy would install.
+ *
+ * For each flow count, with the exact-match cache on (emc-insert-inv-prob
+ * 100, the default) and off (0), it times each stage on its own over the
+ * same packets and keys:
+ *
+ *   gen      handing out packets and stamping the flow number (the
+ *            benchmark's stand-in for a receive queue);
+ *   extract  flow_extract_key() and flow_key_hash() (gen subtracted);
+ *   EMC      dp_emc_lookup(), and on a miss dp_emc_probabilistic_insert();
+ *   dpcls    dpcls_lookup() in batches of 32, per lookup times the share of
+ *            packets that missed the EMC;
+ *   actions  reading the flow's actions, its statistics, batching per
+ *            output port and handing the batch to the port;
+ *
+ * then the same stages chained in one loop, as a PMD runs them ("chained"),
+ * and, when the datapath is built, the whole of dpif-netdev ("dpif-netdev"):
+ * a PMD thread polling a port of a tiny in-process netdev class ("perf")
+ * whose receive queue hands out those packets and whose transmit recycles
+ * them, with an upcall callback that returns the exact 5-tuple megaflow.
+ *
+ * Usage: perf-dpif [SECONDS_PER_CELL [MAX_FLOWS]]   (defaults 0.5, 1000000)
+ *
+ * Times are TSC cycles (rte_rdtsc()) per packet.  Run it alone on a quiet
+ * machine: no busy-polling process on either CPU.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <rte_cycles.h>
+#include <rte_prefetch.h>
+#include "dp-emc.h"
+#include "dp-flow.h"
+#include "dp-packet.h"
+#include "dp-rcu.h"
+#include "dp-test.h"
+#include "dpcls.h"
+#include "flow.h"
+#include "packets.h"
+#include "perf/perf-dpif-pipeline.h"
+#include "util.h"
+
+#define BATCH DP_PACKET_BATCH_SIZE
+#define RING 1024                       /* Packets cycled through. */
+#define OUT_PORT 2
+#define IN_PORT 1
+#define FRAME_PAYLOAD 18                /* 14 + 20 + 8 + 18 = 60 (+ FCS). */
+
+/* The flow numbers of a run, visited in a fixed pseudo-random order:
+ * steps of a stride prime to the number of flows. */
+struct cursor {
+    uint32_t n, stride, pos;
+};
+
+static void
+cursor_init(struct cursor *c, uint32_t n_flows)
+{
+    c->n = n_flows;
+    c->stride = 611953 % n_flows;       /* Prime: coprime to any count. */
+    c->pos = 0;
+}
+
+static inline uint32_t
+cursor_next(struct cursor *c)
+{
+    uint32_t k = c->pos;
+
+    c->pos += c->stride;
+    c->pos -= c->pos >= c->n ? c->n : 0;
+    return k;
+}
+
+/* The IPv4 source address that carries flow number 'k'. */
+static inline dps_be32
+flow_src(uint32_t k)
+{
+    return htonl(0x0a000000 | k);
+}
+
+struct bench {
+    uint32_t n_flows;
+    struct dp_rcu *rcu;
+    struct dpcls cls;
+    struct dp_flow **flows;             /* Indexed by flow number. */
+    struct flow_key *keys;              /* Extracted key of each flow. */
+    uint32_t *hashes;                   /* flow_key_hash() of each key. */
+    struct flow_key mask;               /* The exact 5-tuple mask. */
+    struct dp_packet *ring[RING];
+    unsigned int ring_pos;
+    uint32_t ip_src_ofs;                /* Offset of the IPv4 source. */
+    uint64_t sink;
+};
+
+/* Writes flow number 'k' into packet 'p'. */
+static inline void
+stamp(const struct bench *b, struct dp_packet *p, uint32_t k)
+{
+    dps_be32 src = flow_src(k);
+
+    memcpy((uint8_t *) dp_packet_data(p) + b->ip_src_ofs, &src, sizeof src);
+}
+
+/* Hands out the next BATCH packets of the ring, stamped with the next flow
+ * numbers of 'c' (written to 'ks'). */
+static inline void
+gen_batch(struct bench *b, struct cursor *c, struct dp_packet *pkts[],
+          uint32_t ks[])
+{
+    for (int i = 0; i < BATCH; i++) {
+        struct dp_packet *p = b->ring[b->ring_pos++ % RING];
+
+        ks[i] = cursor_next(c);
+        stamp(b, p, ks[i]);
+        pkts[i] = p;
+    }
+}
+
+/* The actions a flow holds: one output port. */
+static inline uint32_t
+flow_out_port(const struct dp_flow *f)
+{
+    uint32_t port;
+
+    memcpy(&port, dp_flow_get_actions(f)->data, sizeof port);
+    return port;
+}
+
+/* The benchmark's own transmit: hands the packets back to the ring (they
+ * are the ring's already), counting them. */
+static inline void
+bench_tx(struct bench *b, struct dp_packet_batch *batch)
+{
+    b->sink += batch->count;
+    batch->count = 0;
+}
+
+static void
+bench_create(struct bench *b, uint32_t n_flows)
+{
+    struct flow f, m;
+
+    memset(b, 0, sizeof *b);
+    b->n_flows = n_flows;
+    b->rcu = dp_rcu_create(1);
+    dpcls_init(&b->cls, b->rcu);
+
+    /* The exact 5-tuple mask. */
+    memset(&m, 0, sizeof m);
+    m.in_port = UINT32_MAX;
+    m.dl_type = htons(0xffff);
+    m.nw_src = m.nw_dst = htonl(UINT32_MAX);
+    m.nw_proto = 0xff;
+    m.tp_src = m.tp_dst = htons(0xffff);
+    flow_key_from_flow(&b->mask, &m);
+
+    dp_test_ipv4_flow(&f, IPPROTO_UDP_);
+    dp_test_ports(&f, 1024, 4789);
+    f.in_port = IN_PORT;
+    for (int i = 0; i < RING; i++) {
+        b->ring[i] = flow_compose(dp_test_pools.std, &f, FRAME_PAYLOAD);
+        if (!b->ring[i]) {
+            util_fatal(0, "cannot compose packets");
+        }
+    }
+    b->ip_src_ofs = ETH_HEADER_LEN + offsetof(struct ipv4_header, src);
+
+    /* One megaflow per flow number, keyed on what extraction gives. */
+    uint32_t port = OUT_PORT;
+    b->flows = xcalloc(n_flows, sizeof *b->flows);
+    b->keys = xmalloc(n_flows * sizeof *b->keys);
+    b->hashes = xmalloc(n_flows * sizeof *b->hashes);
+    for (uint32_t k = 0; k < n_flows; k++) {
+        struct dp_packet *p = b->ring[0];
+
+        stamp(b, p, k);
+        flow_extract_key(p, &b->keys[k]);
+        b->hashes[k] = flow_key_hash(&b->keys[k], 0);
+        b->flows[k] = dp_flow_create(b->rcu, &b->keys[k], &b->mask,
+                                     &port, sizeof port, NULL);
+        if (dpcls_insert(&b->cls, &b->flows[k]->cr, &b->flows[k]->key,
+                         &b->flows[k]->mask)) {
+            util_fatal(0, "cannot insert megaflow %"PRIu32, k);
+        }
+    }
+    dp_rcu_barrier(b->rcu);
+    dp_rcu_register(b->rcu, 0);
+}
+
+static void
+bench_destroy(struct bench *b)
+{
+    for (uint32_t k = 0; k < b->n_flows; k++) {
+        dpcls_remove(&b->cls, &b->flows[k]->cr);
+        dp_flow_mark_dead(b->flows[k]);
+        dp_flow_unref(b->flows[k]);
+    }
+    dp_rcu_unregister(b->rcu, 0);
+    dpcls_destroy(&b->cls);
+    dp_rcu_barrier(b->rcu);
+    dp_rcu_destroy(b->rcu);
+    for (int i = 0; i < RING; i++) {
+        dp_packet_free(b->ring[i]);
+    }
+    free(b->flows);
+    free(b->keys);
+    free(b->hashes);
+}
+
+/* Runs one stage.  Each stage function handles BATCH packets per call and
+ * returns how many it handled. */
+enum stage {
+    ST_GEN,
+    ST_EXTRACT,                 /* gen + extract + hash. */
+    ST_EMC,
+    ST_DPCLS,
+    ST_ACTIONS,
+    ST_CHAINED,
+};
+
+struct run {
+    struct bench *b;
+    struct dp_emc *emc;         /* NULL: EMC off. */
+    struct cursor c;
+    uint64_t n_emc_hits;
+    uint64_t n_packets;
+};
+
+static void
+stage_gen(struct run *r)
+{
+    struct dp_packet *pkts[BATCH];
+    uint32_t ks[BATCH];
+
+    gen_batch(r->b, &r->c, pkts, ks);
+    for (int i = 0; i < BATCH; i++) {
+        r->b->sink += pkts[i]->md.in_port;
+    }
+}
+
+static void
+stage_extract(struct run *r)
+{
+    struct dp_packet *pkts[BATCH];
+    struct flow_key key;
+    uint32_t ks[BATCH];
+
+    gen_batch(r->b, &r->c, pkts, ks);
+    for (int i = 0; i < BATCH; i++) {
+        flow_extract_key(pkts[i], &key);
+        r->b->sink += flow_key_hash(&key, 0);
+    }
+}
+
+static void
+stage_emc(struct run *r)
+{
+    struct bench *b = r->b;
+    uint32_t ks[BATCH];
+
+    for (int i = 0; i < BATCH; i++) {
+        ks[i] = cursor_next(&r->c);
+        dp_emc_prefetch(r->emc, b->hashes[ks[i]]);
+    }
+    for (int i = 0; i < BATCH; i++) {
+        uint32_t k = ks[i];
+        struct dp_flow *f = dp_emc_lookup(r->emc, &b->keys[k],
+                                          b->hashes[k]);
+        if (f) {
+            r->n_emc_hits++;
+        } else {
+            dp_emc_probabilistic_insert(r->emc, &b->keys[k], b->hashes[k],
+                                        b->flows[k]);
+        }
+    }
+}
+
+static void
+stage_dpcls(struct run *r)
+{
+    const struct flow_key *kp[BATCH];
+    struct dpcls_rule *rules[BATCH];
+
+    for (int i = 0; i < BATCH; i++) {
+        kp[i] = &r->b->keys[cursor_next(&r->c)];
+    }
+    if (!dpcls_lookup(&r->b->cls, kp, BATCH, rules, NULL)) {
+        util_fatal(0, "unexpected classifier miss");
+    }
+}
+
+/* Output actions for 'n' packets of flows 'fl': statistics, batching per
+ * port (one port here), then the port's transmit. */
+static inline void
+do_actions(struct bench *b, struct dp_packet *pkts[], struct dp_flow *fl[],
+           int n)
+{
+    struct dp_packet_batch out;
+    uint64_t now = rte_rdtsc();
+
+    dp_packet_batch_init(&out);
+    for (int i = 0; i < n; i++) {
+        uint32_t port = flow_out_port(fl[i]);
+
+        dp_flow_used(fl[i], 1, dp_packet_size(pkts[i]), 0, now);
+        if (port == OUT_PORT) {
+            dp_packet_batch_add(&out, pkts[i]);
+        }
+    }
+    bench_tx(b, &out);
+}
+
+static void
+stage_actions(struct run *r)
+{
+    struct bench *b = r->b;
+    struct dp_packet *pkts[BATCH];
+    struct dp_flow *fl[BATCH];
+
+    for (int i = 0; i < BATCH; i++) {
+        pkts[i] = b->ring[b->ring_pos++ % RING];
+        fl[i] = b->flows[cursor_next(&r->c)];
+    }
+    do_actions(b, pkts, fl, BATCH);
+}
+
+/* Everything in one loop, as a PMD iteration does it. */
+static void
+stage_chained(struct run *r)
+{
+    struct bench *b = r->b;
+    struct dp_packet *pkts[BATCH];
+    struct flow_key keys[BATCH];
+    uint32_t hashes[BATCH], ks[BATCH];
+    struct dp_flow *fl[BATCH];
+    const struct flow_key *miss_keys[BATCH];
+    struct dpcls_rule *rules[BATCH];
+    int miss_idx[BATCH], n_miss = 0;
+
+    gen_batch(b, &r->c, pkts, ks);
+    for (int i = 0; i < BATCH; i++) {
+        flow_extract_key(pkts[i], &keys[i]);
+        hashes[i] = flow_key_hash(&keys[i], 0);
+        if (r->emc) {
+            dp_emc_prefetch(r->emc, hashes[i]);
+        }
+    }
+    for (int i = 0; i < BATCH; i++) {
+        fl[i] = r->emc ? dp_emc_lookup(r->emc, &keys[i], hashes[i]) : NULL;
+        if (!fl[i]) {
+            miss_keys[n_miss] = &keys[i];
+            miss_idx[n_miss++] = i;
+        }
+    }
+    r->n_emc_hits += BATCH - n_miss;
+    if (n_miss) {
+        if (!dpcls_lookup(&b->cls, miss_keys, n_miss, rules, NULL)) {
+            util_fatal(0, "unexpected classifier miss");
+        }
+        for (int j = 0; j < n_miss; j++) {
+            int i = miss_idx[j];
+
+            fl[i] = CONTAINER_OF(rules[j], struct dp_flow, cr);
+            if (r->emc) {
+                dp_emc_probabilistic_insert(r->emc, &keys[i], hashes[i],
+                                            fl[i]);
+            }
+        }
+    }
+    do_actions(b, pkts, fl, BATCH);
+}
+
+typedef void stage_func(struct run *);
+
+static stage_func *const stage_funcs[] = {
+    [ST_GEN] = stage_gen,
+    [ST_EXTRACT] = stage_extract,
+    [ST_EMC] = stage_emc,
+    [ST_DPCLS] = stage_dpcls,
+    [ST_ACTIONS] = stage_actions,
+    [ST_CHAINED] = stage_chained,
+};
+
+struct result {
+    double cycles;              /* Per packet. */
+    double emc_hit;             /* Fraction of EMC lookups that hit. */
+};
+
+/* Runs 'stage' for 'seconds' after a warm-up of a tenth of that (which
+ * fills the EMC to its steady state). */
+static struct result
+run_stage(struct bench *b, enum stage stage, bool emc_on, double seconds)
+{
+    uint64_t hz = rte_get_tsc_hz();
+    struct result res = { 0, 0 };
+    struct run r;
+
+    memset(&r, 0, sizeof r);
+    r.b = b;
+    r.emc = emc_on ? dp_emc_create() : NULL;
+    cursor_init(&r.c, b->n_flows);
+
+    for (int pass = 0; pass < 2; pass++) {
+        uint64_t budget = (pass ? seconds : seconds / 10) * hz;
+        uint64_t start = rte_rdtsc(), now;
+
+        r.n_packets = r.n_emc_hits = 0;
+        do {
+            for (int rep = 0; rep < 64; rep++) {
+                stage_funcs[stage](&r);
+            }
+            r.n_packets += 64 * BATCH;
+            dp_rcu_quiescent(b->rcu, 0);
+            now = rte_rdtsc();
+        } while (now - start < budget);
+        res.cycles = (double) (now - start) / r.n_packets;
+        res.emc_hit = (double) r.n_emc_hits / r.n_packets;
+    }
+    if (r.emc) {
+        dp_emc_destroy(r.emc);
+    }
+    return res;
+}
+
+int
+main(int argc, char *argv[])
+{
+    double seconds = argc > 1 ? strtod(argv[1], NULL) : 0.5;
+    uint32_t max_flows = argc > 2 ? strtoul(argv[2], NULL, 0) : 1000000;
+    static const uint32_t flow_counts[] = { 1, 1000, 100000, 1000000 };
+
+    util_set_program_name(argv[0]);
+    if (seconds <= 0 || !max_flows) {
+        util_fatal(0, "usage: %s [SECONDS_PER_CELL [MAX_FLOWS]]", argv[0]);
+    }
+    dp_test_init("perf-dpif");
+    double ghz = rte_get_tsc_hz() / 1e9;
+    bool have_dpif = perf_dpif_pipeline_available();
+
+    printf("userspace datapath, 64-byte UDP packets, exact 5-tuple "
+           "megaflows, output to one port\n"
+           "TSC %.2f GHz, %.2f s per cell; cycles per packet\n\n",
+           ghz, seconds);
+    printf("%8s %4s | %5s %7s %6s %5s %6s %7s | %6s | %7s %6s | %7s %6s\n",
+           "", "", "", "", "", "EMC", "", "", "sum of",
+           "chained", "", "dpif-", "");
+    printf("%8s %4s | %5s %7s %6s %5s %6s %7s | %6s | %7s %6s | %7s %6s\n",
+           "flows", "EMC", "gen", "extract", "EMC", "hit%", "dpcls",
+           "actions", "stages", "stages", "Mpps", "netdev", "Mpps");
+
+    for (size_t fi = 0; fi < ARRAY_SIZE(flow_counts); fi++) {
+        uint32_t n_flows = flow_counts[fi];
+        struct bench b;
+
+        if (n_flows > max_flows) {
+            continue;
+        }
+        bench_create(&b, n_flows);
+        for (int emc_on = 1; emc_on >= 0; emc_on--) {
+            struct result gen = run_stage(&b, ST_GEN, emc_on, seconds);
+            struct result ext = run_stage(&b, ST_EXTRACT, emc_on, seconds);
+            struct result emc = { 0, 0 };
+            if (emc_on) {
+                emc = run_stage(&b, ST_EMC, true, seconds);
+            }
+            struct result cls = run_stage(&b, ST_DPCLS, emc_on, seconds);
+            struct result act = run_stage(&b, ST_ACTIONS, emc_on, seconds);
+            struct result all = run_stage(&b, ST_CHAINED, emc_on, seconds);
+
+            double extract = ext.cycles - gen.cycles;
+            double dpcls = cls.cycles * (1.0 - emc.emc_hit);
+            double sum = gen.cycles + extract + emc.cycles + dpcls
+                         + act.cycles;
+
+            printf("%8"PRIu32" %4s | %5.1f %7.1f ", n_flows,
+                   emc_on ? "on" : "off", gen.cycles, extract);
+            if (emc_on) {
+                printf("%6.1f %5.1f ", emc.cycles, 100.0 * emc.emc_hit);
+            } else {
+                printf("%6s %5s ", "-", "-");
+            }
+            printf("%6.1f %7.1f | %6.1f | %7.1f %6.2f | ", dpcls, act.cycles,
+                   sum, all.cycles, ghz * 1e3 / all.cycles);
+
+            struct perf_dpif_result pr;
+            if (have_dpif
+                && !perf_dpif_pipeline_run(n_flows, emc_on, seconds, &pr)) {
+                printf("%7.1f %6.2f\n", pr.cycles, pr.mpps);
+            } else {
+                printf("%7s %6s\n", "n/a", "n/a");
+            }
+            fflush(stdout);
+        }
+        bench_destroy(&b);
+    }
+
+    printf("\ngen: the in-memory packet source; extract: flow_extract_key()"
+           " + flow_key_hash();\nEMC: lookup + probabilistic insert (1/100);"
+           " dpcls: one lookup in a batch of 32,\ntimes the EMC miss share;"
+           " actions: flow statistics, per-port batching, transmit.\n"
+           "chained: the stages in one loop as a PMD runs them (no I/O);\n"
+           "dpif-netdev: the datapath's PMD thread on a netdev whose queues"
+           " hand out and\nrecycle the same packets (%s).\n",
+           have_dpif ? "measured" : "not built into this binary yet");
+    dp_test_fini();
+    return 0;
+}
