@@ -23,6 +23,7 @@
 #define DPDK_H 1
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct rte_mempool;
 struct smap;
@@ -61,8 +62,20 @@ struct rte_mempool *dpdk_default_pool(void);
 struct dpdk_mp;
 struct dpdk_mp *dpdk_mp_get(const char *port_name, int socket_id, int mtu,
                             char **errp);
+
+/* Like dpdk_mp_get(), for a port whose queues may hold up to 'n_mbufs'
+ * mbufs at once (receive plus transmit descriptors): with per-port-memory
+ * the pool is sized from it; shared pools ignore it. */
+struct dpdk_mp *dpdk_mp_get_sized(const char *port_name, int socket_id,
+                                  int mtu, unsigned int n_mbufs,
+                                  char **errp);
 struct rte_mempool *dpdk_mp_pool(const struct dpdk_mp *);
 void dpdk_mp_put(struct dpdk_mp *);
+
+/* The data room, headroom included, of the pools dpdk_mp_get() gives for
+ * 'mtu': the frame rounded up to 1 KB plus headroom (2176 bytes for MTU
+ * 1500), or the standard 2176 bytes with dpdk-multi-seg-mbufs. */
+uint16_t dpdk_mp_data_room(int mtu);
 
 /* dpdk/log-list, dpdk/log-set, dpdk/lcore-list, dpdk/get-malloc-stats. */
 void dpdk_register_commands(void);
