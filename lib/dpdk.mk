@@ -2,4 +2,8 @@
 
 lib_libdpswitch_dpif_a_SOURCES += \
 	lib/dpdk.c \
-	lib/dpdk.h
+	lib/dpdk.h \
+	lib/netdev-dpdk.c \
+	lib/netdev-dpdk.h
+
+EXTRA_DIST += Documentation/topics/dpdk.rst

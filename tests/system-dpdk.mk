@@ -1,1 +1,37 @@
-# tests/system-dpdk.mk: the system-dpdk testsuite ("make check-dpdk", root).
+# tests/system-dpdk.mk: the "dpdk" port type's unit test (in "make check")
+# and the system-dpdk testsuite ("make check-dpdk", as root: it creates
+# network namespaces and may reserve hugepages).
+
+DPDK_UNIT_TESTS = tests/test-dpdk
+check_PROGRAMS += $(DPDK_UNIT_TESTS)
+TESTS += $(DPDK_UNIT_TESTS)
+
+tests_test_dpdk_SOURCES = tests/test-dpdk.c
+tests_test_dpdk_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_dpdk_LDADD = $(DPIF_LIBS) $(CMOCKA_LIBS)
+
+SYSTEM_DPDK_TESTSUITE_AT = \
+	tests/system-dpdk-testsuite.at \
+	tests/system-dpdk-macros.at \
+	tests/system-dpdk.at \
+	tests/system-dpdk-vhost.at \
+	tests/ovs-macros.at \
+	tests/ofproto-macros.at
+SYSTEM_DPDK_TESTSUITE = $(srcdir)/tests/system-dpdk-testsuite
+EXTRA_DIST += $(SYSTEM_DPDK_TESTSUITE_AT) $(SYSTEM_DPDK_TESTSUITE)
+
+$(SYSTEM_DPDK_TESTSUITE): $(SYSTEM_DPDK_TESTSUITE_AT) $(srcdir)/tests/package.m4
+	$(AM_V_GEN)$(AUTOM4TE) -l autotest -I '$(srcdir)' -I '$(srcdir)/tests' \
+	  -o $@.tmp $@.at && mv $@.tmp $@
+
+# Everything the tests run must be built first.
+check-dpdk: all tests/atconfig tests/atlocal $(SYSTEM_DPDK_TESTSUITE) \
+	  $(check_PROGRAMS)
+	$(SHELL) '$(SYSTEM_DPDK_TESTSUITE)' -C tests \
+	  AUTOTEST_PATH='$(AUTOTEST_PATH)' $(TESTSUITEFLAGS)
+
+clean-system-dpdk:
+	test ! -f '$(SYSTEM_DPDK_TESTSUITE)' || \
+	  $(SHELL) '$(SYSTEM_DPDK_TESTSUITE)' -C tests --clean
+
+.PHONY: check-dpdk clean-system-dpdk
