@@ -353,12 +353,13 @@ netdev_dpdk_set_config(struct netdev *netdev, const struct smap *options,
         "dpdk-devargs", "n_rxq", "n_rxq_desc", "n_txq_desc",
     };
     struct netdev_dpdk *dev = netdev_dpdk_cast(netdev);
-    const struct smap_node *node;
     long long int n_rxq = 1, rxq_size = NETDEV_DPDK_DESC_DEFAULT;
     long long int txq_size = NETDEV_DPDK_DESC_DEFAULT;
     char *msg;
 
-    SMAP_FOR_EACH (node, options) {
+    /* Indexes, not SMAP_FOR_EACH: an empty smap has a null array. */
+    for (size_t n = 0; n < options->n; n++) {
+        const struct smap_node *node = &options->nodes[n];
         bool found = false;
         for (size_t i = 0; i < ARRAY_SIZE(known); i++) {
             found = found || !strcmp(node->key, known[i]);
