@@ -180,6 +180,14 @@ struct netdev_class {
     /* Optional hardware offload (rte_flow) interface; NULL if the port
      * has no flow API.  See lib/netdev-offload.h. */
     const struct netdev_flow_api *flow_api;
+
+    /* Optional.  The datapath asks for 'n_txq' (>= 1) tx queues, one per
+     * thread that sends on the netdev.  The class records the request and,
+     * if its queue count must change, calls netdev_request_reconfigure();
+     * 'reconfigure' then sets n_txq (possibly lower: the datapath passes
+     * concurrent_txq == true to 'send' when n_txq is lower than the number
+     * of its sending threads).  Without it the class keeps its count. */
+    int (*set_tx_multiq)(struct netdev *, int n_txq);
 };
 
 /* For classes. */

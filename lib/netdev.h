@@ -110,6 +110,12 @@ const char *netdev_get_name(const struct netdev *);
 const char *netdev_get_type(const struct netdev *);
 bool netdev_is_pmd(const struct netdev *);
 
+/* Lookup: the open netdev called 'name' with one more reference, or NULL;
+ * and every open netdev of 'class' (NULL: all), each with one more
+ * reference, in a malloc()ed array; returns the count. */
+struct netdev *netdev_from_name(const char *name);
+size_t netdev_get_open(const struct netdev_class *, struct netdev ***);
+
 /* Configuration. */
 int netdev_set_config(struct netdev *, const struct smap *options,
                       char **errp) DPS_WARN_UNUSED_RESULT;
@@ -123,6 +129,12 @@ uint64_t netdev_get_change_seq(const struct netdev *);
 int netdev_n_rxq(const struct netdev *);
 int netdev_n_txq(const struct netdev *);
 int netdev_get_numa_id(const struct netdev *);
+
+/* The datapath asks for 'n_txq' tx queues (the number of threads that send
+ * on the netdev at once).  The class may grant fewer, after a
+ * reconfiguration it requests; the datapath then passes concurrent_txq ==
+ * true to netdev_send().  EOPNOTSUPP if the class keeps its own count. */
+int netdev_set_tx_multiq(struct netdev *, int n_txq);
 
 /* Addresses, MTU, link. */
 int netdev_set_etheraddr(struct netdev *, const struct eth_addr *);

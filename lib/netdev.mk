@@ -2,6 +2,13 @@
 # and the software port types (dummy, dummy-pmd, internal) with pcap files.
 
 lib_libdpswitch_dpif_a_SOURCES += \
+	lib/netdev-dummy.c \
+	lib/netdev-dummy.h \
 	lib/netdev-provider.h \
+	lib/netdev.c \
 	lib/netdev.h \
+	lib/pcap-file.c \
+	lib/pcap-file.h \
 	lib/smap.h
+
+EXTRA_DIST += Documentation/topics/netdev.rst

@@ -10,6 +10,21 @@
 #include "dynamic-string.h"
 #include "util.h"
 
+/* True if 's' is one or more decimal digits and nothing else. */
+static bool
+is_decimal(const char *s)
+{
+    if (!*s) {
+        return false;
+    }
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9') {
+            return false;
+        }
+    }
+    return true;
+}
+
 void
 smap_init(struct smap *smap)
 {
@@ -190,11 +205,13 @@ smap_get_ullong(const struct smap *smap, const char *key,
     unsigned long long int value;
     char *end;
 
-    if (!s || !*s || *s == '-') {
+    /* Decimal digits only: strtoull() would accept leading blanks, a sign
+     * (wrapping "-1" to the largest value) and hexadecimal. */
+    if (!s || !is_decimal(s)) {
         return def;
     }
     errno = 0;
-    value = strtoull(s, &end, 0);
+    value = strtoull(s, &end, 10);
     return errno || *end ? def : value;
 }
 
@@ -260,8 +277,8 @@ smap_parse_int(const struct smap *smap, const char *key,
         return NULL;
     }
     errno = 0;
-    x = strtoll(s, &end, 0);
-    if (!*s || *end) {
+    x = strtoll(s, &end, 10);
+    if (!is_decimal(*s == '-' ? s + 1 : s) || *end) {
         return xasprintf("%s: \"%s\" is not an integer", key, s);
     } else if (errno || x < min || x > max) {
         return xasprintf("%s: %s is out of range %lld to %lld",

@@ -1,0 +1,1128 @@
+/* Software ports: dummy, dummy-pmd, dummy-internal and internal.  See
+ * netdev-dummy.h.
+ *
+ * Every dummy netdev has one mutex that guards its counters, its receive
+ * queues, its capture files and the packets kept for tests.  The main
+ * thread (unixctl, tests) fills receive queues and one polling thread per
+ * queue empties them; senders may be several threads.  A mutex is enough
+ * for ports that exist for tests and for the bridge's local port.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "netdev-dummy.h"
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dp-packet-csum.h"
+#include "dp-packet.h"
+#include "dpdk.h"
+#include "dynamic-string.h"
+#include "latch.h"
+#include "netdev-provider.h"
+#include "odp-util.h"
+#include "packets.h"
+#include "pcap-file.h"
+#include "poll-loop.h"
+#include "smap.h"
+#include "unixctl.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(netdev_dummy);
+
+/* Packets one receive queue holds at most; more are dropped. */
+#define NETDEV_DUMMY_MAX_QUEUE 4096
+
+/* Queue counts a dummy port may have. */
+#define NETDEV_DUMMY_MAX_QUEUES 1024
+
+/* Default tx queues of a "dummy-pmd" port: enough for every thread of a
+ * datapath to have its own. */
+#define NETDEV_DUMMY_PMD_N_TXQ 64
+
+/* The bytes of L4 payload netdev-dummy/receive gives a TCP, UDP or SCTP
+ * packet composed from a flow without --len (as Open vSwitch does). */
+#define NETDEV_DUMMY_L4_PAYLOAD 64
+
+/* A receive queue: a ring of packets and a latch for main-thread pollers. */
+struct dummy_queue {
+    struct dp_packet **packets;
+    size_t head;                /* Index of the oldest packet. */
+    size_t n;                   /* Packets held. */
+    size_t allocated;
+    struct latch latch;         /* Set when a packet arrives. */
+};
+
+struct netdev_dummy {
+    struct netdev up;
+
+    /* Constant after construction. */
+    unsigned int number;        /* From a counter: the MAC's last bytes. */
+
+    pthread_mutex_t mutex;      /* Guards everything below. */
+
+    struct eth_addr mac;
+    int mtu;
+    enum netdev_flags flags;
+    int numa_id;
+    uint32_t tx_caps;           /* NETDEV_TX_*. */
+
+    struct netdev_stats stats;
+
+    struct dummy_queue *queues; /* 'n_queues' receive queues. */
+    int n_queues;
+
+    /* Requested by options or the datapath, applied by 'reconfigure'. */
+    int requested_n_rxq;
+    int requested_n_txq;
+    int multiq_n_txq;           /* From netdev_set_tx_multiq(), or 0. */
+    int options_n_txq;          /* From options:n_txq, or 0. */
+
+    /* Capture files (options:rxq_pcap, tx_pcap; "pcap" sets both to one
+     * file, which is then shared). */
+    struct pcap_file *rxq_pcap;
+    struct pcap_file *tx_pcap;
+
+    /* Last sent packets, for tests: a ring of up to 'keep_sent' packets. */
+    struct dp_packet **sent;
+    size_t sent_head, n_sent, keep_sent;
+
+    struct smap options;        /* Last options applied. */
+};
+
+struct netdev_rxq_dummy {
+    struct netdev_rxq up;
+};
+
+static unsigned int next_number = 1;
+static bool registered;
+static pthread_mutex_t number_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static const struct netdev_class dummy_class;
+static const struct netdev_class dummy_pmd_class;
+static const struct netdev_class dummy_internal_class;
+static const struct netdev_class internal_class;
+
+static void netdev_dummy_register_commands(void);
+
+static struct netdev_dummy *
+netdev_dummy_cast(const struct netdev *netdev)
+{
+    return (struct netdev_dummy *) netdev;
+}
+
+static void
+queue_init(struct dummy_queue *q)
+{
+    memset(q, 0, sizeof *q);
+    latch_init(&q->latch);
+}
+
+static void
+queue_destroy(struct dummy_queue *q)
+{
+    for (size_t i = 0; i < q->n; i++) {
+        dp_packet_free(q->packets[(q->head + i) % q->allocated]);
+    }
+    free(q->packets);
+    latch_destroy(&q->latch);
+}
+
+/* Appends 'p' to 'q' and returns true, or returns false if 'q' is full. */
+static bool
+queue_push(struct dummy_queue *q, struct dp_packet *p)
+{
+    if (q->n >= NETDEV_DUMMY_MAX_QUEUE) {
+        return false;
+    }
+    if (q->n >= q->allocated) {
+        size_t new_allocated = q->allocated ? 2 * q->allocated : 32;
+        struct dp_packet **packets = xmalloc(new_allocated * sizeof *packets);
+
+        for (size_t i = 0; i < q->n; i++) {
+            packets[i] = q->packets[(q->head + i) % q->allocated];
+        }
+        free(q->packets);
+        q->packets = packets;
+        q->allocated = new_allocated;
+        q->head = 0;
+    }
+    q->packets[(q->head + q->n++) % q->allocated] = p;
+    return true;
+}
+
+static struct dp_packet *
+queue_pop(struct dummy_queue *q)
+{
+    struct dp_packet *p;
+
+    if (!q->n) {
+        return NULL;
+    }
+    p = q->packets[q->head];
+    q->head = (q->head + 1) % q->allocated;
+    q->n--;
+    return p;
+}
+
+/* Sets the receive queues of 'dev' to 'n', dropping what removed queues
+ * held.  Called with the mutex held. */
+static void
+set_n_queues(struct netdev_dummy *dev, int n)
+{
+    if (n < dev->n_queues) {
+        for (int i = n; i < dev->n_queues; i++) {
+            queue_destroy(&dev->queues[i]);
+        }
+    }
+    dev->queues = xrealloc(dev->queues, n * sizeof *dev->queues);
+    for (int i = dev->n_queues; i < n; i++) {
+        queue_init(&dev->queues[i]);
+    }
+    dev->n_queues = n;
+}
+
+/* Life cycle. */
+
+static struct netdev *
+netdev_dummy_alloc(void)
+{
+    struct netdev_dummy *dev = xzalloc(sizeof *dev);
+
+    return &dev->up;
+}
+
+static int
+netdev_dummy_construct(struct netdev *netdev)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    bool is_pmd = netdev->netdev_class->is_pmd;
+
+    pthread_mutex_lock(&number_mutex);
+    dev->number = next_number++;
+    pthread_mutex_unlock(&number_mutex);
+
+    pthread_mutex_init(&dev->mutex, NULL);
+    dev->mac = (struct eth_addr) { { 0xaa, 0x55, 0xaa, 0x55,
+                                     (dev->number >> 8) & 0xff,
+                                     dev->number & 0xff } };
+    dev->mtu = 1500;
+    dev->flags = NETDEV_UP;
+    dev->numa_id = is_pmd ? 0 : -1;
+
+    memset(&dev->stats, 0, sizeof dev->stats);
+
+    netdev->n_rxq = 1;
+    netdev->n_txq = is_pmd ? NETDEV_DUMMY_PMD_N_TXQ : 1;
+    dev->requested_n_rxq = netdev->n_rxq;
+    dev->requested_n_txq = netdev->n_txq;
+    set_n_queues(dev, 1);
+    smap_init(&dev->options);
+    return 0;
+}
+
+static void
+netdev_dummy_destruct(struct netdev *netdev)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    set_n_queues(dev, 0);
+    free(dev->queues);
+    if (dev->rxq_pcap != dev->tx_pcap) {
+        pcap_file_close(dev->rxq_pcap);
+    }
+    pcap_file_close(dev->tx_pcap);
+    netdev_dummy_set_keep_sent(netdev, 0);
+    smap_destroy(&dev->options);
+    pthread_mutex_destroy(&dev->mutex);
+}
+
+static void
+netdev_dummy_dealloc(struct netdev *netdev)
+{
+    free(netdev_dummy_cast(netdev));
+}
+
+/* Configuration. */
+
+/* Opens capture file 'name' for 'dev', reusing an open one of that name
+ * (a reconfiguration with the same options must not truncate the file). */
+static int
+open_pcap(struct netdev_dummy *dev, const char *name, struct pcap_file **pf,
+          char **errp)
+{
+    struct pcap_file *others[] = { dev->rxq_pcap, dev->tx_pcap };
+
+    for (size_t i = 0; i < ARRAY_SIZE(others); i++) {
+        if (others[i] && !strcmp(pcap_file_name(others[i]), name)) {
+            *pf = others[i];
+            return 0;
+        }
+    }
+
+    int error = pcap_file_open_write(name, pf);
+    if (error) {
+        *errp = xasprintf("%s: %s: cannot open for writing: %s",
+                          dev->up.name, name, util_strerror(error));
+    }
+    return error;
+}
+
+static int
+netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
+                        char **errp)
+{
+    static const char *const known[] = {
+        "n_rxq", "n_txq", "numa_id", "pcap", "rxq_pcap", "tx_pcap",
+        "ol_ip_csum", "ol_tcp_csum", "ol_udp_csum", "ol_sctp_csum",
+        "ol_multi_seg",
+    };
+    static const struct {
+        const char *key;
+        uint32_t cap;
+    } caps[] = {
+        { "ol_ip_csum", NETDEV_TX_IPV4_CSUM },
+        { "ol_tcp_csum", NETDEV_TX_TCP_CSUM },
+        { "ol_udp_csum", NETDEV_TX_UDP_CSUM },
+        { "ol_sctp_csum", NETDEV_TX_SCTP_CSUM },
+        { "ol_multi_seg", NETDEV_TX_MULTI_SEG },
+    };
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    const struct smap_node *node;
+    long long int n_rxq = 1, n_txq = 0, numa_id = dev->numa_id;
+    uint32_t tx_caps = 0;
+    char *error = NULL;
+
+    SMAP_FOR_EACH (node, options) {
+        bool found = false;
+
+        for (size_t i = 0; i < ARRAY_SIZE(known); i++) {
+            found = found || !strcmp(node->key, known[i]);
+        }
+        if (!found) {
+            *errp = xasprintf("%s: unknown option \"%s\" for a %s port",
+                              netdev->name, node->key,
+                              netdev->netdev_class->type);
+            return EINVAL;
+        }
+    }
+
+    error = smap_parse_int(options, "n_rxq", 1, NETDEV_DUMMY_MAX_QUEUES,
+                           &n_rxq);
+    if (!error) {
+        error = smap_parse_int(options, "n_txq", 1, NETDEV_DUMMY_MAX_QUEUES,
+                               &n_txq);
+    }
+    if (!error) {
+        error = smap_parse_int(options, "numa_id", -1, 1023, &numa_id);
+    }
+    for (size_t i = 0; !error && i < ARRAY_SIZE(caps); i++) {
+        bool on = false;
+
+        error = smap_parse_bool(options, caps[i].key, &on);
+        tx_caps |= on ? caps[i].cap : 0;
+    }
+    if (error) {
+        *errp = xasprintf("%s: %s", netdev->name, error);
+        free(error);
+        return EINVAL;
+    }
+
+    const char *pcap = smap_get(options, "pcap");
+    const char *rxq_name = smap_get_def(options, "rxq_pcap", pcap);
+    const char *tx_name = smap_get_def(options, "tx_pcap", pcap);
+    struct pcap_file *rxq_pcap = NULL, *tx_pcap = NULL;
+    int retval = 0;
+
+    pthread_mutex_lock(&dev->mutex);
+    if (rxq_name) {
+        retval = open_pcap(dev, rxq_name, &rxq_pcap, errp);
+    }
+    if (!retval && tx_name) {
+        if (rxq_pcap && !strcmp(rxq_name, tx_name)) {
+            tx_pcap = rxq_pcap;
+        } else {
+            retval = open_pcap(dev, tx_name, &tx_pcap, errp);
+        }
+    }
+    if (retval) {
+        /* Close only what was opened here. */
+        if (rxq_pcap && rxq_pcap != dev->rxq_pcap
+            && rxq_pcap != dev->tx_pcap) {
+            pcap_file_close(rxq_pcap);
+        }
+        pthread_mutex_unlock(&dev->mutex);
+        return retval;
+    }
+    /* Close the files no longer used. */
+    struct pcap_file *old[] = { dev->rxq_pcap, dev->tx_pcap };
+    for (size_t i = 0; i < ARRAY_SIZE(old); i++) {
+        if (old[i] && old[i] != rxq_pcap && old[i] != tx_pcap
+            && (i == 0 || old[1] != old[0])) {
+            pcap_file_close(old[i]);
+        }
+    }
+    dev->rxq_pcap = rxq_pcap;
+    dev->tx_pcap = tx_pcap;
+
+    dev->numa_id = numa_id;
+    dev->tx_caps = tx_caps;
+    dev->requested_n_rxq = n_rxq;
+    dev->options_n_txq = n_txq;
+    int want_txq = (n_txq ? n_txq
+                    : dev->multiq_n_txq ? dev->multiq_n_txq
+                    : netdev->netdev_class->is_pmd ? NETDEV_DUMMY_PMD_N_TXQ
+                    : 1);
+    dev->requested_n_txq = want_txq;
+    smap_destroy(&dev->options);
+    smap_clone(&dev->options, options);
+    bool reconf = (dev->requested_n_rxq != netdev->n_rxq
+                   || dev->requested_n_txq != netdev->n_txq);
+    pthread_mutex_unlock(&dev->mutex);
+
+    if (reconf) {
+        netdev_request_reconfigure(netdev);
+    }
+    return 0;
+}
+
+static int
+netdev_dummy_get_config(const struct netdev *netdev, struct smap *args)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    pthread_mutex_lock(&dev->mutex);
+    if (dev->rxq_pcap && dev->rxq_pcap == dev->tx_pcap) {
+        smap_add(args, "pcap", pcap_file_name(dev->rxq_pcap));
+    } else {
+        if (dev->rxq_pcap) {
+            smap_add(args, "rxq_pcap", pcap_file_name(dev->rxq_pcap));
+        }
+        if (dev->tx_pcap) {
+            smap_add(args, "tx_pcap", pcap_file_name(dev->tx_pcap));
+        }
+    }
+    if (netdev->netdev_class->is_pmd) {
+        smap_add_format(args, "requested_rx_queues", "%d",
+                        dev->requested_n_rxq);
+        smap_add_format(args, "configured_rx_queues", "%d", netdev->n_rxq);
+        smap_add_format(args, "requested_tx_queues", "%d",
+                        dev->requested_n_txq);
+        smap_add_format(args, "configured_tx_queues", "%d", netdev->n_txq);
+    }
+    pthread_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_dummy_reconfigure(struct netdev *netdev, char **errp DPS_UNUSED)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    pthread_mutex_lock(&dev->mutex);
+    set_n_queues(dev, dev->requested_n_rxq);
+    netdev->n_rxq = dev->requested_n_rxq;
+    netdev->n_txq = dev->requested_n_txq;
+    pthread_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_dummy_set_tx_multiq(struct netdev *netdev, int n_txq)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    bool reconf;
+
+    pthread_mutex_lock(&dev->mutex);
+    dev->multiq_n_txq = MIN(n_txq, NETDEV_DUMMY_MAX_QUEUES);
+    if (!dev->options_n_txq) {
+        dev->requested_n_txq = dev->multiq_n_txq;
+    }
+    reconf = dev->requested_n_txq != netdev->n_txq;
+    pthread_mutex_unlock(&dev->mutex);
+    if (reconf) {
+        netdev_request_reconfigure(netdev);
+    }
+    return 0;
+}
+
+/* Transmit. */
+
+static int
+netdev_dummy_send(struct netdev *netdev, int qid DPS_UNUSED,
+                  struct dp_packet_batch *batch,
+                  bool concurrent_txq DPS_UNUSED)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    struct dp_packet *p;
+
+    pthread_mutex_lock(&dev->mutex);
+    size_t max_size = dev->mtu + ETH_HEADER_LEN + VLAN_HEADER_LEN;
+    DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+        uint32_t size = dp_packet_size(p);
+
+        if (size > max_size) {
+            /* Too long for the MTU: a real device would refuse it. */
+            VLOG_DBG("%s: dropped a %"PRIu32"-byte packet longer than "
+                     "the MTU", netdev->name, size);
+            dev->stats.tx_dropped++;
+            dp_packet_free(p);
+            continue;
+        }
+        dev->stats.tx_packets++;
+        dev->stats.tx_bytes += size;
+        if (dev->tx_pcap) {
+            pcap_file_write(dev->tx_pcap, p);
+        }
+        if (dev->keep_sent) {
+            if (dev->n_sent == dev->keep_sent) {
+                dp_packet_free(dev->sent[dev->sent_head]);
+                dev->sent_head = (dev->sent_head + 1) % dev->keep_sent;
+                dev->n_sent--;
+            }
+            dev->sent[(dev->sent_head + dev->n_sent++) % dev->keep_sent] = p;
+        } else {
+            dp_packet_free(p);
+        }
+    }
+    pthread_mutex_unlock(&dev->mutex);
+    dp_packet_batch_init(batch);
+    return 0;
+}
+
+/* Addresses, MTU, link. */
+
+static int
+netdev_dummy_set_etheraddr(struct netdev *netdev, const struct eth_addr *mac)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    pthread_mutex_lock(&dev->mutex);
+    bool changed = memcmp(&dev->mac, mac, sizeof *mac) != 0;
+    dev->mac = *mac;
+    pthread_mutex_unlock(&dev->mutex);
+    if (changed) {
+        netdev_change_seq_changed(netdev);
+    }
+    return 0;
+}
+
+static int
+netdev_dummy_get_etheraddr(const struct netdev *netdev, struct eth_addr *mac)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    pthread_mutex_lock(&dev->mutex);
+    *mac = dev->mac;
+    pthread_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_dummy_get_mtu(const struct netdev *netdev, int *mtu)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    pthread_mutex_lock(&dev->mutex);
+    *mtu = dev->mtu;
+    pthread_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_dummy_set_mtu(struct netdev *netdev, int mtu, char **errp)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    if (mtu < 68 || mtu > 65535) {
+        *errp = xasprintf("%s: MTU %d is out of range 68 to 65535",
+                          netdev->name, mtu);
+        return EINVAL;
+    }
+    pthread_mutex_lock(&dev->mutex);
+    bool changed = dev->mtu != mtu;
+    dev->mtu = mtu;
+    pthread_mutex_unlock(&dev->mutex);
+    if (changed) {
+        netdev_change_seq_changed(netdev);
+    }
+    return 0;
+}
+
+static int
+netdev_dummy_get_carrier(const struct netdev *netdev DPS_UNUSED,
+                         bool *carrier)
+{
+    *carrier = true;
+    return 0;
+}
+
+static int
+netdev_dummy_update_flags(struct netdev *netdev, enum netdev_flags off,
+                          enum netdev_flags on, enum netdev_flags *old)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    if ((off | on) & ~(NETDEV_UP | NETDEV_PROMISC)) {
+        return EINVAL;
+    }
+    pthread_mutex_lock(&dev->mutex);
+    *old = dev->flags;
+    dev->flags = (dev->flags & ~off) | on;
+    pthread_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+/* Statistics and status. */
+
+static int
+netdev_dummy_get_stats(const struct netdev *netdev, struct netdev_stats *stats)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    pthread_mutex_lock(&dev->mutex);
+    stats->rx_packets = dev->stats.rx_packets;
+    stats->rx_bytes = dev->stats.rx_bytes;
+    stats->rx_dropped = dev->stats.rx_dropped;
+    stats->rx_errors = dev->stats.rx_errors;
+    stats->tx_packets = dev->stats.tx_packets;
+    stats->tx_bytes = dev->stats.tx_bytes;
+    stats->tx_dropped = dev->stats.tx_dropped;
+    stats->tx_errors = dev->stats.tx_errors;
+    pthread_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static uint32_t
+netdev_dummy_get_tx_caps(const struct netdev *netdev)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    return __atomic_load_n(&dev->tx_caps, __ATOMIC_RELAXED);
+}
+
+static int
+netdev_dummy_get_numa_id(const struct netdev *netdev)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    return __atomic_load_n(&dev->numa_id, __ATOMIC_RELAXED);
+}
+
+/* Receive. */
+
+static struct netdev_rxq *
+netdev_dummy_rxq_alloc(void)
+{
+    struct netdev_rxq_dummy *rxq = xzalloc(sizeof *rxq);
+
+    return &rxq->up;
+}
+
+static int
+netdev_dummy_rxq_construct(struct netdev_rxq *rxq DPS_UNUSED)
+{
+    return 0;
+}
+
+static void
+netdev_dummy_rxq_destruct(struct netdev_rxq *rxq DPS_UNUSED)
+{
+}
+
+static void
+netdev_dummy_rxq_dealloc(struct netdev_rxq *rxq)
+{
+    free(rxq);
+}
+
+static int
+netdev_dummy_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
+                      int *qfill)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(rxq->netdev);
+    struct dummy_queue *q;
+    int left = 0;
+
+    pthread_mutex_lock(&dev->mutex);
+    if (rxq->queue_id < dev->n_queues) {
+        q = &dev->queues[rxq->queue_id];
+        while (!dp_packet_batch_is_full(batch) && q->n) {
+            struct dp_packet *p = queue_pop(q);
+
+            dev->stats.rx_packets++;
+            dev->stats.rx_bytes += dp_packet_size(p);
+            dp_packet_batch_add(batch, p);
+        }
+        left = q->n;
+    }
+    pthread_mutex_unlock(&dev->mutex);
+
+    if (qfill) {
+        *qfill = left;
+    }
+    return batch->count ? 0 : EAGAIN;
+}
+
+static void
+netdev_dummy_rxq_wait(struct netdev_rxq *rxq)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(rxq->netdev);
+    bool ready = false;
+
+    pthread_mutex_lock(&dev->mutex);
+    if (rxq->queue_id < dev->n_queues) {
+        struct dummy_queue *q = &dev->queues[rxq->queue_id];
+
+        /* Clear the latch before looking at the queue: a packet queued
+         * afterwards sets it again. */
+        latch_poll(&q->latch);
+        ready = q->n > 0;
+        if (!ready) {
+            latch_wait(&q->latch);
+        }
+    }
+    pthread_mutex_unlock(&dev->mutex);
+    if (ready) {
+        poll_immediate_wake();
+    }
+}
+
+/* Classes. */
+
+#define NETDEV_DUMMY_CLASS(TYPE, IS_PMD)                        \
+    {                                                           \
+        .type = TYPE,                                           \
+        .is_pmd = IS_PMD,                                       \
+        .alloc = netdev_dummy_alloc,                            \
+        .construct = netdev_dummy_construct,                    \
+        .destruct = netdev_dummy_destruct,                      \
+        .dealloc = netdev_dummy_dealloc,                        \
+        .set_config = netdev_dummy_set_config,                  \
+        .get_config = netdev_dummy_get_config,                  \
+        .reconfigure = netdev_dummy_reconfigure,                \
+        .send = netdev_dummy_send,                              \
+        .set_etheraddr = netdev_dummy_set_etheraddr,            \
+        .get_etheraddr = netdev_dummy_get_etheraddr,            \
+        .get_mtu = netdev_dummy_get_mtu,                        \
+        .set_mtu = netdev_dummy_set_mtu,                        \
+        .get_carrier = netdev_dummy_get_carrier,                \
+        .update_flags = netdev_dummy_update_flags,              \
+        .get_stats = netdev_dummy_get_stats,                    \
+        .get_tx_caps = netdev_dummy_get_tx_caps,                \
+        .get_numa_id = netdev_dummy_get_numa_id,                \
+        .rxq_alloc = netdev_dummy_rxq_alloc,                    \
+        .rxq_construct = netdev_dummy_rxq_construct,            \
+        .rxq_destruct = netdev_dummy_rxq_destruct,              \
+        .rxq_dealloc = netdev_dummy_rxq_dealloc,                \
+        .rxq_recv = netdev_dummy_rxq_recv,                      \
+        .rxq_wait = netdev_dummy_rxq_wait,                      \
+        .set_tx_multiq = netdev_dummy_set_tx_multiq,            \
+    }
+
+static const struct netdev_class dummy_class
+    = NETDEV_DUMMY_CLASS("dummy", false);
+static const struct netdev_class dummy_pmd_class
+    = NETDEV_DUMMY_CLASS("dummy-pmd", true);
+static const struct netdev_class dummy_internal_class
+    = NETDEV_DUMMY_CLASS("dummy-internal", false);
+
+/* The bridge's local port.  Open vSwitch makes it a tap device; dpswitch
+ * has no kernel device for it (yet), so it is a dummy port. */
+static const struct netdev_class internal_class
+    = NETDEV_DUMMY_CLASS("internal", false);
+
+/* Registers the classes: "internal" always; "dummy", "dummy-pmd" and
+ * "dummy-internal" unless 'mode' is NETDEV_DUMMY_OFF; with
+ * NETDEV_DUMMY_OVERRIDE, "system" and "tap" become "dummy" ports and
+ * "dpdk" "dummy-pmd" ones.  Also registers the netdev-dummy/ commands
+ * unless 'mode' is NETDEV_DUMMY_OFF.  Only the first call counts. */
+void
+netdev_dummy_register(enum netdev_dummy_mode mode)
+{
+    if (registered) {
+        return;
+    }
+    registered = true;
+
+    netdev_register_class(&internal_class);
+    if (mode == NETDEV_DUMMY_OFF) {
+        return;
+    }
+    netdev_register_class(&dummy_class);
+    netdev_register_class(&dummy_pmd_class);
+    netdev_register_class(&dummy_internal_class);
+    if (mode == NETDEV_DUMMY_OVERRIDE) {
+        netdev_class_override("system", "dummy");
+        netdev_class_override("tap", "dummy");
+        netdev_class_override("dpdk", "dummy-pmd");
+    }
+    netdev_dummy_register_commands();
+}
+
+/* API for tests. */
+
+bool
+netdev_dummy_is_dummy(const struct netdev *netdev)
+{
+    return netdev->netdev_class->construct == netdev_dummy_construct;
+}
+
+int
+netdev_dummy_queue_packet(struct netdev *netdev, int qid,
+                          struct dp_packet *packet)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    int error = 0;
+
+    if (!netdev_dummy_is_dummy(netdev)) {
+        dp_packet_free(packet);
+        return EINVAL;
+    }
+
+    pthread_mutex_lock(&dev->mutex);
+    if (qid < 0 || qid >= dev->n_queues) {
+        error = EINVAL;
+    } else {
+        if (dev->rxq_pcap) {
+            pcap_file_write(dev->rxq_pcap, packet);
+        }
+        if (queue_push(&dev->queues[qid], packet)) {
+            latch_set(&dev->queues[qid].latch);
+            packet = NULL;
+        } else {
+            dev->stats.rx_dropped++;
+            error = ENOBUFS;
+        }
+    }
+    pthread_mutex_unlock(&dev->mutex);
+
+    dp_packet_free(packet);
+    return error;
+}
+
+void
+netdev_dummy_set_keep_sent(struct netdev *netdev, size_t n)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    struct dp_packet **sent;
+    size_t n_sent = 0;
+
+    pthread_mutex_lock(&dev->mutex);
+    sent = n ? xmalloc(n * sizeof *sent) : NULL;
+    for (size_t i = 0; i < dev->n_sent; i++) {
+        struct dp_packet *p = dev->sent[(dev->sent_head + i) % dev->keep_sent];
+
+        /* Keep the newest 'n'. */
+        if (dev->n_sent - i <= n) {
+            sent[n_sent++] = p;
+        } else {
+            dp_packet_free(p);
+        }
+    }
+    free(dev->sent);
+    dev->sent = sent;
+    dev->sent_head = 0;
+    dev->n_sent = n_sent;
+    dev->keep_sent = n;
+    pthread_mutex_unlock(&dev->mutex);
+}
+
+struct dp_packet *
+netdev_dummy_pop_sent(struct netdev *netdev)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    struct dp_packet *p = NULL;
+
+    pthread_mutex_lock(&dev->mutex);
+    if (dev->n_sent) {
+        p = dev->sent[dev->sent_head];
+        dev->sent_head = (dev->sent_head + 1) % dev->keep_sent;
+        dev->n_sent--;
+    }
+    pthread_mutex_unlock(&dev->mutex);
+    return p;
+}
+
+void
+netdev_dummy_set_tx_caps(struct netdev *netdev, uint32_t caps)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    __atomic_store_n(&dev->tx_caps, caps, __ATOMIC_RELAXED);
+    /* netdev.c reads the class's capabilities after set_config and
+     * reconfigure; a test wants them now. */
+    netdev->tx_caps = caps;
+    netdev_change_seq_changed(netdev);
+}
+
+/* unixctl commands. */
+
+static int
+hex_digit(char c)
+{
+    return (c >= '0' && c <= '9' ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+            : -1);
+}
+
+/* Parses 's' as a frame in hex (at least an Ethernet header's worth, no
+ * spaces).  Returns the packet, or NULL if 's' is not one. */
+static struct dp_packet *
+packet_from_hex(const char *s, struct rte_mempool *pool)
+{
+    size_t len = strlen(s);
+
+    if (len % 2 || len < 2 * ETH_HEADER_LEN) {
+        return NULL;
+    }
+
+    uint8_t *bytes = xmalloc(len / 2);
+    for (size_t i = 0; i < len / 2; i++) {
+        int hi = hex_digit(s[2 * i]);
+        int lo = hex_digit(s[2 * i + 1]);
+
+        if (hi < 0 || lo < 0) {
+            free(bytes);
+            return NULL;
+        }
+        bytes[i] = hi << 4 | lo;
+    }
+
+    struct dp_packet *p = dp_packet_alloc_data(pool, bytes, len / 2);
+    free(bytes);
+    return p;
+}
+
+/* Composes a packet from datapath flow 'flow_s', 'size' bytes long if
+ * 'size' is nonzero.  Returns NULL and an error message in '*errorp' on
+ * failure. */
+static struct dp_packet *
+packet_from_flow(const char *flow_s, size_t size, struct rte_mempool *pool,
+                 char **errorp)
+{
+    struct dp_packet *p;
+    char *error;
+
+    error = odp_packet_compose(flow_s, pool, 0, &p);
+    if (error) {
+        *errorp = error;
+        return NULL;
+    }
+
+    size_t payload;
+    if (size) {
+        if (size < dp_packet_size(p)) {
+            *errorp = xasprintf("--len %zu is shorter than the %"PRIu32
+                                " bytes of headers of \"%s\"",
+                                size, dp_packet_size(p), flow_s);
+            dp_packet_free(p);
+            return NULL;
+        }
+        payload = size - dp_packet_size(p);
+    } else if (p->md.l4_proto == IPPROTO_TCP
+               || p->md.l4_proto == IPPROTO_UDP
+               || p->md.l4_proto == IPPROTO_SCTP) {
+        payload = NETDEV_DUMMY_L4_PAYLOAD;
+    } else {
+        return p;
+    }
+    if (!payload) {
+        return p;
+    }
+
+    if (p->md.l4_ofs != DP_PACKET_OFS_NONE) {
+        /* Let the L4 header carry the payload: compose again. */
+        dp_packet_free(p);
+        error = odp_packet_compose(flow_s, pool, payload, &p);
+        if (error) {
+            *errorp = error;
+            return NULL;
+        }
+        if (!size) {
+            /* A recognisable pattern, as Open vSwitch composes, with the
+             * L4 checksum completed again. */
+            size_t start = dp_packet_size(p) - payload;
+
+            for (size_t i = 0; i < payload; i++) {
+                uint8_t b = i;
+
+                dp_packet_copy_in(p, start + i, 1, &b);
+            }
+            p->md.l4_csum = DP_CSUM_PARTIAL;
+            dp_packet_tx_prepare(p, 0);
+        }
+    } else if (dp_packet_put_uninit(p, payload)) {
+        /* No L4 header: pad with zeros. */
+        uint8_t zeros[256] = { 0 };
+
+        for (size_t ofs = size - payload; ofs < size; ofs += sizeof zeros) {
+            dp_packet_copy_in(p, ofs, MIN(sizeof zeros, size - ofs), zeros);
+        }
+    } else {
+        *errorp = xasprintf("cannot make a %zu-byte packet", size);
+        dp_packet_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void
+netdev_dummy_receive_cmd(struct unixctl_conn *conn, int argc,
+                         const char *argv[], void *aux DPS_UNUSED)
+{
+    struct rte_mempool *pool = dpdk_default_pool();
+    struct dp_packet_batch packets;
+    struct netdev *netdev;
+    int qid = 0;
+    int i = 2;
+
+    netdev = netdev_from_name(argv[1]);
+    if (!netdev || !netdev_dummy_is_dummy(netdev)) {
+        unixctl_command_reply_error(conn, "no such dummy netdev");
+        netdev_close(netdev);
+        return;
+    }
+    if (!pool) {
+        unixctl_command_reply_error(conn, "no packet memory: DPDK's EAL is "
+                                    "not initialized");
+        netdev_close(netdev);
+        return;
+    }
+
+    if (argc > 3 && !strcmp(argv[2], "--qid")) {
+        if (!util_str_to_int(argv[3], 10, &qid)
+            || qid < 0 || qid >= netdev_n_rxq(netdev)) {
+            unixctl_command_reply_error(conn, "bad rx queue id.");
+            netdev_close(netdev);
+            return;
+        }
+        i = 4;
+    }
+
+    /* Parse every packet before queuing any: an error queues nothing. */
+    struct dp_packet **list = xmalloc(argc * sizeof *list);
+    size_t n = 0;
+    char *error = NULL;
+
+    dp_packet_batch_init(&packets);
+    for (; i < argc; i++) {
+        struct dp_packet *p = packet_from_hex(argv[i], pool);
+
+        if (!p) {
+            const char *flow_s = argv[i];
+            int size = 0;
+
+            if (i + 1 < argc && !strcmp(argv[i + 1], "--len")) {
+                if (i + 2 >= argc || !util_str_to_int(argv[i + 2], 10, &size)
+                    || size < 60) {
+                    error = xstrdup("too small packet len");
+                    break;
+                }
+                i += 2;
+            }
+            p = packet_from_flow(flow_s, size, pool, &error);
+            if (!p) {
+                char *e = xasprintf("%s: bad packet or flow syntax: %s",
+                                    flow_s, error);
+                free(error);
+                error = e;
+                break;
+            }
+        }
+        /* What a device without checksum offload reports: nothing. */
+        dp_packet_md_reset(p);
+        list[n++] = p;
+    }
+
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        for (size_t j = 0; j < n; j++) {
+            dp_packet_free(list[j]);
+        }
+    } else {
+        int retval = 0;
+
+        for (size_t j = 0; j < n; j++) {
+            int e = netdev_dummy_queue_packet(netdev, qid, list[j]);
+
+            retval = retval ? retval : e;
+        }
+        if (retval) {
+            unixctl_command_reply_error(conn, "receive queue is full: "
+                                        "packets dropped");
+        } else {
+            unixctl_command_reply(conn, NULL);
+        }
+    }
+    free(list);
+    netdev_close(netdev);
+}
+
+static void
+set_admin_state(struct netdev *netdev, bool up)
+{
+    if (up) {
+        netdev_turn_flags_on(netdev, NETDEV_UP);
+    } else {
+        netdev_turn_flags_off(netdev, NETDEV_UP);
+    }
+}
+
+static void
+netdev_dummy_set_admin_state_cmd(struct unixctl_conn *conn, int argc,
+                                 const char *argv[], void *aux DPS_UNUSED)
+{
+    const char *state = argv[argc - 1];
+    bool up;
+
+    if (!strcasecmp(state, "up")) {
+        up = true;
+    } else if (!strcasecmp(state, "down")) {
+        up = false;
+    } else {
+        unixctl_command_reply_error(conn, "Invalid Admin State");
+        return;
+    }
+
+    if (argc > 2) {
+        struct netdev *netdev = netdev_from_name(argv[1]);
+
+        if (!netdev || !netdev_dummy_is_dummy(netdev)) {
+            unixctl_command_reply_error(conn, "Unknown Dummy Interface");
+            netdev_close(netdev);
+            return;
+        }
+        set_admin_state(netdev, up);
+        netdev_close(netdev);
+    } else {
+        struct netdev **all;
+        size_t n = netdev_get_open(NULL, &all);
+
+        for (size_t i = 0; i < n; i++) {
+            if (netdev_dummy_is_dummy(all[i])) {
+                set_admin_state(all[i], up);
+            }
+            netdev_close(all[i]);
+        }
+        free(all);
+    }
+    unixctl_command_reply(conn, "OK");
+}
+
+static void
+netdev_dummy_register_commands(void)
+{
+    unixctl_command_register("netdev-dummy/receive",
+                             "name [--qid queue_id] packet|flow "
+                             "[--len packet_len]",
+                             2, INT_MAX, netdev_dummy_receive_cmd, NULL);
+    unixctl_command_register("netdev-dummy/set-admin-state",
+                             "[netdev] up|down", 1, 2,
+                             netdev_dummy_set_admin_state_cmd, NULL);
+}

@@ -1,0 +1,934 @@
+/* The generic netdev layer: the class registry, opening by name with
+ * reference counts, the reconfiguration protocol, and the transmit step
+ * that finishes what a port cannot do itself.  See netdev.h and
+ * netdev-provider.h.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "netdev.h"
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coverage.h"
+#include "dp-packet-csum.h"
+#include "dp-packet.h"
+#include "dynamic-string.h"
+#include "latch.h"
+#include "netdev-provider.h"
+#include "poll-loop.h"
+#include "smap.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(netdev);
+
+COVERAGE_DEFINE(netdev_sent);
+COVERAGE_DEFINE(netdev_received);
+COVERAGE_DEFINE(netdev_linearized);
+COVERAGE_DEFINE(netdev_linearize_drops);
+
+/* Registered classes, by type.  An entry whose 'overridden' is true took
+ * the place of whatever class registers that type later (tests with
+ * --enable-dummy=override): such registrations are ignored. */
+struct netdev_registered_class {
+    const struct netdev_class *class;
+    char *type;
+    bool overridden;
+    struct netdev_class *copy;          /* Owned copy for an override. */
+};
+
+static struct netdev_registered_class *classes;
+static size_t n_classes;
+
+/* Open netdevs, by name.  Main thread only. */
+static struct netdev **netdevs;
+static size_t n_netdevs, allocated_netdevs;
+
+/* Reconfiguration requests from any thread: a counter and a latch that
+ * wakes the main thread's poll_block(). */
+static uint64_t reconf_seq;
+static struct latch reconf_latch;
+static pthread_once_t reconf_once = PTHREAD_ONCE_INIT;
+
+static struct netdev_registered_class *find_class(const char *type);
+static void netdev_destroy(struct netdev *);
+static void netdev_update_tx_caps(struct netdev *);
+static void reconf_init(void);
+
+/* Custom statistics. */
+
+/* Appends a counter 'name' with 'value' to 'stats'. */
+void
+netdev_custom_stats_add(struct netdev_custom_stats *stats, const char *name,
+                        uint64_t value)
+{
+    struct netdev_custom_counter *c;
+
+    stats->counters = xrealloc(stats->counters,
+                               (stats->n + 1) * sizeof *stats->counters);
+    c = &stats->counters[stats->n++];
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->value = value;
+}
+
+/* Frees the counters of 'stats' and leaves it empty. */
+void
+netdev_custom_stats_destroy(struct netdev_custom_stats *stats)
+{
+    if (stats) {
+        free(stats->counters);
+        stats->counters = NULL;
+        stats->n = 0;
+    }
+}
+
+/* Registration. */
+
+/* Registers 'class' under its type and calls its 'init'.  Registering a
+ * type twice is a programming error, logged and ignored, except for a
+ * type that netdev_class_override() replaced: that registration is ignored
+ * quietly, so that tests can run with real types made dummy. */
+void
+netdev_register_class(const struct netdev_class *class)
+{
+    struct netdev_registered_class *rc = find_class(class->type);
+
+    if (rc) {
+        if (!rc->overridden) {
+            VLOG_WARN("netdev type \"%s\" registered twice", class->type);
+        }
+        return;
+    }
+    if (class->init) {
+        int error = class->init();
+
+        if (error) {
+            VLOG_ERR("failed to initialize %s network device class: %s",
+                     class->type, util_strerror(error));
+            return;
+        }
+    }
+    classes = xrealloc(classes, (n_classes + 1) * sizeof *classes);
+    classes[n_classes++] = (struct netdev_registered_class) {
+        .class = class,
+        .type = xstrdup(class->type),
+    };
+}
+
+/* Makes type 'type' an alias of the registered type 'as_type': netdevs
+ * opened as 'type' get the class of 'as_type' (with 'type' as their type).
+ * A later registration of 'type' is ignored.  Netdevs already open keep
+ * their class. */
+void
+netdev_class_override(const char *type, const char *as_type)
+{
+    struct netdev_registered_class *as = find_class(as_type);
+
+    if (!as) {
+        VLOG_WARN("cannot make \"%s\" ports \"%s\" ones: no such type",
+                  type, as_type);
+        return;
+    }
+
+    struct netdev_class *copy = xmemdup(as->class, sizeof *as->class);
+    struct netdev_registered_class *rc = find_class(type);
+
+    copy->type = NULL;
+    if (!rc) {
+        classes = xrealloc(classes, (n_classes + 1) * sizeof *classes);
+        rc = &classes[n_classes++];
+        memset(rc, 0, sizeof *rc);
+        rc->type = xstrdup(type);
+    }
+    /* The old copy stays allocated: netdevs still open may point to it. */
+    copy->type = rc->type;
+    rc->class = copy;
+    rc->copy = copy;
+    rc->overridden = true;
+}
+
+/* Returns true if a class is registered for 'type' (NULL or "" meaning
+ * "system", as the Interface table says). */
+bool
+netdev_is_type_supported(const char *type)
+{
+    return find_class(type && *type ? type : "system") != NULL;
+}
+
+static int
+compare_strings(const void *a_, const void *b_)
+{
+    const char *const *a = a_;
+    const char *const *b = b_;
+
+    return strcmp(*a, *b);
+}
+
+/* Appends the registered types to 'ds', sorted and separated by spaces. */
+void
+netdev_get_types(struct ds *ds)
+{
+    const char **types = xmalloc((n_classes + 1) * sizeof *types);
+
+    for (size_t i = 0; i < n_classes; i++) {
+        types[i] = classes[i].type;
+    }
+    qsort(types, n_classes, sizeof *types, compare_strings);
+    for (size_t i = 0; i < n_classes; i++) {
+        ds_put_format(ds, "%s%s", i ? " " : "", types[i]);
+    }
+    free(types);
+}
+
+/* Opening and closing. */
+
+/* Opens the netdev 'name' of type 'type' (NULL or "" mean "system") and
+ * stores it in '*netdevp'.  If 'name' is open already with the same type,
+ * returns it with one more reference; with another type, fails with
+ * EEXIST.  An unknown type fails with EAFNOSUPPORT.  On failure, stores
+ * NULL in '*netdevp' and, if 'errp' is nonnull, a malloc()ed message in
+ * '*errp' (else the message is logged).  On success '*errp' is NULL. */
+int
+netdev_open(const char *name, const char *type, struct netdev **netdevp,
+            char **errp)
+{
+    struct netdev_registered_class *rc;
+    struct netdev *netdev;
+    char *error_msg = NULL;
+    int error = 0;
+
+    type = type && *type ? type : "system";
+    *netdevp = NULL;
+
+    netdev = netdev_from_name(name);
+    if (netdev) {
+        if (!strcmp(netdev_get_type(netdev), type)) {
+            *netdevp = netdev;
+        } else {
+            error = EEXIST;
+            error_msg = xasprintf("%s: cannot open as type \"%s\": already "
+                                  "open as type \"%s\"",
+                                  name, type, netdev_get_type(netdev));
+            netdev_close(netdev);
+        }
+        goto out;
+    }
+
+    rc = find_class(type);
+    if (!rc) {
+        error = EAFNOSUPPORT;
+        error_msg = xasprintf("%s: could not open network device: "
+                              "unsupported type \"%s\"", name, type);
+        goto out;
+    }
+
+    netdev = rc->class->alloc();
+    if (!netdev) {
+        error = ENOMEM;
+        error_msg = xasprintf("%s: could not allocate network device",
+                              name);
+        goto out;
+    }
+    memset(netdev, 0, sizeof *netdev);
+    netdev->name = xstrdup(name);
+    netdev->netdev_class = rc->class;
+    netdev->ref_cnt = 1;
+    netdev->n_rxq = 1;
+    netdev->n_txq = 1;
+    netdev->change_seq = 1;
+
+    error = rc->class->construct(netdev);
+    if (error) {
+        error_msg = xasprintf("%s: could not open network device of type "
+                              "\"%s\": %s", name, type, util_strerror(error));
+        free(netdev->name);
+        rc->class->dealloc(netdev);
+        goto out;
+    }
+    netdev_update_tx_caps(netdev);
+
+    if (n_netdevs >= allocated_netdevs) {
+        allocated_netdevs = allocated_netdevs ? 2 * allocated_netdevs : 16;
+        netdevs = xrealloc(netdevs, allocated_netdevs * sizeof *netdevs);
+    }
+    netdevs[n_netdevs++] = netdev;
+    *netdevp = netdev;
+
+out:
+    if (errp) {
+        *errp = error_msg;
+    } else if (error_msg) {
+        VLOG_WARN("%s", error_msg);
+        free(error_msg);
+    }
+    return error;
+}
+
+/* Returns the open netdev called 'name' with one more reference (release
+ * it with netdev_close()), or NULL if there is none. */
+struct netdev *
+netdev_from_name(const char *name)
+{
+    for (size_t i = 0; i < n_netdevs; i++) {
+        if (!strcmp(netdevs[i]->name, name)) {
+            return netdev_ref(netdevs[i]);
+        }
+    }
+    return NULL;
+}
+
+/* Stores in '*netdevsp' every open netdev whose class is 'class' (NULL:
+ * every open netdev), each with one more reference, and returns their
+ * number.  The caller frees the array and closes each netdev. */
+size_t
+netdev_get_open(const struct netdev_class *class, struct netdev ***netdevsp)
+{
+    struct netdev **list = xmalloc((n_netdevs + 1) * sizeof *list);
+    size_t n = 0;
+
+    for (size_t i = 0; i < n_netdevs; i++) {
+        if (!class || netdevs[i]->netdev_class == class
+            || !strcmp(netdevs[i]->netdev_class->type, class->type)) {
+            list[n++] = netdev_ref(netdevs[i]);
+        }
+    }
+    *netdevsp = list;
+    return n;
+}
+
+/* Takes one more reference to 'netdev' and returns it. */
+struct netdev *
+netdev_ref(struct netdev *netdev)
+{
+    if (netdev) {
+        netdev->ref_cnt++;
+    }
+    return netdev;
+}
+
+/* Releases one reference to 'netdev'; the last one destroys it. */
+void
+netdev_close(struct netdev *netdev)
+{
+    if (netdev && !--netdev->ref_cnt) {
+        netdev_destroy(netdev);
+    }
+}
+
+const char *
+netdev_get_name(const struct netdev *netdev)
+{
+    return netdev->name;
+}
+
+const char *
+netdev_get_type(const struct netdev *netdev)
+{
+    return netdev->netdev_class->type;
+}
+
+/* True if PMD threads poll the netdev's rx queues. */
+bool
+netdev_is_pmd(const struct netdev *netdev)
+{
+    return netdev->netdev_class->is_pmd;
+}
+
+/* Configuration. */
+
+/* Applies Interface:options 'options' (NULL: none) to 'netdev'.  Returns 0,
+ * or a positive errno and, if 'errp' is nonnull, a malloc()ed message in
+ * '*errp' (else it is logged). */
+int
+netdev_set_config(struct netdev *netdev, const struct smap *options,
+                  char **errp)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+    struct smap empty = SMAP_INITIALIZER;
+    char *error_msg = NULL;
+    int error = 0;
+
+    if (!options) {
+        options = &empty;
+    }
+    if (class->set_config) {
+        error = class->set_config(netdev, options, &error_msg);
+        if (error && !error_msg) {
+            error_msg = xasprintf("%s: could not set configuration: %s",
+                                  netdev->name, util_strerror(error));
+        }
+        netdev_update_tx_caps(netdev);
+    } else if (!smap_is_empty(options)) {
+        error = EINVAL;
+        error_msg = xasprintf("%s: %s interface does not support "
+                              "option \"%s\"", netdev->name,
+                              netdev_get_type(netdev),
+                              options->nodes[0].key);
+    }
+
+    if (errp) {
+        *errp = error_msg;
+    } else if (error_msg) {
+        VLOG_WARN("%s", error_msg);
+        free(error_msg);
+    }
+    return error;
+}
+
+/* Replaces the contents of 'options' by the netdev's current options.
+ * Returns 0, or EOPNOTSUPP if the class has none to report. */
+int
+netdev_get_config(const struct netdev *netdev, struct smap *options)
+{
+    smap_clear(options);
+    if (!netdev->netdev_class->get_config) {
+        return EOPNOTSUPP;
+    }
+    int error = netdev->netdev_class->get_config(netdev, options);
+
+    if (error) {
+        smap_clear(options);
+    }
+    return error;
+}
+
+/* True if the class asked for 'reconfigure' to run. */
+bool
+netdev_is_reconf_required(const struct netdev *netdev)
+{
+    return __atomic_load_n(&netdev->reconf_required, __ATOMIC_ACQUIRE);
+}
+
+/* Applies what the class requested (see "Reconfiguration" in
+ * netdev-provider.h).  The caller has stopped every thread that polls or
+ * transmits on 'netdev' and closed its rx queues.  Clears the request
+ * first, so that one made while 'reconfigure' runs is not lost.  Returns 0
+ * or a positive errno with a message in '*errp' (if 'errp' is nonnull). */
+int
+netdev_reconfigure(struct netdev *netdev, char **errp)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+    char *error_msg = NULL;
+    int error = 0;
+
+    __atomic_store_n(&netdev->reconf_required, false, __ATOMIC_RELEASE);
+    if (class->reconfigure) {
+        error = class->reconfigure(netdev, &error_msg);
+        if (error && !error_msg) {
+            error_msg = xasprintf("%s: reconfiguration failed: %s",
+                                  netdev->name, util_strerror(error));
+        }
+    }
+    netdev_update_tx_caps(netdev);
+    netdev_change_seq_changed(netdev);
+
+    if (errp) {
+        *errp = error_msg;
+    } else if (error_msg) {
+        VLOG_WARN("%s", error_msg);
+        free(error_msg);
+    }
+    return error;
+}
+
+/* Returns a number that changes whenever any netdev requests
+ * reconfiguration.  Any thread. */
+uint64_t
+netdev_reconf_seq(void)
+{
+    return __atomic_load_n(&reconf_seq, __ATOMIC_SEQ_CST);
+}
+
+/* Makes the calling thread's next poll_block() return once
+ * netdev_reconf_seq() differs from 'seq' (at once if it does already).
+ * Meant for the main thread; only one thread should wait this way. */
+void
+netdev_reconf_wait(uint64_t seq)
+{
+    pthread_once(&reconf_once, reconf_init);
+
+    /* Clear the latch before reading the counter: a request that comes
+     * after the read sets the latch again, one before it shows in the
+     * counter. */
+    latch_poll(&reconf_latch);
+    if (netdev_reconf_seq() != seq) {
+        poll_immediate_wake();
+    } else {
+        latch_wait(&reconf_latch);
+    }
+}
+
+/* Returns a number that changes whenever the netdev's link state, status or
+ * statistics changed in a way worth writing to the database. */
+uint64_t
+netdev_get_change_seq(const struct netdev *netdev)
+{
+    return __atomic_load_n(&netdev->change_seq, __ATOMIC_ACQUIRE);
+}
+
+int
+netdev_n_rxq(const struct netdev *netdev)
+{
+    return netdev->n_rxq;
+}
+
+int
+netdev_n_txq(const struct netdev *netdev)
+{
+    return netdev->n_txq;
+}
+
+/* Returns the NUMA node of the device, or -1 for any. */
+int
+netdev_get_numa_id(const struct netdev *netdev)
+{
+    return (netdev->netdev_class->get_numa_id
+            ? netdev->netdev_class->get_numa_id(netdev) : -1);
+}
+
+/* Asks for 'n_txq' transmit queues: the number of threads that will send
+ * on 'netdev' at once.  The class may grant fewer (the datapath then
+ * passes concurrent_txq == true); it applies the change in 'reconfigure'
+ * and requests one if needed.  Returns 0, or EOPNOTSUPP if the class keeps
+ * its own count. */
+int
+netdev_set_tx_multiq(struct netdev *netdev, int n_txq)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+
+    return (class->set_tx_multiq
+            ? class->set_tx_multiq(netdev, MAX(n_txq, 1))
+            : EOPNOTSUPP);
+}
+
+/* Addresses, MTU, link. */
+
+int
+netdev_set_etheraddr(struct netdev *netdev, const struct eth_addr *mac)
+{
+    return (netdev->netdev_class->set_etheraddr
+            ? netdev->netdev_class->set_etheraddr(netdev, mac)
+            : EOPNOTSUPP);
+}
+
+int
+netdev_get_etheraddr(const struct netdev *netdev, struct eth_addr *mac)
+{
+    if (!netdev->netdev_class->get_etheraddr) {
+        memset(mac, 0, sizeof *mac);
+        return EOPNOTSUPP;
+    }
+    return netdev->netdev_class->get_etheraddr(netdev, mac);
+}
+
+int
+netdev_get_mtu(const struct netdev *netdev, int *mtup)
+{
+    if (!netdev->netdev_class->get_mtu) {
+        *mtup = 0;
+        return EOPNOTSUPP;
+    }
+    return netdev->netdev_class->get_mtu(netdev, mtup);
+}
+
+/* Sets the MTU (Interface:mtu_request).  Returns 0, EOPNOTSUPP if the class
+ * cannot, or another errno with a message in '*errp' (if nonnull). */
+int
+netdev_set_mtu(struct netdev *netdev, int mtu, char **errp)
+{
+    char *error_msg = NULL;
+    int error;
+
+    if (!netdev->netdev_class->set_mtu) {
+        error = EOPNOTSUPP;
+    } else {
+        error = netdev->netdev_class->set_mtu(netdev, mtu, &error_msg);
+        if (error && !error_msg && error != EOPNOTSUPP) {
+            error_msg = xasprintf("%s: cannot set MTU %d: %s", netdev->name,
+                                  mtu, util_strerror(error));
+        }
+    }
+    if (errp) {
+        *errp = error_msg;
+    } else if (error_msg) {
+        VLOG_WARN("%s", error_msg);
+        free(error_msg);
+    }
+    return error;
+}
+
+int
+netdev_get_carrier(const struct netdev *netdev, bool *carrier)
+{
+    if (!netdev->netdev_class->get_carrier) {
+        *carrier = true;
+        return 0;
+    }
+    return netdev->netdev_class->get_carrier(netdev, carrier);
+}
+
+long long int
+netdev_get_carrier_resets(const struct netdev *netdev)
+{
+    return (netdev->netdev_class->get_carrier_resets
+            ? netdev->netdev_class->get_carrier_resets(netdev) : 0);
+}
+
+int
+netdev_get_speed(const struct netdev *netdev, uint32_t *mbps)
+{
+    if (!netdev->netdev_class->get_speed) {
+        *mbps = 0;
+        return EOPNOTSUPP;
+    }
+    return netdev->netdev_class->get_speed(netdev, mbps);
+}
+
+static int
+netdev_update_flags(struct netdev *netdev, enum netdev_flags off,
+                    enum netdev_flags on, enum netdev_flags *old)
+{
+    enum netdev_flags dummy;
+
+    if (!old) {
+        old = &dummy;
+    }
+    *old = 0;
+    if (!netdev->netdev_class->update_flags) {
+        return EOPNOTSUPP;
+    }
+    int error = netdev->netdev_class->update_flags(netdev, off, on, old);
+
+    if (!error && ((*old & ~off) | on) != *old) {
+        netdev_change_seq_changed(netdev);
+    }
+    return error;
+}
+
+int
+netdev_get_flags(const struct netdev *netdev, enum netdev_flags *flags)
+{
+    /* update_flags with nothing to change reads the flags. */
+    return netdev_update_flags((struct netdev *) netdev, 0, 0,
+                               flags);
+}
+
+int
+netdev_turn_flags_on(struct netdev *netdev, enum netdev_flags flags)
+{
+    return netdev_update_flags(netdev, 0, flags, NULL);
+}
+
+int
+netdev_turn_flags_off(struct netdev *netdev, enum netdev_flags flags)
+{
+    return netdev_update_flags(netdev, flags, 0, NULL);
+}
+
+/* Statistics and status. */
+
+/* Stores the netdev's statistics in '*stats', UINT64_MAX for those it does
+ * not keep. */
+int
+netdev_get_stats(const struct netdev *netdev, struct netdev_stats *stats)
+{
+    memset(stats, 0xff, sizeof *stats);
+    return (netdev->netdev_class->get_stats
+            ? netdev->netdev_class->get_stats(netdev, stats)
+            : EOPNOTSUPP);
+}
+
+/* Stores the class's extra counters in '*stats' (which the caller frees
+ * with netdev_custom_stats_destroy()), followed by
+ * "ovs_tx_linearize_drops" for a netdev that has custom counters or has
+ * dropped chains. */
+int
+netdev_get_custom_stats(const struct netdev *netdev,
+                        struct netdev_custom_stats *stats)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+    uint64_t drops = __atomic_load_n(&netdev->tx_linearize_drops,
+                                     __ATOMIC_RELAXED);
+    int error = 0;
+
+    stats->counters = NULL;
+    stats->n = 0;
+    if (class->get_custom_stats) {
+        error = class->get_custom_stats(netdev, stats);
+        if (error) {
+            netdev_custom_stats_destroy(stats);
+        }
+    }
+    if (drops || stats->n) {
+        netdev_custom_stats_add(stats, "ovs_tx_linearize_drops", drops);
+    }
+    return error;
+}
+
+/* Adds the netdev's Interface:status keys to 'status': the class's own and
+ * tx_ip_csum_offload, tx_tcp_csum_offload, tx_udp_csum_offload,
+ * tx_sctp_csum_offload ("true" or "false"). */
+int
+netdev_get_status(const struct netdev *netdev, struct smap *status)
+{
+    static const struct {
+        uint32_t cap;
+        const char *key;
+    } keys[] = {
+        { NETDEV_TX_IPV4_CSUM, "tx_ip_csum_offload" },
+        { NETDEV_TX_TCP_CSUM, "tx_tcp_csum_offload" },
+        { NETDEV_TX_UDP_CSUM, "tx_udp_csum_offload" },
+        { NETDEV_TX_SCTP_CSUM, "tx_sctp_csum_offload" },
+    };
+    int error = 0;
+
+    if (netdev->netdev_class->get_status) {
+        error = netdev->netdev_class->get_status(netdev, status);
+        if (error == EOPNOTSUPP) {
+            error = 0;
+        }
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+        smap_add(status, keys[i].key,
+                 netdev->tx_caps & keys[i].cap ? "true" : "false");
+    }
+    return error;
+}
+
+/* NETDEV_TX_* the port can do. */
+uint32_t
+netdev_get_tx_caps(const struct netdev *netdev)
+{
+    return netdev->tx_caps;
+}
+
+/* Receive. */
+
+/* Opens rx queue 'queue_id' of 'netdev' (0 <= queue_id < n_rxq) in
+ * '*rxqp'.  The queue holds a reference to the netdev until
+ * netdev_rxq_close(). */
+int
+netdev_rxq_open(struct netdev *netdev, struct netdev_rxq **rxqp, int queue_id)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+    struct netdev_rxq *rxq;
+    int error;
+
+    *rxqp = NULL;
+    if (queue_id < 0 || queue_id >= netdev->n_rxq || !class->rxq_alloc) {
+        return EINVAL;
+    }
+    rxq = class->rxq_alloc();
+    if (!rxq) {
+        return ENOMEM;
+    }
+    rxq->netdev = netdev_ref(netdev);
+    rxq->queue_id = queue_id;
+    error = class->rxq_construct(rxq);
+    if (error) {
+        class->rxq_dealloc(rxq);
+        netdev_close(netdev);
+        return error;
+    }
+    *rxqp = rxq;
+    return 0;
+}
+
+/* Closes 'rxq' (NULL is allowed) and drops its netdev reference. */
+void
+netdev_rxq_close(struct netdev_rxq *rxq)
+{
+    if (rxq) {
+        struct netdev *netdev = rxq->netdev;
+
+        netdev->netdev_class->rxq_destruct(rxq);
+        netdev->netdev_class->rxq_dealloc(rxq);
+        netdev_close(netdev);
+    }
+}
+
+/* Receives up to DP_PACKET_BATCH_SIZE packets into 'batch', which is
+ * emptied first.  Returns 0 if some arrived, EAGAIN if none, another errno
+ * on error.  '*qfill' (if nonnull) gets the packets still queued, or -1. */
+int
+netdev_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
+                int *qfill)
+{
+    int error;
+
+    dp_packet_batch_init(batch);
+    error = rxq->netdev->netdev_class->rxq_recv(rxq, batch, qfill);
+    if (!error) {
+        COVERAGE_ADD(netdev_received, batch->count);
+    } else {
+        dp_packet_batch_init(batch);
+        if (qfill) {
+            *qfill = 0;
+        }
+    }
+    return error;
+}
+
+/* Makes poll_block() wake when 'rxq' has packets (main-thread-polled
+ * classes; a no-op for the others). */
+void
+netdev_rxq_wait(struct netdev_rxq *rxq)
+{
+    if (rxq->netdev->netdev_class->rxq_wait) {
+        rxq->netdev->netdev_class->rxq_wait(rxq);
+    }
+}
+
+struct netdev *
+netdev_rxq_get_netdev(const struct netdev_rxq *rxq)
+{
+    return rxq->netdev;
+}
+
+int
+netdev_rxq_get_queue_id(const struct netdev_rxq *rxq)
+{
+    return rxq->queue_id;
+}
+
+/* Transmit. */
+
+/* Sends the packets of 'batch' on tx queue 'qid' (taken modulo n_txq) of
+ * 'netdev', which takes ownership of every packet; the batch is empty on
+ * return.  First completes, packet by packet, the pending checksums the
+ * port cannot offload and, for a port without NETDEV_TX_MULTI_SEG, makes
+ * chains linear, dropping (and counting in ovs_tx_linearize_drops) those
+ * too long for one segment.  Returns 0 or the class's errno. */
+int
+netdev_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
+            bool concurrent_txq)
+{
+    uint32_t caps = netdev->tx_caps;
+    uint32_t csum_caps = caps & (NETDEV_TX_IPV4_CSUM | NETDEV_TX_TCP_CSUM
+                                 | NETDEV_TX_UDP_CSUM | NETDEV_TX_SCTP_CSUM);
+    size_t n_drops = 0;
+    size_t n = 0;
+
+    for (size_t i = 0; i < batch->count; i++) {
+        struct dp_packet *p = batch->packets[i];
+
+        if (!(caps & NETDEV_TX_MULTI_SEG) && !dp_packet_is_linear(p)) {
+            if (dp_packet_linearize(p)) {
+                static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+                VLOG_WARN_RL(&rl, "%s: dropped a %"PRIu32"-byte packet of "
+                             "%u segments: the port cannot send chains and "
+                             "it does not fit in one segment",
+                             netdev->name, dp_packet_size(p),
+                             (unsigned int) dp_packet_n_segs(p));
+                dp_packet_free(p);
+                n_drops++;
+                continue;
+            }
+            COVERAGE_INC(netdev_linearized);
+        }
+        dp_packet_tx_prepare(p, csum_caps);
+        batch->packets[n++] = p;
+    }
+    batch->count = n;
+    if (n_drops) {
+        __atomic_fetch_add(&netdev->tx_linearize_drops, n_drops,
+                           __ATOMIC_RELAXED);
+        COVERAGE_ADD(netdev_linearize_drops, n_drops);
+    }
+    if (!n) {
+        return 0;
+    }
+
+    if (netdev->n_txq > 0 && (qid < 0 || qid >= netdev->n_txq)) {
+        qid = (qid < 0 ? 0 : qid) % netdev->n_txq;
+    }
+    COVERAGE_ADD(netdev_sent, n);
+    int error = netdev->netdev_class->send(netdev, qid, batch,
+                                           concurrent_txq);
+    /* The class owns the packets now, whatever it returned. */
+    dp_packet_batch_init(batch);
+    return error;
+}
+
+/* Sends what tx queue 'qid' holds back (classes with 'flush').  Returns the
+ * number of packets still held. */
+int
+netdev_flush(struct netdev *netdev, int qid, bool concurrent_txq)
+{
+    return (netdev->netdev_class->flush
+            ? netdev->netdev_class->flush(netdev, qid, concurrent_txq)
+            : 0);
+}
+
+/* True if the class holds packets back until netdev_flush(). */
+bool
+netdev_has_flush(const struct netdev *netdev)
+{
+    return netdev->netdev_class->flush != NULL;
+}
+
+/* For classes. */
+
+/* Records that 'netdev' needs netdev_reconfigure() and wakes the thread in
+ * netdev_reconf_wait().  Any thread. */
+void
+netdev_request_reconfigure(struct netdev *netdev)
+{
+    pthread_once(&reconf_once, reconf_init);
+    __atomic_store_n(&netdev->reconf_required, true, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&reconf_seq, 1, __ATOMIC_SEQ_CST);
+    latch_set(&reconf_latch);
+}
+
+/* Records that the netdev's link state, status or statistics changed.  Any
+ * thread. */
+void
+netdev_change_seq_changed(struct netdev *netdev)
+{
+    __atomic_fetch_add(&netdev->change_seq, 1, __ATOMIC_RELEASE);
+}
+
+/* Helpers. */
+
+static struct netdev_registered_class *
+find_class(const char *type)
+{
+    for (size_t i = 0; i < n_classes; i++) {
+        if (!strcmp(classes[i].type, type)) {
+            return &classes[i];
+        }
+    }
+    return NULL;
+}
+
+static void
+netdev_destroy(struct netdev *netdev)
+{
+    for (size_t i = 0; i < n_netdevs; i++) {
+        if (netdevs[i] == netdev) {
+            netdevs[i] = netdevs[--n_netdevs];
+            break;
+        }
+    }
+    netdev->netdev_class->destruct(netdev);
+    free(netdev->name);
+    netdev->name = NULL;
+    netdev->netdev_class->dealloc(netdev);
+}
+
+static void
+netdev_update_tx_caps(struct netdev *netdev)
+{
+    const struct netdev_class *class = netdev->netdev_class;
+
+    netdev->tx_caps = class->get_tx_caps ? class->get_tx_caps(netdev) : 0;
+}
+
+static void
+reconf_init(void)
+{
+    latch_init(&reconf_latch);
+}

@@ -1,0 +1,824 @@
+/* Unit tests for lib/netdev.c and lib/netdev-dummy.c: the class registry,
+ * opening and reference counts, configuration errors, the transmit step
+ * (checksum completion, chain linearization and its drops), receive queues,
+ * capture files and the reconfiguration wake-up.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "dp-packet-csum.h"
+#include "dp-packet.h"
+#include "dp-test.h"
+#include "dynamic-string.h"
+#include "netdev-dummy.h"
+#include "netdev-provider.h"
+#include "netdev.h"
+#include "odp-util.h"
+#include "packets.h"
+#include "pcap-file.h"
+#include "poll-loop.h"
+#include "smap.h"
+#include "timeval.h"
+#include "util.h"
+
+#define UDP_FLOW \
+    "in_port(1),eth(src=00:00:00:00:00:01,dst=00:00:00:00:00:02)," \
+    "eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=17,tos=0," \
+    "ttl=64,frag=no),udp(src=1,dst=2)"
+
+static uint8_t pattern[9000];
+
+static int
+setup(void **state DPS_UNUSED)
+{
+    for (size_t i = 0; i < sizeof pattern; i++) {
+        pattern[i] = (uint8_t) (i * 13 + (i >> 8) + 5);
+    }
+    dp_test_init("test-netdev");
+    netdev_dummy_register(NETDEV_DUMMY_OVERRIDE);
+    return 0;
+}
+
+/* Opens 'name' of 'type' and fails the test if that fails. */
+static struct netdev *
+open_ok(const char *name, const char *type)
+{
+    struct netdev *netdev;
+    char *error;
+
+    assert_int_equal(netdev_open(name, type, &netdev, &error), 0);
+    assert_null(error);
+    assert_non_null(netdev);
+    return netdev;
+}
+
+static struct dp_packet *
+udp_packet(size_t payload)
+{
+    struct dp_packet *p;
+    char *error = odp_packet_compose(UDP_FLOW, dp_test_pools.std, payload,
+                                     &p);
+
+    assert_null(error);
+    assert_non_null(p);
+    return p;
+}
+
+static void
+send_one(struct netdev *netdev, struct dp_packet *p)
+{
+    struct dp_packet_batch batch;
+
+    dp_packet_batch_init(&batch);
+    dp_packet_batch_add(&batch, p);
+    assert_int_equal(netdev_send(netdev, 0, &batch, false), 0);
+    assert_int_equal(batch.count, 0);
+}
+
+static void
+test_types(void **state DPS_UNUSED)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    netdev_get_types(&ds);
+    assert_string_equal(ds_cstr(&ds), "dpdk dummy dummy-internal dummy-pmd "
+                        "internal system tap");
+    ds_destroy(&ds);
+    assert_true(netdev_is_type_supported("dummy"));
+    assert_true(netdev_is_type_supported(""));     /* "system". */
+    assert_true(netdev_is_type_supported(NULL));
+    assert_false(netdev_is_type_supported("vxlan"));
+
+    /* A second registration is ignored: same types. */
+    netdev_dummy_register(NETDEV_DUMMY_ON);
+    ds_init(&ds);
+    netdev_get_types(&ds);
+    assert_string_equal(ds_cstr(&ds), "dpdk dummy dummy-internal dummy-pmd "
+                        "internal system tap");
+    ds_destroy(&ds);
+}
+
+static void
+test_open_close(void **state DPS_UNUSED)
+{
+    struct netdev *a = open_ok("p0", "dummy");
+    struct netdev *b, *c;
+    char *error;
+
+    assert_string_equal(netdev_get_name(a), "p0");
+    assert_string_equal(netdev_get_type(a), "dummy");
+    assert_false(netdev_is_pmd(a));
+    assert_int_equal(a->ref_cnt, 1);
+
+    /* Same name and type: the same netdev, one more reference. */
+    b = open_ok("p0", "dummy");
+    assert_ptr_equal(a, b);
+    assert_int_equal(a->ref_cnt, 2);
+
+    /* Same name, other type: an error that says so. */
+    assert_int_equal(netdev_open("p0", "dummy-pmd", &c, &error), EEXIST);
+    assert_null(c);
+    assert_non_null(error);
+    assert_non_null(strstr(error, "p0"));
+    assert_non_null(strstr(error, "\"dummy-pmd\""));
+    assert_non_null(strstr(error, "already open as type \"dummy\""));
+    free(error);
+    assert_int_equal(a->ref_cnt, 2);
+
+    /* Unknown type. */
+    assert_int_equal(netdev_open("q0", "vxlan", &c, &error), EAFNOSUPPORT);
+    assert_null(c);
+    assert_non_null(strstr(error, "unsupported type \"vxlan\""));
+    free(error);
+
+    /* Lookup by name. */
+    c = netdev_from_name("p0");
+    assert_ptr_equal(c, a);
+    assert_int_equal(a->ref_cnt, 3);
+    netdev_close(c);
+    assert_null(netdev_from_name("nope"));
+
+    netdev_close(b);
+    assert_int_equal(a->ref_cnt, 1);
+    netdev_close(a);
+    assert_null(netdev_from_name("p0"));
+
+    /* Reopening after the last close gives a fresh netdev, of any type. */
+    c = open_ok("p0", "dummy-pmd");
+    assert_true(netdev_is_pmd(c));
+    assert_int_equal(netdev_n_rxq(c), 1);
+    assert_true(netdev_n_txq(c) >= 1);
+    netdev_close(c);
+    netdev_close(NULL);
+}
+
+static void
+test_override_types(void **state DPS_UNUSED)
+{
+    struct netdev *sys = open_ok("s0", "");
+    struct netdev *dpdk = open_ok("d0", "dpdk");
+    struct netdev *intl = open_ok("br0", "internal");
+
+    assert_string_equal(netdev_get_type(sys), "system");
+    assert_false(netdev_is_pmd(sys));
+    assert_string_equal(netdev_get_type(dpdk), "dpdk");
+    assert_true(netdev_is_pmd(dpdk));
+    assert_string_equal(netdev_get_type(intl), "internal");
+    assert_true(netdev_dummy_is_dummy(sys));
+    assert_true(netdev_dummy_is_dummy(dpdk));
+    assert_true(netdev_dummy_is_dummy(intl));
+
+    /* Every dummy has its own aa:55:aa:55:xx:xx address. */
+    struct eth_addr m1, m2, m3;
+    assert_int_equal(netdev_get_etheraddr(sys, &m1), 0);
+    assert_int_equal(netdev_get_etheraddr(dpdk, &m2), 0);
+    assert_int_equal(netdev_get_etheraddr(intl, &m3), 0);
+    assert_memory_equal(m1.ea, "\xaa\x55\xaa\x55", 4);
+    assert_memory_equal(m2.ea, "\xaa\x55\xaa\x55", 4);
+    assert_memory_not_equal(m1.ea, m2.ea, 6);
+    assert_memory_not_equal(m2.ea, m3.ea, 6);
+
+    struct netdev **all;
+    size_t n = netdev_get_open(NULL, &all);
+    assert_int_equal(n, 3);
+    for (size_t i = 0; i < n; i++) {
+        netdev_close(all[i]);
+    }
+    free(all);
+
+    netdev_close(sys);
+    netdev_close(dpdk);
+    netdev_close(intl);
+}
+
+static void
+test_link_and_flags(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_ok("p1", "dummy");
+    struct eth_addr mac = { { 0x02, 1, 2, 3, 4, 5 } }, mac2;
+    enum netdev_flags flags;
+    uint64_t seq;
+    bool carrier;
+    char *error;
+    int mtu;
+
+    assert_int_equal(netdev_get_mtu(netdev, &mtu), 0);
+    assert_int_equal(mtu, 1500);
+    seq = netdev_get_change_seq(netdev);
+    assert_int_equal(netdev_set_mtu(netdev, 9000, &error), 0);
+    assert_null(error);
+    assert_int_equal(netdev_get_mtu(netdev, &mtu), 0);
+    assert_int_equal(mtu, 9000);
+    assert_true(netdev_get_change_seq(netdev) != seq);
+    assert_int_equal(netdev_set_mtu(netdev, 10, &error), EINVAL);
+    assert_non_null(strstr(error, "MTU 10"));
+    free(error);
+
+    assert_int_equal(netdev_set_etheraddr(netdev, &mac), 0);
+    assert_int_equal(netdev_get_etheraddr(netdev, &mac2), 0);
+    assert_memory_equal(&mac, &mac2, sizeof mac);
+
+    assert_int_equal(netdev_get_carrier(netdev, &carrier), 0);
+    assert_true(carrier);
+
+    assert_int_equal(netdev_get_flags(netdev, &flags), 0);
+    assert_int_equal(flags, NETDEV_UP);
+    seq = netdev_get_change_seq(netdev);
+    assert_int_equal(netdev_turn_flags_off(netdev, NETDEV_UP), 0);
+    assert_int_equal(netdev_get_flags(netdev, &flags), 0);
+    assert_int_equal(flags, 0);
+    assert_true(netdev_get_change_seq(netdev) != seq);
+    assert_int_equal(netdev_turn_flags_on(netdev, NETDEV_UP), 0);
+    assert_int_equal(netdev_get_flags(netdev, &flags), 0);
+    assert_int_equal(flags, NETDEV_UP);
+
+    netdev_close(netdev);
+}
+
+static void
+test_set_config(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_ok("p2", "dummy-pmd");
+    struct smap options = SMAP_INITIALIZER;
+    struct smap config = SMAP_INITIALIZER;
+    char *error;
+
+    /* Unknown key: the error names it, nothing changes. */
+    smap_add(&options, "n_rxq", "2");
+    smap_add(&options, "bogus", "1");
+    assert_int_equal(netdev_set_config(netdev, &options, &error), EINVAL);
+    assert_non_null(strstr(error, "p2"));
+    assert_non_null(strstr(error, "\"bogus\""));
+    free(error);
+    assert_false(netdev_is_reconf_required(netdev));
+
+    /* Bad values. */
+    smap_clear(&options);
+    smap_add(&options, "n_rxq", "0");
+    assert_int_equal(netdev_set_config(netdev, &options, &error), EINVAL);
+    assert_non_null(strstr(error, "n_rxq"));
+    free(error);
+    smap_clear(&options);
+    smap_add(&options, "n_rxq", "two");
+    assert_int_equal(netdev_set_config(netdev, &options, &error), EINVAL);
+    assert_non_null(strstr(error, "not an integer"));
+    free(error);
+    smap_clear(&options);
+    smap_add(&options, "ol_ip_csum", "yes");
+    assert_int_equal(netdev_set_config(netdev, &options, &error), EINVAL);
+    assert_non_null(strstr(error, "ol_ip_csum"));
+    free(error);
+    smap_clear(&options);
+    smap_add(&options, "tx_pcap", "/nonexistent-dir/x.pcap");
+    assert_int_equal(netdev_set_config(netdev, &options, &error), ENOENT);
+    assert_non_null(strstr(error, "/nonexistent-dir/x.pcap"));
+    free(error);
+
+    /* Without a message pointer the message is logged; still an error. */
+    smap_clear(&options);
+    smap_add(&options, "nope", "1");
+    assert_int_equal(netdev_set_config(netdev, &options, NULL), EINVAL);
+
+    /* A good one: n_rxq is requested, applied by netdev_reconfigure(). */
+    smap_clear(&options);
+    smap_add(&options, "n_rxq", "3");
+    smap_add(&options, "n_txq", "5");
+    assert_int_equal(netdev_set_config(netdev, &options, &error), 0);
+    assert_null(error);
+    assert_true(netdev_is_reconf_required(netdev));
+    assert_int_equal(netdev_n_rxq(netdev), 1);
+    assert_int_equal(netdev_get_config(netdev, &config), 0);
+    assert_string_equal(smap_get(&config, "requested_rx_queues"), "3");
+    assert_string_equal(smap_get(&config, "configured_rx_queues"), "1");
+    assert_int_equal(netdev_reconfigure(netdev, &error), 0);
+    assert_null(error);
+    assert_false(netdev_is_reconf_required(netdev));
+    assert_int_equal(netdev_n_rxq(netdev), 3);
+    assert_int_equal(netdev_n_txq(netdev), 5);
+    assert_int_equal(netdev_get_config(netdev, &config), 0);
+    assert_string_equal(smap_get(&config, "configured_rx_queues"), "3");
+    assert_string_equal(smap_get(&config, "configured_tx_queues"), "5");
+
+    /* The same options again request nothing. */
+    assert_int_equal(netdev_set_config(netdev, &options, &error), 0);
+    assert_false(netdev_is_reconf_required(netdev));
+
+    /* The datapath's tx queue request gives way to options:n_txq... */
+    assert_int_equal(netdev_set_tx_multiq(netdev, 3), 0);
+    assert_false(netdev_is_reconf_required(netdev));
+    /* ...and applies without it. */
+    smap_remove(&options, "n_txq");
+    assert_int_equal(netdev_set_config(netdev, &options, &error), 0);
+    assert_true(netdev_is_reconf_required(netdev));
+    assert_int_equal(netdev_reconfigure(netdev, &error), 0);
+    assert_int_equal(netdev_n_txq(netdev), 3);
+
+    /* A "dummy" port lists no queue keys; an empty config is accepted. */
+    struct netdev *plain = open_ok("p3", "dummy");
+    assert_int_equal(netdev_set_config(plain, NULL, &error), 0);
+    assert_int_equal(netdev_get_config(plain, &config), 0);
+    assert_true(smap_is_empty(&config));
+
+    smap_destroy(&options);
+    smap_destroy(&config);
+    netdev_close(plain);
+    netdev_close(netdev);
+}
+
+static void
+test_stats_and_status(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_ok("p4", "dummy");
+    struct smap status = SMAP_INITIALIZER;
+    struct netdev_custom_stats custom;
+    struct netdev_stats stats;
+
+    assert_int_equal(netdev_get_stats(netdev, &stats), 0);
+    assert_int_equal(stats.rx_packets, 0);
+    assert_int_equal(stats.tx_bytes, 0);
+    /* What the port does not count stays "unsupported". */
+    assert_true(stats.collisions == UINT64_MAX);
+    assert_true(stats.rx_crc_err == UINT64_MAX);
+
+    assert_int_equal(netdev_get_status(netdev, &status), 0);
+    assert_string_equal(smap_get(&status, "tx_ip_csum_offload"), "false");
+    assert_string_equal(smap_get(&status, "tx_tcp_csum_offload"), "false");
+    assert_string_equal(smap_get(&status, "tx_udp_csum_offload"), "false");
+    assert_string_equal(smap_get(&status, "tx_sctp_csum_offload"), "false");
+    assert_int_equal(smap_count(&status), 4);
+
+    struct smap options = SMAP_INITIALIZER;
+    smap_add(&options, "ol_ip_csum", "true");
+    smap_add(&options, "ol_udp_csum", "true");
+    assert_int_equal(netdev_set_config(netdev, &options, NULL), 0);
+    assert_int_equal(netdev_get_tx_caps(netdev),
+                     NETDEV_TX_IPV4_CSUM | NETDEV_TX_UDP_CSUM);
+    smap_clear(&status);
+    assert_int_equal(netdev_get_status(netdev, &status), 0);
+    assert_string_equal(smap_get(&status, "tx_ip_csum_offload"), "true");
+    assert_string_equal(smap_get(&status, "tx_tcp_csum_offload"), "false");
+    assert_string_equal(smap_get(&status, "tx_udp_csum_offload"), "true");
+    assert_string_equal(smap_get(&status, "tx_sctp_csum_offload"), "false");
+
+    /* No custom counters while nothing was dropped. */
+    assert_int_equal(netdev_get_custom_stats(netdev, &custom), 0);
+    assert_int_equal(custom.n, 0);
+    netdev_custom_stats_destroy(&custom);
+
+    netdev_custom_stats_add(&custom, "a", 1);
+    netdev_custom_stats_add(&custom, "b", 2);
+    assert_int_equal(custom.n, 2);
+    assert_string_equal(custom.counters[1].name, "b");
+    assert_int_equal(custom.counters[1].value, 2);
+    netdev_custom_stats_destroy(&custom);
+    assert_int_equal(custom.n, 0);
+
+    smap_destroy(&options);
+    smap_destroy(&status);
+    netdev_close(netdev);
+}
+
+/* A UDP packet whose checksums were made "partial" (fields zeroed) must
+ * leave a port without offload with the right checksums, and a port with
+ * offload with the fields left to the device and the mbuf flags set. */
+static void
+test_send_csum(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_ok("p5", "dummy");
+    struct dp_packet *p, *sent;
+    uint8_t good[200], bytes[200];
+    size_t size;
+
+    netdev_dummy_set_keep_sent(netdev, 4);
+
+    for (int offload = 0; offload < 2; offload++) {
+        p = udp_packet(50);
+        size = dp_packet_size(p);
+        assert_true(size <= sizeof good);
+        assert_int_equal(dp_packet_copy_out(p, 0, size, good), 0);
+
+        /* Zero both checksums and mark them partial. */
+        uint16_t zero = 0;
+        assert_int_equal(dp_packet_copy_in(p, p->md.l3_ofs + 10, 2, &zero),
+                         0);
+        assert_int_equal(dp_packet_copy_in(p, p->md.l4_ofs + 6, 2, &zero),
+                         0);
+        p->md.ip_csum = DP_CSUM_PARTIAL;
+        p->md.l4_csum = DP_CSUM_PARTIAL;
+
+        netdev_dummy_set_tx_caps(netdev, offload
+                                 ? NETDEV_TX_IPV4_CSUM | NETDEV_TX_UDP_CSUM
+                                 : 0);
+        send_one(netdev, p);
+        sent = netdev_dummy_pop_sent(netdev);
+        assert_non_null(sent);
+        assert_int_equal(dp_packet_size(sent), size);
+        assert_int_equal(dp_packet_copy_out(sent, 0, size, bytes), 0);
+        if (!offload) {
+            assert_memory_equal(bytes, good, size);
+            assert_int_equal(sent->md.ip_csum, DP_CSUM_GOOD);
+            assert_int_equal(sent->md.l4_csum, DP_CSUM_GOOD);
+        } else {
+            assert_int_equal(sent->md.l4_csum, DP_CSUM_PARTIAL);
+            assert_true(sent->mbuf.ol_flags & RTE_MBUF_F_TX_IP_CKSUM);
+            assert_true((sent->mbuf.ol_flags & RTE_MBUF_F_TX_L4_MASK)
+                        == RTE_MBUF_F_TX_UDP_CKSUM);
+            /* Everything but the checksum fields is unchanged. */
+            assert_memory_equal(bytes, good, p->md.l3_ofs + 10);
+        }
+        dp_packet_free(sent);
+    }
+    assert_null(netdev_dummy_pop_sent(netdev));
+    netdev_close(netdev);
+}
+
+/* A chain sent on a port without NETDEV_TX_MULTI_SEG arrives linear with
+ * the same bytes; one that cannot fit one segment is dropped and counted;
+ * a port with the capability gets the chain as it is. */
+static void
+test_send_chains(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_ok("p6", "dummy");
+    struct netdev_custom_stats custom;
+    struct netdev_stats stats;
+    struct dp_packet_batch batch;
+    struct dp_packet *p;
+
+    netdev_dummy_set_keep_sent(netdev, 8);
+
+    /* Three chains of different shapes in one batch. */
+    static const size_t sizes[][3] = {
+        { 300, 100, 50 }, { 1400, 1, 700 }, { 64, 14, 20 },
+    };
+    dp_packet_batch_init(&batch);
+    for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+        p = dp_test_chain(dp_test_pools.std, pattern, sizes[i][0],
+                          sizes[i][1], sizes[i][2]);
+        assert_non_null(p);
+        assert_true(dp_packet_n_segs(p) > 1);
+        dp_packet_batch_add(&batch, p);
+    }
+    assert_int_equal(netdev_send(netdev, 0, &batch, false), 0);
+    for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+        p = netdev_dummy_pop_sent(netdev);
+        assert_non_null(p);
+        assert_true(dp_packet_is_linear(p));
+        assert_true(dp_test_equal(p, pattern, sizes[i][0]));
+        dp_packet_free(p);
+    }
+
+    /* Too long for one 64-byte segment: dropped and counted. */
+    p = dp_test_chain(dp_test_pools.tiny, pattern, 300, 64, 64);
+    assert_non_null(p);
+    dp_packet_batch_init(&batch);
+    dp_packet_batch_add(&batch, p);
+    dp_packet_batch_add(&batch, dp_packet_alloc_data(dp_test_pools.std,
+                                                     pattern, 60));
+    assert_int_equal(netdev_send(netdev, 0, &batch, false), 0);
+    assert_int_equal(batch.count, 0);
+    assert_int_equal(netdev->tx_linearize_drops, 1);
+    p = netdev_dummy_pop_sent(netdev);
+    assert_non_null(p);
+    assert_true(dp_test_equal(p, pattern, 60));
+    dp_packet_free(p);
+    assert_null(netdev_dummy_pop_sent(netdev));
+
+    assert_int_equal(netdev_get_custom_stats(netdev, &custom), 0);
+    assert_int_equal(custom.n, 1);
+    assert_string_equal(custom.counters[0].name, "ovs_tx_linearize_drops");
+    assert_int_equal(custom.counters[0].value, 1);
+    netdev_custom_stats_destroy(&custom);
+
+    assert_int_equal(netdev_get_stats(netdev, &stats), 0);
+    assert_int_equal(stats.tx_packets, 4);
+    assert_int_equal(stats.tx_bytes, 300 + 1400 + 64 + 60);
+
+    /* With NETDEV_TX_MULTI_SEG the chain goes as it is. */
+    netdev_dummy_set_tx_caps(netdev, NETDEV_TX_MULTI_SEG);
+    p = dp_test_chain(dp_test_pools.tiny, pattern, 300, 64, 64);
+    send_one(netdev, p);
+    p = netdev_dummy_pop_sent(netdev);
+    assert_non_null(p);
+    assert_true(dp_packet_n_segs(p) > 1);
+    assert_true(dp_test_equal(p, pattern, 300));
+    dp_packet_free(p);
+    assert_int_equal(netdev->tx_linearize_drops, 1);
+
+    netdev_close(netdev);
+}
+
+/* Frames longer than MTU + Ethernet + VLAN headers are dropped. */
+static void
+test_send_mtu(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_ok("p7", "dummy");
+    struct netdev_stats stats;
+
+    netdev_dummy_set_keep_sent(netdev, 2);
+    send_one(netdev, dp_packet_alloc_data(dp_test_pools.std, pattern, 1518));
+    send_one(netdev, dp_packet_alloc_data(dp_test_pools.std, pattern, 1519));
+    assert_int_equal(netdev_get_stats(netdev, &stats), 0);
+    assert_int_equal(stats.tx_packets, 1);
+    assert_int_equal(stats.tx_dropped, 1);
+    netdev_close(netdev);       /* Frees the kept packet. */
+}
+
+static void
+test_receive(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_ok("p8", "dummy-pmd");
+    struct smap options = SMAP_INITIALIZER;
+    struct netdev_rxq *rxq0, *rxq1, *bad;
+    struct dp_packet_batch batch;
+    struct netdev_stats stats;
+    int qfill;
+
+    smap_add(&options, "n_rxq", "2");
+    assert_int_equal(netdev_set_config(netdev, &options, NULL), 0);
+    assert_int_equal(netdev_reconfigure(netdev, NULL), 0);
+    assert_int_equal(netdev_n_rxq(netdev), 2);
+
+    assert_int_equal(netdev_rxq_open(netdev, &rxq0, 0), 0);
+    assert_int_equal(netdev_rxq_open(netdev, &rxq1, 1), 0);
+    assert_int_equal(netdev_rxq_open(netdev, &bad, 2), EINVAL);
+    assert_null(bad);
+    assert_int_equal(netdev->ref_cnt, 3);
+    assert_ptr_equal(netdev_rxq_get_netdev(rxq1), netdev);
+    assert_int_equal(netdev_rxq_get_queue_id(rxq1), 1);
+
+    /* 40 packets on queue 1: a burst of 32, then 8. */
+    for (int i = 0; i < 40; i++) {
+        struct dp_packet *p = dp_packet_alloc_data(dp_test_pools.std,
+                                                   pattern, 60 + i);
+        p->md.l4_csum = DP_CSUM_BAD;    /* Kept as given. */
+        assert_int_equal(netdev_dummy_queue_packet(netdev, 1, p), 0);
+    }
+    assert_int_equal(netdev_dummy_queue_packet(
+                         netdev, 2, dp_packet_alloc(dp_test_pools.std)),
+                     EINVAL);
+
+    assert_int_equal(netdev_rxq_recv(rxq0, &batch, &qfill), EAGAIN);
+    assert_int_equal(batch.count, 0);
+    assert_int_equal(netdev_rxq_recv(rxq1, &batch, &qfill), 0);
+    assert_int_equal(batch.count, 32);
+    assert_int_equal(qfill, 8);
+    for (size_t i = 0; i < batch.count; i++) {
+        assert_true(dp_test_equal(batch.packets[i], pattern, 60 + i));
+        assert_int_equal(batch.packets[i]->md.l4_csum, DP_CSUM_BAD);
+    }
+    dp_packet_batch_free(&batch);
+    assert_int_equal(netdev_rxq_recv(rxq1, &batch, NULL), 0);
+    assert_int_equal(batch.count, 8);
+    assert_true(dp_test_equal(batch.packets[7], pattern, 60 + 39));
+    dp_packet_batch_free(&batch);
+    assert_int_equal(netdev_rxq_recv(rxq1, &batch, &qfill), EAGAIN);
+    assert_int_equal(qfill, 0);
+
+    assert_int_equal(netdev_get_stats(netdev, &stats), 0);
+    assert_int_equal(stats.rx_packets, 40);
+    assert_int_equal(stats.rx_bytes, 40 * 60 + 39 * 40 / 2);
+
+    /* Packets still queued when the netdev goes away are freed. */
+    netdev_dummy_queue_packet(netdev, 0, dp_packet_alloc(dp_test_pools.std));
+    netdev_rxq_close(rxq0);
+    netdev_rxq_close(rxq1);
+    netdev_rxq_close(NULL);
+    assert_int_equal(netdev->ref_cnt, 1);
+    smap_destroy(&options);
+    netdev_close(netdev);
+}
+
+struct delayed {
+    struct netdev *netdev;
+    int what;                   /* 0: reconfigure request, 1: packet. */
+};
+
+static void *
+delayed_thread(void *d_)
+{
+    struct delayed *d = d_;
+
+    usleep(100 * 1000);
+    if (d->what == 0) {
+        netdev_request_reconfigure(d->netdev);
+    } else {
+        netdev_dummy_queue_packet(d->netdev, 0,
+                                  dp_packet_alloc(dp_test_pools.std));
+    }
+    return NULL;
+}
+
+/* Blocks in poll_block() with a 'timeout_ms' timer and returns how long it
+ * took. */
+static long long int
+timed_poll_block(long long int timeout_ms)
+{
+    long long int start = time_msec();
+
+    poll_timer_wait(timeout_ms);
+    poll_block();
+    return time_msec() - start;
+}
+
+static void
+test_reconf_wait(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_ok("p9", "dummy-pmd");
+    struct delayed d = { netdev, 0 };
+    uint64_t seq = netdev_reconf_seq();
+    pthread_t thread;
+
+    /* Nothing requested: the wait does not wake early. */
+    netdev_reconf_wait(seq);
+    assert_true(timed_poll_block(150) >= 100);
+
+    /* A request in this thread: the sequence moved, wake at once. */
+    netdev_request_reconfigure(netdev);
+    assert_true(netdev_reconf_seq() != seq);
+    assert_true(netdev_is_reconf_required(netdev));
+    netdev_reconf_wait(seq);
+    assert_true(timed_poll_block(5000) < 1000);
+
+    /* Waiting on the current sequence while another thread requests. */
+    seq = netdev_reconf_seq();
+    netdev_reconf_wait(seq);
+    netdev_reconf_wait(seq);    /* Twice is harmless. */
+    pthread_create(&thread, NULL, delayed_thread, &d);
+    long long int elapsed = timed_poll_block(5000);
+    pthread_join(thread, NULL);
+    assert_true(elapsed < 2500);
+    assert_true(netdev_reconf_seq() != seq);
+
+    assert_int_equal(netdev_reconfigure(netdev, NULL), 0);
+    assert_false(netdev_is_reconf_required(netdev));
+
+    /* The latch was consumed: waiting on the new sequence sleeps. */
+    netdev_reconf_wait(netdev_reconf_seq());
+    assert_true(timed_poll_block(150) >= 100);
+    netdev_close(netdev);
+}
+
+static void
+test_rxq_wait(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_ok("p10", "dummy");
+    struct delayed d = { netdev, 1 };
+    struct dp_packet_batch batch;
+    struct netdev_rxq *rxq;
+    pthread_t thread;
+
+    assert_int_equal(netdev_rxq_open(netdev, &rxq, 0), 0);
+
+    /* Empty: sleeps. */
+    netdev_rxq_wait(rxq);
+    assert_true(timed_poll_block(150) >= 100);
+
+    /* A packet from another thread wakes the poller. */
+    netdev_rxq_wait(rxq);
+    pthread_create(&thread, NULL, delayed_thread, &d);
+    long long int elapsed = timed_poll_block(5000);
+    pthread_join(thread, NULL);
+    assert_true(elapsed < 2500);
+
+    /* Queued already: wakes at once. */
+    netdev_rxq_wait(rxq);
+    assert_true(timed_poll_block(5000) < 1000);
+    assert_int_equal(netdev_rxq_recv(rxq, &batch, NULL), 0);
+    assert_int_equal(batch.count, 1);
+    dp_packet_batch_free(&batch);
+
+    netdev_rxq_close(rxq);
+    netdev_close(netdev);
+}
+
+/* Reads every record of 'file_name' into 'sizes' and checks each against
+ * 'pattern'.  Returns the number of records. */
+static size_t
+read_pcap(const char *file_name, size_t *sizes, size_t max)
+{
+    struct pcap_file *pf;
+    size_t n = 0;
+    size_t size;
+    void *data;
+    int error;
+
+    assert_int_equal(pcap_file_open_read(file_name, &pf), 0);
+    while (!(error = pcap_file_read_data(pf, &data, &size, NULL))) {
+        assert_true(n < max);
+        assert_memory_equal(data, pattern, size);
+        sizes[n++] = size;
+        free(data);
+    }
+    assert_int_equal(error, EOF);
+    pcap_file_close(pf);
+    return n;
+}
+
+static void
+test_pcap_options(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_ok("p11", "dummy");
+    struct smap options = SMAP_INITIALIZER;
+    struct smap config = SMAP_INITIALIZER;
+    char tx_name[] = "/tmp/test-netdev-tx-XXXXXX";
+    char rx_name[] = "/tmp/test-netdev-rx-XXXXXX";
+    struct dp_packet_batch batch;
+    struct netdev_rxq *rxq;
+    size_t sizes[8];
+
+    close(mkstemp(tx_name));
+    close(mkstemp(rx_name));
+    smap_add(&options, "tx_pcap", tx_name);
+    smap_add(&options, "rxq_pcap", rx_name);
+    assert_int_equal(netdev_set_config(netdev, &options, NULL), 0);
+    assert_int_equal(netdev_get_config(netdev, &config), 0);
+    assert_string_equal(smap_get(&config, "tx_pcap"), tx_name);
+    assert_string_equal(smap_get(&config, "rxq_pcap"), rx_name);
+
+    /* A chain is recorded whole, even on a port that linearizes it. */
+    send_one(netdev, dp_test_chain(dp_test_pools.std, pattern, 500, 100,
+                                   100));
+    netdev_dummy_set_tx_caps(netdev, NETDEV_TX_MULTI_SEG);
+    send_one(netdev, dp_test_chain(dp_test_pools.tiny, pattern, 1000, 64,
+                                   64));
+    assert_int_equal(netdev_dummy_queue_packet(
+                         netdev, 0, dp_packet_alloc_data(dp_test_pools.std,
+                                                         pattern, 77)), 0);
+
+    /* Readable while open: each record is flushed. */
+    assert_int_equal(read_pcap(tx_name, sizes, 8), 2);
+    assert_int_equal(sizes[0], 500);
+    assert_int_equal(sizes[1], 1000);
+    assert_int_equal(read_pcap(rx_name, sizes, 8), 1);
+    assert_int_equal(sizes[0], 77);
+
+    /* The same options again do not truncate the files. */
+    assert_int_equal(netdev_set_config(netdev, &options, NULL), 0);
+    assert_int_equal(read_pcap(tx_name, sizes, 8), 2);
+
+    assert_int_equal(netdev_rxq_open(netdev, &rxq, 0), 0);
+    assert_int_equal(netdev_rxq_recv(rxq, &batch, NULL), 0);
+    dp_packet_batch_free(&batch);
+    netdev_rxq_close(rxq);
+
+    /* "pcap" sets both to one file. */
+    smap_clear(&options);
+    smap_add(&options, "pcap", tx_name);
+    assert_int_equal(netdev_set_config(netdev, &options, NULL), 0);
+    assert_int_equal(netdev_get_config(netdev, &config), 0);
+    assert_string_equal(smap_get(&config, "pcap"), tx_name);
+    assert_int_equal(smap_count(&config), 1);
+    assert_int_equal(read_pcap(tx_name, sizes, 8), 2);  /* Kept open. */
+    assert_int_equal(netdev_dummy_queue_packet(
+                         netdev, 0, dp_packet_alloc_data(dp_test_pools.std,
+                                                         pattern, 99)), 0);
+    send_one(netdev, dp_packet_alloc_data(dp_test_pools.std, pattern, 98));
+    assert_int_equal(read_pcap(tx_name, sizes, 8), 4);
+    assert_int_equal(sizes[2], 99);
+    assert_int_equal(sizes[3], 98);
+
+    /* No options: files closed. */
+    assert_int_equal(netdev_set_config(netdev, NULL, NULL), 0);
+    assert_int_equal(netdev_get_config(netdev, &config), 0);
+    assert_true(smap_is_empty(&config));
+
+    unlink(tx_name);
+    unlink(rx_name);
+    smap_destroy(&options);
+    smap_destroy(&config);
+    netdev_close(netdev);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        DP_TEST(test_types),
+        DP_TEST(test_open_close),
+        DP_TEST(test_override_types),
+        DP_TEST(test_link_and_flags),
+        DP_TEST(test_set_config),
+        DP_TEST(test_stats_and_status),
+        DP_TEST(test_send_csum),
+        DP_TEST(test_send_chains),
+        DP_TEST(test_send_mtu),
+        DP_TEST(test_receive),
+        DP_TEST(test_reconf_wait),
+        DP_TEST(test_rxq_wait),
+        DP_TEST(test_pcap_options),
+    };
+
+    util_set_program_name("test-netdev");
+    return cmocka_run_group_tests(tests, setup, dp_test_teardown_group);
+}
