@@ -34,9 +34,11 @@ struct smap {
 #define SMAP_INITIALIZER { NULL, 0, 0 }
 
 /* Iterates over the nodes of 'SMAP' in key order, 'NODE' pointing at each.
- * The map must not change during the iteration. */
+ * The map must not change during the iteration.  (An empty map may have no
+ * array at all: no arithmetic on its null pointer.) */
 #define SMAP_FOR_EACH(NODE, SMAP)                                       \
-    for ((NODE) = (SMAP)->nodes; (NODE) < (SMAP)->nodes + (SMAP)->n;    \
+    for ((NODE) = (SMAP)->nodes;                                        \
+         (NODE) && (NODE) < (SMAP)->nodes + (SMAP)->n;                  \
          (NODE)++)
 
 void smap_init(struct smap *);

@@ -40,6 +40,9 @@ test_add_get_order(void **state DPS_UNUSED)
     assert_true(smap_is_empty(&smap));
     assert_int_equal(smap_count(&smap), 0);
     assert_null(smap_get(&smap, "a"));
+    SMAP_FOR_EACH (node, &smap) {   /* No array yet: no iteration. */
+        fail();
+    }
     assert_string_equal(fmt(&smap), "");
 
     smap_add(&smap, "m", "1");
