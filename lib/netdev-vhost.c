@@ -381,11 +381,12 @@ netdev_vhost_set_config(struct netdev *netdev, const struct smap *options,
     const char *name = netdev->name;
     const char *server_path = NULL;
     int retries = VHOST_TX_RETRIES_DEFAULT;
-    const struct smap_node *node;
 
-    SMAP_FOR_EACH (node, options) {
-        const char *key = node->key;
-        const char *value = node->value;
+    /* Not SMAP_FOR_EACH: it computes NULL + 0 on an empty map, which
+     * UBSan reports. */
+    for (size_t i = 0; i < options->n; i++) {
+        const char *key = options->nodes[i].key;
+        const char *value = options->nodes[i].value;
 
         if (!strcmp(key, "tx-retries-max")) {
             if (!util_str_to_int(value, 10, &retries)

@@ -4,7 +4,8 @@
  * server socket, status and counters of a port nobody connected to,
  * MTU), run by "make check".
  *
- * "test-netdev-vhost run [--unixctl=PATH] [--log-file=FILE] [-vSPEC]":
+ * "test-netdev-vhost run [--unixctl=PATH] [--log-file=FILE] [--mem=MB]
+ * [--dpdk-extra=ARGS] [-vSPEC]":
  * a small single-threaded switch for tests/system-dpdk-vhost.at.  It starts
  * the full EAL (DPDK's memory without hugepages), then busy-polls the rx
  * queues of the ports it is told to open, forwards what it receives to
@@ -568,10 +569,9 @@ cmd_set_mtu(struct unixctl_conn *conn, int argc DPS_UNUSED,
 static void
 put_smap_sorted(struct ds *ds, const struct smap *smap)
 {
-    const struct smap_node *node;
-
-    SMAP_FOR_EACH (node, smap) {
-        ds_put_format(ds, "%s=%s\n", node->key, node->value);
+    for (size_t i = 0; i < smap->n; i++) {
+        ds_put_format(ds, "%s=%s\n", smap->nodes[i].key,
+                      smap->nodes[i].value);
     }
 }
 
@@ -700,11 +700,13 @@ run_switch(int argc, char *argv[])
     const char *unixctl_path = NULL;
     const char *log_file = NULL;
     const char *extra = "--no-pci --log-level=*:notice";
+    const char *mem = "256";
 
     static const struct option long_options[] = {
         { "unixctl", required_argument, NULL, 'u' },
         { "log-file", required_argument, NULL, 'l' },
         { "dpdk-extra", required_argument, NULL, 'e' },
+        { "mem", required_argument, NULL, 'm' },
         { "verbose", optional_argument, NULL, 'v' },
         { NULL, 0, NULL, 0 },
     };
@@ -723,6 +725,9 @@ run_switch(int argc, char *argv[])
         case 'e':
             extra = optarg;
             break;
+        case 'm':
+            mem = optarg;
+            break;
         case 'v':
             vlog_set_verbosity(optarg);
             break;
@@ -736,7 +741,7 @@ run_switch(int argc, char *argv[])
 
     struct smap cfg = SMAP_INITIALIZER;
     smap_add(&cfg, "dpdk-init", "true");
-    smap_add(&cfg, "dpdk-alloc-mem", "512");
+    smap_add(&cfg, "dpdk-alloc-mem", mem);
     smap_add(&cfg, "dpdk-extra", extra);
     dpdk_init(&cfg);
     smap_destroy(&cfg);
