@@ -64,6 +64,53 @@ dp_actions_put_pop_vlan(struct dp_actions *acts)
     dp_actions_append(acts, DP_ACTION_POP_VLAN);
 }
 
+/* Appends "set the Ethernet source to '*src' and destination to '*dst'";
+ * either may be NULL to leave that address alone. */
+void
+dp_actions_put_set_eth(struct dp_actions *acts, const struct eth_addr *src,
+                       const struct eth_addr *dst)
+{
+    struct dp_action *a = dp_actions_append(acts, DP_ACTION_SET_ETH);
+
+    if (src) {
+        a->eth.src = *src;
+        a->eth.fields |= DP_SET_ETH_SRC;
+    }
+    if (dst) {
+        a->eth.dst = *dst;
+        a->eth.fields |= DP_SET_ETH_DST;
+    }
+}
+
+/* Appends "set the IPv4 fields in 'fields' (DP_SET_IPV4_*) to 'src', 'dst',
+ * 'tos', 'ttl'" (addresses in network byte order). */
+void
+dp_actions_put_set_ipv4(struct dp_actions *acts, uint8_t fields,
+                        dps_be32 src, dps_be32 dst, uint8_t tos, uint8_t ttl)
+{
+    struct dp_action *a = dp_actions_append(acts, DP_ACTION_SET_IPV4);
+
+    a->ipv4.fields = fields;
+    a->ipv4.src = fields & DP_SET_IPV4_SRC ? src : 0;
+    a->ipv4.dst = fields & DP_SET_IPV4_DST ? dst : 0;
+    a->ipv4.tos = fields & DP_SET_IPV4_TOS ? tos : 0;
+    a->ipv4.ttl = fields & DP_SET_IPV4_TTL ? ttl : 0;
+}
+
+/* Appends "set the 'proto' (TCP, UDP or SCTP) ports in 'fields'
+ * (DP_SET_L4_*) to 'src' and 'dst'" (network byte order). */
+void
+dp_actions_put_set_l4(struct dp_actions *acts, uint8_t proto,
+                      uint8_t fields, dps_be16 src, dps_be16 dst)
+{
+    struct dp_action *a = dp_actions_append(acts, DP_ACTION_SET_L4);
+
+    a->l4.proto = proto;
+    a->l4.fields = fields;
+    a->l4.src = fields & DP_SET_L4_SRC ? src : 0;
+    a->l4.dst = fields & DP_SET_L4_DST ? dst : 0;
+}
+
 /* Returns true if 'a' and 'b' hold the same actions in the same order. */
 bool
 dp_actions_equal(const struct dp_actions *a, const struct dp_actions *b)
@@ -75,12 +122,43 @@ dp_actions_equal(const struct dp_actions *a, const struct dp_actions *b)
         const struct dp_action *x = &a->actions[i];
         const struct dp_action *y = &b->actions[i];
 
-        if (x->type != y->type
-            || (x->type == DP_ACTION_OUTPUT && x->port != y->port)
-            || (x->type == DP_ACTION_PUSH_VLAN
-                && (x->vlan.tpid != y->vlan.tpid
-                    || x->vlan.tci != y->vlan.tci))) {
+        if (x->type != y->type) {
             return false;
+        }
+        switch (x->type) {
+        case DP_ACTION_OUTPUT:
+            if (x->port != y->port) {
+                return false;
+            }
+            break;
+        case DP_ACTION_PUSH_VLAN:
+            if (x->vlan.tpid != y->vlan.tpid || x->vlan.tci != y->vlan.tci) {
+                return false;
+            }
+            break;
+        case DP_ACTION_POP_VLAN:
+            break;
+        case DP_ACTION_SET_ETH:
+            if (x->eth.fields != y->eth.fields
+                || memcmp(&x->eth.src, &y->eth.src, sizeof x->eth.src)
+                || memcmp(&x->eth.dst, &y->eth.dst, sizeof x->eth.dst)) {
+                return false;
+            }
+            break;
+        case DP_ACTION_SET_IPV4:
+            if (x->ipv4.fields != y->ipv4.fields
+                || x->ipv4.src != y->ipv4.src || x->ipv4.dst != y->ipv4.dst
+                || x->ipv4.tos != y->ipv4.tos
+                || x->ipv4.ttl != y->ipv4.ttl) {
+                return false;
+            }
+            break;
+        case DP_ACTION_SET_L4:
+            if (x->l4.proto != y->l4.proto || x->l4.fields != y->l4.fields
+                || x->l4.src != y->l4.src || x->l4.dst != y->l4.dst) {
+                return false;
+            }
+            break;
         }
     }
     return true;
@@ -89,9 +167,100 @@ dp_actions_equal(const struct dp_actions *a, const struct dp_actions *b)
 /* Appends to 'ds' the actions in Open vSwitch's datapath syntax: comma
  * separated, an output as its port number, "push_vlan(vid=V,pcp=P)" (with
  * "tpid=0x88a8," first for a service tag, and ",cfi=0" if the tci lacks
- * VLAN_CFI), "pop_vlan"; "drop" for an empty list. */
+ * VLAN_CFI), "pop_vlan", "set(eth(src=..,dst=..))",
+ * "set(ipv4(src=..,dst=..,tos=..,ttl=..))", "set(tcp(src=..,dst=..))" (or
+ * udp, sctp) with only the fields the action writes; "drop" for an empty
+ * list. */
 void
 dp_actions_format(const struct dp_actions *acts, struct ds *ds)
+{
+    dp_actions_format_names(acts, ds, NULL, NULL);
+}
+
+static void
+format_sep(struct ds *ds, bool *first)
+{
+    if (!*first) {
+        ds_put_char(ds, ',');
+    }
+    *first = false;
+}
+
+static void
+format_ipv4(struct ds *ds, dps_be32 addr)
+{
+    const uint8_t *b = (const uint8_t *) &addr;
+
+    ds_put_format(ds, "%d.%d.%d.%d", b[0], b[1], b[2], b[3]);
+}
+
+static void
+format_set(const struct dp_action *a, struct ds *ds)
+{
+    bool first = true;
+    char mac[18];
+
+    ds_put_cstr(ds, "set(");
+    switch (a->type) {
+    case DP_ACTION_SET_ETH:
+        ds_put_cstr(ds, "eth(");
+        if (a->eth.fields & DP_SET_ETH_SRC) {
+            format_sep(ds, &first);
+            eth_addr_format(&a->eth.src, mac);
+            ds_put_format(ds, "src=%s", mac);
+        }
+        if (a->eth.fields & DP_SET_ETH_DST) {
+            format_sep(ds, &first);
+            eth_addr_format(&a->eth.dst, mac);
+            ds_put_format(ds, "dst=%s", mac);
+        }
+        break;
+    case DP_ACTION_SET_IPV4:
+        ds_put_cstr(ds, "ipv4(");
+        if (a->ipv4.fields & DP_SET_IPV4_SRC) {
+            format_sep(ds, &first);
+            ds_put_cstr(ds, "src=");
+            format_ipv4(ds, a->ipv4.src);
+        }
+        if (a->ipv4.fields & DP_SET_IPV4_DST) {
+            format_sep(ds, &first);
+            ds_put_cstr(ds, "dst=");
+            format_ipv4(ds, a->ipv4.dst);
+        }
+        if (a->ipv4.fields & DP_SET_IPV4_TOS) {
+            format_sep(ds, &first);
+            ds_put_format(ds, "tos=%#x", a->ipv4.tos);
+        }
+        if (a->ipv4.fields & DP_SET_IPV4_TTL) {
+            format_sep(ds, &first);
+            ds_put_format(ds, "ttl=%d", a->ipv4.ttl);
+        }
+        break;
+    case DP_ACTION_SET_L4:
+        ds_put_cstr(ds, (a->l4.proto == IPPROTO_UDP_ ? "udp("
+                         : a->l4.proto == IPPROTO_SCTP_ ? "sctp(" : "tcp("));
+        if (a->l4.fields & DP_SET_L4_SRC) {
+            format_sep(ds, &first);
+            ds_put_format(ds, "src=%d", ntohs(a->l4.src));
+        }
+        if (a->l4.fields & DP_SET_L4_DST) {
+            format_sep(ds, &first);
+            ds_put_format(ds, "dst=%d", ntohs(a->l4.dst));
+        }
+        break;
+    case DP_ACTION_OUTPUT:
+    case DP_ACTION_PUSH_VLAN:
+    case DP_ACTION_POP_VLAN:
+        break;
+    }
+    ds_put_cstr(ds, "))");
+}
+
+/* See dp-actions.h. */
+void
+dp_actions_format_names(const struct dp_actions *acts, struct ds *ds,
+                        const char *(*port_name)(void *aux, uint32_t port),
+                        void *aux)
 {
     if (!acts->n_actions) {
         ds_put_cstr(ds, "drop");
@@ -104,9 +273,16 @@ dp_actions_format(const struct dp_actions *acts, struct ds *ds)
             ds_put_char(ds, ',');
         }
         switch (a->type) {
-        case DP_ACTION_OUTPUT:
-            ds_put_format(ds, "%"PRIu32, a->port);
+        case DP_ACTION_OUTPUT: {
+            const char *name = port_name ? port_name(aux, a->port) : NULL;
+
+            if (name) {
+                ds_put_cstr(ds, name);
+            } else {
+                ds_put_format(ds, "%"PRIu32, a->port);
+            }
             break;
+        }
         case DP_ACTION_PUSH_VLAN: {
             uint16_t tci = ntohs(a->vlan.tci);
 
@@ -124,6 +300,11 @@ dp_actions_format(const struct dp_actions *acts, struct ds *ds)
         }
         case DP_ACTION_POP_VLAN:
             ds_put_cstr(ds, "pop_vlan");
+            break;
+        case DP_ACTION_SET_ETH:
+        case DP_ACTION_SET_IPV4:
+        case DP_ACTION_SET_L4:
+            format_set(a, ds);
             break;
         }
     }

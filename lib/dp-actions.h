@@ -12,7 +12,13 @@
  * "ovs-appctl dpctl/dump-flows" shows it after "actions:":
  *
  *     push_vlan(vid=10,pcp=0),2,pop_vlan,3
+ *     set(eth(src=00:00:00:00:00:01,dst=00:00:00:00:00:02)),2
+ *     set(ipv4(src=10.0.0.1,ttl=63)),set(tcp(dst=80)),2
  *     drop
+ *
+ * A set-field action writes only the fields it names (Open vSwitch's
+ * userspace datapath uses masked sets the same way, and prints only the
+ * fields they write).
  *
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
@@ -30,7 +36,20 @@ enum dp_action_type {
     DP_ACTION_OUTPUT,           /* Send to datapath port 'port'. */
     DP_ACTION_PUSH_VLAN,        /* Push an outer tag 'tpid', 'tci'. */
     DP_ACTION_POP_VLAN,         /* Remove the outer tag. */
+    DP_ACTION_SET_ETH,          /* Write Ethernet addresses. */
+    DP_ACTION_SET_IPV4,         /* Write IPv4 addresses, TOS, TTL. */
+    DP_ACTION_SET_L4,           /* Write TCP, UDP or SCTP ports. */
 };
+
+/* Which fields a set-field action writes ('fields' member). */
+#define DP_SET_ETH_SRC  0x01
+#define DP_SET_ETH_DST  0x02
+#define DP_SET_IPV4_SRC 0x01
+#define DP_SET_IPV4_DST 0x02
+#define DP_SET_IPV4_TOS 0x04
+#define DP_SET_IPV4_TTL 0x08
+#define DP_SET_L4_SRC   0x01
+#define DP_SET_L4_DST   0x02
 
 struct dp_action {
     enum dp_action_type type;
@@ -40,6 +59,24 @@ struct dp_action {
             dps_be16 tpid;      /* ETH_TYPE_VLAN or ETH_TYPE_VLAN_8021AD. */
             dps_be16 tci;       /* VID and PCP, with VLAN_CFI set. */
         } vlan;
+        struct {                /* DP_ACTION_SET_ETH. */
+            struct eth_addr src;
+            struct eth_addr dst;
+            uint8_t fields;     /* DP_SET_ETH_*. */
+        } eth;
+        struct {                /* DP_ACTION_SET_IPV4. */
+            dps_be32 src;
+            dps_be32 dst;
+            uint8_t tos;
+            uint8_t ttl;
+            uint8_t fields;     /* DP_SET_IPV4_*. */
+        } ipv4;
+        struct {                /* DP_ACTION_SET_L4. */
+            dps_be16 src;
+            dps_be16 dst;
+            uint8_t proto;      /* IPPROTO_TCP_, _UDP_ or _SCTP_. */
+            uint8_t fields;     /* DP_SET_L4_*. */
+        } l4;
     };
 };
 
@@ -58,7 +95,21 @@ void dp_actions_put_output(struct dp_actions *, uint32_t port);
 void dp_actions_put_push_vlan(struct dp_actions *, dps_be16 tpid,
                               dps_be16 tci);
 void dp_actions_put_pop_vlan(struct dp_actions *);
+void dp_actions_put_set_eth(struct dp_actions *, const struct eth_addr *src,
+                            const struct eth_addr *dst);
+void dp_actions_put_set_ipv4(struct dp_actions *, uint8_t fields,
+                             dps_be32 src, dps_be32 dst, uint8_t tos,
+                             uint8_t ttl);
+void dp_actions_put_set_l4(struct dp_actions *, uint8_t proto,
+                           uint8_t fields, dps_be16 src, dps_be16 dst);
 bool dp_actions_equal(const struct dp_actions *, const struct dp_actions *);
 void dp_actions_format(const struct dp_actions *, struct ds *);
+
+/* Like dp_actions_format(), printing output ports as 'port_name' returns
+ * them (NULL: the number), as "dpctl/dump-flows -m" does. */
+void dp_actions_format_names(const struct dp_actions *, struct ds *,
+                             const char *(*port_name)(void *aux,
+                                                      uint32_t port),
+                             void *aux);
 
 #endif /* dp-actions.h */

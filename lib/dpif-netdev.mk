@@ -17,3 +17,15 @@ lib_libdpswitch_dpif_a_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
 DPIF_LIBS = lib/libdpswitch-dpif.a $(DP_LIBS)
 
 EXTRA_DIST += Documentation/topics/flow-caches.rst
+
+# The datapath itself: ports, PMD threads, the pipeline, commands.
+lib_libdpswitch_dpif_a_SOURCES += \
+	lib/dp-execute.c \
+	lib/dp-execute.h \
+	lib/dpif-netdev.c \
+	lib/dpif-netdev-private.h \
+	lib/dpif-netdev-unixctl.c \
+	lib/ovs-numa.c \
+	lib/ovs-numa.h
+
+EXTRA_DIST += Documentation/topics/dpif-netdev.rst

@@ -1,7 +1,9 @@
 # tests/dpif-netdev.mk: unit tests and benchmarks of the datapath's flow caches.
 
 DPIF_UNIT_TESTS = \
+	tests/test-dp-execute \
 	tests/test-dpcls \
+	tests/test-dpif-netdev \
 	tests/test-emc
 check_PROGRAMS += $(DPIF_UNIT_TESTS)
 TESTS += $(DPIF_UNIT_TESTS)
@@ -28,3 +30,12 @@ tests_perf_perf_dpcls_SOURCES = tests/perf/perf-dpcls.c tests/perf/perf-counter.
 tests_perf_perf_dpcls_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_perf_perf_dpcls_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
 tests_perf_perf_dpcls_LDADD = $(DPIF_LIBS)
+
+# The datapath in-process, with dummy ports and PMD threads.
+tests_test_dpif_netdev_SOURCES = tests/test-dpif-netdev.c $(DP_TEST_COMMON)
+tests_test_dpif_netdev_CFLAGS = $(DPIF_TEST_CFLAGS)
+tests_test_dpif_netdev_LDADD = $(DPIF_TEST_LDADD)
+
+tests_test_dp_execute_SOURCES = tests/test-dp-execute.c $(DP_TEST_COMMON)
+tests_test_dp_execute_CFLAGS = $(DPIF_TEST_CFLAGS)
+tests_test_dp_execute_LDADD = $(DPIF_TEST_LDADD)

@@ -1,0 +1,229 @@
+/* dpif-netdev internals shared by lib/dpif-netdev.c (threads, pipeline,
+ * reconfiguration) and lib/dpif-netdev-unixctl.c (commands).  Not for other
+ * modules: their interface is lib/dpif-netdev.h.
+ *
+ * Threads.  The main thread owns everything here except what a comment
+ * gives to a polling thread ("PMD writes").  It changes a PMD's poll list
+ * and tx ports only while that PMD is paused (dp_netdev_pmd_pause()).
+ * Counters a PMD writes are plain relaxed atomic stores by their one
+ * writer; readers load them atomically.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#ifndef DPIF_NETDEV_PRIVATE_H
+#define DPIF_NETDEV_PRIVATE_H 1
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "dp-actions.h"
+#include "dp-packet.h"
+#include "dpcls.h"
+#include "dpif-netdev.h"
+
+struct dp_emc;
+struct dp_flow;
+struct dp_rcu;
+struct netdev_rxq;
+
+/* Per-thread statistics: enum name, then the pmd-stats-show label where
+ * one exists (the order pmd-stats-show prints is in the unixctl code). */
+#define PMD_STATS                                               \
+    PMD_STAT(RECV,           "packets received")                \
+    PMD_STAT(RECIRC,         "packet recirculations")           \
+    PMD_STAT(PHWOL_HIT,      "phwol hits")                      \
+    PMD_STAT(MFEX_OPT_HIT,   "mfex opt hits")                   \
+    PMD_STAT(SIMPLE_HIT,     "simple match hits")               \
+    PMD_STAT(EXACT_HIT,      "emc hits")                        \
+    PMD_STAT(SMC_HIT,        "smc hits")                        \
+    PMD_STAT(MASKED_HIT,     "megaflow hits")                   \
+    PMD_STAT(MASKED_LOOKUP,  "subtable lookups")                \
+    PMD_STAT(MISS,           "miss with success upcall")        \
+    PMD_STAT(LOST,           "miss with failed upcall")         \
+    PMD_STAT(SENT_PKTS,      "sent packets")                    \
+    PMD_STAT(SENT_BATCHES,   "sent batches")                    \
+    PMD_STAT(DROP_NO_PORT,   "drops to missing ports")          \
+    PMD_STAT(DROP_NO_FLOW,   "flows not installed (flow-limit)") \
+    PMD_STAT(CYCLES_IDLE,    "idle cycles")                     \
+    PMD_STAT(CYCLES_BUSY,    "processing cycles")               \
+    PMD_STAT(CYCLES_UPCALL,  "upcall cycles")                   \
+    PMD_STAT(ITER,           "iterations")                      \
+    PMD_STAT(ITER_IDLE,      "idle iterations")                 \
+    PMD_STAT(ITER_BUSY,      "busy iterations")                 \
+    PMD_STAT(ITER_SLEEP,     "sleep iterations")                \
+    PMD_STAT(SLEEP_US,       "sleep time (us)")
+
+enum pmd_stat_type {
+#define PMD_STAT(ENUM, LABEL) PMD_STAT_##ENUM,
+    PMD_STATS
+#undef PMD_STAT
+    PMD_N_STATS
+};
+
+/* Intervals of rx queue load history kept (of DP_RXQ_INTERVAL_MS each). */
+#define DP_N_RXQ_INTERVALS 12
+#define DP_RXQ_INTERVAL_MS 5000
+
+/* A port's receive queue. */
+struct dp_netdev_rxq {
+    struct dp_netdev_port *port;
+    struct netdev_rxq *rx;
+    int queue_id;
+    int affinity_core;                  /* Pinned core, or -1. */
+    struct dp_netdev_pmd *pmd;          /* Polling thread, or NULL. */
+    uint64_t proc_cycles;               /* PMD writes: busy cycles. */
+    uint64_t proc_cycles_prev;          /* At the last interval end. */
+    uint64_t intervals[DP_N_RXQ_INTERVALS];     /* Cycles per interval. */
+    unsigned int interval_idx;
+};
+
+/* A datapath port. */
+struct dp_netdev_port {
+    uint32_t port_no;
+    struct netdev *netdev;
+    bool is_pmd;
+    bool emc_enabled;                   /* Interface:other_config. */
+    bool need_reopen;                   /* Rx queues must be reopened. */
+    char *rxq_affinity;                 /* Interface:other_config, or NULL. */
+    struct dp_netdev_rxq *rxqs;
+    int n_rxq;
+};
+
+/* An output port as one polling thread sees it, with its output batch. */
+struct dp_netdev_tx_port {
+    uint32_t port_no;
+    struct netdev *netdev;
+    int qid;
+    bool concurrent_txq;
+    bool has_flush;
+    bool flush_pending;                 /* Sent since the last flush. */
+    long long int flush_deadline;       /* Microseconds, when held. */
+    struct dp_packet_batch batch;
+};
+
+/* A polling thread: a PMD thread, or the main thread for non-PMD ports. */
+struct dp_netdev_pmd {
+    struct dp_netdev *dp;
+    int core_id;                        /* OVS_CORE_UNSPEC: main thread. */
+    int numa_id;
+    unsigned int rcu_id;
+    int static_tx_qid;
+    bool isolated;
+    pthread_t thread;
+    bool thread_started;
+
+    /* Pause/exit handshake with the main thread. */
+    pthread_mutex_t cond_mutex;
+    pthread_cond_t cond;                /* Wakes the PMD. */
+    pthread_cond_t ack_cond;            /* Wakes the main thread. */
+    bool pause_req;
+    bool paused;
+    bool exit_req;
+
+    /* What it polls and where it sends: changed only while paused. */
+    struct dp_netdev_rxq **polls;
+    size_t n_polls;
+    struct dp_netdev_tx_port *tx_ports;
+    size_t n_tx_ports;
+    uint16_t *tx_index;                 /* port_no -> 1 + tx_ports index. */
+    size_t tx_index_size;
+
+    /* Caches and flows. */
+    struct dp_emc *emc;
+    struct dpcls cls;
+    pthread_mutex_t flow_mutex;         /* Classifier writes, 'flows'. */
+    struct dp_netdev_flow_node *flows;  /* Doubly linked list. */
+    size_t n_flows;
+    struct dp_actions upcall_actions;   /* Scratch for upcalls. */
+    long long int next_sort;            /* Msec: dpcls_sort_subtables(). */
+
+    /* Statistics (PMD writes) and the baseline pmd-stats-clear took. */
+    uint64_t stats[PMD_N_STATS];
+    uint64_t stats_zero[PMD_N_STATS];
+    long long int stats_zero_msec;      /* Wall clock of the last clear. */
+    uint64_t stats_zero_tsc;
+    uint64_t intervals_busy[DP_N_RXQ_INTERVALS];    /* Busy cycles and all */
+    uint64_t intervals_total[DP_N_RXQ_INTERVALS];   /* cycles per interval. */
+    uint64_t busy_prev, total_prev;
+    unsigned int interval_idx;
+};
+
+/* A megaflow as a thread's flow table holds it ('aux' of its dp_flow). */
+struct dp_netdev_flow_node {
+    struct dp_netdev_pmd *pmd;
+    struct dp_flow *flow;
+    struct dp_netdev_flow_node *prev, *next;
+};
+
+enum dp_rxq_assign {
+    DP_RXQ_ASSIGN_CYCLES,
+    DP_RXQ_ASSIGN_ROUNDROBIN,
+    DP_RXQ_ASSIGN_GROUP,
+};
+
+/* Size of the mark-to-flow array: marks are 0 .. DP_N_MARKS - 1. */
+#define DP_N_MARKS 65536
+
+struct dp_netdev {
+    struct dp_rcu *rcu;
+    uint64_t rcu_ids_used[2];           /* Bitmap of dp_rcu thread ids. */
+
+    /* Ports, sorted by number. */
+    struct dp_netdev_port **ports;
+    size_t n_ports;
+
+    /* PMD threads, sorted by NUMA node and core; and the main thread. */
+    struct dp_netdev_pmd **pmds;
+    size_t n_pmds;
+    struct dp_netdev_pmd *main_pmd;
+
+    /* Configuration. */
+    char *pmd_cpu_mask;                 /* NULL: the default. */
+    enum dp_rxq_assign rxq_assign;
+    bool rxq_isolate;
+    unsigned int emc_insert_inv_prob;
+    unsigned int tx_flush_interval;     /* Microseconds. */
+    unsigned int pmd_sleep_max;         /* Microseconds. */
+    long long int max_idle;             /* Milliseconds. */
+    unsigned int flow_limit;
+    bool hw_offload;
+    bool need_reconfigure;
+    bool need_rebalance;
+
+    /* Upcalls. */
+    dp_upcall_cb *upcall_cb;
+    void *upcall_aux;
+
+    /* Flows: total over all threads, and the mark-to-flow array (entries
+     * published with release stores, read lock-free by the PMDs). */
+    unsigned int n_flows;
+    struct dp_flow **mark_to_flow;
+
+    /* Main loop timers, in msec. */
+    long long int next_aging;
+    long long int next_interval;
+    uint64_t last_reconf_seq;
+};
+
+/* Threads. */
+void dp_netdev_pmd_pause(struct dp_netdev_pmd *);
+void dp_netdev_pmd_resume(struct dp_netdev_pmd *);
+void dp_netdev_pmd_get_stats(const struct dp_netdev_pmd *,
+                             uint64_t stats[PMD_N_STATS]);
+void dp_netdev_pmd_clear_stats(struct dp_netdev_pmd *);
+
+/* Ports. */
+struct dp_netdev_port *dp_netdev_lookup_port(const struct dp_netdev *,
+                                             uint32_t port_no);
+void dp_netdev_request_rebalance(struct dp_netdev *);
+
+/* Flow marks (partial offload): makes packets that carry 'mark' go straight
+ * to 'flow' (NULL to clear).  A PMD uses the flow only if it is its own
+ * copy and alive; others take the usual path. */
+void dp_netdev_set_mark_to_flow(struct dp_netdev *, uint32_t mark,
+                                struct dp_flow *);
+
+/* Commands (lib/dpif-netdev-unixctl.c). */
+void dp_netdev_unixctl_register(struct dp_netdev *);
+
+#endif /* dpif-netdev-private.h */

@@ -1,0 +1,1992 @@
+/* The userspace datapath: ports, polling threads, the per-packet pipeline,
+ * flows and reconfiguration.  See dpif-netdev.h and
+ * Documentation/topics/dpif-netdev.rst.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "dpif-netdev.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+#include "coverage.h"
+#include "dp-emc.h"
+#include "dp-execute.h"
+#include "dp-flow.h"
+#include "dp-packet.h"
+#include "dp-rcu.h"
+#include "dpcls.h"
+#include "dpif-netdev-private.h"
+#include "dynamic-string.h"
+#include "flow.h"
+#include "netdev.h"
+#include "ovs-numa.h"
+#include "poll-loop.h"
+#include "smap.h"
+#include "timeval.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(dpif_netdev);
+
+COVERAGE_DEFINE(datapath_drop_invalid_port);
+COVERAGE_DEFINE(datapath_drop_upcall_error);
+COVERAGE_DEFINE(datapath_flow_limit);
+
+/* Most dp_rcu thread ids: the main thread and PMDs. */
+#define DP_MAX_THREADS 128
+
+/* Defaults of other_config keys. */
+#define DEFAULT_MAX_IDLE 10000
+#define DEFAULT_FLOW_LIMIT 200000
+#define MAX_TX_FLUSH_INTERVAL 1000000
+#define MAX_PMD_SLEEP 10000
+
+/* Receive bursts the main thread takes from one non-PMD queue per run. */
+#define MAIN_MAX_BURSTS 4
+
+/* PMD housekeeping period, in iterations. */
+#define PMD_HOUSEKEEPING_ITERS 1024
+#define PMD_EMC_SWEEP 64
+
+static struct dp_netdev *the_dp;
+
+/* Threads. */
+static struct dp_netdev_pmd *pmd_create(struct dp_netdev *, int core_id);
+static void pmd_destroy(struct dp_netdev_pmd *);
+static void pmd_start(struct dp_netdev_pmd *);
+static void *pmd_thread_main(void *);
+static void pmd_flush_all(struct dp_netdev_pmd *, bool force,
+                          long long int now_us);
+static void pmd_flows_clear(struct dp_netdev_pmd *);
+static void pmd_set_tx_ports(struct dp_netdev_pmd *);
+
+/* Pipeline. */
+static void pmd_process_batch(struct dp_netdev_pmd *, struct dp_netdev_rxq *,
+                              uint32_t in_port, bool emc_enabled,
+                              struct dp_packet_batch *, long long int now);
+static void pmd_output(void *pmd_, uint32_t port,
+                       struct dp_packet_batch *);
+
+/* Reconfiguration. */
+static void dp_reconfigure(struct dp_netdev *);
+static void port_open_rxqs(struct dp_netdev_port *);
+static void port_close_rxqs(struct dp_netdev_port *);
+static void port_destroy(struct dp_netdev_port *);
+static void assign_rxqs(struct dp_netdev *);
+
+/* Flows. */
+static void flow_node_delete(struct dp_netdev_pmd *,
+                             struct dp_netdev_flow_node *);
+static void dp_age_flows(struct dp_netdev *, long long int now);
+static void dp_rotate_intervals(struct dp_netdev *);
+
+static inline uint64_t
+stat_get(const uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void
+stat_add(struct dp_netdev_pmd *pmd, enum pmd_stat_type t, uint64_t n)
+{
+    __atomic_store_n(&pmd->stats[t], pmd->stats[t] + n, __ATOMIC_RELAXED);
+}
+
+static struct dp_netdev_pmd *
+dp_all_threads(const struct dp_netdev *dp, size_t i)
+{
+    return i < dp->n_pmds ? dp->pmds[i] : dp->main_pmd;
+}
+
+#define DP_FOR_EACH_THREAD(PMD, DP)                                     \
+    for (size_t i__ = 0;                                                \
+         i__ <= (DP)->n_pmds && ((PMD) = dp_all_threads(DP, i__), true); \
+         i__++)
+
+/* Creation. */
+
+/* Creates the datapath with its internal port 0, "ovs-netdev", and its
+ * polling threads (the default: see dp_netdev_set_config()).  Returns 0 and
+ * stores it in '*dpp', or a positive errno: EEXIST if one exists. */
+int
+dp_netdev_create(struct dp_netdev **dpp)
+{
+    *dpp = NULL;
+    if (the_dp) {
+        return EEXIST;
+    }
+    ovs_numa_init();
+
+    struct dp_netdev *dp = xzalloc(sizeof *dp);
+    dp->rcu = dp_rcu_create(DP_MAX_THREADS);
+    if (!dp->rcu) {
+        free(dp);
+        return ENOMEM;
+    }
+    dp->rxq_assign = DP_RXQ_ASSIGN_CYCLES;
+    dp->rxq_isolate = true;
+    dp->emc_insert_inv_prob = DP_EMC_DEFAULT_INSERT_INV_PROB;
+    dp->max_idle = DEFAULT_MAX_IDLE;
+    dp->flow_limit = DEFAULT_FLOW_LIMIT;
+    dp->mark_to_flow = xcalloc(DP_N_MARKS, sizeof *dp->mark_to_flow);
+    dp->main_pmd = pmd_create(dp, OVS_CORE_UNSPEC);
+    dp->need_reconfigure = true;
+    dp->last_reconf_seq = netdev_reconf_seq();
+    dp->next_aging = time_msec() + 1000;
+    dp->next_interval = time_msec() + DP_RXQ_INTERVAL_MS;
+    the_dp = dp;
+
+    struct netdev *netdev;
+    char *err = NULL;
+    int error = netdev_open(DP_NETDEV_NAME, "internal", &netdev, &err);
+    if (!error) {
+        uint32_t port_no = 0;
+        error = dp_netdev_port_add(dp, netdev, &port_no, &err);
+        netdev_close(netdev);
+    }
+    if (error) {
+        VLOG_ERR("%s: cannot create internal port: %s", DP_NETDEV_NAME,
+                 err ? err : util_strerror(error));
+        free(err);
+        dp_netdev_destroy(dp);
+        return error;
+    }
+    *dpp = dp;
+    return 0;
+}
+
+/* Stops the polling threads, deletes every flow and port and frees 'dp'. */
+void
+dp_netdev_destroy(struct dp_netdev *dp)
+{
+    if (!dp) {
+        return;
+    }
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        pmd_destroy(dp->pmds[i]);
+    }
+    free(dp->pmds);
+    dp->pmds = NULL;
+    dp->n_pmds = 0;
+    pmd_destroy(dp->main_pmd);
+    for (size_t i = 0; i < dp->n_ports; i++) {
+        port_destroy(dp->ports[i]);
+    }
+    free(dp->ports);
+    dp_rcu_barrier(dp->rcu);
+    dp_rcu_destroy(dp->rcu);
+    free(dp->mark_to_flow);
+    free(dp->pmd_cpu_mask);
+    if (the_dp == dp) {
+        the_dp = NULL;
+    }
+    free(dp);
+}
+
+/* Sets the slow path's callback for packets that miss every cache. */
+void
+dp_netdev_set_upcall_cb(struct dp_netdev *dp, dp_upcall_cb *cb, void *aux)
+{
+    /* The PMDs read the pair together: change it with them paused. */
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        dp_netdev_pmd_pause(dp->pmds[i]);
+    }
+    dp->upcall_aux = aux;
+    dp->upcall_cb = cb;
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        dp_netdev_pmd_resume(dp->pmds[i]);
+    }
+}
+
+/* Configuration. */
+
+static void
+config_error(struct ds *errors, const char *format, ...)
+    DPS_PRINTF_FORMAT(2, 3);
+
+static void
+config_error(struct ds *errors, const char *format, ...)
+{
+    va_list args;
+
+    va_start(args, format);
+    char *msg = xvasprintf(format, args);
+    va_end(args);
+    VLOG_WARN("%s", msg);
+    if (errors) {
+        ds_put_format(errors, "%s\n", msg);
+    }
+    free(msg);
+}
+
+/* Parses 'mask', a hexadecimal CPU mask with or without "0x".  Returns true
+ * if it is one. */
+static bool
+parse_cpu_mask(const char *mask)
+{
+    const char *s = mask;
+
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+    }
+    if (!*s) {
+        return false;
+    }
+    for (; *s; s++) {
+        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')
+              || (*s >= 'A' && *s <= 'F'))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Reads an unsigned integer option 'key' of 'cfg' within [min, max] into
+ * '*value', keeping '*value' and reporting an error if it is invalid. */
+static void
+config_uint(const struct smap *cfg, const char *key, unsigned long long min,
+            unsigned long long max, unsigned long long def,
+            unsigned long long *value, struct ds *errors)
+{
+    const char *s = smap_get(cfg, key);
+    long long v;
+
+    if (!s) {
+        *value = def;
+    } else if (!util_str_to_llong(s, 10, &v) || v < 0
+               || (unsigned long long) v < min
+               || (unsigned long long) v > max) {
+        config_error(errors, "other_config:%s: invalid value \"%s\" "
+                     "(expected an integer from %llu to %llu); keeping %llu",
+                     key, s, min, max, *value);
+    } else {
+        *value = v;
+    }
+}
+
+/* Applies Open_vSwitch:other_config.  See dpif-netdev.h. */
+void
+dp_netdev_set_config(struct dp_netdev *dp, const struct smap *cfg,
+                     struct ds *errors)
+{
+    /* pmd-cpu-mask. */
+    const char *mask = smap_get(cfg, "pmd-cpu-mask");
+    if (mask && !*mask) {
+        mask = NULL;
+    }
+    if (mask && !parse_cpu_mask(mask)) {
+        config_error(errors, "other_config:pmd-cpu-mask: invalid mask "
+                     "\"%s\" (expected hexadecimal digits, optionally "
+                     "prefixed by 0x); keeping %s", mask,
+                     dp->pmd_cpu_mask ? dp->pmd_cpu_mask : "the default");
+    } else if ((mask == NULL) != (dp->pmd_cpu_mask == NULL)
+               || (mask && strcmp(mask, dp->pmd_cpu_mask))) {
+        free(dp->pmd_cpu_mask);
+        dp->pmd_cpu_mask = mask ? xstrdup(mask) : NULL;
+        dp->need_reconfigure = true;
+    }
+
+    /* pmd-rxq-assign, pmd-rxq-isolate. */
+    const char *assign = smap_get_def(cfg, "pmd-rxq-assign", "cycles");
+    enum dp_rxq_assign ra = dp->rxq_assign;
+    if (!strcmp(assign, "cycles")) {
+        ra = DP_RXQ_ASSIGN_CYCLES;
+    } else if (!strcmp(assign, "roundrobin")) {
+        ra = DP_RXQ_ASSIGN_ROUNDROBIN;
+    } else if (!strcmp(assign, "group")) {
+        ra = DP_RXQ_ASSIGN_GROUP;
+    } else {
+        config_error(errors, "other_config:pmd-rxq-assign: invalid value "
+                     "\"%s\" (expected roundrobin, cycles or group)", assign);
+    }
+    if (ra != dp->rxq_assign) {
+        dp->rxq_assign = ra;
+        VLOG_INFO("Rxq to PMD assignment mode changed to: '%s'.", assign);
+        dp->need_reconfigure = true;
+    }
+    bool isolate = smap_get_bool(cfg, "pmd-rxq-isolate", true);
+    if (isolate != dp->rxq_isolate) {
+        dp->rxq_isolate = isolate;
+        dp->need_reconfigure = true;
+    }
+
+    /* Numbers. */
+    unsigned long long v = dp->emc_insert_inv_prob;
+    config_uint(cfg, "emc-insert-inv-prob", 0, UINT32_MAX,
+                DP_EMC_DEFAULT_INSERT_INV_PROB, &v, errors);
+    if (v != dp->emc_insert_inv_prob) {
+        struct dp_netdev_pmd *pmd;
+
+        dp->emc_insert_inv_prob = v;
+        DP_FOR_EACH_THREAD (pmd, dp) {
+            dp_emc_set_insert_inv_prob(pmd->emc, v);
+        }
+    }
+    v = dp->tx_flush_interval;
+    config_uint(cfg, "tx-flush-interval", 0, MAX_TX_FLUSH_INTERVAL, 0, &v,
+                errors);
+    __atomic_store_n(&dp->tx_flush_interval, (unsigned int) v,
+                     __ATOMIC_RELAXED);
+    v = dp->pmd_sleep_max;
+    config_uint(cfg, "pmd-sleep-max", 0, MAX_PMD_SLEEP, 0, &v, errors);
+    __atomic_store_n(&dp->pmd_sleep_max, (unsigned int) v, __ATOMIC_RELAXED);
+    v = dp->max_idle;
+    config_uint(cfg, "max-idle", 1, INT32_MAX, DEFAULT_MAX_IDLE, &v, errors);
+    if ((long long int) v != dp->max_idle) {
+        dp->max_idle = v;
+        dp->next_aging = time_msec();
+    }
+    v = dp->flow_limit;
+    config_uint(cfg, "flow-limit", 0, UINT32_MAX, DEFAULT_FLOW_LIMIT, &v,
+                errors);
+    __atomic_store_n(&dp->flow_limit, (unsigned int) v, __ATOMIC_RELAXED);
+
+    bool hw_offload = smap_get_bool(cfg, "hw-offload", false);
+    __atomic_store_n(&dp->hw_offload, hw_offload, __ATOMIC_RELAXED);
+}
+
+/* Ports. */
+
+static size_t
+port_index(const struct dp_netdev *dp, uint32_t port_no, bool *found)
+{
+    size_t lo = 0, hi = dp->n_ports;
+
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (dp->ports[mid]->port_no < port_no) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    *found = lo < dp->n_ports && dp->ports[lo]->port_no == port_no;
+    return lo;
+}
+
+/* Returns the port numbered 'port_no', or NULL. */
+struct dp_netdev_port *
+dp_netdev_lookup_port(const struct dp_netdev *dp, uint32_t port_no)
+{
+    bool found;
+    size_t i = port_index(dp, port_no, &found);
+
+    return found ? dp->ports[i] : NULL;
+}
+
+/* Adds 'netdev' as a port.  See dpif-netdev.h. */
+int
+dp_netdev_port_add(struct dp_netdev *dp, struct netdev *netdev,
+                   uint32_t *port_no, char **errp)
+{
+    *errp = NULL;
+    for (size_t i = 0; i < dp->n_ports; i++) {
+        if (!strcmp(netdev_get_name(dp->ports[i]->netdev),
+                    netdev_get_name(netdev))) {
+            *errp = xasprintf("%s: already a port of %s",
+                              netdev_get_name(netdev), DP_NETDEV_NAME);
+            return EEXIST;
+        }
+    }
+
+    uint32_t no = *port_no;
+    if (no == DP_PORT_NONE) {
+        for (no = 1; dp_netdev_lookup_port(dp, no); no++) {
+            continue;
+        }
+    } else if (dp_netdev_lookup_port(dp, no)) {
+        *errp = xasprintf("%s: port number %"PRIu32" is in use",
+                          netdev_get_name(netdev), no);
+        return EBUSY;
+    }
+
+    struct dp_netdev_port *port = xzalloc(sizeof *port);
+    port->port_no = no;
+    port->netdev = netdev_ref(netdev);
+    port->is_pmd = netdev_is_pmd(netdev);
+    port->emc_enabled = true;
+
+    bool found;
+    size_t idx = port_index(dp, no, &found);
+    dp->ports = xrealloc(dp->ports, (dp->n_ports + 1) * sizeof *dp->ports);
+    memmove(&dp->ports[idx + 1], &dp->ports[idx],
+            (dp->n_ports - idx) * sizeof *dp->ports);
+    dp->ports[idx] = port;
+    dp->n_ports++;
+
+    /* Open the queues while no thread polls (a netdev that wants
+     * reconfiguration gets it first). */
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        dp_netdev_pmd_pause(dp->pmds[i]);
+    }
+    if (netdev_is_reconf_required(netdev)) {
+        char *err = NULL;
+        int error = netdev_reconfigure(netdev, &err);
+        if (error) {
+            VLOG_WARN("%s: reconfiguration failed: %s",
+                      netdev_get_name(netdev),
+                      err ? err : util_strerror(error));
+        }
+        free(err);
+    }
+    port_open_rxqs(port);
+    dp->need_reconfigure = true;
+    dp_reconfigure(dp);             /* Resumes the PMDs. */
+
+    VLOG_INFO("Datapath %s: added port %s as port %"PRIu32" (%s)",
+              DP_NETDEV_NAME, netdev_get_name(netdev), no,
+              netdev_get_type(netdev));
+    *port_no = no;
+    return 0;
+}
+
+/* Removes port 'port_no'.  Returns 0, or ENOENT if there is no such port,
+ * EINVAL for port 0. */
+int
+dp_netdev_port_del(struct dp_netdev *dp, uint32_t port_no)
+{
+    bool found;
+    size_t idx = port_index(dp, port_no, &found);
+
+    if (!found) {
+        return ENOENT;
+    }
+    if (!port_no && the_dp == dp && dp->main_pmd) {
+        /* Port 0 goes only with the datapath. */
+        return EINVAL;
+    }
+
+    struct dp_netdev_port *port = dp->ports[idx];
+    memmove(&dp->ports[idx], &dp->ports[idx + 1],
+            (dp->n_ports - idx - 1) * sizeof *dp->ports);
+    dp->n_ports--;
+
+    /* Stop every thread from polling and sending to it, then close it. */
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        dp_netdev_pmd_pause(dp->pmds[i]);
+    }
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        pmd_set_tx_ports(dp->pmds[i]);
+    }
+    pmd_flush_all(dp->main_pmd, true, time_usec());
+    pmd_set_tx_ports(dp->main_pmd);
+    for (int q = 0; q < port->n_rxq; q++) {
+        port->rxqs[q].pmd = NULL;
+    }
+    dp->need_reconfigure = true;
+    dp_reconfigure(dp);             /* Rebuilds poll lists, resumes. */
+    VLOG_INFO("Datapath %s: removed port %s (%"PRIu32")", DP_NETDEV_NAME,
+              netdev_get_name(port->netdev), port_no);
+    port_destroy(port);
+    return 0;
+}
+
+/* Returns the netdev of port 'port_no' (no new reference), or NULL. */
+struct netdev *
+dp_netdev_port_get_netdev(const struct dp_netdev *dp, uint32_t port_no)
+{
+    struct dp_netdev_port *port = dp_netdev_lookup_port(dp, port_no);
+
+    return port ? port->netdev : NULL;
+}
+
+/* Parses "q:core,q:core" for 'port'.  Returns NULL or an error message. */
+static char *
+parse_affinity(const char *list, int n_rxq, int *cores)
+{
+    char *copy = xstrdup(list);
+    char *save = NULL;
+    char *error = NULL;
+
+    for (int q = 0; q < n_rxq; q++) {
+        cores[q] = -1;
+    }
+    for (char *tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(tok, ':');
+        int q, core;
+
+        while (*tok == ' ') {
+            tok++;
+        }
+        if (!colon) {
+            error = xasprintf("invalid pmd-rxq-affinity \"%s\": expected "
+                              "queue:core pairs", list);
+            break;
+        }
+        *colon = '\0';
+        if (!util_str_to_int(tok, 10, &q) || q < 0
+            || !util_str_to_int(colon + 1, 10, &core) || core < 0) {
+            error = xasprintf("invalid pmd-rxq-affinity \"%s\"", list);
+            break;
+        }
+        if (q < n_rxq) {
+            cores[q] = core;
+        }
+    }
+    free(copy);
+    return error;
+}
+
+/* Applies Interface:other_config.  See dpif-netdev.h. */
+int
+dp_netdev_port_set_config(struct dp_netdev *dp, uint32_t port_no,
+                          const struct smap *cfg, char **errp)
+{
+    struct dp_netdev_port *port = dp_netdev_lookup_port(dp, port_no);
+    int error = 0;
+
+    *errp = NULL;
+    if (!port) {
+        *errp = xasprintf("no port %"PRIu32, port_no);
+        return ENOENT;
+    }
+
+    bool emc = smap_get_bool(cfg, "emc-enable", true);
+    if (emc != port->emc_enabled) {
+        __atomic_store_n(&port->emc_enabled, emc, __ATOMIC_RELAXED);
+    }
+
+    const char *aff = smap_get(cfg, "pmd-rxq-affinity");
+    if (aff && *aff) {
+        int *cores = xcalloc(port->n_rxq ? port->n_rxq : 1, sizeof *cores);
+        char *err = parse_affinity(aff, port->n_rxq, cores);
+        free(cores);
+        if (err) {
+            VLOG_WARN("%s: %s", netdev_get_name(port->netdev), err);
+            *errp = err;
+            error = EINVAL;
+            aff = port->rxq_affinity;       /* Keep the previous one. */
+        }
+    } else {
+        aff = NULL;
+    }
+    if ((aff == NULL) != (port->rxq_affinity == NULL)
+        || (aff && strcmp(aff, port->rxq_affinity))) {
+        char *old = port->rxq_affinity;
+        port->rxq_affinity = aff ? xstrdup(aff) : NULL;
+        free(old);
+        dp->need_reconfigure = true;
+    }
+    return error;
+}
+
+/* Asks the next dp_netdev_run() to reassign rx queues to PMDs. */
+void
+dp_netdev_request_rebalance(struct dp_netdev *dp)
+{
+    dp->need_reconfigure = true;
+    dp->need_rebalance = true;
+}
+
+static void
+port_open_rxqs(struct dp_netdev_port *port)
+{
+    int n = netdev_n_rxq(port->netdev);
+
+    port->rxqs = xcalloc(n > 0 ? n : 1, sizeof *port->rxqs);
+    port->n_rxq = 0;
+    for (int q = 0; q < n; q++) {
+        struct dp_netdev_rxq *rxq = &port->rxqs[port->n_rxq];
+        int error = netdev_rxq_open(port->netdev, &rxq->rx, q);
+
+        if (error) {
+            VLOG_ERR("%s: cannot open rx queue %d: %s",
+                     netdev_get_name(port->netdev), q, util_strerror(error));
+            continue;
+        }
+        rxq->port = port;
+        rxq->queue_id = q;
+        rxq->affinity_core = -1;
+        port->n_rxq++;
+    }
+}
+
+static void
+port_close_rxqs(struct dp_netdev_port *port)
+{
+    for (int q = 0; q < port->n_rxq; q++) {
+        netdev_rxq_close(port->rxqs[q].rx);
+    }
+    free(port->rxqs);
+    port->rxqs = NULL;
+    port->n_rxq = 0;
+}
+
+static void
+port_destroy(struct dp_netdev_port *port)
+{
+    port_close_rxqs(port);
+    netdev_close(port->netdev);
+    free(port->rxq_affinity);
+    free(port);
+}
+
+/* Main loop. */
+
+/* See dpif-netdev.h. */
+void
+dp_netdev_run(struct dp_netdev *dp)
+{
+    struct dp_netdev_pmd *main_pmd = dp->main_pmd;
+    long long int now = time_msec();
+
+    dp_rcu_reclaim(dp->rcu);
+
+    uint64_t seq = netdev_reconf_seq();
+    if (seq != dp->last_reconf_seq) {
+        dp->last_reconf_seq = seq;
+        for (size_t i = 0; i < dp->n_ports; i++) {
+            if (netdev_is_reconf_required(dp->ports[i]->netdev)) {
+                dp->need_reconfigure = true;
+            }
+        }
+    }
+    if (dp->need_reconfigure) {
+        for (size_t i = 0; i < dp->n_pmds; i++) {
+            dp_netdev_pmd_pause(dp->pmds[i]);
+        }
+        dp_reconfigure(dp);
+    }
+
+    /* Poll the non-PMD ports. */
+    dp_rcu_online(dp->rcu, main_pmd->rcu_id);
+    for (size_t i = 0; i < main_pmd->n_polls; i++) {
+        struct dp_netdev_rxq *rxq = main_pmd->polls[i];
+
+        for (int b = 0; b < MAIN_MAX_BURSTS; b++) {
+            struct dp_packet_batch batch;
+
+            dp_packet_batch_init(&batch);
+            if (netdev_rxq_recv(rxq->rx, &batch, NULL) || !batch.count) {
+                break;
+            }
+            pmd_process_batch(main_pmd, rxq, rxq->port->port_no,
+                              rxq->port->emc_enabled, &batch, now);
+        }
+    }
+    pmd_flush_all(main_pmd, true, time_usec());
+    dp_emc_sweep(main_pmd->emc, PMD_EMC_SWEEP);
+    dp_rcu_quiescent(dp->rcu, main_pmd->rcu_id);
+    dp_rcu_offline(dp->rcu, main_pmd->rcu_id);
+
+    if (now >= dp->next_aging) {
+        long long int interval = dp->max_idle < 2000 ? dp->max_idle / 2 : 1000;
+
+        dp_age_flows(dp, now);
+        dp->next_aging = now + (interval > 10 ? interval : 10);
+    }
+    if (now >= dp->next_interval) {
+        dp_rotate_intervals(dp);
+        dp->next_interval = now + DP_RXQ_INTERVAL_MS;
+    }
+    if (now >= main_pmd->next_sort
+        && !pthread_mutex_trylock(&main_pmd->flow_mutex)) {
+        dpcls_sort_subtables(&main_pmd->cls);
+        pthread_mutex_unlock(&main_pmd->flow_mutex);
+        main_pmd->next_sort = now + 1000;
+    }
+    dp_rcu_reclaim(dp->rcu);
+}
+
+/* See dpif-netdev.h. */
+void
+dp_netdev_wait(struct dp_netdev *dp)
+{
+    struct dp_netdev_pmd *main_pmd = dp->main_pmd;
+
+    for (size_t i = 0; i < main_pmd->n_polls; i++) {
+        netdev_rxq_wait(main_pmd->polls[i]->rx);
+    }
+    netdev_reconf_wait(dp->last_reconf_seq);
+    if (dp->need_reconfigure) {
+        poll_immediate_wake();
+    }
+    poll_timer_wait_until(dp->next_aging);
+    poll_timer_wait_until(dp->next_interval);
+    if (dp_rcu_n_pending(dp->rcu)) {
+        poll_timer_wait(10);
+    }
+}
+
+/* Reconfiguration. */
+
+static int
+pmd_cmp(const void *a_, const void *b_)
+{
+    const struct dp_netdev_pmd *a = *(struct dp_netdev_pmd *const *) a_;
+    const struct dp_netdev_pmd *b = *(struct dp_netdev_pmd *const *) b_;
+
+    if (a->numa_id != b->numa_id) {
+        return a->numa_id < b->numa_id ? -1 : 1;
+    }
+    return a->core_id < b->core_id ? -1 : a->core_id > b->core_id;
+}
+
+/* Fills 'wanted' (indexed by core id, ovs_numa cores only) with the cores
+ * that should run a PMD. */
+static void
+wanted_cores(const struct dp_netdev *dp, bool *wanted, size_t n_wanted)
+{
+    memset(wanted, 0, n_wanted * sizeof *wanted);
+    if (!dp->pmd_cpu_mask) {
+        int core = ovs_numa_lowest_core_on_numa(0);
+        if (core >= 0 && (size_t) core < n_wanted) {
+            wanted[core] = true;
+        }
+        return;
+    }
+
+    const char *s = dp->pmd_cpu_mask;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+    }
+
+    size_t len = strlen(s);
+    for (size_t i = 0; i < len; i++) {
+        char c = s[len - 1 - i];
+        int nibble = (c >= '0' && c <= '9' ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                      : c - 'A' + 10);
+        for (int b = 0; b < 4; b++) {
+            size_t core = i * 4 + b;
+            if ((nibble & (1 << b)) && core < n_wanted) {
+                if (ovs_numa_core_exists(core)) {
+                    wanted[core] = true;
+                } else {
+                    VLOG_WARN("pmd-cpu-mask: core %zu does not exist or is "
+                              "not available; no PMD thread on it", core);
+                }
+            }
+        }
+    }
+}
+
+/* Brings ports, PMD threads and rx queue assignment in line with the
+ * configuration.  Every PMD thread must be paused on entry; all are resumed
+ * on return. */
+static void
+dp_reconfigure(struct dp_netdev *dp)
+{
+    dp->need_reconfigure = false;
+
+    /* Ports that asked for reconfiguration: no thread polls or sends. */
+    pmd_flush_all(dp->main_pmd, true, time_usec());
+    for (size_t i = 0; i < dp->n_ports; i++) {
+        struct dp_netdev_port *port = dp->ports[i];
+
+        if (netdev_is_reconf_required(port->netdev) || port->need_reopen) {
+            char *err = NULL;
+
+            port_close_rxqs(port);
+            int error = netdev_reconfigure(port->netdev, &err);
+            if (error) {
+                VLOG_WARN("%s: reconfiguration failed: %s",
+                          netdev_get_name(port->netdev),
+                          err ? err : util_strerror(error));
+            }
+            free(err);
+            port_open_rxqs(port);
+            port->need_reopen = false;
+        }
+    }
+
+    /* PMD threads. */
+    enum { MAX_CORES = 1024 };
+    bool *wanted = xcalloc(MAX_CORES, sizeof *wanted);
+    wanted_cores(dp, wanted, MAX_CORES);
+
+    size_t n = 0;
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        struct dp_netdev_pmd *pmd = dp->pmds[i];
+
+        if (wanted[pmd->core_id]) {
+            wanted[pmd->core_id] = false;
+            dp->pmds[n++] = pmd;
+        } else {
+            VLOG_INFO("PMD thread on numa_id: %d, core id: %2d destroyed.",
+                      pmd->numa_id, pmd->core_id);
+            for (size_t p = 0; p < dp->n_ports; p++) {
+                for (int q = 0; q < dp->ports[p]->n_rxq; q++) {
+                    if (dp->ports[p]->rxqs[q].pmd == pmd) {
+                        dp->ports[p]->rxqs[q].pmd = NULL;
+                    }
+                }
+            }
+            pmd_destroy(pmd);
+        }
+    }
+    dp->n_pmds = n;
+    for (int core = 0; core < MAX_CORES; core++) {
+        if (wanted[core]) {
+            dp->pmds = xrealloc(dp->pmds, (dp->n_pmds + 1) * sizeof *dp->pmds);
+            struct dp_netdev_pmd *pmd = pmd_create(dp, core);
+            dp->pmds[dp->n_pmds++] = pmd;
+            pmd_start(pmd);         /* Comes up paused. */
+            VLOG_INFO("PMD thread on numa_id: %d, core id: %2d created.",
+                      pmd->numa_id, pmd->core_id);
+        }
+    }
+    free(wanted);
+    if (dp->n_pmds) {
+        qsort(dp->pmds, dp->n_pmds, sizeof *dp->pmds, pmd_cmp);
+    }
+
+    /* Static tx queue ids: 0 for the main thread, then the PMDs. */
+    dp->main_pmd->static_tx_qid = 0;
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        dp->pmds[i]->static_tx_qid = i + 1;
+    }
+
+    assign_rxqs(dp);
+    dp->need_rebalance = false;
+
+    /* Poll lists and tx ports. */
+    struct dp_netdev_pmd *pmd;
+    DP_FOR_EACH_THREAD (pmd, dp) {
+        free(pmd->polls);
+        pmd->polls = NULL;
+        pmd->n_polls = 0;
+    }
+    for (size_t i = 0; i < dp->n_ports; i++) {
+        struct dp_netdev_port *port = dp->ports[i];
+
+        for (int q = 0; q < port->n_rxq; q++) {
+            struct dp_netdev_rxq *rxq = &port->rxqs[q];
+            struct dp_netdev_pmd *owner = port->is_pmd ? rxq->pmd
+                                                       : dp->main_pmd;
+            if (!owner) {
+                continue;
+            }
+            owner->polls = xrealloc(owner->polls, (owner->n_polls + 1)
+                                    * sizeof *owner->polls);
+            owner->polls[owner->n_polls++] = rxq;
+        }
+    }
+    DP_FOR_EACH_THREAD (pmd, dp) {
+        pmd_set_tx_ports(pmd);
+    }
+
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        dp_netdev_pmd_resume(dp->pmds[i]);
+    }
+}
+
+static uint64_t
+rxq_load(const struct dp_netdev_rxq *rxq)
+{
+    uint64_t sum = 0;
+
+    for (int i = 0; i < DP_N_RXQ_INTERVALS; i++) {
+        sum += rxq->intervals[i];
+    }
+    return sum;
+}
+
+static int
+rxq_load_cmp(const void *a_, const void *b_)
+{
+    const struct dp_netdev_rxq *a = *(struct dp_netdev_rxq *const *) a_;
+    const struct dp_netdev_rxq *b = *(struct dp_netdev_rxq *const *) b_;
+    uint64_t la = rxq_load(a), lb = rxq_load(b);
+
+    if (la != lb) {
+        return la > lb ? -1 : 1;
+    }
+    /* Stable: port number, then queue. */
+    if (a->port->port_no != b->port->port_no) {
+        return a->port->port_no < b->port->port_no ? -1 : 1;
+    }
+    return a->queue_id < b->queue_id ? -1 : a->queue_id > b->queue_id;
+}
+
+static struct dp_netdev_pmd *
+pmd_by_core(const struct dp_netdev *dp, int core)
+{
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        if (dp->pmds[i]->core_id == core) {
+            return dp->pmds[i];
+        }
+    }
+    return NULL;
+}
+
+/* Assigns every rx queue of every PMD port to a PMD thread: pinned queues
+ * (pmd-rxq-affinity) first, then the others by 'dp->rxq_assign' among the
+ * PMDs that are not isolated, preferring the port's NUMA node. */
+static void
+assign_rxqs(struct dp_netdev *dp)
+{
+    struct dp_netdev_rxq **rxqs = NULL;
+    size_t n_rxqs = 0;
+    uint64_t *loads = xcalloc(dp->n_pmds + 1, sizeof *loads);
+    size_t *counts = xcalloc(dp->n_pmds + 1, sizeof *counts);
+
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        dp->pmds[i]->isolated = false;
+    }
+
+    /* Pinned queues. */
+    for (size_t i = 0; i < dp->n_ports; i++) {
+        struct dp_netdev_port *port = dp->ports[i];
+        int *cores = xcalloc(port->n_rxq ? port->n_rxq : 1, sizeof *cores);
+
+        for (int q = 0; q < port->n_rxq; q++) {
+            cores[q] = -1;
+        }
+        if (port->rxq_affinity) {
+            char *err = parse_affinity(port->rxq_affinity, port->n_rxq,
+                                       cores);
+            free(err);
+        }
+        for (int q = 0; q < port->n_rxq; q++) {
+            struct dp_netdev_rxq *rxq = &port->rxqs[q];
+
+            rxq->pmd = NULL;
+            rxq->affinity_core = port->is_pmd ? cores[q] : -1;
+            if (!port->is_pmd) {
+                continue;
+            }
+            if (rxq->affinity_core >= 0) {
+                struct dp_netdev_pmd *pmd = pmd_by_core(dp,
+                                                        rxq->affinity_core);
+                if (pmd) {
+                    rxq->pmd = pmd;
+                    if (dp->rxq_isolate) {
+                        pmd->isolated = true;
+                    }
+                    continue;
+                }
+                VLOG_WARN("Core %d cannot be pinned with port \'%s\' rx "
+                          "queue %d. Use pmd-cpu-mask to enable a pmd on "
+                          "core %d. An alternative core will be assigned.",
+                          rxq->affinity_core, netdev_get_name(port->netdev),
+                          q, rxq->affinity_core);
+            }
+            rxqs = xrealloc(rxqs, (n_rxqs + 1) * sizeof *rxqs);
+            rxqs[n_rxqs++] = rxq;
+        }
+        free(cores);
+    }
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        for (size_t p = 0; p < dp->n_ports; p++) {
+            for (int q = 0; q < dp->ports[p]->n_rxq; q++) {
+                if (dp->ports[p]->rxqs[q].pmd == dp->pmds[i]) {
+                    loads[i] += rxq_load(&dp->ports[p]->rxqs[q]);
+                    counts[i]++;
+                }
+            }
+        }
+    }
+
+    if (dp->rxq_assign != DP_RXQ_ASSIGN_ROUNDROBIN && n_rxqs) {
+        qsort(rxqs, n_rxqs, sizeof *rxqs, rxq_load_cmp);
+    }
+
+    /* Unpinned queues. */
+    size_t rr = 0;
+    bool up = true;
+    for (size_t r = 0; r < n_rxqs; r++) {
+        struct dp_netdev_rxq *rxq = rxqs[r];
+        int numa = netdev_get_numa_id(rxq->port->netdev);
+        size_t *cands = xcalloc(dp->n_pmds + 1, sizeof *cands);
+        size_t n_cands = 0;
+
+        for (int pass = 0; pass < 2 && !n_cands; pass++) {
+            for (size_t i = 0; i < dp->n_pmds; i++) {
+                if (!dp->pmds[i]->isolated
+                    && (pass || numa < 0 || dp->pmds[i]->numa_id == numa)) {
+                    cands[n_cands++] = i;
+                }
+            }
+            if (!pass && !n_cands && numa >= 0 && dp->n_pmds) {
+                VLOG_WARN("There's no available (non-isolated) pmd thread "
+                          "on numa node %d. Port \'%s\' rx queue %d will be "
+                          "assigned to a pmd on another numa node.", numa,
+                          netdev_get_name(rxq->port->netdev), rxq->queue_id);
+            }
+        }
+        if (!n_cands) {
+            VLOG_WARN("There is no available (non-isolated) pmd thread for "
+                      "port \'%s\' queue %d. This queue will not be polled. "
+                      "Is pmd-cpu-mask set to zero? Or are all PMDs isolated "
+                      "to other queues?", netdev_get_name(rxq->port->netdev),
+                      rxq->queue_id);
+            free(cands);
+            continue;
+        }
+
+        size_t pick;
+        if (dp->rxq_assign == DP_RXQ_ASSIGN_GROUP) {
+            pick = cands[0];
+            for (size_t c = 1; c < n_cands; c++) {
+                size_t i = cands[c];
+                if (loads[i] < loads[pick]
+                    || (loads[i] == loads[pick] && counts[i] < counts[pick])) {
+                    pick = i;
+                }
+            }
+        } else if (dp->rxq_assign == DP_RXQ_ASSIGN_CYCLES) {
+            /* Deal in alternating directions, so the busiest queues spread
+             * evenly. */
+            size_t pos = rr % n_cands;
+            pick = cands[up ? pos : n_cands - 1 - pos];
+            rr++;
+            if (rr % n_cands == 0) {
+                up = !up;
+            }
+        } else {
+            pick = cands[rr++ % n_cands];
+        }
+        rxq->pmd = dp->pmds[pick];
+        loads[pick] += rxq_load(rxq);
+        counts[pick]++;
+        free(cands);
+        VLOG_INFO("Core %2d on numa node %d assigned port \'%s\' rx queue %d "
+                  "(measured processing cycles %"PRIu64").",
+                  rxq->pmd->core_id, rxq->pmd->numa_id,
+                  netdev_get_name(rxq->port->netdev), rxq->queue_id,
+                  rxq_load(rxq));
+    }
+    free(rxqs);
+    free(loads);
+    free(counts);
+}
+
+/* Threads. */
+
+static unsigned int
+rcu_id_alloc(struct dp_netdev *dp)
+{
+    for (unsigned int i = 0; i < DP_MAX_THREADS; i++) {
+        if (!(dp->rcu_ids_used[i / 64] & (UINT64_C(1) << (i % 64)))) {
+            dp->rcu_ids_used[i / 64] |= UINT64_C(1) << (i % 64);
+            return i;
+        }
+    }
+    VLOG_FATAL("more than %d polling threads", DP_MAX_THREADS);
+}
+
+static void
+rcu_id_free(struct dp_netdev *dp, unsigned int id)
+{
+    dp->rcu_ids_used[id / 64] &= ~(UINT64_C(1) << (id % 64));
+}
+
+static struct dp_netdev_pmd *
+pmd_create(struct dp_netdev *dp, int core_id)
+{
+    struct dp_netdev_pmd *pmd = xzalloc(sizeof *pmd);
+
+    pmd->dp = dp;
+    pmd->core_id = core_id;
+    pmd->numa_id = (core_id == OVS_CORE_UNSPEC ? OVS_NUMA_UNSPEC
+                    : ovs_numa_get_numa_id(core_id));
+    pmd->rcu_id = rcu_id_alloc(dp);
+    pthread_mutex_init(&pmd->cond_mutex, NULL);
+    pthread_cond_init(&pmd->cond, NULL);
+    pthread_cond_init(&pmd->ack_cond, NULL);
+    pthread_mutex_init(&pmd->flow_mutex, NULL);
+    pmd->emc = dp_emc_create();
+    dp_emc_set_insert_inv_prob(pmd->emc, dp->emc_insert_inv_prob);
+    dpcls_init(&pmd->cls, dp->rcu);
+    dp_actions_init(&pmd->upcall_actions);
+    pmd->stats_zero_msec = time_wall_msec();
+    pmd->stats_zero_tsc = rte_rdtsc();
+    if (core_id == OVS_CORE_UNSPEC) {
+        /* The main thread reads the caches between online and offline in
+         * dp_netdev_run(). */
+        dp_rcu_register(dp->rcu, pmd->rcu_id);
+        dp_rcu_offline(dp->rcu, pmd->rcu_id);
+    }
+    return pmd;
+}
+
+static void
+pmd_start(struct dp_netdev_pmd *pmd)
+{
+    pmd->pause_req = true;
+    int error = pthread_create(&pmd->thread, NULL, pmd_thread_main, pmd);
+    if (error) {
+        VLOG_FATAL("cannot create PMD thread: %s", util_strerror(error));
+    }
+    pmd->thread_started = true;
+    dp_netdev_pmd_pause(pmd);       /* Waits until it is up and paused. */
+}
+
+static void
+pmd_destroy(struct dp_netdev_pmd *pmd)
+{
+    struct dp_netdev *dp = pmd->dp;
+
+    if (pmd->thread_started) {
+        pthread_mutex_lock(&pmd->cond_mutex);
+        pmd->exit_req = true;
+        pthread_cond_broadcast(&pmd->cond);
+        pthread_mutex_unlock(&pmd->cond_mutex);
+        pthread_join(pmd->thread, NULL);
+    } else if (pmd->core_id == OVS_CORE_UNSPEC) {
+        pmd_flush_all(pmd, true, time_usec());
+        dp_rcu_unregister(dp->rcu, pmd->rcu_id);
+    }
+    pmd_flows_clear(pmd);
+    dp_emc_destroy(pmd->emc);
+    dpcls_destroy(&pmd->cls);
+    dp_actions_destroy(&pmd->upcall_actions);
+    for (size_t i = 0; i < pmd->n_tx_ports; i++) {
+        dp_packet_batch_free(&pmd->tx_ports[i].batch);
+    }
+    free(pmd->tx_ports);
+    free(pmd->tx_index);
+    free(pmd->polls);
+    pthread_mutex_destroy(&pmd->cond_mutex);
+    pthread_cond_destroy(&pmd->cond);
+    pthread_cond_destroy(&pmd->ack_cond);
+    pthread_mutex_destroy(&pmd->flow_mutex);
+    rcu_id_free(dp, pmd->rcu_id);
+    free(pmd);
+}
+
+/* Asks PMD thread 'pmd' to stop polling and waits until it has: it has
+ * flushed its output batches, gone offline for RCU and waits for
+ * dp_netdev_pmd_resume().  Main thread only. */
+void
+dp_netdev_pmd_pause(struct dp_netdev_pmd *pmd)
+{
+    if (!pmd->thread_started) {
+        return;
+    }
+    pthread_mutex_lock(&pmd->cond_mutex);
+    __atomic_store_n(&pmd->pause_req, true, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&pmd->cond);
+    while (!pmd->paused) {
+        pthread_cond_wait(&pmd->ack_cond, &pmd->cond_mutex);
+    }
+    pthread_mutex_unlock(&pmd->cond_mutex);
+}
+
+/* Lets paused PMD thread 'pmd' poll again, with whatever the main thread
+ * changed meanwhile. */
+void
+dp_netdev_pmd_resume(struct dp_netdev_pmd *pmd)
+{
+    if (!pmd->thread_started) {
+        return;
+    }
+    pthread_mutex_lock(&pmd->cond_mutex);
+    __atomic_store_n(&pmd->pause_req, false, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&pmd->cond);
+    pthread_mutex_unlock(&pmd->cond_mutex);
+}
+
+/* Rebuilds the tx ports of 'pmd' (paused, or the main thread) from the
+ * datapath's ports.  Its output batches must be empty. */
+static void
+pmd_set_tx_ports(struct dp_netdev_pmd *pmd)
+{
+    struct dp_netdev *dp = pmd->dp;
+    size_t n_threads = dp->n_pmds + 1;
+
+    for (size_t i = 0; i < pmd->n_tx_ports; i++) {
+        dp_packet_batch_free(&pmd->tx_ports[i].batch);
+    }
+    free(pmd->tx_ports);
+    free(pmd->tx_index);
+    pmd->tx_ports = xcalloc(dp->n_ports ? dp->n_ports : 1,
+                            sizeof *pmd->tx_ports);
+    pmd->n_tx_ports = dp->n_ports;
+
+    uint32_t max_no = 0;
+    for (size_t i = 0; i < dp->n_ports; i++) {
+        struct dp_netdev_port *port = dp->ports[i];
+        struct dp_netdev_tx_port *tx = &pmd->tx_ports[i];
+        int n_txq = netdev_n_txq(port->netdev);
+
+        tx->port_no = port->port_no;
+        tx->netdev = port->netdev;
+        if (n_txq <= 0) {
+            n_txq = 1;
+        }
+        if ((size_t) n_txq >= n_threads) {
+            tx->qid = pmd->static_tx_qid;
+            tx->concurrent_txq = false;
+        } else {
+            tx->qid = pmd->static_tx_qid % n_txq;
+            tx->concurrent_txq = true;
+        }
+        tx->has_flush = netdev_has_flush(port->netdev);
+        dp_packet_batch_init(&tx->batch);
+        if (port->port_no > max_no) {
+            max_no = port->port_no;
+        }
+    }
+
+    /* Direct index by port number when numbers are small, which they are
+     * unless requested otherwise. */
+    pmd->tx_index_size = max_no < 4096 ? max_no + 1 : 0;
+    pmd->tx_index = xcalloc(pmd->tx_index_size ? pmd->tx_index_size : 1,
+                            sizeof *pmd->tx_index);
+    for (size_t i = 0; i < pmd->n_tx_ports && pmd->tx_index_size; i++) {
+        pmd->tx_index[pmd->tx_ports[i].port_no] = i + 1;
+    }
+}
+
+static inline struct dp_netdev_tx_port *
+pmd_lookup_tx(struct dp_netdev_pmd *pmd, uint32_t port_no)
+{
+    if (port_no < pmd->tx_index_size) {
+        uint16_t idx = pmd->tx_index[port_no];
+        return idx ? &pmd->tx_ports[idx - 1] : NULL;
+    }
+    for (size_t i = 0; i < pmd->n_tx_ports; i++) {
+        if (pmd->tx_ports[i].port_no == port_no) {
+            return &pmd->tx_ports[i];
+        }
+    }
+    return NULL;
+}
+
+static void
+pmd_flush_tx(struct dp_netdev_pmd *pmd, struct dp_netdev_tx_port *tx)
+{
+    uint32_t n = tx->batch.count;
+
+    if (n) {
+        netdev_send(tx->netdev, tx->qid, &tx->batch, tx->concurrent_txq);
+        dp_packet_batch_init(&tx->batch);
+        stat_add(pmd, PMD_STAT_SENT_PKTS, n);
+        stat_add(pmd, PMD_STAT_SENT_BATCHES, 1);
+        tx->flush_pending = tx->has_flush;
+    }
+}
+
+/* Sends the output batches of 'pmd': all of them if 'force', else those
+ * whose tx-flush-interval deadline passed at 'now_us'.  Then lets ports
+ * that hold packets back send them. */
+static void
+pmd_flush_all(struct dp_netdev_pmd *pmd, bool force, long long int now_us)
+{
+    for (size_t i = 0; i < pmd->n_tx_ports; i++) {
+        struct dp_netdev_tx_port *tx = &pmd->tx_ports[i];
+
+        if (tx->batch.count && (force || now_us >= tx->flush_deadline)) {
+            pmd_flush_tx(pmd, tx);
+        }
+        if (tx->flush_pending && !tx->batch.count) {
+            netdev_flush(tx->netdev, tx->qid, tx->concurrent_txq);
+            tx->flush_pending = false;
+        }
+    }
+}
+
+/* Waits, paused, until the main thread resumes or stops 'pmd'. */
+static void
+pmd_handle_pause(struct dp_netdev_pmd *pmd)
+{
+    struct dp_netdev *dp = pmd->dp;
+
+    pmd_flush_all(pmd, true, 0);
+    dp_rcu_offline(dp->rcu, pmd->rcu_id);
+    pthread_mutex_lock(&pmd->cond_mutex);
+    pmd->paused = true;
+    pthread_cond_broadcast(&pmd->ack_cond);
+    while (pmd->pause_req && !pmd->exit_req) {
+        pthread_cond_wait(&pmd->cond, &pmd->cond_mutex);
+    }
+    pmd->paused = false;
+    pthread_mutex_unlock(&pmd->cond_mutex);
+    dp_rcu_online(dp->rcu, pmd->rcu_id);
+}
+
+/* A PMD without queues blocks (it would only spin) until it is paused for
+ * a new poll list or stopped. */
+static void
+pmd_block_idle(struct dp_netdev_pmd *pmd)
+{
+    struct dp_netdev *dp = pmd->dp;
+
+    dp_emc_sweep(pmd->emc, DP_EMC_ENTRIES);
+    dp_rcu_offline(dp->rcu, pmd->rcu_id);
+    pthread_mutex_lock(&pmd->cond_mutex);
+    while (!pmd->pause_req && !pmd->exit_req) {
+        pthread_cond_wait(&pmd->cond, &pmd->cond_mutex);
+    }
+    pthread_mutex_unlock(&pmd->cond_mutex);
+    dp_rcu_online(dp->rcu, pmd->rcu_id);
+}
+
+static void *
+pmd_thread_main(void *pmd_)
+{
+    struct dp_netdev_pmd *pmd = pmd_;
+    struct dp_netdev *dp = pmd->dp;
+    char name[16];
+
+    snprintf(name, sizeof name, "pmd-c%02d/id:%u", pmd->core_id,
+             pmd->rcu_id);
+    pthread_setname_np(pthread_self(), name);
+    vlog_set_thread_name(name);
+
+    int error = ovs_numa_pin_current_thread(pmd->core_id);
+    if (error) {
+        VLOG_INFO("PMD thread on core %d runs unpinned: %s", pmd->core_id,
+                  (error == EOPNOTSUPP ? "dummy NUMA topology"
+                   : util_strerror(error)));
+    }
+    /* An EAL thread id gives the thread its own mempool caches. */
+    bool eal_registered = !rte_thread_register();
+    if (!eal_registered) {
+        VLOG_WARN("PMD thread on core %d: cannot register with EAL "
+                  "(mempool caches unused)", pmd->core_id);
+    }
+    dp_rcu_register(dp->rcu, pmd->rcu_id);
+
+    uint64_t iter = 0;
+    unsigned int sleep_us = 0;
+    long long int now_ms = time_msec();
+    uint64_t tsc_prev = rte_rdtsc();
+
+    for (;;) {
+        if (__atomic_load_n(&pmd->pause_req, __ATOMIC_ACQUIRE)) {
+            pmd_handle_pause(pmd);
+            tsc_prev = rte_rdtsc();
+        }
+        if (__atomic_load_n(&pmd->exit_req, __ATOMIC_ACQUIRE)) {
+            break;
+        }
+        if (!pmd->n_polls) {
+            pmd_block_idle(pmd);
+            tsc_prev = rte_rdtsc();
+            continue;
+        }
+
+        long long int now_us = time_usec();
+        unsigned int n_rx = 0;
+        bool busy_queue = false;
+
+        now_ms = now_us / 1000;
+        for (size_t i = 0; i < pmd->n_polls; i++) {
+            struct dp_netdev_rxq *rxq = pmd->polls[i];
+            struct dp_packet_batch batch;
+            uint64_t t0 = rte_rdtsc();
+
+            dp_packet_batch_init(&batch);
+            if (!netdev_rxq_recv(rxq->rx, &batch, NULL) && batch.count) {
+                n_rx += batch.count;
+                busy_queue = busy_queue
+                             || batch.count >= DP_PACKET_BATCH_SIZE / 2;
+                pmd_process_batch(pmd, rxq, rxq->port->port_no,
+                                  __atomic_load_n(&rxq->port->emc_enabled,
+                                                  __ATOMIC_RELAXED),
+                                  &batch, now_ms);
+                __atomic_store_n(&rxq->proc_cycles,
+                                 rxq->proc_cycles + (rte_rdtsc() - t0),
+                                 __ATOMIC_RELAXED);
+            }
+        }
+        pmd_flush_all(pmd, !__atomic_load_n(&dp->tx_flush_interval,
+                                             __ATOMIC_RELAXED), now_us);
+
+        uint64_t tsc = rte_rdtsc();
+        stat_add(pmd, PMD_STAT_ITER, 1);
+        if (n_rx) {
+            stat_add(pmd, PMD_STAT_CYCLES_BUSY, tsc - tsc_prev);
+            stat_add(pmd, PMD_STAT_ITER_BUSY, 1);
+        } else {
+            stat_add(pmd, PMD_STAT_CYCLES_IDLE, tsc - tsc_prev);
+            stat_add(pmd, PMD_STAT_ITER_IDLE, 1);
+        }
+        tsc_prev = tsc;
+
+        if (++iter % PMD_HOUSEKEEPING_ITERS == 0) {
+            dp_emc_sweep(pmd->emc, PMD_EMC_SWEEP);
+            if (now_ms >= pmd->next_sort
+                && !pthread_mutex_trylock(&pmd->flow_mutex)) {
+                dpcls_sort_subtables(&pmd->cls);
+                pthread_mutex_unlock(&pmd->flow_mutex);
+                pmd->next_sort = now_ms + 1000;
+            }
+        }
+        dp_rcu_quiescent(dp->rcu, pmd->rcu_id);
+
+        /* Load-based sleep (pmd-sleep-max): one more microsecond per idle
+         * iteration up to the maximum, none once a queue is busy. */
+        unsigned int max_sleep = __atomic_load_n(&dp->pmd_sleep_max,
+                                                 __ATOMIC_RELAXED);
+        if (max_sleep && !busy_queue) {
+            if (sleep_us < max_sleep) {
+                sleep_us++;
+            }
+            pmd_flush_all(pmd, true, now_us);
+            dp_rcu_offline(dp->rcu, pmd->rcu_id);
+
+            struct timespec ts = { 0, sleep_us * 1000L };
+            nanosleep(&ts, NULL);
+            dp_rcu_online(dp->rcu, pmd->rcu_id);
+
+            uint64_t t = rte_rdtsc();
+            stat_add(pmd, PMD_STAT_ITER_SLEEP, 1);
+            stat_add(pmd, PMD_STAT_SLEEP_US, sleep_us);
+            stat_add(pmd, PMD_STAT_CYCLES_IDLE, t - tsc_prev);
+            tsc_prev = t;
+        } else {
+            sleep_us = 0;
+        }
+    }
+
+    pmd_flush_all(pmd, true, 0);
+    dp_rcu_unregister(dp->rcu, pmd->rcu_id);
+    if (eal_registered) {
+        rte_thread_unregister();
+    }
+    return NULL;
+}
+
+/* Returns the statistics of 'pmd' since the last pmd-stats-clear. */
+void
+dp_netdev_pmd_get_stats(const struct dp_netdev_pmd *pmd,
+                        uint64_t stats[PMD_N_STATS])
+{
+    for (int i = 0; i < PMD_N_STATS; i++) {
+        uint64_t v = stat_get(&pmd->stats[i]);
+        stats[i] = v > pmd->stats_zero[i] ? v - pmd->stats_zero[i] : 0;
+    }
+}
+
+/* Restarts the statistics of 'pmd' from zero (pmd-stats-clear). */
+void
+dp_netdev_pmd_clear_stats(struct dp_netdev_pmd *pmd)
+{
+    for (int i = 0; i < PMD_N_STATS; i++) {
+        pmd->stats_zero[i] = stat_get(&pmd->stats[i]);
+    }
+    pmd->stats_zero_msec = time_wall_msec();
+    pmd->stats_zero_tsc = rte_rdtsc();
+}
+
+/* The pipeline. */
+
+/* Packets of one flow within a burst. */
+struct flow_batch {
+    struct dp_flow *flow;
+    struct dp_packet_batch batch;
+    uint32_t n_bytes;
+    uint16_t tcp_flags;
+};
+
+static uint16_t
+key_tcp_flags(const struct flow_key *key)
+{
+    enum { TP_WORD = offsetof(struct flow, tp_src) / 8 };
+    uint64_t w = flow_key_get_word(key, TP_WORD);
+    struct flow f;
+
+    memcpy((char *) &f + TP_WORD * 8, &w, sizeof w);
+    return ntohs(f.tcp_flags);
+}
+
+static void
+flow_batch_add(struct flow_batch *fbs, size_t *n_fbs, struct dp_flow *flow,
+               struct dp_packet *p, uint16_t tcp_flags)
+{
+    struct flow_batch *fb = NULL;
+
+    for (size_t i = *n_fbs; i-- > 0;) {
+        if (fbs[i].flow == flow) {
+            fb = &fbs[i];
+            break;
+        }
+    }
+    if (!fb) {
+        fb = &fbs[(*n_fbs)++];
+        fb->flow = flow;
+        fb->n_bytes = 0;
+        fb->tcp_flags = 0;
+        dp_packet_batch_init(&fb->batch);
+    }
+    fb->n_bytes += dp_packet_size(p);
+    fb->tcp_flags |= tcp_flags;
+    dp_packet_batch_add(&fb->batch, p);
+}
+
+static void
+execute_actions(struct dp_netdev_pmd *pmd, struct dp_packet_batch *batch,
+                const struct dp_flow_actions *acts)
+{
+    dp_execute_actions(batch, (const struct dp_action *) acts->data,
+                       acts->size / sizeof(struct dp_action), pmd_output,
+                       pmd);
+}
+
+static struct dp_flow *
+pmd_find_flow(struct dp_netdev_pmd *pmd, const struct flow_key *key)
+{
+    const struct flow_key *keys[1] = { key };
+    struct dpcls_rule *rules[1] = { NULL };
+
+    if (dpcls_lookup(&pmd->cls, keys, 1, rules, NULL)) {
+        return CONTAINER_OF(rules[0], struct dp_flow, cr);
+    }
+    return NULL;
+}
+
+/* Handles a packet that missed every cache: asks the slow path and installs
+ * the megaflow it returns.  Returns the flow to execute 'p' with, or NULL if
+ * 'p' was consumed here (dropped after a failed upcall, or executed alone
+ * because the flow table is full). */
+static struct dp_flow *
+pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_packet *p,
+           const struct flow_key *key, uint32_t hash, bool emc_enabled,
+           long long int now)
+{
+    struct dp_netdev *dp = pmd->dp;
+    struct dp_actions *acts = &pmd->upcall_actions;
+    dp_upcall_cb *cb = dp->upcall_cb;
+    uint64_t t0 = rte_rdtsc();
+    struct flow flow, mask;
+    int error;
+
+    flow_key_to_flow(key, &flow);
+    memset(&mask, 0, sizeof mask);
+    dp_actions_clear(acts);
+    error = cb ? cb(dp->upcall_aux, &flow, p, acts, &mask) : ENODEV;
+    if (error) {
+        COVERAGE_INC(datapath_drop_upcall_error);
+        stat_add(pmd, PMD_STAT_LOST, 1);
+        dp_packet_free(p);
+        stat_add(pmd, PMD_STAT_CYCLES_UPCALL, rte_rdtsc() - t0);
+        return NULL;
+    }
+    stat_add(pmd, PMD_STAT_MISS, 1);
+
+    /* The datapath always matches the input port and recirculation id. */
+    mask.in_port = UINT32_MAX;
+    mask.recirc_id = UINT32_MAX;
+
+    struct flow_key mkey, masked;
+    flow_key_from_flow(&mkey, &mask);
+    flow_key_apply_mask(&masked, key, &mkey);
+
+    struct dp_flow *f = NULL;
+    if (__atomic_load_n(&dp->n_flows, __ATOMIC_RELAXED)
+        >= __atomic_load_n(&dp->flow_limit, __ATOMIC_RELAXED)) {
+        COVERAGE_INC(datapath_flow_limit);
+        stat_add(pmd, PMD_STAT_DROP_NO_FLOW, 1);
+    } else {
+        struct dp_ufid ufid;
+        dp_flow_ufid_from_key(&masked, &ufid);
+        f = dp_flow_create(dp->rcu, &masked, &mkey, acts->actions,
+                           acts->n_actions * sizeof *acts->actions, &ufid);
+    }
+
+    if (f) {
+        pthread_mutex_lock(&pmd->flow_mutex);
+        error = dpcls_insert(&pmd->cls, &f->cr, &masked, &mkey);
+        if (error) {
+            /* Installed meanwhile (an earlier packet of this burst with an
+             * overlapping mask): use what is there. */
+            dp_flow_unref(f);
+            f = pmd_find_flow(pmd, key);
+        } else {
+            struct dp_netdev_flow_node *node = xzalloc(sizeof *node);
+
+            node->pmd = pmd;
+            node->flow = f;
+            node->next = pmd->flows;
+            if (pmd->flows) {
+                pmd->flows->prev = node;
+            }
+            pmd->flows = node;
+            pmd->n_flows++;
+            f->aux = node;
+            dp_flow_used(f, 0, 0, 0, now);
+            __atomic_add_fetch(&dp->n_flows, 1, __ATOMIC_RELAXED);
+        }
+        pthread_mutex_unlock(&pmd->flow_mutex);
+    }
+
+    if (f) {
+        if (emc_enabled) {
+            dp_emc_probabilistic_insert(pmd->emc, key, hash, f);
+        }
+    } else {
+        /* No flow: execute this packet alone with the upcall's actions. */
+        struct dp_packet_batch one;
+
+        dp_packet_batch_init(&one);
+        dp_packet_batch_add(&one, p);
+        dp_execute_actions(&one, acts->actions, acts->n_actions, pmd_output,
+                           pmd);
+    }
+    stat_add(pmd, PMD_STAT_CYCLES_UPCALL, rte_rdtsc() - t0);
+    return f;
+}
+
+/* Runs the packets of 'batch', received on port 'in_port', through the
+ * pipeline: mark, EMC, classifier, upcall; then executes them flow by
+ * flow.  Consumes the packets. */
+static void
+pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
+                  uint32_t in_port, bool emc_enabled,
+                  struct dp_packet_batch *batch, long long int now)
+{
+    struct dp_netdev *dp = pmd->dp;
+    size_t n = batch->count;
+    struct flow_key keys[DP_PACKET_BATCH_SIZE];
+    uint32_t hashes[DP_PACKET_BATCH_SIZE];
+    struct dp_flow *flows[DP_PACKET_BATCH_SIZE];
+    const struct flow_key *miss_keys[DP_PACKET_BATCH_SIZE];
+    struct dpcls_rule *rules[DP_PACKET_BATCH_SIZE];
+    size_t miss_idx[DP_PACKET_BATCH_SIZE];
+    size_t n_miss = 0;
+    unsigned int n_emc = 0, n_phwol = 0;
+    bool hw_offload = __atomic_load_n(&dp->hw_offload, __ATOMIC_RELAXED);
+
+    (void) rxq;
+    stat_add(pmd, PMD_STAT_RECV, n);
+    for (size_t i = 0; i < n; i++) {
+        struct dp_packet *p = batch->packets[i];
+        uint32_t mark;
+
+        p->md.in_port = in_port;
+        p->md.recirc_id = 0;
+        flows[i] = NULL;
+
+        if (hw_offload && dp_packet_flow_mark(p, &mark) && mark < DP_N_MARKS) {
+            struct dp_flow *f = __atomic_load_n(&dp->mark_to_flow[mark],
+                                                __ATOMIC_ACQUIRE);
+            if (f && !dp_flow_is_dead(f) && f->aux
+                && ((struct dp_netdev_flow_node *) f->aux)->pmd == pmd) {
+                flows[i] = f;
+                keys[i].map = 0;
+                n_phwol++;
+                continue;
+            }
+        }
+
+        flow_extract_key(p, &keys[i]);
+        if (!dp_packet_rss_hash(p, &hashes[i])) {
+            hashes[i] = flow_key_hash(&keys[i], 0);
+        }
+        if (emc_enabled) {
+            if (i + 1 < n) {
+                rte_prefetch0(dp_packet_data(batch->packets[i + 1]));
+            }
+            struct dp_flow *f = dp_emc_lookup(pmd->emc, &keys[i], hashes[i]);
+            if (f) {
+                flows[i] = f;
+                n_emc++;
+                continue;
+            }
+        }
+        miss_keys[n_miss] = &keys[i];
+        miss_idx[n_miss++] = i;
+    }
+    stat_add(pmd, PMD_STAT_PHWOL_HIT, n_phwol);
+    stat_add(pmd, PMD_STAT_EXACT_HIT, n_emc);
+
+    if (n_miss) {
+        unsigned int n_lookups = 0;
+        unsigned int n_hits = 0;
+
+        memset(rules, 0, n_miss * sizeof rules[0]);
+        dpcls_lookup(&pmd->cls, miss_keys, n_miss, rules, &n_lookups);
+        for (size_t m = 0; m < n_miss; m++) {
+            size_t i = miss_idx[m];
+
+            if (rules[m]) {
+                struct dp_flow *f = CONTAINER_OF(rules[m], struct dp_flow,
+                                                 cr);
+                flows[i] = f;
+                n_hits++;
+                if (emc_enabled) {
+                    dp_emc_probabilistic_insert(pmd->emc, &keys[i],
+                                                hashes[i], f);
+                }
+            }
+        }
+        stat_add(pmd, PMD_STAT_MASKED_HIT, n_hits);
+        stat_add(pmd, PMD_STAT_MASKED_LOOKUP, n_lookups);
+
+        /* Upcalls, one packet at a time; a packet may find the flow an
+         * earlier one of this burst installed. */
+        for (size_t m = 0; m < n_miss; m++) {
+            size_t i = miss_idx[m];
+
+            if (flows[i]) {
+                continue;
+            }
+
+            struct dp_flow *f = pmd_find_flow(pmd, &keys[i]);
+            if (f) {
+                flows[i] = f;
+                stat_add(pmd, PMD_STAT_MASKED_HIT, 1);
+                stat_add(pmd, PMD_STAT_MASKED_LOOKUP, 1);
+                continue;
+            }
+            flows[i] = pmd_upcall(pmd, batch->packets[i], &keys[i],
+                                  hashes[i], emc_enabled, now);
+            if (!flows[i]) {
+                batch->packets[i] = NULL;       /* Consumed. */
+            }
+        }
+    }
+
+    /* Execute, flow by flow, in order of first appearance. */
+    struct flow_batch fbs[DP_PACKET_BATCH_SIZE];
+    size_t n_fbs = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (batch->packets[i] && flows[i]) {
+            flow_batch_add(fbs, &n_fbs, flows[i], batch->packets[i],
+                           keys[i].map ? key_tcp_flags(&keys[i]) : 0);
+        }
+    }
+    dp_packet_batch_init(batch);
+    for (size_t b = 0; b < n_fbs; b++) {
+        struct flow_batch *fb = &fbs[b];
+
+        dp_flow_used(fb->flow, fb->batch.count, fb->n_bytes, fb->tcp_flags,
+                     now);
+        execute_actions(pmd, &fb->batch, dp_flow_get_actions(fb->flow));
+    }
+}
+
+/* Output callback of dp_execute_actions(): appends to the thread's output
+ * batch for 'port', sending it first if it is full. */
+static void
+pmd_output(void *pmd_, uint32_t port, struct dp_packet_batch *batch)
+{
+    struct dp_netdev_pmd *pmd = pmd_;
+    struct dp_netdev_tx_port *tx = pmd_lookup_tx(pmd, port);
+    struct dp_packet *p;
+
+    if (!tx) {
+        COVERAGE_ADD(datapath_drop_invalid_port, batch->count);
+        stat_add(pmd, PMD_STAT_DROP_NO_PORT, batch->count);
+        dp_packet_batch_free(batch);
+        return;
+    }
+    if (!tx->batch.count) {
+        unsigned int interval = __atomic_load_n(&pmd->dp->tx_flush_interval,
+                                                __ATOMIC_RELAXED);
+        tx->flush_deadline = interval ? time_usec() + interval : 0;
+    }
+    DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+        if (dp_packet_batch_is_full(&tx->batch)) {
+            pmd_flush_tx(pmd, tx);
+        }
+        dp_packet_batch_add(&tx->batch, p);
+    }
+    dp_packet_batch_init(batch);
+}
+
+/* Executes 'actions' on 'packet' from the main thread.  See
+ * dpif-netdev.h. */
+void
+dp_netdev_execute(struct dp_netdev *dp, struct dp_packet *packet,
+                  const struct dp_actions *actions)
+{
+    struct dp_packet_batch batch;
+
+    dp_packet_batch_init(&batch);
+    dp_packet_batch_add(&batch, packet);
+    if (packet->md.l2_ofs == DP_PACKET_OFS_NONE) {
+        struct flow_key key;
+        flow_extract_key(packet, &key);
+    }
+    dp_execute_actions(&batch, actions->actions, actions->n_actions,
+                       pmd_output, dp->main_pmd);
+    pmd_flush_all(dp->main_pmd, true, time_usec());
+}
+
+/* Flows. */
+
+/* Publishes 'flow' for packets that carry 'mark'.  See
+ * dpif-netdev-private.h. */
+void
+dp_netdev_set_mark_to_flow(struct dp_netdev *dp, uint32_t mark,
+                           struct dp_flow *flow)
+{
+    if (mark < DP_N_MARKS) {
+        __atomic_store_n(&dp->mark_to_flow[mark], flow, __ATOMIC_RELEASE);
+    }
+}
+
+static void
+free_node(void *node)
+{
+    free(node);
+}
+
+/* Deletes the flow of 'node' from 'pmd'.  Caller holds the flow mutex. */
+static void
+flow_node_delete(struct dp_netdev_pmd *pmd, struct dp_netdev_flow_node *node)
+{
+    struct dp_netdev *dp = pmd->dp;
+    struct dp_flow *f = node->flow;
+    uint32_t mark = dp_flow_get_mark(f);
+
+    dpcls_remove(&pmd->cls, &f->cr);
+    if (node->prev) {
+        node->prev->next = node->next;
+    } else {
+        pmd->flows = node->next;
+    }
+    if (node->next) {
+        node->next->prev = node->prev;
+    }
+    pmd->n_flows--;
+    __atomic_sub_fetch(&dp->n_flows, 1, __ATOMIC_RELAXED);
+    if (mark < DP_N_MARKS
+        && __atomic_load_n(&dp->mark_to_flow[mark], __ATOMIC_RELAXED) == f) {
+        dp_netdev_set_mark_to_flow(dp, mark, NULL);
+    }
+    dp_flow_mark_dead(f);
+    dp_flow_unref(f);
+    /* A PMD may still read 'node' through the flow's 'aux'. */
+    dp_rcu_postpone(dp->rcu, free_node, node);
+}
+
+static void
+pmd_flows_clear(struct dp_netdev_pmd *pmd)
+{
+    pthread_mutex_lock(&pmd->flow_mutex);
+    while (pmd->flows) {
+        flow_node_delete(pmd, pmd->flows);
+    }
+    pthread_mutex_unlock(&pmd->flow_mutex);
+}
+
+/* Deletes every flow of every thread. */
+void
+dp_netdev_flush_flows(struct dp_netdev *dp)
+{
+    struct dp_netdev_pmd *pmd;
+
+    DP_FOR_EACH_THREAD (pmd, dp) {
+        pmd_flows_clear(pmd);
+    }
+}
+
+/* Revalidates every flow.  See dpif-netdev.h. */
+void
+dp_netdev_revalidate(struct dp_netdev *dp, dp_revalidate_cb *cb, void *aux)
+{
+    struct dp_actions cur, new;
+    struct dp_netdev_pmd *pmd;
+
+    dp_actions_init(&new);
+    DP_FOR_EACH_THREAD (pmd, dp) {
+        pthread_mutex_lock(&pmd->flow_mutex);
+        for (struct dp_netdev_flow_node *node = pmd->flows, *next; node;
+             node = next) {
+            struct dp_flow *f = node->flow;
+            const struct dp_flow_actions *fa = dp_flow_get_actions(f);
+            struct flow key, mask;
+
+            next = node->next;
+            flow_key_to_flow(&f->key, &key);
+            flow_key_to_flow(&f->mask, &mask);
+            cur.actions = (struct dp_action *) fa->data;
+            cur.n_actions = fa->size / sizeof(struct dp_action);
+            cur.allocated = cur.n_actions;
+            dp_actions_clear(&new);
+            if (!cb(aux, &key, &mask, &cur, &new)) {
+                flow_node_delete(pmd, node);
+            } else if (!dp_actions_equal(&cur, &new)) {
+                dp_flow_set_actions(f, new.actions,
+                                    new.n_actions * sizeof *new.actions);
+            }
+        }
+        pthread_mutex_unlock(&pmd->flow_mutex);
+    }
+    dp_actions_destroy(&new);
+}
+
+/* Deletes flows idle for max-idle milliseconds or more. */
+static void
+dp_age_flows(struct dp_netdev *dp, long long int now)
+{
+    struct dp_netdev_pmd *pmd;
+
+    DP_FOR_EACH_THREAD (pmd, dp) {
+        pthread_mutex_lock(&pmd->flow_mutex);
+        for (struct dp_netdev_flow_node *node = pmd->flows, *next; node;
+             node = next) {
+            struct dp_flow_stats st;
+
+            next = node->next;
+            dp_flow_get_stats(node->flow, &st);
+            if (now - st.used >= dp->max_idle) {
+                flow_node_delete(pmd, node);
+            }
+        }
+        pthread_mutex_unlock(&pmd->flow_mutex);
+    }
+}
+
+/* Ends a load-history interval of every rx queue and PMD. */
+static void
+dp_rotate_intervals(struct dp_netdev *dp)
+{
+    for (size_t i = 0; i < dp->n_ports; i++) {
+        struct dp_netdev_port *port = dp->ports[i];
+
+        for (int q = 0; q < port->n_rxq; q++) {
+            struct dp_netdev_rxq *rxq = &port->rxqs[q];
+            uint64_t c = __atomic_load_n(&rxq->proc_cycles, __ATOMIC_RELAXED);
+
+            rxq->intervals[rxq->interval_idx] = c - rxq->proc_cycles_prev;
+            rxq->interval_idx = (rxq->interval_idx + 1) % DP_N_RXQ_INTERVALS;
+            rxq->proc_cycles_prev = c;
+        }
+    }
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        struct dp_netdev_pmd *pmd = dp->pmds[i];
+        uint64_t busy = stat_get(&pmd->stats[PMD_STAT_CYCLES_BUSY]);
+        uint64_t total = busy + stat_get(&pmd->stats[PMD_STAT_CYCLES_IDLE]);
+
+        pmd->intervals_busy[pmd->interval_idx] = busy - pmd->busy_prev;
+        pmd->intervals_total[pmd->interval_idx] = total - pmd->total_prev;
+        pmd->interval_idx = (pmd->interval_idx + 1) % DP_N_RXQ_INTERVALS;
+        pmd->busy_prev = busy;
+        pmd->total_prev = total;
+    }
+}
+
+/* Statistics. */
+
+/* Fills 'stats' for dpif/show and dpctl/show. */
+void
+dp_netdev_get_stats(const struct dp_netdev *dp, struct dp_netdev_stats *stats)
+{
+    const struct dp_netdev_pmd *pmd;
+
+    memset(stats, 0, sizeof *stats);
+    for (size_t i = 0; i <= dp->n_pmds; i++) {
+        uint64_t s[PMD_N_STATS];
+
+        pmd = dp_all_threads(dp, i);
+        for (int j = 0; j < PMD_N_STATS; j++) {
+            s[j] = stat_get(&pmd->stats[j]);
+        }
+        stats->n_hit += (s[PMD_STAT_PHWOL_HIT] + s[PMD_STAT_SIMPLE_HIT]
+                         + s[PMD_STAT_EXACT_HIT] + s[PMD_STAT_SMC_HIT]
+                         + s[PMD_STAT_MASKED_HIT]);
+        stats->n_missed += s[PMD_STAT_MISS];
+        stats->n_lost += s[PMD_STAT_LOST];
+    }
+    stats->n_flows = __atomic_load_n(&dp->n_flows, __ATOMIC_RELAXED);
+}
+
+/* Registers the unixctl commands. */
+void
+dp_netdev_register_commands(struct dp_netdev *dp)
+{
+    dp_netdev_unixctl_register(dp);
+}

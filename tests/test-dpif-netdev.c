@@ -1,0 +1,581 @@
+/* Unit tests for lib/dpif-netdev.c: the datapath in this process, with
+ * dummy ports, a scripted slow path and, for the PMD tests, real PMD
+ * threads on a dummy NUMA topology.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "dp-packet.h"
+#include "dp-test.h"
+#include "dpif-netdev-private.h"
+#include "dpif-netdev.h"
+#include "dynamic-string.h"
+#include "flow.h"
+#include "netdev-dummy.h"
+#include "netdev.h"
+#include "ovs-numa.h"
+#include "packets.h"
+#include "smap.h"
+#include "timeval.h"
+#include "util.h"
+
+/* The scripted slow path: every upcall gets 'actions' and a mask of in_port,
+ * dl_type and Ethernet destination (plus the VLAN TCI word); counts. */
+static struct dp_actions slow_actions;
+static int slow_error;
+static unsigned int n_upcalls;
+
+static int
+slow_upcall(void *aux DPS_UNUSED, const struct flow *flow,
+            const struct dp_packet *packet DPS_UNUSED,
+            struct dp_actions *actions, struct flow *mask)
+{
+    __atomic_add_fetch(&n_upcalls, 1, __ATOMIC_RELAXED);
+    assert_int_not_equal(flow->in_port, 0);
+    if (slow_error) {
+        return slow_error;
+    }
+    for (size_t i = 0; i < slow_actions.n_actions; i++) {
+        const struct dp_action *a = &slow_actions.actions[i];
+        struct dp_action *b;
+
+        switch (a->type) {
+        case DP_ACTION_OUTPUT:
+            dp_actions_put_output(actions, a->port);
+            break;
+        default:
+            /* Copy any other action as it is. */
+            dp_actions_put_pop_vlan(actions);
+            b = &actions->actions[actions->n_actions - 1];
+            *b = *a;
+            break;
+        }
+    }
+    memset(&mask->dl_dst, 0xff, sizeof mask->dl_dst);
+    mask->dl_type = htons(0xffff);
+    mask->vlan_tci[0] = htons(0xffff);
+    return 0;
+}
+
+/* A datapath with dummy ports p1, p2, p3 (numbers 1, 2, 3), every packet
+ * they send kept. */
+struct fixture {
+    struct dp_netdev *dp;
+    struct netdev *ports[4];
+};
+
+static void
+fixture_init(struct fixture *fx, const char *type, const char *other_config)
+{
+    memset(fx, 0, sizeof *fx);
+    assert_int_equal(dp_netdev_create(&fx->dp), 0);
+    dp_netdev_set_upcall_cb(fx->dp, slow_upcall, NULL);
+
+    struct smap cfg = SMAP_INITIALIZER;
+    char *copy = xstrdup(other_config);
+    char *save = NULL;
+    for (char *kv = strtok_r(copy, " ", &save); kv;
+         kv = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(kv, '=');
+        *eq = '\0';
+        smap_add(&cfg, kv, eq + 1);
+    }
+    free(copy);
+    dp_netdev_set_config(fx->dp, &cfg, NULL);
+    smap_destroy(&cfg);
+
+    for (int i = 1; i <= 3; i++) {
+        char name[8];
+        char *err = NULL;
+        uint32_t port_no = i;
+
+        snprintf(name, sizeof name, "p%d", i);
+        assert_int_equal(netdev_open(name, type, &fx->ports[i], &err), 0);
+        assert_int_equal(dp_netdev_port_add(fx->dp, fx->ports[i], &port_no,
+                                            &err), 0);
+        assert_int_equal(port_no, i);
+        netdev_dummy_set_keep_sent(fx->ports[i], 100000);
+    }
+    dp_actions_clear(&slow_actions);
+    slow_error = 0;
+    n_upcalls = 0;
+}
+
+static void
+fixture_destroy(struct fixture *fx)
+{
+    dp_netdev_destroy(fx->dp);
+    for (int i = 1; i <= 3; i++) {
+        struct dp_packet *p;
+
+        while ((p = netdev_dummy_pop_sent(fx->ports[i])) != NULL) {
+            dp_packet_free(p);
+        }
+        netdev_dummy_set_keep_sent(fx->ports[i], 0);
+        netdev_close(fx->ports[i]);
+    }
+    dp_actions_destroy(&slow_actions);
+}
+
+static struct dp_packet *
+make_packet(const struct flow *f)
+{
+    struct dp_packet *p = flow_compose(dp_test_pools.std, f, 18);
+    assert_non_null(p);
+    return p;
+}
+
+static void
+sample_flow(struct flow *f, uint8_t dst_last)
+{
+    dp_test_ipv4_flow(f, IPPROTO_UDP_);
+    dp_test_ports(f, 1000, 2000);
+    f->dl_dst.ea[5] = dst_last;
+}
+
+/* Sends 'f' into port 'port' of the main-thread polled fixture. */
+static void
+inject(struct fixture *fx, int port, const struct flow *f)
+{
+    assert_int_equal(netdev_dummy_queue_packet(fx->ports[port], 0,
+                                               make_packet(f)), 0);
+}
+
+static size_t
+count_sent(struct fixture *fx, int port, const struct flow *expect)
+{
+    struct dp_packet *p;
+    size_t n = 0;
+
+    while ((p = netdev_dummy_pop_sent(fx->ports[port])) != NULL) {
+        if (expect) {
+            struct dp_packet *e = make_packet(expect);
+            uint8_t *buf = xmalloc(dp_packet_size(e));
+
+            assert_int_equal(dp_packet_copy_out(e, 0, dp_packet_size(e),
+                                                buf), 0);
+            assert_true(dp_test_equal(p, buf, dp_packet_size(e)));
+            free(buf);
+            dp_packet_free(e);
+        }
+        dp_packet_free(p);
+        n++;
+    }
+    return n;
+}
+
+static void
+main_stats(struct fixture *fx, uint64_t stats[PMD_N_STATS])
+{
+    dp_netdev_pmd_get_stats(fx->dp->main_pmd, stats);
+}
+
+/* A packet on p1 leaves on p2 with the upcall's actions; the next one of
+ * the same flow hits the EMC, one of another microflow in the same
+ * megaflow hits the classifier. */
+static void
+test_forward_and_caches(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    uint64_t s[PMD_N_STATS];
+    struct flow f;
+
+    fixture_init(&fx, "dummy", "emc-insert-inv-prob=1");
+    dp_actions_put_output(&slow_actions, 2);
+    sample_flow(&f, 2);
+
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    f.in_port = 0;              /* flow_compose() ignores it. */
+    assert_int_equal(count_sent(&fx, 2, &f), 1);
+    assert_int_equal(count_sent(&fx, 3, NULL), 0);
+    assert_int_equal(n_upcalls, 1);
+
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(count_sent(&fx, 2, &f), 1);
+
+    /* Another source: same megaflow (the mask ignores it), new microflow. */
+    f.nw_src = htonl(0x0a000099);
+    inject(&fx, 1, &f);
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(count_sent(&fx, 2, &f), 2);
+    assert_int_equal(n_upcalls, 1);
+
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_RECV], 4);
+    assert_int_equal(s[PMD_STAT_MISS], 1);
+    assert_int_equal(s[PMD_STAT_LOST], 0);
+    /* Second packet: EMC.  Third and fourth, in one burst: both looked up
+     * in the EMC before the classifier inserted the third. */
+    assert_int_equal(s[PMD_STAT_EXACT_HIT], 1);
+    assert_int_equal(s[PMD_STAT_MASKED_HIT], 2);
+    assert_int_equal(s[PMD_STAT_SENT_PKTS], 4);
+
+    /* Now it is in the EMC. */
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(count_sent(&fx, 2, &f), 1);
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_EXACT_HIT], 2);
+
+    struct dp_netdev_stats ds;
+    dp_netdev_get_stats(fx.dp, &ds);
+    assert_int_equal(ds.n_hit, 4);
+    assert_int_equal(ds.n_missed, 1);
+    assert_int_equal(ds.n_flows, 1);
+
+    /* A different destination is another megaflow. */
+    sample_flow(&f, 3);
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(n_upcalls, 2);
+    dp_netdev_get_stats(fx.dp, &ds);
+    assert_int_equal(ds.n_flows, 2);
+
+    fixture_destroy(&fx);
+}
+
+/* Failed upcalls drop the packet, install nothing and are counted;
+ * output to a port that does not exist drops and counts. */
+static void
+test_failed_upcall_and_missing_port(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    uint64_t s[PMD_N_STATS];
+    struct flow f;
+
+    fixture_init(&fx, "dummy", "");
+    slow_error = EIO;
+    sample_flow(&f, 2);
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(count_sent(&fx, 2, NULL), 0);
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_LOST], 1);
+    assert_int_equal(s[PMD_STAT_MISS], 0);
+
+    struct dp_netdev_stats ds;
+    dp_netdev_get_stats(fx.dp, &ds);
+    assert_int_equal(ds.n_flows, 0);
+    assert_int_equal(ds.n_lost, 1);
+
+    slow_error = 0;
+    dp_actions_put_output(&slow_actions, 77);
+    dp_actions_put_output(&slow_actions, 3);
+    inject(&fx, 1, &f);
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(count_sent(&fx, 3, NULL), 2);
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_DROP_NO_PORT], 2);
+
+    fixture_destroy(&fx);
+}
+
+/* VLAN push and pop and set-field actions produce exactly the bytes
+ * expected; rewritten IPv4 and L4 checksums come out right. */
+static void
+test_vlan_and_set_field(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct flow f, out;
+
+    fixture_init(&fx, "dummy", "");
+    dp_actions_put_push_vlan(&slow_actions, htons(ETH_TYPE_VLAN),
+                             htons(VLAN_CFI | 10 | (3 << VLAN_PCP_SHIFT)));
+    dp_actions_put_output(&slow_actions, 2);
+    dp_actions_put_pop_vlan(&slow_actions);
+    struct eth_addr src = { { 0x02, 0, 0, 0, 0, 0x11 } };
+    dp_actions_put_set_eth(&slow_actions, &src, NULL);
+    dp_actions_put_set_ipv4(&slow_actions, DP_SET_IPV4_DST | DP_SET_IPV4_TTL,
+                            0, htonl(0x0a0a0a0a), 0, 9);
+    dp_actions_put_set_l4(&slow_actions, IPPROTO_UDP_, DP_SET_L4_DST, 0,
+                          htons(53));
+    dp_actions_put_output(&slow_actions, 3);
+
+    struct ds s = DS_EMPTY_INITIALIZER;
+    dp_actions_format(&slow_actions, &s);
+    assert_string_equal(ds_cstr(&s),
+                        "push_vlan(vid=10,pcp=3),2,pop_vlan,"
+                        "set(eth(src=02:00:00:00:00:11)),"
+                        "set(ipv4(dst=10.10.10.10,ttl=9)),"
+                        "set(udp(dst=53)),3");
+    ds_destroy(&s);
+
+    sample_flow(&f, 2);
+    for (int i = 0; i < 2; i++) {
+        inject(&fx, 1, &f);
+        dp_netdev_run(fx.dp);
+    }
+
+    /* Port 2: the packet with a tag. */
+    out = f;
+    out.in_port = 0;
+    out.vlan_tpid[0] = htons(ETH_TYPE_VLAN);
+    out.vlan_tci[0] = htons(VLAN_CFI | 10 | (3 << VLAN_PCP_SHIFT));
+    assert_int_equal(count_sent(&fx, 2, &out), 2);
+
+    /* Port 3: untagged again, rewritten, with good checksums once the
+     * partial ones are completed (flow_compose() computes them). */
+    out = f;
+    out.in_port = 0;
+    out.dl_src = src;
+    out.nw_dst = htonl(0x0a0a0a0a);
+    out.nw_ttl = 9;
+    out.tp_dst = htons(53);
+
+    struct dp_packet *p;
+    size_t n = 0;
+    while ((p = netdev_dummy_pop_sent(fx.ports[3])) != NULL) {
+        struct dp_packet *e = make_packet(&out);
+        uint8_t *buf = xmalloc(dp_packet_size(e));
+
+        dp_packet_copy_out(e, 0, dp_packet_size(e), buf);
+        assert_true(dp_test_equal(p, buf, dp_packet_size(e)));
+        free(buf);
+        dp_packet_free(e);
+        dp_packet_free(p);
+        n++;
+    }
+    assert_int_equal(n, 2);
+    fixture_destroy(&fx);
+}
+
+/* Revalidation replaces actions or deletes flows. */
+static uint32_t reval_port;
+
+static bool
+reval_cb(void *aux DPS_UNUSED, const struct flow *key, const struct flow *mask,
+         const struct dp_actions *actions, struct dp_actions *new_actions)
+{
+    assert_int_equal(mask->in_port, UINT32_MAX);
+    assert_int_equal(key->in_port, 1);
+    assert_int_equal(actions->n_actions, 1);
+    if (!reval_port) {
+        return false;
+    }
+    dp_actions_put_output(new_actions, reval_port);
+    return true;
+}
+
+static void
+test_revalidate(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct dp_netdev_stats ds;
+    struct flow f;
+
+    fixture_init(&fx, "dummy", "emc-insert-inv-prob=1");
+    dp_actions_put_output(&slow_actions, 2);
+    sample_flow(&f, 2);
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(count_sent(&fx, 2, NULL), 1);
+
+    reval_port = 3;
+    dp_netdev_revalidate(fx.dp, reval_cb, NULL);
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(count_sent(&fx, 2, NULL), 0);
+    assert_int_equal(count_sent(&fx, 3, NULL), 1);
+    assert_int_equal(n_upcalls, 1);
+
+    reval_port = 0;
+    dp_netdev_revalidate(fx.dp, reval_cb, NULL);
+    dp_netdev_get_stats(fx.dp, &ds);
+    assert_int_equal(ds.n_flows, 0);
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(n_upcalls, 2);     /* The EMC entry died too. */
+    assert_int_equal(count_sent(&fx, 2, NULL), 1);
+
+    dp_netdev_flush_flows(fx.dp);
+    dp_netdev_get_stats(fx.dp, &ds);
+    assert_int_equal(ds.n_flows, 0);
+    fixture_destroy(&fx);
+}
+
+/* max-idle removes flows nobody used; flow-limit stops installing but not
+ * forwarding. */
+static void
+test_aging_and_flow_limit(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct dp_netdev_stats ds;
+    struct flow f;
+
+    fixture_init(&fx, "dummy", "max-idle=50");
+    dp_actions_put_output(&slow_actions, 2);
+    sample_flow(&f, 2);
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    dp_netdev_get_stats(fx.dp, &ds);
+    assert_int_equal(ds.n_flows, 1);
+
+    long long int deadline = time_msec() + 5000;
+    do {
+        usleep(10000);
+        dp_netdev_run(fx.dp);
+        dp_netdev_get_stats(fx.dp, &ds);
+    } while (ds.n_flows && time_msec() < deadline);
+    assert_int_equal(ds.n_flows, 0);
+    fixture_destroy(&fx);
+
+    fixture_init(&fx, "dummy", "flow-limit=1");
+    dp_actions_put_output(&slow_actions, 2);
+    for (int i = 0; i < 3; i++) {
+        sample_flow(&f, 2 + i);
+        inject(&fx, 1, &f);
+        inject(&fx, 1, &f);
+    }
+    dp_netdev_run(fx.dp);
+    assert_int_equal(count_sent(&fx, 2, NULL), 6);
+    dp_netdev_get_stats(fx.dp, &ds);
+    assert_int_equal(ds.n_flows, 1);
+    assert_int_equal(n_upcalls, 5);     /* One installed, four not. */
+    fixture_destroy(&fx);
+}
+
+/* Configuration errors are reported and change nothing. */
+static void
+test_config_errors(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct ds errors = DS_EMPTY_INITIALIZER;
+    struct smap cfg = SMAP_INITIALIZER;
+
+    fixture_init(&fx, "dummy", "pmd-cpu-mask=0x1");
+    smap_add(&cfg, "pmd-cpu-mask", "0xZZ");
+    smap_add(&cfg, "max-idle", "soon");
+    dp_netdev_set_config(fx.dp, &cfg, &errors);
+    assert_non_null(strstr(ds_cstr(&errors), "pmd-cpu-mask"));
+    assert_non_null(strstr(ds_cstr(&errors), "max-idle"));
+    assert_string_equal(fx.dp->pmd_cpu_mask, "0x1");
+    assert_int_equal(fx.dp->max_idle, 10000);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(fx.dp->n_pmds, 1);
+
+    struct smap icfg = SMAP_INITIALIZER;
+    char *err = NULL;
+    smap_add(&icfg, "pmd-rxq-affinity", "0:x");
+    assert_int_equal(dp_netdev_port_set_config(fx.dp, 1, &icfg, &err),
+                     EINVAL);
+    assert_non_null(err);
+    free(err);
+    smap_destroy(&icfg);
+
+    ds_destroy(&errors);
+    smap_destroy(&cfg);
+    fixture_destroy(&fx);
+}
+
+/* PMD threads: packets on dummy-pmd ports are forwarded by PMDs; changing
+ * pmd-cpu-mask, queue counts and affinity while packets flow loses none. */
+static size_t
+wait_sent(struct fixture *fx, int port, size_t want)
+{
+    long long int deadline = time_msec() + 10000;
+    size_t n = 0;
+
+    while (n < want && time_msec() < deadline) {
+        dp_netdev_run(fx->dp);
+        n += count_sent(fx, port, NULL);
+        if (n < want) {
+            usleep(1000);
+        }
+    }
+    return n;
+}
+
+static void
+test_pmd_reconfigure(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct smap cfg = SMAP_INITIALIZER;
+    struct flow f;
+    size_t total = 0, sent = 0;
+
+    fixture_init(&fx, "dummy-pmd", "pmd-cpu-mask=1 pmd-sleep-max=100");
+    assert_int_equal(fx.dp->n_pmds, 1);
+    assert_int_equal(fx.dp->pmds[0]->core_id, 0);
+    dp_actions_put_output(&slow_actions, 2);
+
+    const char *masks[] = { "3", "0x2", "1", "3" };
+    for (int round = 0; round < 4; round++) {
+        for (int i = 0; i < 200; i++) {
+            sample_flow(&f, 2 + i % 5);
+            if (!netdev_dummy_queue_packet(fx.ports[1], 0, make_packet(&f))) {
+                total++;
+            }
+        }
+        smap_clear(&cfg);
+        smap_add(&cfg, "pmd-cpu-mask", masks[round]);
+        smap_add(&cfg, "pmd-sleep-max", "100");
+        dp_netdev_set_config(fx.dp, &cfg, NULL);
+        dp_netdev_run(fx.dp);
+
+        /* A queue count change: the netdev asks for reconfiguration. */
+        struct smap opts = SMAP_INITIALIZER;
+        char *err = NULL;
+        smap_add_format(&opts, "n_rxq", "%d", 1 + round % 2);
+        assert_int_equal(netdev_set_config(fx.ports[3], &opts, &err), 0);
+        smap_destroy(&opts);
+        dp_netdev_run(fx.dp);
+        sent += count_sent(&fx, 2, NULL);
+    }
+    assert_int_equal(fx.dp->n_pmds, 2);
+    sent += wait_sent(&fx, 2, total - sent);
+    assert_int_equal(sent, total);
+
+    /* Pinning port 1's queue to core 1 isolates that PMD. */
+    struct smap icfg = SMAP_INITIALIZER;
+    char *err = NULL;
+    smap_add(&icfg, "pmd-rxq-affinity", "0:1");
+    assert_int_equal(dp_netdev_port_set_config(fx.dp, 1, &icfg, &err), 0);
+    smap_destroy(&icfg);
+    dp_netdev_run(fx.dp);
+    struct dp_netdev_port *p1 = dp_netdev_lookup_port(fx.dp, 1);
+    assert_non_null(p1->rxqs[0].pmd);
+    assert_int_equal(p1->rxqs[0].pmd->core_id, 1);
+    assert_true(p1->rxqs[0].pmd->isolated);
+    for (int i = 0; i < 50; i++) {
+        sample_flow(&f, 2);
+        assert_int_equal(netdev_dummy_queue_packet(fx.ports[1], 0,
+                                                   make_packet(&f)), 0);
+    }
+    assert_int_equal(wait_sent(&fx, 2, 50), 50);
+
+    smap_destroy(&cfg);
+    fixture_destroy(&fx);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        DP_TEST(test_forward_and_caches),
+        DP_TEST(test_failed_upcall_and_missing_port),
+        DP_TEST(test_vlan_and_set_field),
+        DP_TEST(test_revalidate),
+        DP_TEST(test_aging_and_flow_limit),
+        DP_TEST(test_config_errors),
+        DP_TEST(test_pmd_reconfigure),
+    };
+
+    dp_test_init("test-dpif-netdev");
+    netdev_dummy_register(NETDEV_DUMMY_ON);
+    char *err = ovs_numa_set_dummy("0,0");
+    assert_null(err);
+    return cmocka_run_group_tests_name("dpif-netdev", tests, NULL,
+                                       dp_test_teardown_group);
+}
