@@ -194,11 +194,20 @@ format_ipv4(struct ds *ds, dps_be32 addr)
     ds_put_format(ds, "%d.%d.%d.%d", b[0], b[1], b[2], b[3]);
 }
 
+/* lib/packets.c is not in this library: format MACs here. */
+static void
+format_mac(struct ds *ds, const char *name, const struct eth_addr *ea)
+{
+    const uint8_t *b = ea->ea;
+
+    ds_put_format(ds, "%s=%02x:%02x:%02x:%02x:%02x:%02x", name,
+                  b[0], b[1], b[2], b[3], b[4], b[5]);
+}
+
 static void
 format_set(const struct dp_action *a, struct ds *ds)
 {
     bool first = true;
-    char mac[18];
 
     ds_put_cstr(ds, "set(");
     switch (a->type) {
@@ -206,13 +215,11 @@ format_set(const struct dp_action *a, struct ds *ds)
         ds_put_cstr(ds, "eth(");
         if (a->eth.fields & DP_SET_ETH_SRC) {
             format_sep(ds, &first);
-            eth_addr_format(&a->eth.src, mac);
-            ds_put_format(ds, "src=%s", mac);
+            format_mac(ds, "src", &a->eth.src);
         }
         if (a->eth.fields & DP_SET_ETH_DST) {
             format_sep(ds, &first);
-            eth_addr_format(&a->eth.dst, mac);
-            ds_put_format(ds, "dst=%s", mac);
+            format_mac(ds, "dst", &a->eth.dst);
         }
         break;
     case DP_ACTION_SET_IPV4:
