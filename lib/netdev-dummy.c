@@ -98,6 +98,7 @@ struct netdev_rxq_dummy {
 };
 
 static unsigned int next_number = 1;
+static struct rte_mempool *receive_pool;    /* netdev_dummy_set_pool(). */
 static bool registered;
 static pthread_mutex_t number_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -859,6 +860,12 @@ netdev_dummy_set_tx_caps(struct netdev *netdev, uint32_t caps)
     netdev_change_seq_changed(netdev);
 }
 
+void
+netdev_dummy_set_pool(struct rte_mempool *pool)
+{
+    receive_pool = pool;
+}
+
 /* unixctl commands. */
 
 static int
@@ -975,8 +982,8 @@ static void
 netdev_dummy_receive_cmd(struct unixctl_conn *conn, int argc,
                          const char *argv[], void *aux DPS_UNUSED)
 {
-    struct rte_mempool *pool = dpdk_default_pool();
-    struct dp_packet_batch packets;
+    struct rte_mempool *pool = (receive_pool ? receive_pool
+                                : dpdk_default_pool());
     struct netdev *netdev;
     int qid = 0;
     int i = 2;
@@ -1009,7 +1016,6 @@ netdev_dummy_receive_cmd(struct unixctl_conn *conn, int argc,
     size_t n = 0;
     char *error = NULL;
 
-    dp_packet_batch_init(&packets);
     for (; i < argc; i++) {
         struct dp_packet *p = packet_from_hex(argv[i], pool);
 

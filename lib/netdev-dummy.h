@@ -58,4 +58,10 @@ struct dp_packet *netdev_dummy_pop_sent(struct netdev *);
  * ol_* options would. */
 void netdev_dummy_set_tx_caps(struct netdev *, uint32_t caps);
 
+/* Makes netdev-dummy/receive build its packets from 'pool' (NULL: from
+ * dpdk_default_pool(), the default), for tests that run without
+ * dpdk_init(). */
+struct rte_mempool;
+void netdev_dummy_set_pool(struct rte_mempool *);
+
 #endif /* netdev-dummy.h */

@@ -30,7 +30,9 @@
 #include "poll-loop.h"
 #include "smap.h"
 #include "timeval.h"
+#include "unixctl.h"
 #include "util.h"
+#include "jsonrpc.h"
 
 #define UDP_FLOW \
     "in_port(1),eth(src=00:00:00:00:00:01,dst=00:00:00:00:00:02)," \
@@ -38,6 +40,7 @@
     "ttl=64,frag=no),udp(src=1,dst=2)"
 
 static uint8_t pattern[9000];
+static const struct netdev_class fake_class;
 
 static int
 setup(void **state DPS_UNUSED)
@@ -47,8 +50,54 @@ setup(void **state DPS_UNUSED)
     }
     dp_test_init("test-netdev");
     netdev_dummy_register(NETDEV_DUMMY_OVERRIDE);
+    netdev_register_class(&fake_class);
     return 0;
 }
+
+/* A class with only the slots that are not optional. */
+static int fake_sent;
+
+static struct netdev *
+fake_alloc(void)
+{
+    return xzalloc(sizeof(struct netdev));
+}
+
+static int
+fake_construct(struct netdev *netdev)
+{
+    return !strncmp(netdev->name, "fail", 4) ? ENODEV : 0;
+}
+
+static void
+fake_destruct(struct netdev *netdev DPS_UNUSED)
+{
+}
+
+static void
+fake_dealloc(struct netdev *netdev)
+{
+    free(netdev);
+}
+
+static int
+fake_send(struct netdev *netdev DPS_UNUSED, int qid,
+          struct dp_packet_batch *batch, bool concurrent_txq DPS_UNUSED)
+{
+    assert_int_equal(qid, 0);   /* netdev_send() keeps qid < n_txq. */
+    fake_sent += batch->count;
+    dp_packet_batch_free(batch);
+    return 0;
+}
+
+static const struct netdev_class fake_class = {
+    .type = "fake",
+    .alloc = fake_alloc,
+    .construct = fake_construct,
+    .destruct = fake_destruct,
+    .dealloc = fake_dealloc,
+    .send = fake_send,
+};
 
 /* Opens 'name' of 'type' and fails the test if that fails. */
 static struct netdev *
@@ -93,7 +142,7 @@ test_types(void **state DPS_UNUSED)
 
     netdev_get_types(&ds);
     assert_string_equal(ds_cstr(&ds), "dpdk dummy dummy-internal dummy-pmd "
-                        "internal system tap");
+                        "fake internal system tap");
     ds_destroy(&ds);
     assert_true(netdev_is_type_supported("dummy"));
     assert_true(netdev_is_type_supported(""));     /* "system". */
@@ -105,7 +154,7 @@ test_types(void **state DPS_UNUSED)
     ds_init(&ds);
     netdev_get_types(&ds);
     assert_string_equal(ds_cstr(&ds), "dpdk dummy dummy-internal dummy-pmd "
-                        "internal system tap");
+                        "fake internal system tap");
     ds_destroy(&ds);
 }
 
@@ -200,6 +249,85 @@ test_override_types(void **state DPS_UNUSED)
     netdev_close(sys);
     netdev_close(dpdk);
     netdev_close(intl);
+}
+
+/* The generic layer's answers for a class without the optional slots. */
+static void
+test_minimal_class(void **state DPS_UNUSED)
+{
+    struct smap options = SMAP_INITIALIZER;
+    struct netdev_custom_stats custom;
+    struct netdev_stats stats;
+    struct netdev_rxq *rxq;
+    struct netdev *netdev;
+    struct eth_addr mac;
+    enum netdev_flags flags;
+    uint32_t mbps;
+    bool carrier;
+    char *error;
+    int mtu;
+
+    /* A failed construct: freed with dealloc alone, the error explained. */
+    assert_int_equal(netdev_open("fail0", "fake", &netdev, &error), ENODEV);
+    assert_null(netdev);
+    assert_non_null(strstr(error, "fail0"));
+    free(error);
+    assert_null(netdev_from_name("fail0"));
+
+    netdev = open_ok("f0", "fake");
+    assert_int_equal(netdev_n_rxq(netdev), 1);
+    assert_int_equal(netdev_n_txq(netdev), 1);
+    assert_int_equal(netdev_get_numa_id(netdev), -1);
+    assert_int_equal(netdev_get_tx_caps(netdev), 0);
+    assert_false(netdev_has_flush(netdev));
+    assert_int_equal(netdev_flush(netdev, 0, false), 0);
+
+    /* Without set_config only empty options are accepted. */
+    assert_int_equal(netdev_set_config(netdev, &options, &error), 0);
+    assert_null(error);
+    smap_add(&options, "x", "1");
+    assert_int_equal(netdev_set_config(netdev, &options, &error), EINVAL);
+    assert_non_null(strstr(error, "\"x\""));
+    free(error);
+    assert_int_equal(netdev_get_config(netdev, &options), EOPNOTSUPP);
+    assert_true(smap_is_empty(&options));
+
+    assert_int_equal(netdev_reconfigure(netdev, &error), 0);
+    assert_null(error);
+    assert_int_equal(netdev_set_tx_multiq(netdev, 4), EOPNOTSUPP);
+
+    assert_int_equal(netdev_get_stats(netdev, &stats), EOPNOTSUPP);
+    assert_true(stats.rx_packets == UINT64_MAX);
+    assert_true(stats.multicast == UINT64_MAX);
+    assert_int_equal(netdev_get_custom_stats(netdev, &custom), 0);
+    assert_int_equal(custom.n, 0);
+    assert_int_equal(netdev_get_status(netdev, &options), 0);
+    assert_int_equal(smap_count(&options), 4);
+
+    assert_int_equal(netdev_get_etheraddr(netdev, &mac), EOPNOTSUPP);
+    assert_int_equal(netdev_set_etheraddr(netdev, &mac), EOPNOTSUPP);
+    assert_int_equal(netdev_get_mtu(netdev, &mtu), EOPNOTSUPP);
+    assert_int_equal(netdev_set_mtu(netdev, 1500, &error), EOPNOTSUPP);
+    assert_null(error);
+    assert_int_equal(netdev_get_carrier(netdev, &carrier), 0);
+    assert_true(carrier);
+    assert_int_equal(netdev_get_carrier_resets(netdev), 0);
+    assert_int_equal(netdev_get_speed(netdev, &mbps), EOPNOTSUPP);
+    assert_int_equal(netdev_get_flags(netdev, &flags), EOPNOTSUPP);
+    assert_int_equal(netdev_rxq_open(netdev, &rxq, 0), EINVAL);
+
+    /* An out-of-range qid is folded into the queues the port has. */
+    fake_sent = 0;
+    struct dp_packet_batch batch;
+    dp_packet_batch_init(&batch);
+    dp_packet_batch_add(&batch, dp_packet_alloc(dp_test_pools.std));
+    dp_packet_batch_add(&batch, dp_packet_alloc(dp_test_pools.std));
+    assert_int_equal(netdev_send(netdev, 7, &batch, true), 0);
+    assert_int_equal(fake_sent, 2);
+    assert_int_equal(batch.count, 0);
+
+    smap_destroy(&options);
+    netdev_close(netdev);
 }
 
 static void
@@ -800,6 +928,248 @@ test_pcap_options(void **state DPS_UNUSED)
     netdev_close(netdev);
 }
 
+/* unixctl: a client thread sends one command while this thread serves. */
+struct appctl {
+    const char *path;
+    char **argv;
+    int argc;
+    char *result, *error;
+    int retval;
+    bool done;
+};
+
+static void *
+appctl_thread(void *a_)
+{
+    struct appctl *a = a_;
+    struct jsonrpc *client;
+
+    a->retval = unixctl_client_create(a->path, &client);
+    if (!a->retval) {
+        a->retval = unixctl_client_transact(client, a->argv[0], a->argc - 1,
+                                            a->argv + 1, &a->result,
+                                            &a->error);
+        jsonrpc_close(client);
+    }
+    __atomic_store_n(&a->done, true, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* Runs the command in 'args' (words separated by single spaces) against
+ * 'server'.  Returns its error text (malloc()ed), or NULL on success, with
+ * the result in '*resultp' if nonnull. */
+static char *
+appctl(struct unixctl_server *server, const char *args, char **resultp)
+{
+    struct appctl a = { .path = unixctl_server_get_path(server) };
+    char *copy = xstrdup(args), *save = NULL;
+    pthread_t thread;
+
+    a.argv = xmalloc((strlen(args) + 1) * sizeof *a.argv);
+    for (char *w = strtok_r(copy, " ", &save); w;
+         w = strtok_r(NULL, " ", &save)) {
+        a.argv[a.argc++] = w;
+    }
+    pthread_create(&thread, NULL, appctl_thread, &a);
+    while (!__atomic_load_n(&a.done, __ATOMIC_ACQUIRE)) {
+        unixctl_server_run(server);
+        unixctl_server_wait(server);
+        poll_timer_wait(10);
+        poll_block();
+    }
+    pthread_join(thread, NULL);
+    assert_int_equal(a.retval, 0);
+    free(a.argv);
+    free(copy);
+    if (resultp) {
+        *resultp = a.result;
+    } else {
+        free(a.result);
+    }
+    return a.error;
+}
+
+/* Runs 'args', which must fail with 'expected' as its error. */
+static void
+appctl_error(struct unixctl_server *server, const char *args,
+             const char *expected)
+{
+    char *error = appctl(server, args, NULL);
+
+    if (!error) {
+        fail_msg("\"%s\" succeeded", args);
+    }
+    if (!strstr(error, expected)) {
+        fail_msg("\"%s\": error \"%s\" lacks \"%s\"", args, error,
+                 expected);
+    }
+    free(error);
+}
+
+static void
+appctl_ok(struct unixctl_server *server, const char *args,
+          const char *expected)
+{
+    char *result = NULL;
+    char *error = appctl(server, args, &result);
+
+    if (error) {
+        fail_msg("\"%s\" failed: %s", args, error);
+    }
+    if (expected) {
+        assert_string_equal(result ? result : "", expected);
+    }
+    free(result);
+}
+
+/* Receives exactly 'n' packets from 'rxq' into 'batch'. */
+static void
+recv_n(struct netdev_rxq *rxq, struct dp_packet_batch *batch, size_t n)
+{
+    int error = netdev_rxq_recv(rxq, batch, NULL);
+
+    if (!n) {
+        assert_int_equal(error, EAGAIN);
+    } else {
+        assert_int_equal(error, 0);
+        assert_int_equal(batch->count, n);
+    }
+}
+
+static void
+test_unixctl(void **state DPS_UNUSED)
+{
+    struct netdev *p20 = open_ok("p20", "dummy");
+    struct netdev *p21 = open_ok("p21", "dummy-pmd");
+    struct netdev *not_dummy;
+    struct smap options = SMAP_INITIALIZER;
+    char path[] = "/tmp/test-netdev-ctl-XXXXXX";
+    struct unixctl_server *server;
+    struct dp_packet_batch batch;
+    struct netdev_rxq *rx20, *rx21;
+    enum netdev_flags flags;
+    struct ds cmd = DS_EMPTY_INITIALIZER;
+
+    smap_add(&options, "n_rxq", "2");
+    assert_int_equal(netdev_set_config(p21, &options, NULL), 0);
+    assert_int_equal(netdev_reconfigure(p21, NULL), 0);
+    assert_int_equal(netdev_rxq_open(p20, &rx20, 0), 0);
+    assert_int_equal(netdev_rxq_open(p21, &rx21, 1), 0);
+
+    close(mkstemp(path));
+    unlink(path);
+    assert_int_equal(unixctl_server_create(path, &server), 0);
+    netdev_dummy_set_pool(dp_test_pools.std);
+
+    /* Hex frames, two in one command, in order. */
+    ds_put_cstr(&cmd, "netdev-dummy/receive p20 ");
+    ds_put_hex(&cmd, pattern, 60);
+    ds_put_char(&cmd, ' ');
+    ds_put_hex(&cmd, pattern, 14);
+    appctl_ok(server, ds_cstr(&cmd), "");
+    recv_n(rx20, &batch, 2);
+    assert_true(dp_test_equal(batch.packets[0], pattern, 60));
+    assert_true(dp_test_equal(batch.packets[1], pattern, 14));
+    /* Checksum states: unknown, as from a device that reports none. */
+    assert_int_equal(batch.packets[0]->md.l4_csum, DP_CSUM_UNKNOWN);
+    dp_packet_batch_free(&batch);
+
+    /* A flow without --len: a UDP packet with 64 bytes of counting
+     * payload, byte for byte what Open vSwitch 3.1 composes. */
+    appctl_ok(server, "netdev-dummy/receive p21 --qid 1 " UDP_FLOW, "");
+    recv_n(rx21, &batch, 1);
+    uint8_t expected[106];
+    static const uint8_t headers[42] = {
+        0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0x08, 0x00,
+        0x45, 0x00, 0x00, 0x5c, 0, 0, 0, 0, 0x40, 0x11, 0x66, 0x8f,
+        10, 0, 0, 1, 10, 0, 0, 2,
+        0x00, 0x01, 0x00, 0x02, 0x00, 0x48, 0x07, 0x55,
+    };
+    memcpy(expected, headers, sizeof headers);
+    for (int i = 0; i < 64; i++) {
+        expected[42 + i] = i;
+    }
+    assert_int_equal(dp_packet_size(batch.packets[0]), sizeof expected);
+    assert_true(dp_test_equal(batch.packets[0], expected, sizeof expected));
+    dp_packet_batch_free(&batch);
+
+    /* --len sets the frame length, padding with zeros. */
+    appctl_ok(server, "netdev-dummy/receive p20 " UDP_FLOW " --len 1000 "
+              UDP_FLOW " --len 60", "");
+    recv_n(rx20, &batch, 2);
+    assert_int_equal(dp_packet_size(batch.packets[0]), 1000);
+    assert_int_equal(dp_packet_size(batch.packets[1]), 60);
+    uint8_t tail[958] = { 0 }, got[958];
+    assert_int_equal(dp_packet_copy_out(batch.packets[0], 42, 958, got), 0);
+    assert_memory_equal(got, tail, sizeof tail);
+    dp_packet_batch_free(&batch);
+
+    /* Errors, in Open vSwitch's words where it has them.  Nothing is
+     * queued by a command that fails. */
+    appctl_error(server, "netdev-dummy/receive nope 00", "no such dummy "
+                 "netdev");
+    appctl_error(server, "netdev-dummy/receive p20 zz", "zz");
+    appctl_error(server, "netdev-dummy/receive p20 001122", "001122");
+    ds_clear(&cmd);
+    ds_put_cstr(&cmd, "netdev-dummy/receive p20 ");
+    ds_put_hex(&cmd, pattern, 60);
+    ds_put_cstr(&cmd, " eth(junk)");
+    appctl_error(server, ds_cstr(&cmd), "eth(junk)");
+    appctl_error(server, "netdev-dummy/receive p20 --qid 1 0011",
+                 "bad rx queue id.");
+    appctl_error(server, "netdev-dummy/receive p21 --qid x 0011",
+                 "bad rx queue id.");
+    appctl_error(server, "netdev-dummy/receive p20 in_port(1) --len 10",
+                 "too small packet len");
+    appctl_error(server, "netdev-dummy/receive p20 in_port(1) --len",
+                 "too small packet len");
+    appctl_error(server, "netdev-dummy/receive p20 eth_type(0x86dd),"
+                 "ipv6(src=::1,dst=::2,proto=6),tcp(src=1,dst=2) --len 73",
+                 "shorter than the 74 bytes");
+    appctl_error(server, "netdev-dummy/receive p20",
+                 "requires at least 2 arguments");
+    recv_n(rx20, &batch, 0);
+    recv_n(rx21, &batch, 0);
+
+    /* A port that is not a dummy one. */
+    not_dummy = open_ok("f20", "fake");
+    appctl_error(server, "netdev-dummy/receive f20 0011",
+                 "no such dummy netdev");
+    appctl_error(server, "netdev-dummy/set-admin-state f20 up",
+                 "Unknown Dummy Interface");
+    netdev_close(not_dummy);
+
+    /* set-admin-state. */
+    appctl_ok(server, "netdev-dummy/set-admin-state p20 down", "OK\n");
+    assert_int_equal(netdev_get_flags(p20, &flags), 0);
+    assert_int_equal(flags, 0);
+    assert_int_equal(netdev_get_flags(p21, &flags), 0);
+    assert_int_equal(flags, NETDEV_UP);
+    appctl_ok(server, "netdev-dummy/set-admin-state DOWN", "OK\n");
+    assert_int_equal(netdev_get_flags(p21, &flags), 0);
+    assert_int_equal(flags, 0);
+    appctl_ok(server, "netdev-dummy/set-admin-state up", "OK\n");
+    assert_int_equal(netdev_get_flags(p20, &flags), 0);
+    assert_int_equal(flags, NETDEV_UP);
+    assert_int_equal(netdev_get_flags(p21, &flags), 0);
+    assert_int_equal(flags, NETDEV_UP);
+    appctl_error(server, "netdev-dummy/set-admin-state p20 sideways",
+                 "Invalid Admin State");
+    appctl_error(server, "netdev-dummy/set-admin-state nope up",
+                 "Unknown Dummy Interface");
+    appctl_error(server, "netdev-dummy/set-admin-state a b c",
+                 "at most 2 arguments");
+
+    netdev_dummy_set_pool(NULL);
+    unixctl_server_destroy(server);
+    ds_destroy(&cmd);
+    smap_destroy(&options);
+    netdev_rxq_close(rx20);
+    netdev_rxq_close(rx21);
+    netdev_close(p20);
+    netdev_close(p21);
+}
+
 int
 main(void)
 {
@@ -807,6 +1177,7 @@ main(void)
         DP_TEST(test_types),
         DP_TEST(test_open_close),
         DP_TEST(test_override_types),
+        DP_TEST(test_minimal_class),
         DP_TEST(test_link_and_flags),
         DP_TEST(test_set_config),
         DP_TEST(test_stats_and_status),
@@ -817,6 +1188,7 @@ main(void)
         DP_TEST(test_reconf_wait),
         DP_TEST(test_rxq_wait),
         DP_TEST(test_pcap_options),
+        DP_TEST(test_unixctl),
     };
 
     util_set_program_name("test-netdev");
