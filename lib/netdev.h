@@ -89,8 +89,11 @@ void netdev_custom_stats_destroy(struct netdev_custom_stats *);
 
 /* Registration of the built-in classes.  ovs-vswitchd calls these before
  * it opens anything; netdev_dummy_register() takes
- * --enable-dummy[=override] (override: "dpdk" and "internal" ports become
- * dummy ones, for tests). */
+ * --enable-dummy[=override]: OFF registers only "internal" (a dummy-like
+ * port in dpswitch); ON adds "dummy", "dummy-pmd" and "dummy-internal";
+ * OVERRIDE also makes "system" and "tap" ports "dummy" ones and "dpdk"
+ * ports "dummy-pmd" ones, for tests (netdev_class_override()).  See
+ * lib/netdev-dummy.h. */
 enum netdev_dummy_mode {
     NETDEV_DUMMY_OFF,
     NETDEV_DUMMY_ON,
