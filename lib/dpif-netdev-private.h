@@ -153,6 +153,9 @@ struct dp_netdev_flow_node {
     struct dp_netdev_pmd *pmd;
     struct dp_flow *flow;
     struct dp_netdev_flow_node *prev, *next;
+    long long int created;              /* Msec, for aging unused flows. */
+    struct flow_key first_key;          /* Unmasked key of its first packet,
+                                         * for "dpctl/dump-flows -m". */
 };
 
 enum dp_rxq_assign {

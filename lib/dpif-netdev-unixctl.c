@@ -1,12 +1,977 @@
-/* dpif-netdev unixctl commands.  See dpif-netdev.h.
+/* dpif-netdev unixctl commands, with Open vSwitch 3.1's names, arguments and
+ * output layouts: dpctl/show, dpctl/dump-flows, dpctl/del-flows,
+ * dpif-netdev/pmd-stats-show, pmd-stats-clear, pmd-rxq-show,
+ * pmd-perf-show, pmd-rxq-rebalance.  See dpif-netdev.h.
+ *
+ * Every command runs in the main thread.  Flow lists are read under each
+ * thread's flow mutex; counters that PMDs write are loaded atomically.
  *
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
 #include <config.h>
 #include "dpif-netdev-private.h"
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <rte_cycles.h>
+#include "dp-flow.h"
+#include "dynamic-string.h"
+#include "flow.h"
+#include "netdev.h"
+#include "odp-util.h"
+#include "ovs-numa.h"
+#include "smap.h"
+#include "timeval.h"
+#include "unixctl.h"
+#include "util.h"
 
+static unixctl_cb_func dpctl_show;
+static unixctl_cb_func dpctl_dump_flows;
+static unixctl_cb_func dpctl_del_flows;
+static unixctl_cb_func pmd_stats_show;
+static unixctl_cb_func pmd_stats_clear;
+static unixctl_cb_func pmd_rxq_show;
+static unixctl_cb_func pmd_perf_show;
+static unixctl_cb_func pmd_rxq_rebalance;
+
+/* Registers the commands for 'dp'. */
 void
 dp_netdev_unixctl_register(struct dp_netdev *dp)
 {
-    (void) dp;
+    unixctl_command_register("dpctl/show", "[-s] [dp...]", 0, 3,
+                             dpctl_show, dp);
+    unixctl_command_register("dpctl/dump-flows",
+                             "[-m] [--names] [dp] [pmd=..]", 0, 4,
+                             dpctl_dump_flows, dp);
+    unixctl_command_register("dpctl/del-flows", "[dp]", 0, 1,
+                             dpctl_del_flows, dp);
+    unixctl_command_register("dpif-netdev/pmd-stats-show",
+                             "[-pmd core] [dp]", 0, 3, pmd_stats_show, dp);
+    unixctl_command_register("dpif-netdev/pmd-stats-clear",
+                             "[-pmd core] [dp]", 0, 3, pmd_stats_clear, dp);
+    unixctl_command_register("dpif-netdev/pmd-rxq-show",
+                             "[-pmd core] [-secs secs] [dp]", 0, 5,
+                             pmd_rxq_show, dp);
+    unixctl_command_register("dpif-netdev/pmd-perf-show",
+                             "[-nh] [-it iter-history-len] "
+                             "[-ms ms-history-len] [-pmd core] [dp]", 0, 8,
+                             pmd_perf_show, dp);
+    unixctl_command_register("dpif-netdev/pmd-rxq-rebalance", "[dp]", 0, 1,
+                             pmd_rxq_rebalance, dp);
+}
+
+/* Datapath names a command may be given: ours, in any of the forms
+ * Open vSwitch accepts. */
+static bool
+is_dp_name(const char *s)
+{
+    return (!strcmp(s, DP_NETDEV_NAME) || !strcmp(s, "netdev@ovs-netdev")
+            || !strcmp(s, "netdev") || !strcmp(s, "ovs-netdev"));
+}
+
+/* Parses "[-pmd core] [dp]" style options.  Returns NULL, or an error
+ * message. */
+static char *
+parse_pmd_args(int argc, const char *argv[], int *core, bool *no_header,
+               int *secs)
+{
+    *core = -1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-pmd") && i + 1 < argc) {
+            if (!util_str_to_int(argv[++i], 10, core) || *core < 0) {
+                return xasprintf("Invalid pmd core: %s", argv[i]);
+            }
+        } else if (!strcmp(argv[i], "-secs") && secs && i + 1 < argc) {
+            if (!util_str_to_int(argv[++i], 10, secs) || *secs <= 0) {
+                return xasprintf("Invalid number of seconds: %s", argv[i]);
+            }
+        } else if ((!strcmp(argv[i], "-it") || !strcmp(argv[i], "-ms"))
+                   && i + 1 < argc) {
+            i++;                /* Histories are not kept: accepted. */
+        } else if (!strcmp(argv[i], "-nh") && no_header) {
+            *no_header = true;
+        } else if (!is_dp_name(argv[i])) {
+            return xasprintf("invalid datapath or option \"%s\"", argv[i]);
+        }
+    }
+    return NULL;
+}
+
+static const char *
+port_name(void *dp_, uint32_t port_no)
+{
+    const struct dp_netdev *dp = dp_;
+    struct dp_netdev_port *port = dp_netdev_lookup_port(dp, port_no);
+
+    return port ? netdev_get_name(port->netdev) : NULL;
+}
+
+/* dpctl/show. */
+
+static void
+put_stat(struct ds *ds, const char *name, uint64_t v)
+{
+    if (v == UINT64_MAX) {
+        ds_put_format(ds, "%s:?", name);
+    } else {
+        ds_put_format(ds, "%s:%"PRIu64, name, v);
+    }
+}
+
+static void
+dpctl_show(struct unixctl_conn *conn, int argc, const char *argv[],
+           void *dp_)
+{
+    struct dp_netdev *dp = dp_;
+    struct dp_netdev_stats st;
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    bool stats = false;
+
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-s") || !strcmp(argv[i], "--statistics")) {
+            stats = true;
+        } else if (!is_dp_name(argv[i])) {
+            char *msg = xasprintf("datapath \"%s\" does not exist", argv[i]);
+            unixctl_command_reply_error(conn, msg);
+            free(msg);
+            return;
+        }
+    }
+
+    dp_netdev_get_stats(dp, &st);
+    ds_put_format(&ds, "netdev@%s:\n", DP_NETDEV_NAME);
+    ds_put_format(&ds, "  lookups: hit:%"PRIu64" missed:%"PRIu64
+                  " lost:%"PRIu64"\n", st.n_hit, st.n_missed, st.n_lost);
+    ds_put_format(&ds, "  flows: %"PRIu64"\n", st.n_flows);
+    for (size_t i = 0; i < dp->n_ports; i++) {
+        const struct dp_netdev_port *port = dp->ports[i];
+        const char *type = netdev_get_type(port->netdev);
+
+        /* Open vSwitch shows its internal ports as "tap" devices. */
+        if (!strcmp(type, "internal")) {
+            type = "tap";
+        }
+        ds_put_format(&ds, "  port %"PRIu32": %s", port->port_no,
+                      netdev_get_name(port->netdev));
+        if (strcmp(type, "system")) {
+            struct smap cfg = SMAP_INITIALIZER;
+            const struct smap_node *node;
+
+            ds_put_format(&ds, " (%s", type);
+            netdev_get_config(port->netdev, &cfg);
+            SMAP_FOR_EACH (node, &cfg) {
+                ds_put_format(&ds, "%s%s=%s", node == cfg.nodes ? ": " : ", ",
+                              node->key, node->value);
+            }
+            smap_destroy(&cfg);
+            ds_put_char(&ds, ')');
+        }
+        ds_put_char(&ds, '\n');
+
+        if (stats) {
+            struct netdev_stats s;
+
+            memset(&s, 0xff, sizeof s);
+            netdev_get_stats(port->netdev, &s);
+            ds_put_cstr(&ds, "    ");
+            put_stat(&ds, "RX packets", s.rx_packets);
+            put_stat(&ds, " errors", s.rx_errors);
+            put_stat(&ds, " dropped", s.rx_dropped);
+            put_stat(&ds, " overruns", s.rx_over_err);
+            put_stat(&ds, " frame", s.rx_frame_err);
+            ds_put_cstr(&ds, "\n    ");
+            put_stat(&ds, "TX packets", s.tx_packets);
+            put_stat(&ds, " errors", s.tx_errors);
+            put_stat(&ds, " dropped", s.tx_dropped);
+            put_stat(&ds, " aborted", UINT64_MAX);
+            put_stat(&ds, " carrier", UINT64_MAX);
+            ds_put_cstr(&ds, "\n    ");
+            put_stat(&ds, "collisions", s.collisions);
+            ds_put_cstr(&ds, "\n    ");
+            put_stat(&ds, "RX bytes", s.rx_bytes);
+            put_stat(&ds, "  TX bytes", s.tx_bytes);
+            ds_put_char(&ds, '\n');
+        }
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+/* dpctl/dump-flows. */
+
+static void
+put_u_masked(struct ds *ds, const char *name, uint64_t v, uint64_t m,
+             uint64_t full, bool hex_value)
+{
+    ds_put_format(ds, "%s%s", name, *name ? "=" : "");
+    ds_put_format(ds, hex_value && v ? "%#"PRIx64 : "%"PRIu64, v);
+    if (m != full) {
+        ds_put_format(ds, m ? "/%#"PRIx64 : "/%"PRIu64, m);
+    }
+}
+
+static void
+put_mac_masked(struct ds *ds, const char *name, const struct eth_addr *v,
+               const struct eth_addr *m)
+{
+    static const struct eth_addr ones = { { 0xff, 0xff, 0xff, 0xff, 0xff,
+                                            0xff } };
+    const uint8_t *b = v->ea;
+
+    ds_put_format(ds, "%s=%02x:%02x:%02x:%02x:%02x:%02x", name,
+                  b[0], b[1], b[2], b[3], b[4], b[5]);
+    if (memcmp(m, &ones, sizeof ones)) {
+        b = m->ea;
+        ds_put_format(ds, "/%02x:%02x:%02x:%02x:%02x:%02x",
+                      b[0], b[1], b[2], b[3], b[4], b[5]);
+    }
+}
+
+static void
+put_ip4_masked(struct ds *ds, const char *name, dps_be32 v, dps_be32 m)
+{
+    char buf[INET_ADDRSTRLEN];
+
+    ds_put_format(ds, "%s=%s", name, inet_ntop(AF_INET, &v, buf, sizeof buf));
+    if (m != UINT32_MAX) {
+        ds_put_format(ds, "/%s", inet_ntop(AF_INET, &m, buf, sizeof buf));
+    }
+}
+
+static void
+put_ip6_masked(struct ds *ds, const char *name, const struct ipv6_addr *v,
+               const struct ipv6_addr *m)
+{
+    char buf[INET6_ADDRSTRLEN];
+    bool full = true;
+
+    for (int i = 0; i < 16; i++) {
+        full = full && m->s6[i] == 0xff;
+    }
+    ds_put_format(ds, "%s=%s", name, inet_ntop(AF_INET6, v, buf, sizeof buf));
+    if (!full) {
+        ds_put_format(ds, "/%s", inet_ntop(AF_INET6, m, buf, sizeof buf));
+    }
+}
+
+static void
+put_frag(struct ds *ds, uint8_t v, uint8_t m)
+{
+    ds_put_format(ds, "frag=%s", (!(v & FLOW_NW_FRAG_ANY) ? "no"
+                                  : v & FLOW_NW_FRAG_LATER ? "later"
+                                  : "first"));
+    if (m != 0xff && m != (FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER)) {
+        ds_put_format(ds, "/%#x", m);
+    }
+}
+
+/* Appends 'k' under 'm' in the verbose form of "dpctl/dump-flows -m": every
+ * attribute that applies to the packet, every field with its mask. */
+static void
+format_flow_verbose(struct ds *ds, const struct flow *k, const struct flow *m,
+                    const char *in_port_name)
+{
+    int n_tags = 0;
+
+    ds_put_cstr(ds, "skb_priority(0/0),skb_mark(0/0),ct_state(0/0),"
+                "ct_zone(0/0),ct_mark(0/0),ct_label(0/0),");
+    ds_put_format(ds, "recirc_id(%"PRIu32"),dp_hash(0/0),", k->recirc_id);
+    if (in_port_name) {
+        ds_put_format(ds, "in_port(%s)", in_port_name);
+    } else {
+        ds_put_format(ds, "in_port(%"PRIu32")", k->in_port);
+    }
+    ds_put_cstr(ds, ",packet_type(ns=0,id=0),eth(");
+    put_mac_masked(ds, "src", &k->dl_src, &m->dl_src);
+    put_mac_masked(ds, ",dst", &k->dl_dst, &m->dl_dst);
+    ds_put_char(ds, ')');
+
+    for (int i = 0; i < 2 && (k->vlan_tci[i] & htons(VLAN_CFI)); i++) {
+        uint16_t tci = ntohs(k->vlan_tci[i]), mt = ntohs(m->vlan_tci[i]);
+
+        ds_put_format(ds, ",eth_type(0x%04x),vlan(", ntohs(k->vlan_tpid[i]));
+        put_u_masked(ds, "vid", tci & VLAN_VID_MASK, mt & VLAN_VID_MASK,
+                     VLAN_VID_MASK, false);
+        put_u_masked(ds, ",pcp", (tci & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT,
+                     (mt & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT, 7, false);
+        ds_put_cstr(ds, "),encap(");
+        n_tags++;
+    }
+    ds_put_format(ds, "%seth_type(0x%04x", n_tags ? "" : ",",
+                  ntohs(k->dl_type));
+    if (m->dl_type != htons(0xffff)) {
+        ds_put_format(ds, "/0x%04x", ntohs(m->dl_type));
+    }
+    ds_put_char(ds, ')');
+
+    uint16_t dl_type = ntohs(k->dl_type);
+    bool l4 = !(k->nw_frag & FLOW_NW_FRAG_LATER);
+    if (dl_type == ETH_TYPE_IP) {
+        ds_put_cstr(ds, ",ipv4(");
+        put_ip4_masked(ds, "src", k->nw_src, m->nw_src);
+        put_ip4_masked(ds, ",dst", k->nw_dst, m->nw_dst);
+        put_u_masked(ds, ",proto", k->nw_proto, m->nw_proto, 0xff, false);
+        put_u_masked(ds, ",tos", k->nw_tos, m->nw_tos, 0xff, true);
+        put_u_masked(ds, ",ttl", k->nw_ttl, m->nw_ttl, 0xff, false);
+        ds_put_char(ds, ',');
+        put_frag(ds, k->nw_frag, m->nw_frag);
+        ds_put_char(ds, ')');
+    } else if (dl_type == ETH_TYPE_IPV6) {
+        ds_put_cstr(ds, ",ipv6(");
+        put_ip6_masked(ds, "src", &k->ipv6_src, &m->ipv6_src);
+        put_ip6_masked(ds, ",dst", &k->ipv6_dst, &m->ipv6_dst);
+        put_u_masked(ds, ",label", ntohl(k->ipv6_label),
+                     ntohl(m->ipv6_label), IPV6_LABEL_MASK, true);
+        put_u_masked(ds, ",proto", k->nw_proto, m->nw_proto, 0xff, false);
+        put_u_masked(ds, ",tclass", k->nw_tos, m->nw_tos, 0xff, true);
+        put_u_masked(ds, ",hlimit", k->nw_ttl, m->nw_ttl, 0xff, false);
+        ds_put_char(ds, ',');
+        put_frag(ds, k->nw_frag, m->nw_frag);
+        ds_put_char(ds, ')');
+    } else if (dl_type == ETH_TYPE_ARP) {
+        ds_put_cstr(ds, ",arp(");
+        put_ip4_masked(ds, "sip", k->nw_src, m->nw_src);
+        put_ip4_masked(ds, ",tip", k->nw_dst, m->nw_dst);
+        put_u_masked(ds, ",op", ntohs(k->arp_op), ntohs(m->arp_op), 0xffff,
+                     false);
+        put_mac_masked(ds, ",sha", &k->arp_sha, &m->arp_sha);
+        put_mac_masked(ds, ",tha", &k->arp_tha, &m->arp_tha);
+        ds_put_char(ds, ')');
+    }
+
+    if ((dl_type == ETH_TYPE_IP || dl_type == ETH_TYPE_IPV6) && l4) {
+        const char *name = NULL;
+        bool icmp = false;
+
+        switch (k->nw_proto) {
+        case IPPROTO_TCP_: name = "tcp"; break;
+        case IPPROTO_UDP_: name = "udp"; break;
+        case IPPROTO_SCTP_: name = "sctp"; break;
+        case IPPROTO_ICMP_:
+            name = dl_type == ETH_TYPE_IP ? "icmp" : NULL;
+            icmp = true;
+            break;
+        case IPPROTO_ICMPV6_:
+            name = dl_type == ETH_TYPE_IPV6 ? "icmpv6" : NULL;
+            icmp = true;
+            break;
+        }
+        if (name) {
+            ds_put_format(ds, ",%s(", name);
+            put_u_masked(ds, icmp ? "type" : "src", ntohs(k->tp_src),
+                         ntohs(m->tp_src), icmp ? 0xff : 0xffff, false);
+            put_u_masked(ds, icmp ? ",code" : ",dst", ntohs(k->tp_dst),
+                         ntohs(m->tp_dst), icmp ? 0xff : 0xffff, false);
+            ds_put_char(ds, ')');
+        }
+        if (k->nw_proto == IPPROTO_TCP_) {
+            ds_put_cstr(ds, ",tcp_flags(");
+            /* Open vSwitch shows the flags under their mask. */
+            put_u_masked(ds, "", ntohs(k->tcp_flags & m->tcp_flags),
+                         ntohs(m->tcp_flags), TCP_FLAGS_MASK, true);
+            ds_put_char(ds, ')');
+        }
+    }
+    for (int i = 0; i < n_tags; i++) {
+        ds_put_char(ds, ')');
+    }
+}
+
+/* Open vSwitch's one-letter names of TCP flags, in its order. */
+static void
+format_tcp_flags(struct ds *ds, uint16_t flags)
+{
+    static const struct { uint16_t bit; char c; } names[] = {
+        { TCP_SYN, 'S' }, { TCP_FIN, 'F' }, { TCP_PSH, 'P' },
+        { TCP_RST, 'R' }, { TCP_URG, 'U' }, { TCP_ACK, '.' },
+        { TCP_ECE, 'E' }, { TCP_CWR, 'C' }, { TCP_NS, 'N' },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        if (flags & names[i].bit) {
+            ds_put_char(ds, names[i].c);
+        }
+    }
+    if (flags & 0xe00) {
+        ds_put_format(ds, "[%"PRIx16"]", (uint16_t) (flags & 0xe00));
+    }
+}
+
+static void
+format_dump_flow(struct ds *ds, struct dp_netdev *dp,
+                 const struct dp_netdev_flow_node *node, bool verbose,
+                 bool names, long long int now)
+{
+    const struct dp_flow *f = node->flow;
+    const struct dp_flow_actions *fa = dp_flow_get_actions(f);
+    struct dp_flow_stats st;
+    struct flow key, mask;
+
+    flow_key_to_flow(&f->key, &key);
+    flow_key_to_flow(&f->mask, &mask);
+    if (verbose) {
+        char ufid[DP_UFID_STRLEN];
+        struct flow first;
+
+        dp_flow_ufid_format(&f->ufid, ufid);
+        ds_put_format(ds, "%s, ", ufid);
+        flow_key_to_flow(&node->first_key, &first);
+        format_flow_verbose(ds, &first, &mask,
+                            names ? port_name(dp, key.in_port) : NULL);
+    } else {
+        size_t start = ds->length;
+
+        odp_flow_format(&key, &mask, ds);
+        if (names) {
+            const char *name = port_name(dp, key.in_port);
+            char *num = xasprintf("in_port(%"PRIu32")", key.in_port);
+            char *p = strstr(ds_cstr(ds) + start, num);
+
+            if (name && p) {
+                char *rest = xstrdup(p + strlen(num));
+                ds_truncate(ds, p - ds_cstr(ds));
+                ds_put_format(ds, "in_port(%s)%s", name, rest);
+                free(rest);
+            }
+            free(num);
+        }
+    }
+
+    dp_flow_get_stats(f, &st);
+    ds_put_format(ds, ", packets:%"PRIu64", bytes:%"PRIu64", used:",
+                  st.n_packets, st.n_bytes);
+    if (st.used) {
+        ds_put_format(ds, "%.3fs", (now - st.used) / 1000.0);
+    } else {
+        ds_put_cstr(ds, "never");
+    }
+    if (st.tcp_flags) {
+        ds_put_cstr(ds, ", flags:");
+        format_tcp_flags(ds, st.tcp_flags);
+    }
+    if (verbose) {
+        ds_put_cstr(ds, ", dp:ovs");
+        if (dp_flow_get_mark(f) != DP_FLOW_MARK_NONE) {
+            ds_put_cstr(ds, ", offloaded:partial");
+        }
+    }
+
+    struct dp_actions acts = {
+        .actions = (struct dp_action *) fa->data,
+        .n_actions = fa->size / sizeof(struct dp_action),
+        .allocated = fa->size / sizeof(struct dp_action),
+    };
+    ds_put_cstr(ds, ", actions:");
+    dp_actions_format_names(&acts, ds, names ? port_name : NULL, dp);
+    if (verbose) {
+        /* Open vSwitch reports the sizes of its miniflow maps; the nearest
+         * thing here is the mask's words in each half of the key. */
+        uint64_t map = f->mask.map;
+        ds_put_format(ds, ", dp-extra-info:miniflow_bits(%d,%d)",
+                      __builtin_popcountll(map & 0xff),
+                      __builtin_popcountll(map >> 8));
+    }
+    ds_put_char(ds, '\n');
+}
+
+static void
+dpctl_dump_flows(struct unixctl_conn *conn, int argc, const char *argv[],
+                 void *dp_)
+{
+    struct dp_netdev *dp = dp_;
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    bool verbose = false;
+    int names = -1;
+    int pmd_core = -2;          /* -2: all; -1: the main thread. */
+
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-m") || !strcmp(argv[i], "--more")) {
+            verbose = true;
+        } else if (!strcmp(argv[i], "--names")) {
+            names = 1;
+        } else if (!strcmp(argv[i], "--no-names")) {
+            names = 0;
+        } else if (!strncmp(argv[i], "pmd=", 4)) {
+            if (!util_str_to_int(argv[i] + 4, 10, &pmd_core)
+                || pmd_core < -1) {
+                unixctl_command_reply_error(conn, "invalid pmd id");
+                return;
+            }
+        } else if (!is_dp_name(argv[i])) {
+            char *msg = xasprintf("invalid argument \"%s\"", argv[i]);
+            unixctl_command_reply_error(conn, msg);
+            free(msg);
+            return;
+        }
+    }
+    if (names < 0) {
+        names = verbose;
+    }
+
+    long long int now = time_msec();
+    struct dp_netdev_pmd *pmds[1 + 1024];
+    size_t n = 0;
+
+    /* The main thread first, then the PMDs, as Open vSwitch dumps. */
+    pmds[n++] = dp->main_pmd;
+    for (size_t i = 0; i < dp->n_pmds && n < ARRAY_SIZE(pmds); i++) {
+        pmds[n++] = dp->pmds[i];
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct dp_netdev_pmd *pmd = pmds[i];
+
+        if (pmd_core != -2 && pmd_core != pmd->core_id) {
+            continue;
+        }
+        pthread_mutex_lock(&pmd->flow_mutex);
+        if (pmd->flows) {
+            if (pmd->core_id == OVS_CORE_UNSPEC) {
+                ds_put_cstr(&ds, "flow-dump from the main thread:\n");
+            } else {
+                ds_put_format(&ds, "flow-dump from pmd on cpu core: %d\n",
+                              pmd->core_id);
+            }
+        }
+        /* Oldest first. */
+        struct dp_netdev_flow_node *last = pmd->flows;
+        while (last && last->next) {
+            last = last->next;
+        }
+        for (struct dp_netdev_flow_node *node = last; node;
+             node = node->prev) {
+            format_dump_flow(&ds, dp, node, verbose, names, now);
+        }
+        pthread_mutex_unlock(&pmd->flow_mutex);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+static void
+dpctl_del_flows(struct unixctl_conn *conn, int argc, const char *argv[],
+                void *dp_)
+{
+    if (argc > 1 && !is_dp_name(argv[1])) {
+        unixctl_command_reply_error(conn, "datapath does not exist");
+        return;
+    }
+    dp_netdev_flush_flows(dp_);
+    unixctl_command_reply(conn, "");
+}
+
+/* PMD statistics. */
+
+static int
+thread_cmp(const void *a_, const void *b_)
+{
+    const struct dp_netdev_pmd *a = *(struct dp_netdev_pmd *const *) a_;
+    const struct dp_netdev_pmd *b = *(struct dp_netdev_pmd *const *) b_;
+
+    /* PMDs by NUMA node and core, the main thread last. */
+    if ((a->core_id < 0) != (b->core_id < 0)) {
+        return a->core_id < 0 ? 1 : -1;
+    }
+    if (a->numa_id != b->numa_id) {
+        return a->numa_id < b->numa_id ? -1 : 1;
+    }
+    return a->core_id < b->core_id ? -1 : a->core_id > b->core_id;
+}
+
+/* Fills 'out' with the threads to show ('core' -1: all; else that PMD). */
+static size_t
+select_threads(const struct dp_netdev *dp, int core, bool with_main,
+               struct dp_netdev_pmd **out)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        if (core < 0 || dp->pmds[i]->core_id == core) {
+            out[n++] = dp->pmds[i];
+        }
+    }
+    if (with_main && core < 0) {
+        out[n++] = dp->main_pmd;
+    }
+    qsort(out, n, sizeof *out, thread_cmp);
+    return n;
+}
+
+static void
+put_thread_header(struct ds *ds, const struct dp_netdev_pmd *pmd)
+{
+    if (pmd->core_id == OVS_CORE_UNSPEC) {
+        ds_put_cstr(ds, "main thread:\n");
+    } else {
+        ds_put_format(ds, "pmd thread numa_id %d core_id %d:\n",
+                      pmd->numa_id, pmd->core_id);
+    }
+}
+
+static double
+ratio(uint64_t a, uint64_t b)
+{
+    return b ? (double) a / b : 0;
+}
+
+static void
+format_pmd_stats(struct ds *ds, const struct dp_netdev_pmd *pmd)
+{
+    uint64_t s[PMD_N_STATS];
+
+    dp_netdev_pmd_get_stats(pmd, s);
+
+    uint64_t rx = s[PMD_STAT_RECV];
+    uint64_t passes = rx + s[PMD_STAT_RECIRC];
+    uint64_t idle = s[PMD_STAT_CYCLES_IDLE];
+    uint64_t busy = s[PMD_STAT_CYCLES_BUSY];
+    uint64_t total = idle + busy;
+
+    put_thread_header(ds, pmd);
+    ds_put_format(ds,
+                  "  packets received: %"PRIu64"\n"
+                  "  packet recirculations: %"PRIu64"\n"
+                  "  avg. datapath passes per packet: %.02f\n"
+                  "  phwol hits: %"PRIu64"\n"
+                  "  mfex opt hits: %"PRIu64"\n"
+                  "  simple match hits: %"PRIu64"\n"
+                  "  emc hits: %"PRIu64"\n"
+                  "  smc hits: %"PRIu64"\n"
+                  "  megaflow hits: %"PRIu64"\n"
+                  "  avg. subtable lookups per megaflow hit: %.02f\n"
+                  "  miss with success upcall: %"PRIu64"\n"
+                  "  miss with failed upcall: %"PRIu64"\n"
+                  "  avg. packets per output batch: %.02f\n",
+                  rx, s[PMD_STAT_RECIRC], ratio(passes, rx),
+                  s[PMD_STAT_PHWOL_HIT], s[PMD_STAT_MFEX_OPT_HIT],
+                  s[PMD_STAT_SIMPLE_HIT], s[PMD_STAT_EXACT_HIT],
+                  s[PMD_STAT_SMC_HIT], s[PMD_STAT_MASKED_HIT],
+                  ratio(s[PMD_STAT_MASKED_LOOKUP], s[PMD_STAT_MASKED_HIT]),
+                  s[PMD_STAT_MISS], s[PMD_STAT_LOST],
+                  ratio(s[PMD_STAT_SENT_PKTS], s[PMD_STAT_SENT_BATCHES]));
+    if (!total) {
+        return;
+    }
+    ds_put_format(ds,
+                  "  idle cycles: %"PRIu64" (%.02f%%)\n"
+                  "  processing cycles: %"PRIu64" (%.02f%%)\n",
+                  idle, idle * 100.0 / total, busy, busy * 100.0 / total);
+    if (!rx) {
+        return;
+    }
+    ds_put_format(ds,
+                  "  avg cycles per packet: %.02f (%"PRIu64"/%"PRIu64")\n"
+                  "  avg processing cycles per packet: "
+                  "%.02f (%"PRIu64"/%"PRIu64")\n",
+                  ratio(total, rx), total, rx, ratio(busy, rx), busy, rx);
+}
+
+static void
+pmd_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
+               void *dp_)
+{
+    struct dp_netdev *dp = dp_;
+    struct dp_netdev_pmd **pmds = xcalloc(dp->n_pmds + 1, sizeof *pmds);
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    int core;
+    char *err = parse_pmd_args(argc, argv, &core, NULL, NULL);
+
+    if (err) {
+        unixctl_command_reply_error(conn, err);
+        free(err);
+        free(pmds);
+        return;
+    }
+
+    size_t n = select_threads(dp, core, true, pmds);
+    for (size_t i = 0; i < n; i++) {
+        format_pmd_stats(&ds, pmds[i]);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+    free(pmds);
+}
+
+static void
+pmd_stats_clear(struct unixctl_conn *conn, int argc, const char *argv[],
+                void *dp_)
+{
+    struct dp_netdev *dp = dp_;
+    struct dp_netdev_pmd **pmds = xcalloc(dp->n_pmds + 1, sizeof *pmds);
+    int core;
+    char *err = parse_pmd_args(argc, argv, &core, NULL, NULL);
+
+    if (err) {
+        unixctl_command_reply_error(conn, err);
+        free(err);
+        free(pmds);
+        return;
+    }
+
+    size_t n = select_threads(dp, core, true, pmds);
+    for (size_t i = 0; i < n; i++) {
+        dp_netdev_pmd_clear_stats(pmds[i]);
+    }
+    unixctl_command_reply(conn, "");
+    free(pmds);
+}
+
+/* pmd-rxq-show. */
+
+static int
+rxq_name_cmp(const void *a_, const void *b_)
+{
+    const struct dp_netdev_rxq *a = *(struct dp_netdev_rxq *const *) a_;
+    const struct dp_netdev_rxq *b = *(struct dp_netdev_rxq *const *) b_;
+    int c = strcmp(netdev_get_name(a->port->netdev),
+                   netdev_get_name(b->port->netdev));
+
+    return c ? c : a->queue_id < b->queue_id ? -1 : a->queue_id > b->queue_id;
+}
+
+/* Sums the last 'n' intervals (most recent first) of 'v'. */
+static uint64_t
+sum_intervals(const uint64_t *v, unsigned int idx, int n)
+{
+    uint64_t sum = 0;
+
+    for (int i = 1; i <= n; i++) {
+        sum += v[(idx + DP_N_RXQ_INTERVALS - i) % DP_N_RXQ_INTERVALS];
+    }
+    return sum;
+}
+
+static void
+pmd_rxq_show(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *dp_)
+{
+    struct dp_netdev *dp = dp_;
+    struct dp_netdev_pmd **pmds = xcalloc(dp->n_pmds + 1, sizeof *pmds);
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    int core, secs = DP_N_RXQ_INTERVALS * DP_RXQ_INTERVAL_MS / 1000;
+    char *err = parse_pmd_args(argc, argv, &core, NULL, &secs);
+
+    if (err) {
+        unixctl_command_reply_error(conn, err);
+        free(err);
+        free(pmds);
+        return;
+    }
+
+    int n_iv = (secs * 1000 + DP_RXQ_INTERVAL_MS - 1) / DP_RXQ_INTERVAL_MS;
+    if (n_iv > DP_N_RXQ_INTERVALS) {
+        n_iv = DP_N_RXQ_INTERVALS;
+    }
+    secs = n_iv * DP_RXQ_INTERVAL_MS / 1000;
+    ds_put_format(&ds, "Displaying last %d seconds pmd usage %%\n", secs);
+
+    size_t n = select_threads(dp, core, false, pmds);
+    for (size_t i = 0; i < n; i++) {
+        struct dp_netdev_pmd *pmd = pmds[i];
+        struct dp_netdev_rxq **rxqs = xcalloc(pmd->n_polls + 1,
+                                              sizeof *rxqs);
+        uint64_t total = sum_intervals(pmd->intervals_total,
+                                       pmd->interval_idx, n_iv);
+        uint64_t busy = sum_intervals(pmd->intervals_busy,
+                                      pmd->interval_idx, n_iv);
+        uint64_t rxq_sum = 0;
+
+        put_thread_header(&ds, pmd);
+        ds_put_format(&ds, "  isolated : %s\n",
+                      pmd->isolated ? "true" : "false");
+        if (pmd->n_polls) {
+            memcpy(rxqs, pmd->polls, pmd->n_polls * sizeof *rxqs);
+            qsort(rxqs, pmd->n_polls, sizeof *rxqs, rxq_name_cmp);
+        }
+        for (size_t j = 0; j < pmd->n_polls; j++) {
+            const struct dp_netdev_rxq *rxq = rxqs[j];
+            uint64_t c = sum_intervals(rxq->intervals, rxq->interval_idx,
+                                       n_iv);
+
+            rxq_sum += c;
+            ds_put_format(&ds, "  port: %-16s  queue-id: %2d %s  pmd usage: ",
+                          netdev_get_name(rxq->port->netdev), rxq->queue_id,
+                          "(enabled) ");
+            if (total) {
+                ds_put_format(&ds, "%2"PRIu64" %%", c * 100 / total);
+            } else {
+                ds_put_cstr(&ds, "NOT AVAIL");
+            }
+            ds_put_char(&ds, '\n');
+        }
+        if (pmd->n_polls) {
+            ds_put_cstr(&ds, "  overhead: ");
+            if (total) {
+                uint64_t over = busy > rxq_sum ? busy - rxq_sum : 0;
+                ds_put_format(&ds, "%2"PRIu64" %%", over * 100 / total);
+            } else {
+                ds_put_cstr(&ds, "NOT AVAIL");
+            }
+            ds_put_char(&ds, '\n');
+        }
+        free(rxqs);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+    free(pmds);
+}
+
+/* pmd-perf-show. */
+
+/* Appends "LABEL" and 'v' right-aligned so that numbers end in column 34,
+ * as Open vSwitch lays them out. */
+static void
+put_perf(struct ds *ds, const char *label, uint64_t v)
+{
+    int width = 34 - (int) strlen(label);
+
+    ds_put_format(ds, "%s%*"PRIu64, label, width > 0 ? width : 1, v);
+}
+
+static void
+format_pmd_perf(struct ds *ds, const struct dp_netdev_pmd *pmd,
+                bool header)
+{
+    uint64_t s[PMD_N_STATS];
+    uint64_t tsc_hz = rte_get_tsc_hz();
+    long long int now_wall = time_wall_msec();
+    double duration = (now_wall - pmd->stats_zero_msec) / 1000.0;
+    uint64_t total_tsc = rte_rdtsc() - pmd->stats_zero_tsc;
+
+    dp_netdev_pmd_get_stats(pmd, s);
+
+    uint64_t iters = s[PMD_STAT_ITER];
+    uint64_t idle = s[PMD_STAT_CYCLES_IDLE], busy = s[PMD_STAT_CYCLES_BUSY];
+    uint64_t used = idle + busy;
+    uint64_t rx = s[PMD_STAT_RECV];
+    uint64_t passes = rx + s[PMD_STAT_RECIRC];
+    double us_per_cycle = tsc_hz ? 1e6 / tsc_hz : 0;
+
+    if (header) {
+        time_t t = now_wall / 1000;
+        struct tm tm;
+        char buf[32];
+
+        localtime_r(&t, &tm);
+        strftime(buf, sizeof buf, "%H:%M:%S", &tm);
+        ds_put_format(ds, "\nTime: %s.%03lld\n", buf, now_wall % 1000);
+        ds_put_format(ds, "Measurement duration: %.3f s\n", duration);
+        ds_put_char(ds, '\n');
+    }
+    put_thread_header(ds, pmd);
+    ds_put_char(ds, '\n');
+
+    put_perf(ds, "  Iterations:", iters);
+    ds_put_format(ds, "  (%.2f us/it)\n",
+                  ratio(used, iters) * us_per_cycle);
+    put_perf(ds, "  - Used TSC cycles:", used);
+    ds_put_format(ds, "  (%5.1f %% of total cycles)\n",
+                  ratio(used, total_tsc) * 100);
+    put_perf(ds, "  - idle iterations:", s[PMD_STAT_ITER_IDLE]);
+    ds_put_format(ds, "  (%5.1f %% of used cycles)\n",
+                  ratio(idle, used) * 100);
+    put_perf(ds, "  - busy iterations:", s[PMD_STAT_ITER_BUSY]);
+    ds_put_format(ds, "  (%5.1f %% of used cycles)\n",
+                  ratio(busy, used) * 100);
+    put_perf(ds, "  - sleep iterations:", s[PMD_STAT_ITER_SLEEP]);
+    ds_put_format(ds, "  (%5.1f %% of iterations)\n",
+                  ratio(s[PMD_STAT_ITER_SLEEP], iters) * 100);
+    put_perf(ds, "  Sleep time (us):", s[PMD_STAT_SLEEP_US]);
+    ds_put_format(ds, "  (%3.0f us/iteration avg.)\n",
+                  ratio(s[PMD_STAT_SLEEP_US], iters));
+
+    put_perf(ds, "  Rx packets:", rx);
+    if (rx) {
+        uint64_t upcalls = s[PMD_STAT_MISS] + s[PMD_STAT_LOST];
+
+        ds_put_format(ds, "  (%.0f Kpps, %.0f cycles/pkt)\n",
+                      duration > 0 ? rx / duration / 1000 : 0,
+                      ratio(busy, rx));
+        put_perf(ds, "  Datapath passes:", passes);
+        ds_put_format(ds, "  (%.2f passes/pkt)\n", ratio(passes, rx));
+        put_perf(ds, "  - PHWOL hits:", s[PMD_STAT_PHWOL_HIT]);
+        ds_put_format(ds, "  (%5.1f %%)\n",
+                      ratio(s[PMD_STAT_PHWOL_HIT], passes) * 100);
+        put_perf(ds, "  - MFEX Opt hits:", s[PMD_STAT_MFEX_OPT_HIT]);
+        ds_put_format(ds, "  (%5.1f %%)\n",
+                      ratio(s[PMD_STAT_MFEX_OPT_HIT], passes) * 100);
+        put_perf(ds, "  - Simple Match hits:", s[PMD_STAT_SIMPLE_HIT]);
+        ds_put_format(ds, "  (%5.1f %%)\n",
+                      ratio(s[PMD_STAT_SIMPLE_HIT], passes) * 100);
+        put_perf(ds, "  - EMC hits:", s[PMD_STAT_EXACT_HIT]);
+        ds_put_format(ds, "  (%5.1f %%)\n",
+                      ratio(s[PMD_STAT_EXACT_HIT], passes) * 100);
+        put_perf(ds, "  - SMC hits:", s[PMD_STAT_SMC_HIT]);
+        ds_put_format(ds, "  (%5.1f %%)\n",
+                      ratio(s[PMD_STAT_SMC_HIT], passes) * 100);
+        put_perf(ds, "  - Megaflow hits:", s[PMD_STAT_MASKED_HIT]);
+        ds_put_format(ds, "  (%5.1f %%, %.2f subtbl lookups/hit)\n",
+                      ratio(s[PMD_STAT_MASKED_HIT], passes) * 100,
+                      ratio(s[PMD_STAT_MASKED_LOOKUP],
+                            s[PMD_STAT_MASKED_HIT]));
+        put_perf(ds, "  - Upcalls:", s[PMD_STAT_MISS]);
+        ds_put_format(ds, "  (%5.1f %%, %.1f us/upcall)\n",
+                      ratio(s[PMD_STAT_MISS], passes) * 100,
+                      ratio(s[PMD_STAT_CYCLES_UPCALL], upcalls)
+                      * us_per_cycle);
+        put_perf(ds, "  - Lost upcalls:", s[PMD_STAT_LOST]);
+        ds_put_format(ds, "  (%5.1f %%)\n",
+                      ratio(s[PMD_STAT_LOST], passes) * 100);
+    } else {
+        ds_put_char(ds, '\n');
+    }
+
+    put_perf(ds, "  Tx packets:", s[PMD_STAT_SENT_PKTS]);
+    if (s[PMD_STAT_SENT_PKTS]) {
+        ds_put_format(ds, "  (%.0f Kpps)\n",
+                      (duration > 0
+                       ? s[PMD_STAT_SENT_PKTS] / duration / 1000 : 0));
+        put_perf(ds, "  Tx batches:", s[PMD_STAT_SENT_BATCHES]);
+        ds_put_format(ds, "  (%.2f pkts/batch)\n",
+                      ratio(s[PMD_STAT_SENT_PKTS],
+                            s[PMD_STAT_SENT_BATCHES]));
+    } else {
+        ds_put_char(ds, '\n');
+    }
+    ds_put_char(ds, '\n');
+}
+
+static void
+pmd_perf_show(struct unixctl_conn *conn, int argc, const char *argv[],
+              void *dp_)
+{
+    struct dp_netdev *dp = dp_;
+    struct dp_netdev_pmd **pmds = xcalloc(dp->n_pmds + 1, sizeof *pmds);
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    bool no_header = false;
+    int core;
+    char *err = parse_pmd_args(argc, argv, &core, &no_header, NULL);
+
+    if (err) {
+        unixctl_command_reply_error(conn, err);
+        free(err);
+        free(pmds);
+        return;
+    }
+
+    size_t n = select_threads(dp, core, false, pmds);
+    for (size_t i = 0; i < n; i++) {
+        format_pmd_perf(&ds, pmds[i], !no_header);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+    free(pmds);
+}
+
+static void
+pmd_rxq_rebalance(struct unixctl_conn *conn, int argc, const char *argv[],
+                  void *dp_)
+{
+    if (argc > 1 && !is_dp_name(argv[1])) {
+        unixctl_command_reply_error(conn, "datapath does not exist");
+        return;
+    }
+    dp_netdev_request_rebalance(dp_);
+    unixctl_command_reply(conn, "pmd rxq rebalance requested.");
 }

@@ -53,6 +53,8 @@ COVERAGE_DEFINE(datapath_flow_limit);
 #define PMD_HOUSEKEEPING_ITERS 1024
 #define PMD_EMC_SWEEP 64
 
+_Static_assert(DP_PACKET_BATCH_SIZE <= 64, "per-burst bitmaps are 64 bits");
+
 static struct dp_netdev *the_dp;
 
 /* Threads. */
@@ -1475,6 +1477,7 @@ dp_netdev_pmd_clear_stats(struct dp_netdev_pmd *pmd)
 struct flow_batch {
     struct dp_flow *flow;
     struct dp_packet_batch batch;
+    uint32_t n_packets;                 /* Counted in the flow's stats. */
     uint32_t n_bytes;
     uint16_t tcp_flags;
 };
@@ -1492,7 +1495,7 @@ key_tcp_flags(const struct flow_key *key)
 
 static void
 flow_batch_add(struct flow_batch *fbs, size_t *n_fbs, struct dp_flow *flow,
-               struct dp_packet *p, uint16_t tcp_flags)
+               struct dp_packet *p, uint16_t tcp_flags, bool counted)
 {
     struct flow_batch *fb = NULL;
 
@@ -1505,12 +1508,16 @@ flow_batch_add(struct flow_batch *fbs, size_t *n_fbs, struct dp_flow *flow,
     if (!fb) {
         fb = &fbs[(*n_fbs)++];
         fb->flow = flow;
+        fb->n_packets = 0;
         fb->n_bytes = 0;
         fb->tcp_flags = 0;
         dp_packet_batch_init(&fb->batch);
     }
-    fb->n_bytes += dp_packet_size(p);
-    fb->tcp_flags |= tcp_flags;
+    if (counted) {
+        fb->n_packets++;
+        fb->n_bytes += dp_packet_size(p);
+        fb->tcp_flags |= tcp_flags;
+    }
     dp_packet_batch_add(&fb->batch, p);
 }
 
@@ -1603,8 +1610,9 @@ pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_packet *p,
             }
             pmd->flows = node;
             pmd->n_flows++;
+            node->created = now;
+            node->first_key = *key;
             f->aux = node;
-            dp_flow_used(f, 0, 0, 0, now);
             __atomic_add_fetch(&dp->n_flows, 1, __ATOMIC_RELAXED);
         }
         pthread_mutex_unlock(&pmd->flow_mutex);
@@ -1645,6 +1653,7 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
     size_t miss_idx[DP_PACKET_BATCH_SIZE];
     size_t n_miss = 0;
     unsigned int n_emc = 0, n_phwol = 0;
+    uint64_t uncounted = 0;
     bool hw_offload = __atomic_load_n(&dp->hw_offload, __ATOMIC_RELAXED);
 
     (void) rxq;
@@ -1733,6 +1742,10 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
                                   hashes[i], emc_enabled, now);
             if (!flows[i]) {
                 batch->packets[i] = NULL;       /* Consumed. */
+            } else {
+                /* As in Open vSwitch, the packet that caused the upcall
+                 * does not count in its flow's statistics. */
+                uncounted |= UINT64_C(1) << i;
             }
         }
     }
@@ -1743,15 +1756,18 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
     for (size_t i = 0; i < n; i++) {
         if (batch->packets[i] && flows[i]) {
             flow_batch_add(fbs, &n_fbs, flows[i], batch->packets[i],
-                           keys[i].map ? key_tcp_flags(&keys[i]) : 0);
+                           keys[i].map ? key_tcp_flags(&keys[i]) : 0,
+                           !(uncounted & (UINT64_C(1) << i)));
         }
     }
     dp_packet_batch_init(batch);
     for (size_t b = 0; b < n_fbs; b++) {
         struct flow_batch *fb = &fbs[b];
 
-        dp_flow_used(fb->flow, fb->batch.count, fb->n_bytes, fb->tcp_flags,
-                     now);
+        if (fb->n_packets) {
+            dp_flow_used(fb->flow, fb->n_packets, fb->n_bytes,
+                         fb->tcp_flags, now);
+        }
         execute_actions(pmd, &fb->batch, dp_flow_get_actions(fb->flow));
     }
 }
@@ -1922,7 +1938,7 @@ dp_age_flows(struct dp_netdev *dp, long long int now)
 
             next = node->next;
             dp_flow_get_stats(node->flow, &st);
-            if (now - st.used >= dp->max_idle) {
+            if (now - (st.used ? st.used : node->created) >= dp->max_idle) {
                 flow_node_delete(pmd, node);
             }
         }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 #include "dp-packet.h"
@@ -19,6 +20,9 @@
 #include "dpif-netdev.h"
 #include "dynamic-string.h"
 #include "flow.h"
+#include "jsonrpc.h"
+#include "poll-loop.h"
+#include "unixctl.h"
 #include "netdev-dummy.h"
 #include "netdev.h"
 #include "ovs-numa.h"
@@ -559,6 +563,273 @@ test_pmd_reconfigure(void **state DPS_UNUSED)
     fixture_destroy(&fx);
 }
 
+/* unixctl: a client thread sends one command while this thread runs the
+ * server and the datapath. */
+struct appctl_request {
+    const char *path;
+    const char *command;
+    int argc;
+    char **argv;
+    char *answer;
+    bool done;
+};
+
+static void *
+appctl_thread(void *req_)
+{
+    struct appctl_request *req = req_;
+    struct jsonrpc *client;
+    char *result = NULL, *error = NULL;
+
+    if (unixctl_client_create(req->path, &client)) {
+        req->answer = xstrdup("ERROR: connect");
+    } else {
+        if (unixctl_client_transact(client, req->command, req->argc,
+                                    req->argv, &result, &error)) {
+            req->answer = xstrdup("ERROR: transact");
+        } else {
+            req->answer = result ? result : xasprintf("ERROR: %s", error);
+            free(error);
+        }
+        jsonrpc_close(client);
+    }
+    __atomic_store_n(&req->done, true, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static struct unixctl_server *appctl_server;
+static char appctl_path[64];
+
+/* Runs "ovs-appctl COMMAND ARGS..." against 'fx' (arguments separated by
+ * spaces) and returns the answer, which the caller frees. */
+static char *
+appctl(struct fixture *fx, const char *command, const char *args)
+{
+    char *copy = xstrdup(args);
+    char *argv[8];
+    int argc = 0;
+    char *save = NULL;
+
+    if (!appctl_server) {
+        snprintf(appctl_path, sizeof appctl_path, "/tmp/test-dpif-%ld.ctl",
+                 (long int) getpid());
+        assert_int_equal(unixctl_server_create(appctl_path, &appctl_server),
+                         0);
+    }
+    dp_netdev_register_commands(fx->dp);    /* This test's datapath. */
+    for (char *a = strtok_r(copy, " ", &save); a && argc < 8;
+         a = strtok_r(NULL, " ", &save)) {
+        argv[argc++] = a;
+    }
+
+    struct appctl_request req = {
+        .path = appctl_path, .command = command, .argc = argc, .argv = argv,
+    };
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, appctl_thread, &req), 0);
+    while (!__atomic_load_n(&req.done, __ATOMIC_ACQUIRE)) {
+        unixctl_server_run(appctl_server);
+        dp_netdev_run(fx->dp);
+        unixctl_server_wait(appctl_server);
+        poll_timer_wait(5);
+        poll_block();
+    }
+    pthread_join(thread, NULL);
+    free(copy);
+    return req.answer;
+}
+
+static void
+check_appctl(struct fixture *fx, const char *command, const char *args,
+             const char *expected)
+{
+    char *answer = appctl(fx, command, args);
+
+    assert_string_equal(answer, expected);
+    free(answer);
+}
+
+/* The commands' output layouts, as Open vSwitch 3.1 prints them. */
+static void
+test_unixctl(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct flow f;
+
+    fixture_init(&fx, "dummy", "emc-insert-inv-prob=1");
+    dp_actions_put_output(&slow_actions, 2);
+    dp_test_ipv4_flow(&f, IPPROTO_TCP_);
+    dp_test_ports(&f, 80, 8080);
+    f.tcp_flags = htons(TCP_SYN);
+    for (int i = 0; i < 3; i++) {
+        inject(&fx, 1, &f);
+    }
+    dp_netdev_run(fx.dp);
+    assert_int_equal(count_sent(&fx, 2, NULL), 3);
+
+    check_appctl(&fx, "dpctl/show", "",
+                 "netdev@ovs-netdev:\n"
+                 "  lookups: hit:2 missed:1 lost:0\n"
+                 "  flows: 1\n"
+                 "  port 0: ovs-netdev (tap)\n"
+                 "  port 1: p1 (dummy)\n"
+                 "  port 2: p2 (dummy)\n"
+                 "  port 3: p3 (dummy)\n");
+
+    char *s = appctl(&fx, "dpctl/show", "-s");
+    assert_non_null(strstr(s, "  port 1: p1 (dummy)\n"
+                           "    RX packets:3 errors:"));
+    assert_non_null(strstr(s, "    collisions:"));
+    free(s);
+
+    /* The upcall's packet does not count in the flow's statistics.  The
+     * other two, in the same burst, missed the EMC before the upcall filled
+     * it and found the new megaflow. */
+    s = appctl(&fx, "dpctl/dump-flows", "");
+    const char *expect = "flow-dump from the main thread:\n"
+        "recirc_id(0),in_port(1),packet_type(ns=0,id=0),"
+        "eth(dst=66:77:88:99:aa:bb),eth_type(0x0800), packets:2, bytes:";
+    assert_memory_equal(s, expect, strlen(expect));
+    assert_non_null(strstr(s, "s, flags:S, actions:2\n"));
+    free(s);
+
+    s = appctl(&fx, "dpctl/dump-flows", "-m");
+    assert_non_null(strstr(s, "ufid:"));
+    assert_non_null(strstr(s, ", skb_priority(0/0),skb_mark(0/0),"
+                           "ct_state(0/0),ct_zone(0/0),ct_mark(0/0),"
+                           "ct_label(0/0),recirc_id(0),dp_hash(0/0),"
+                           "in_port(p1),packet_type(ns=0,id=0),"
+                           "eth(src=00:11:22:33:44:55/00:00:00:00:00:00,"
+                           "dst=66:77:88:99:aa:bb),eth_type(0x0800),"
+                           "ipv4(src=10.0.0.1/0.0.0.0,"
+                           "dst=192.168.1.2/0.0.0.0,proto=6/0,tos=0x2e/0,"
+                           "ttl=64/0,frag=no/0),tcp(src=80/0,dst=8080/0),"
+                           "tcp_flags(0/0), packets:2"));
+    assert_non_null(strstr(s, ", dp:ovs, actions:p2, dp-extra-info:"));
+    free(s);
+
+    check_appctl(&fx, "dpif-netdev/pmd-stats-show", "-pmd 0",
+                 "pmd thread numa_id 0 core_id 0:\n"
+                 "  packets received: 0\n"
+                 "  packet recirculations: 0\n"
+                 "  avg. datapath passes per packet: 0.00\n"
+                 "  phwol hits: 0\n"
+                 "  mfex opt hits: 0\n"
+                 "  simple match hits: 0\n"
+                 "  emc hits: 0\n"
+                 "  smc hits: 0\n"
+                 "  megaflow hits: 0\n"
+                 "  avg. subtable lookups per megaflow hit: 0.00\n"
+                 "  miss with success upcall: 0\n"
+                 "  miss with failed upcall: 0\n"
+                 "  avg. packets per output batch: 0.00\n");
+
+    s = appctl(&fx, "dpif-netdev/pmd-stats-show", "");
+    expect = "main thread:\n"
+             "  packets received: 3\n"
+             "  packet recirculations: 0\n"
+             "  avg. datapath passes per packet: 1.00\n"
+             "  phwol hits: 0\n"
+             "  mfex opt hits: 0\n"
+             "  simple match hits: 0\n"
+             "  emc hits: 0\n"
+             "  smc hits: 0\n"
+             "  megaflow hits: 2\n"
+             "  avg. subtable lookups per megaflow hit: 1.00\n"
+             "  miss with success upcall: 1\n"
+             "  miss with failed upcall: 0\n"
+             "  avg. packets per output batch: 3.00\n";
+    assert_non_null(strstr(s, expect));
+    assert_non_null(strstr(s, "pmd thread numa_id 0 core_id 0:\n"));
+    assert_true(strstr(s, "pmd thread") < strstr(s, "main thread"));
+    free(s);
+
+    check_appctl(&fx, "dpif-netdev/pmd-stats-clear", "", "");
+    s = appctl(&fx, "dpif-netdev/pmd-stats-show", "");
+    assert_non_null(strstr(s, "main thread:\n  packets received: 0\n"));
+    free(s);
+
+    check_appctl(&fx, "dpif-netdev/pmd-rxq-show", "",
+                 "Displaying last 60 seconds pmd usage %\n"
+                 "pmd thread numa_id 0 core_id 0:\n"
+                 "  isolated : false\n");
+    s = appctl(&fx, "dpif-netdev/pmd-perf-show", "");
+    assert_non_null(strstr(s, "\npmd thread numa_id 0 core_id 0:\n\n"
+                           "  Iterations:"));
+    assert_non_null(strstr(s, "Measurement duration: "));
+    free(s);
+    check_appctl(&fx, "dpif-netdev/pmd-rxq-rebalance", "",
+                 "pmd rxq rebalance requested.\n");
+    check_appctl(&fx, "dpif-netdev/pmd-stats-show", "-pmd x",
+                 "ERROR: Invalid pmd core: x\n");
+
+    check_appctl(&fx, "dpctl/del-flows", "", "");
+    check_appctl(&fx, "dpctl/dump-flows", "", "");
+    fixture_destroy(&fx);
+}
+
+/* pmd-rxq-show for several masks and affinities, on dummy-pmd ports. */
+static void
+test_unixctl_rxq_show(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct smap icfg = SMAP_INITIALIZER;
+    char *err = NULL;
+
+    fixture_init(&fx, "dummy-pmd", "pmd-cpu-mask=0x3 pmd-rxq-assign=roundrobin "
+                 "pmd-sleep-max=1000");
+    struct smap opts = SMAP_INITIALIZER;
+    smap_add(&opts, "n_rxq", "3");
+    assert_int_equal(netdev_set_config(fx.ports[1], &opts, &err), 0);
+    smap_destroy(&opts);
+    dp_netdev_run(fx.dp);
+
+    check_appctl(&fx, "dpif-netdev/pmd-rxq-show", "",
+                 "Displaying last 60 seconds pmd usage %\n"
+                 "pmd thread numa_id 0 core_id 0:\n"
+                 "  isolated : false\n"
+                 "  port: p1                queue-id:  0 (enabled)   "
+                 "pmd usage: NOT AVAIL\n"
+                 "  port: p1                queue-id:  2 (enabled)   "
+                 "pmd usage: NOT AVAIL\n"
+                 "  port: p3                queue-id:  0 (enabled)   "
+                 "pmd usage: NOT AVAIL\n"
+                 "  overhead: NOT AVAIL\n"
+                 "pmd thread numa_id 0 core_id 1:\n"
+                 "  isolated : false\n"
+                 "  port: p1                queue-id:  1 (enabled)   "
+                 "pmd usage: NOT AVAIL\n"
+                 "  port: p2                queue-id:  0 (enabled)   "
+                 "pmd usage: NOT AVAIL\n"
+                 "  overhead: NOT AVAIL\n");
+
+    smap_add(&icfg, "pmd-rxq-affinity", "0:1,2:1");
+    assert_int_equal(dp_netdev_port_set_config(fx.dp, 1, &icfg, &err), 0);
+    dp_netdev_run(fx.dp);
+    check_appctl(&fx, "dpif-netdev/pmd-rxq-show", "-pmd 1",
+                 "Displaying last 60 seconds pmd usage %\n"
+                 "pmd thread numa_id 0 core_id 1:\n"
+                 "  isolated : true\n"
+                 "  port: p1                queue-id:  0 (enabled)   "
+                 "pmd usage: NOT AVAIL\n"
+                 "  port: p1                queue-id:  2 (enabled)   "
+                 "pmd usage: NOT AVAIL\n"
+                 "  overhead: NOT AVAIL\n");
+    check_appctl(&fx, "dpif-netdev/pmd-rxq-show", "-pmd 0",
+                 "Displaying last 60 seconds pmd usage %\n"
+                 "pmd thread numa_id 0 core_id 0:\n"
+                 "  isolated : false\n"
+                 "  port: p1                queue-id:  1 (enabled)   "
+                 "pmd usage: NOT AVAIL\n"
+                 "  port: p2                queue-id:  0 (enabled)   "
+                 "pmd usage: NOT AVAIL\n"
+                 "  port: p3                queue-id:  0 (enabled)   "
+                 "pmd usage: NOT AVAIL\n"
+                 "  overhead: NOT AVAIL\n");
+    smap_destroy(&icfg);
+    fixture_destroy(&fx);
+}
+
 int
 main(void)
 {
@@ -570,12 +841,18 @@ main(void)
         DP_TEST(test_aging_and_flow_limit),
         DP_TEST(test_config_errors),
         DP_TEST(test_pmd_reconfigure),
+        DP_TEST(test_unixctl),
+        DP_TEST(test_unixctl_rxq_show),
     };
 
     dp_test_init("test-dpif-netdev");
     netdev_dummy_register(NETDEV_DUMMY_ON);
     char *err = ovs_numa_set_dummy("0,0");
     assert_null(err);
-    return cmocka_run_group_tests_name("dpif-netdev", tests, NULL,
-                                       dp_test_teardown_group);
+    int status = cmocka_run_group_tests_name("dpif-netdev", tests, NULL,
+                                             dp_test_teardown_group);
+    if (appctl_server) {
+        unixctl_server_destroy(appctl_server);
+    }
+    return status;
 }
