@@ -31,3 +31,17 @@ vswitchd/ovs-vswitchd.conf.db.5: vswitchd/vswitch.xml \
 	$(VSWITCH_DOC) man $(srcdir)/vswitchd/vswitch.xml \
 	  $(srcdir)/vswitchd/vswitch.ovsschema $(VERSION) > $@.tmp && \
 	mv $@.tmp $@
+
+# The switch daemon.  It reads the database through the IDL, makes NORMAL
+# decisions (ofproto/) and carries packets (the datapath libraries, which
+# link DPDK).
+sbin_PROGRAMS += vswitchd/ovs-vswitchd
+vswitchd_ovs_vswitchd_SOURCES = \
+	vswitchd/bridge.c \
+	vswitchd/bridge.h \
+	vswitchd/ovs-vswitchd.c
+vswitchd_ovs_vswitchd_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
+vswitchd_ovs_vswitchd_LDADD = ofproto/libofproto.a lib/libovsdb-idl.a \
+	ovsdb/libovsdb.a $(DPIF_LIBS)
+dist_man_MANS += vswitchd/ovs-vswitchd.8
+EXTRA_DIST += Documentation/topics/ovs-vswitchd.rst

@@ -1,0 +1,2227 @@
+/* bridge: ovs-vswitchd's configuration engine.  See bridge.h.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+
+#include "bridge.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coverage.h"
+#include "dp-actions.h"
+#include "dpdk.h"
+#include "dpif-netdev.h"
+#include "dynamic-string.h"
+#include "flow.h"
+#include "latch.h"
+#include "memory.h"
+#include "netdev.h"
+#include "ofproto/normal.h"
+#include "ovsdb-idl.h"
+#include "ovsdb/ovsdb-data.h"
+#include "ovsdb/schema.h"
+#include "ovsdb/uuid.h"
+#include "packets.h"
+#include "poll-loop.h"
+#include "smap.h"
+#include "timeval.h"
+#include "unixctl.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(bridge);
+
+COVERAGE_DEFINE(bridge_reconfigure);
+COVERAGE_DEFINE(bridge_revalidate);
+
+/* OpenFlow port numbers: ports get 1 to OFPORT_MAX; the local port is
+ * OFPORT_LOCAL.  Interface:ofport is -1 for an interface that failed. */
+#define OFPORT_MAX 65279
+#define OFPORT_LOCAL 65534
+#define OFPORT_FAILED (-1)
+
+/* other_config:stats-update-interval, milliseconds. */
+#define STATS_INTERVAL_DEFAULT 5000
+#define STATS_INTERVAL_MIN 100
+
+/* How often link state and status are looked at between reconfigurations,
+ * milliseconds. */
+#define STATUS_POLL_INTERVAL 1000
+
+/* MAC changes a bridge queues for revalidation before it gives up listing
+ * them and revalidates all its flows. */
+#define MAX_PENDING_MACS 1024
+
+/* A port of a bridge: one Interface row (with its Port row).  dpswitch has
+ * no bonds yet, so a Port has one Interface; a Port with several gets an
+ * error on each. */
+struct port {
+    struct bridge *bridge;
+    char *name;                 /* Port:name. */
+    char *iface_name;           /* Interface:name, the netdev's name. */
+    struct uuid iface_uuid;     /* The Interface row, for status writes. */
+    bool is_local;              /* Named like the bridge: OFPORT_LOCAL. */
+    bool keep;                  /* Marked while reconfiguring. */
+    bool announced;             /* "added interface" logged. */
+
+    /* Settings as last applied, to notice changes. */
+    char *type;                 /* Interface:type ("" as "system"). */
+    struct smap options;        /* Interface:options. */
+    struct smap other_config;   /* Interface:other_config. */
+    int64_t mtu_request;        /* 0 for none. */
+    char *mac_request;          /* Interface:mac or Bridge hwaddr, or NULL. */
+
+    /* What is running. */
+    struct netdev *netdev;      /* NULL if the interface could not be set
+                                 * up ('open_error' says why). */
+    uint32_t dp_port;           /* DP_PORT_NONE if not in the datapath. */
+    int64_t ofport;             /* OFPORT_FAILED if not set up. */
+    char *open_error;           /* Why the interface is not set up. */
+    char *mtu_error;            /* mtu_request could not be applied. */
+    char *mac_error;            /* Interface:mac (hwaddr) not applied. */
+    char *oc_error;             /* other_config not (all) applied. */
+    char *vlan_error;           /* What the VLAN settings had ignored. */
+    uint64_t change_seq;        /* Netdev change seq when last written. */
+    int64_t warned_request;     /* ofport_request last refused. */
+
+    /* VLAN settings for NORMAL switching. */
+    struct normal_port_config vlan;
+    uint16_t *trunks;           /* vlan.trunks points here. */
+};
+
+/* A MAC address whose table entry changed, for revalidation. */
+struct changed_mac {
+    struct eth_addr mac;
+    bool dst_only;              /* Newly learned: only flows towards it
+                                 * (which flooded) are stale. */
+};
+
+/* A bridge. */
+struct bridge {
+    char *name;
+    struct uuid uuid;           /* Bridge row. */
+    bool keep;                  /* Marked while reconfiguring. */
+    struct normal_bridge *nb;
+    struct port **ports;
+    size_t n_ports;
+
+    /* NORMAL settings from the Bridge row. */
+    uint16_t *flood_vlans;
+    size_t n_flood_vlans;
+    bool forward_bpdu;
+    long long int mac_aging_time;
+    long long int mac_table_size;
+    char *config_warnings;      /* Warnings given for the Bridge row. */
+    char *normal_config;        /* The NORMAL configuration last applied,
+                                 * as text, to notice changes. */
+    char *datapath_id_request;  /* other_config:datapath-id, if valid. */
+
+    /* MAC table changes, queued by the change callback (which runs on any
+     * thread, with the NORMAL bridge's mutex held) for revalidation on the
+     * main thread. */
+    pthread_mutex_t changes_mutex;
+    struct changed_mac *changed_macs;
+    size_t n_changed_macs, allocated_changed_macs;
+    bool all_changed;           /* Too many to list: revalidate all. */
+
+    /* Main thread only: the revalidation in progress. */
+    bool revalidate_all;
+    struct changed_mac *reval_macs;
+    size_t n_reval_macs;
+};
+
+/* An entry of the upcall map: which bridge a datapath port belongs to. */
+struct upcall_port {
+    uint32_t dp_port;
+    struct bridge *bridge;
+};
+
+/* The database. */
+static struct ovsdb_idl *idl;
+static unsigned int idl_seqno;
+static bool lock_warned;
+static struct ovsdb_idl_txn *status_txn;
+static bool status_dirty;       /* Something to write once 'status_txn' is
+                                 * done. */
+static bool stats_due;          /* Write statistics with the next status. */
+static int64_t cfg_to_ack = -1; /* next_cfg the last reconfiguration saw. */
+static int64_t last_next_cfg = -1;
+static struct bridge_options options;
+
+/* The datapath.  'dp_other_config' is the other_config it got last. */
+static struct dp_netdev *dp;
+static struct smap dp_other_config = SMAP_INITIALIZER;
+
+/* Bridges, in creation order. */
+static struct bridge **bridges;
+static size_t n_bridges;
+
+/* Bridge rows refused (unsupported datapath_type): name to message, so
+ * that each is logged once. */
+static struct smap rejected_bridges = SMAP_INITIALIZER;
+
+/* The upcall map, sorted by datapath port.  PMD threads read it under the
+ * read lock; the main thread replaces it under the write lock, and never
+ * calls into the datapath while it holds that lock (the datapath may be
+ * waiting for a PMD thread that waits for the lock). */
+static pthread_rwlock_t upcall_rwlock = PTHREAD_RWLOCK_INITIALIZER;
+static struct upcall_port *upcall_ports;
+static size_t n_upcall_ports;
+
+/* Set by the MAC change callback to wake the main thread. */
+static struct latch revalidate_latch;
+
+/* Statistics and status timing. */
+static long long int stats_interval = STATS_INTERVAL_DEFAULT;
+static long long int next_stats;
+static long long int next_status_poll;
+static char *stats_interval_warning;
+
+static void bridge_reconfigure(const struct ovsdb_idl_row *ovs);
+static void bridge_write_status(const struct ovsdb_idl_row *ovs);
+static void bridge_poll_status(void);
+static void bridge_revalidate(void);
+static void bridge_publish(void);
+static void bridge_destroy(struct bridge *);
+static struct bridge *bridge_find(const char *name);
+static void port_destroy(struct port *);
+static void register_columns(void);
+static void register_commands(void);
+static void memory_report_cb(struct memory_report *, void *aux);
+static dp_upcall_cb upcall_cb;
+static dp_revalidate_cb revalidate_cb;
+static mac_learning_change_cb mac_change_cb;
+
+/* ------------------------------------------------------------------------
+ * Public functions.
+ * ------------------------------------------------------------------------ */
+
+/* Connects to the database at 'remote'.  See bridge.h. */
+void
+bridge_init(const char *remote, const struct bridge_options *opts)
+{
+    options = *opts;
+    idl = ovsdb_idl_create(remote, "Open_vSwitch", true);
+    register_columns();
+    ovsdb_idl_set_lock(idl, "ovs_vswitchd");
+    ovsdb_idl_set_db_change_aware(idl, true);
+    idl_seqno = ovsdb_idl_get_seqno(idl);
+    latch_init(&revalidate_latch);
+    register_commands();
+    memory_register_reporter(memory_report_cb, NULL);
+}
+
+/* Processes database changes.  See bridge.h. */
+void
+bridge_run(void)
+{
+    ovsdb_idl_run(idl);
+
+    if (ovsdb_idl_is_lock_contended(idl)) {
+        if (!lock_warned) {
+            lock_warned = true;
+            VLOG_WARN("another ovs-vswitchd holds the database lock "
+                      "\"ovs_vswitchd\"; this one stays idle until it "
+                      "goes away");
+        }
+    } else if (ovsdb_idl_has_lock(idl) && lock_warned) {
+        lock_warned = false;
+        VLOG_INFO("took the database lock \"ovs_vswitchd\"");
+    }
+
+    /* Finish the transaction in flight. */
+    if (status_txn) {
+        enum ovsdb_idl_txn_status status = ovsdb_idl_txn_commit(status_txn);
+
+        if (status != TXN_INCOMPLETE) {
+            if (status != TXN_SUCCESS && status != TXN_UNCHANGED) {
+                if (status == TXN_ERROR) {
+                    static struct vlog_rate_limit rl
+                        = VLOG_RATE_LIMIT_INIT(5, 5);
+                    VLOG_WARN_RL(&rl, "writing status to the database "
+                                 "failed: %s",
+                                 ovsdb_idl_txn_get_error(status_txn));
+                }
+                status_dirty = true;
+            }
+            ovsdb_idl_txn_destroy(status_txn);
+            status_txn = NULL;
+        }
+    }
+
+    const struct ovsdb_idl_row *ovs = NULL;
+    if (ovsdb_idl_has_lock(idl) && ovsdb_idl_is_monitoring(idl)) {
+        const struct ovsdb_table_schema *ts
+            = ovsdb_idl_get_table(idl, "Open_vSwitch");
+        ovs = ts ? ovsdb_idl_first_row(idl, ts) : NULL;
+    }
+
+    if (ovs && ovsdb_idl_get_seqno(idl) != idl_seqno) {
+        idl_seqno = ovsdb_idl_get_seqno(idl);
+        bridge_reconfigure(ovs);
+        status_dirty = true;
+    }
+
+    if (dp) {
+        dp_netdev_run(dp);
+    }
+
+    long long int now = time_msec();
+    for (size_t i = 0; i < n_bridges; i++) {
+        normal_run(bridges[i]->nb, now);
+    }
+    if (latch_poll(&revalidate_latch)) {
+        bridge_revalidate();
+    }
+
+    if (ovs && dp) {
+        if (now >= next_stats) {
+            next_stats = now + stats_interval;
+            stats_due = true;
+            status_dirty = true;
+        }
+        if (now >= next_status_poll) {
+            next_status_poll = now + STATUS_POLL_INTERVAL;
+            bridge_poll_status();
+        }
+    }
+    if (ovs && status_dirty && !status_txn) {
+        status_dirty = false;
+        bridge_write_status(ovs);
+    }
+}
+
+/* Registers what wakes bridge_run().  See bridge.h. */
+void
+bridge_wait(void)
+{
+    ovsdb_idl_wait(idl);
+    latch_wait(&revalidate_latch);
+    for (size_t i = 0; i < n_bridges; i++) {
+        long long int when = normal_next_wakeup(bridges[i]->nb);
+        if (when != LLONG_MAX) {
+            poll_timer_wait_until(when);
+        }
+    }
+    if (status_dirty && !status_txn) {
+        poll_immediate_wake();
+    }
+    if (dp) {
+        dp_netdev_wait(dp);
+        poll_timer_wait_until(next_stats);
+        poll_timer_wait_until(next_status_poll);
+    }
+}
+
+/* Tears everything down.  See bridge.h. */
+void
+bridge_exit(bool cleanup DPS_UNUSED)
+{
+    pthread_rwlock_wrlock(&upcall_rwlock);
+    free(upcall_ports);
+    upcall_ports = NULL;
+    n_upcall_ports = 0;
+    pthread_rwlock_unlock(&upcall_rwlock);
+
+    while (n_bridges) {
+        bridge_destroy(bridges[n_bridges - 1]);
+    }
+    free(bridges);
+    bridges = NULL;
+
+    if (dp) {
+        dp_netdev_destroy(dp);
+        dp = NULL;
+    }
+    smap_destroy(&dp_other_config);
+    smap_destroy(&rejected_bridges);
+    if (status_txn) {
+        ovsdb_idl_txn_destroy(status_txn);
+        status_txn = NULL;
+    }
+    ovsdb_idl_destroy(idl);
+    idl = NULL;
+    latch_destroy(&revalidate_latch);
+    free(stats_interval_warning);
+    stats_interval_warning = NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Reading the database.
+ * ------------------------------------------------------------------------ */
+
+/* The columns ovs-vswitchd reads and writes.  Registering them (rather
+ * than replicating everything) keeps the monitor small. */
+static void
+register_columns(void)
+{
+    static const char *const ovs_cols[] = {
+        "bridges", "next_cfg", "cur_cfg", "other_config", "ovs_version",
+        "iface_types", "datapath_types", "dpdk_initialized", "dpdk_version",
+    };
+    static const char *const br_cols[] = {
+        "name", "datapath_type", "ports", "flood_vlans", "other_config",
+        "datapath_id", "datapath_version",
+    };
+    static const char *const port_cols[] = {
+        "name", "interfaces", "tag", "trunks", "vlan_mode", "other_config",
+    };
+    static const char *const iface_cols[] = {
+        "name", "type", "options", "other_config", "ofport",
+        "ofport_request", "mtu_request", "mac", "error", "admin_state",
+        "link_state", "link_resets", "link_speed", "duplex", "mac_in_use",
+        "mtu", "ifindex", "status", "statistics",
+    };
+    static const struct {
+        const char *table;
+        const char *const *columns;
+        size_t n;
+    } tables[] = {
+        { "Open_vSwitch", ovs_cols, ARRAY_SIZE(ovs_cols) },
+        { "Bridge", br_cols, ARRAY_SIZE(br_cols) },
+        { "Port", port_cols, ARRAY_SIZE(port_cols) },
+        { "Interface", iface_cols, ARRAY_SIZE(iface_cols) },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
+        ovsdb_idl_add_table(idl, tables[i].table);
+        for (size_t j = 0; j < tables[i].n; j++) {
+            ovsdb_idl_add_column(idl, tables[i].table, tables[i].columns[j]);
+        }
+    }
+}
+
+/* A string column ("" if empty or missing). */
+static const char *
+row_get_string(const struct ovsdb_idl_row *row, const char *column)
+{
+    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, column);
+    return d && d->n ? d->keys[0].string : "";
+}
+
+/* An optional string column: NULL if empty or missing. */
+static const char *
+row_get_opt_string(const struct ovsdb_idl_row *row, const char *column)
+{
+    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, column);
+    return d && d->n ? d->keys[0].string : NULL;
+}
+
+/* An integer column: stores it in '*value' and returns true, or returns
+ * false if it is empty or missing. */
+static bool
+row_get_int(const struct ovsdb_idl_row *row, const char *column,
+            int64_t *value)
+{
+    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, column);
+    if (d && d->n) {
+        *value = d->keys[0].integer;
+        return true;
+    }
+    return false;
+}
+
+/* An integer set column, as a malloc()ed array; returns its size. */
+static size_t
+row_get_ints(const struct ovsdb_idl_row *row, const char *column,
+             int64_t **valuesp)
+{
+    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, column);
+    size_t n = d ? d->n : 0;
+
+    *valuesp = xmalloc(MAX(n, 1) * sizeof **valuesp);
+    for (size_t i = 0; i < n; i++) {
+        (*valuesp)[i] = d->keys[i].integer;
+    }
+    return n;
+}
+
+/* A string-to-string map column, copied into 'smap' (initialised here). */
+static void
+row_get_smap(const struct ovsdb_idl_row *row, const char *column,
+             struct smap *smap)
+{
+    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, column);
+
+    smap_init(smap);
+    if (d && d->values) {
+        for (unsigned int i = 0; i < d->n; i++) {
+            smap_add(smap, d->keys[i].string, d->values[i].string);
+        }
+    }
+}
+
+/* The rows of table 'table' that 'column' of 'row' refers to.  Returns how
+ * many, with '*rowsp' malloc()ed. */
+static size_t
+row_get_refs(const struct ovsdb_idl_row *row, const char *column,
+             const char *table, const struct ovsdb_idl_row ***rowsp)
+{
+    const struct ovsdb_table_schema *ts = ovsdb_idl_get_table(idl, table);
+    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, column);
+    size_t n = 0;
+
+    *rowsp = xmalloc(MAX(d ? d->n : 0, 1) * sizeof **rowsp);
+    if (!ts || !d) {
+        return 0;
+    }
+    for (unsigned int i = 0; i < d->n; i++) {
+        const struct ovsdb_idl_row *r = ovsdb_idl_get_row(idl, ts,
+                                                          &d->keys[i].uuid);
+        if (r) {
+            (*rowsp)[n++] = r;
+        }
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------------
+ * Reconfiguration.
+ * ------------------------------------------------------------------------ */
+
+/* What the database asks for one port, gathered before anything changes. */
+struct port_want {
+    const struct ovsdb_idl_row *port_row;
+    const struct ovsdb_idl_row *iface_row;
+    const char *name;           /* Port name. */
+    const char *iface_name;
+    const char *type;           /* "" replaced by "system". */
+    bool is_bond;               /* The Port has several interfaces. */
+};
+
+/* What the database asks for one bridge. */
+struct bridge_want {
+    const struct ovsdb_idl_row *row;
+    const char *name;
+    struct port_want *ports;
+    size_t n_ports;
+};
+
+static bool
+datapath_type_is_supported(const char *type)
+{
+    return (!strcmp(type, "") || !strcmp(type, "netdev")
+            || (options.dummy && !strcmp(type, "dummy")));
+}
+
+/* Replaces '*dst' by a copy of 'src' (which may be NULL). */
+static void
+set_string(char **dst, const char *src)
+{
+    char *copy = src ? xstrdup(src) : NULL;
+    free(*dst);
+    *dst = copy;
+}
+
+static bool
+strings_equal(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Gathers the wanted bridges and ports from the database.  Bridges with an
+ * unsupported datapath type are left out (and logged once). */
+static size_t
+gather_bridges(const struct ovsdb_idl_row *ovs, struct bridge_want **wantsp)
+{
+    const struct ovsdb_idl_row **br_rows;
+    size_t n_br_rows = row_get_refs(ovs, "bridges", "Bridge", &br_rows);
+    struct bridge_want *wants = xcalloc(MAX(n_br_rows, 1), sizeof *wants);
+    struct smap rejected = SMAP_INITIALIZER;
+    size_t n = 0;
+
+    for (size_t i = 0; i < n_br_rows; i++) {
+        const struct ovsdb_idl_row *row = br_rows[i];
+        const char *name = row_get_string(row, "name");
+        const char *dp_type = row_get_string(row, "datapath_type");
+
+        if (!datapath_type_is_supported(dp_type)) {
+            char *msg = xasprintf("bridge %s: datapath_type \"%s\" is not "
+                                  "supported (every dpswitch bridge uses the "
+                                  "userspace datapath: use \"netdev\")",
+                                  name, dp_type);
+            const char *old = smap_get(&rejected_bridges, name);
+            if (!old || strcmp(old, msg)) {
+                VLOG_ERR("%s", msg);
+            }
+            smap_add(&rejected, name, msg);
+            free(msg);
+            continue;
+        }
+
+        struct bridge_want *bw = &wants[n++];
+        bw->row = row;
+        bw->name = name;
+
+        const struct ovsdb_idl_row **port_rows;
+        size_t n_port_rows = row_get_refs(row, "ports", "Port", &port_rows);
+        bw->ports = NULL;
+        for (size_t j = 0; j < n_port_rows; j++) {
+            const struct ovsdb_idl_row **if_rows;
+            size_t n_if_rows = row_get_refs(port_rows[j], "interfaces",
+                                            "Interface", &if_rows);
+            for (size_t k = 0; k < n_if_rows; k++) {
+                struct port_want *pw;
+
+                bw->ports = xrealloc(bw->ports, (bw->n_ports + 1)
+                                     * sizeof *bw->ports);
+                pw = &bw->ports[bw->n_ports++];
+                pw->port_row = port_rows[j];
+                pw->iface_row = if_rows[k];
+                pw->name = row_get_string(port_rows[j], "name");
+                pw->iface_name = row_get_string(if_rows[k], "name");
+                pw->type = row_get_string(if_rows[k], "type");
+                if (!pw->type[0]) {
+                    pw->type = "system";
+                }
+                pw->is_bond = n_if_rows > 1;
+            }
+            free(if_rows);
+        }
+        free(port_rows);
+    }
+    free(br_rows);
+    smap_swap(&rejected, &rejected_bridges);
+    smap_destroy(&rejected);
+    *wantsp = wants;
+    return n;
+}
+
+static void
+free_wants(struct bridge_want *wants, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(wants[i].ports);
+    }
+    free(wants);
+}
+
+static struct port *
+bridge_find_port(const struct bridge *br, const char *iface_name)
+{
+    for (size_t i = 0; i < br->n_ports; i++) {
+        if (!strcmp(br->ports[i]->iface_name, iface_name)) {
+            return br->ports[i];
+        }
+    }
+    return NULL;
+}
+
+static const struct port_want *
+want_find_port(const struct bridge_want *bw, const char *iface_name)
+{
+    for (size_t i = 0; i < bw->n_ports; i++) {
+        if (!strcmp(bw->ports[i].iface_name, iface_name)) {
+            return &bw->ports[i];
+        }
+    }
+    return NULL;
+}
+
+/* Whether 'pw' asks for the options 'port' was last given. */
+static bool
+port_options_equal(const struct port *port, const struct port_want *pw)
+{
+    struct smap opts;
+    bool equal;
+
+    row_get_smap(pw->iface_row, "options", &opts);
+    equal = smap_equal(&opts, &port->options);
+    smap_destroy(&opts);
+    return equal;
+}
+
+/* Removes the bridges and ports the database no longer has, and the ports
+ * that must be opened again: those whose type changed and, with
+ * 'retry_failed', those that failed before. */
+static void
+bridge_remove_stale(const struct bridge_want *wants, size_t n_wants,
+                    bool retry_failed)
+{
+    bool changed = false;
+
+    for (size_t i = 0; i < n_bridges; i++) {
+        struct bridge *br = bridges[i];
+        const struct bridge_want *bw = NULL;
+
+        for (size_t j = 0; j < n_wants; j++) {
+            if (!strcmp(wants[j].name, br->name)) {
+                bw = &wants[j];
+                break;
+            }
+        }
+        br->keep = bw != NULL;
+        changed |= !br->keep;
+        for (size_t j = 0; j < br->n_ports; j++) {
+            struct port *port = br->ports[j];
+            const struct port_want *pw = (bw
+                                          ? want_find_port(bw,
+                                                           port->iface_name)
+                                          : NULL);
+            port->keep = (pw && !strcmp(port->type, pw->type)
+                          && (port->netdev
+                              || (!retry_failed
+                                  && port_options_equal(port, pw))));
+            changed |= !port->keep;
+        }
+    }
+    if (!changed) {
+        return;
+    }
+
+    /* Take what goes out of the NORMAL configurations and the upcall map
+     * first, so that no PMD thread can find it while it is destroyed. */
+    bridge_publish();
+
+    for (size_t i = 0; i < n_bridges; ) {
+        struct bridge *br = bridges[i];
+
+        if (!br->keep) {
+            VLOG_INFO("bridge %s: deleted", br->name);
+            bridge_destroy(br);
+            continue;
+        }
+        for (size_t j = 0; j < br->n_ports; ) {
+            struct port *port = br->ports[j];
+            if (!port->keep) {
+                if (port->netdev && port->announced) {
+                    VLOG_INFO("bridge %s: deleted interface %s on port %"
+                              PRId64, br->name, port->iface_name,
+                              port->ofport);
+                }
+                port_destroy(port);
+                memmove(&br->ports[j], &br->ports[j + 1],
+                        (br->n_ports - j - 1) * sizeof *br->ports);
+                br->n_ports--;
+            } else {
+                j++;
+            }
+        }
+        i++;
+    }
+}
+
+static struct bridge *
+bridge_create(const char *name)
+{
+    struct bridge *br = xzalloc(sizeof *br);
+
+    br->name = xstrdup(name);
+    br->nb = normal_bridge_create();
+    br->keep = true;
+    pthread_mutex_init(&br->changes_mutex, NULL);
+    normal_bridge_set_change_cb(br->nb, mac_change_cb, br);
+    bridges = xrealloc(bridges, (n_bridges + 1) * sizeof *bridges);
+    bridges[n_bridges++] = br;
+    VLOG_INFO("bridge %s: created", name);
+    return br;
+}
+
+/* Destroys 'br' and its ports.  It must be out of the upcall map. */
+static void
+bridge_destroy(struct bridge *br)
+{
+    for (size_t i = 0; i < n_bridges; i++) {
+        if (bridges[i] == br) {
+            memmove(&bridges[i], &bridges[i + 1],
+                    (n_bridges - i - 1) * sizeof *bridges);
+            n_bridges--;
+            break;
+        }
+    }
+    for (size_t i = 0; i < br->n_ports; i++) {
+        port_destroy(br->ports[i]);
+    }
+    free(br->ports);
+    normal_bridge_destroy(br->nb);
+    pthread_mutex_destroy(&br->changes_mutex);
+    free(br->changed_macs);
+    free(br->reval_macs);
+    free(br->flood_vlans);
+    free(br->config_warnings);
+    free(br->normal_config);
+    free(br->datapath_id_request);
+    free(br->name);
+    free(br);
+}
+
+static struct bridge *
+bridge_find(const char *name)
+{
+    for (size_t i = 0; i < n_bridges; i++) {
+        if (!strcmp(bridges[i]->name, name)) {
+            return bridges[i];
+        }
+    }
+    return NULL;
+}
+
+/* Takes the port out of the datapath and closes its netdev. */
+static void
+port_close(struct port *port)
+{
+    if (port->dp_port != DP_PORT_NONE) {
+        int error = dp_netdev_port_del(dp, port->dp_port);
+        if (error) {
+            VLOG_WARN("%s: removing datapath port %"PRIu32" failed (%s)",
+                      port->iface_name, port->dp_port,
+                      util_strerror(error));
+        }
+        port->dp_port = DP_PORT_NONE;
+    }
+    if (port->netdev) {
+        netdev_close(port->netdev);
+        port->netdev = NULL;
+    }
+    port->ofport = OFPORT_FAILED;
+}
+
+static void
+port_destroy(struct port *port)
+{
+    port_close(port);
+    free(port->name);
+    free(port->iface_name);
+    free(port->type);
+    smap_destroy(&port->options);
+    smap_destroy(&port->other_config);
+    free(port->mac_request);
+    free(port->open_error);
+    free(port->mtu_error);
+    free(port->mac_error);
+    free(port->oc_error);
+    free(port->vlan_error);
+    free(port->trunks);
+    free(port);
+}
+
+/* Records that 'port' could not be set up, because of 'msg' (taken). */
+static void
+port_fail(struct port *port, char *msg)
+{
+    port_close(port);
+    if (!strings_equal(port->open_error, msg)) {
+        VLOG_WARN("%s", msg);
+    }
+    free(port->open_error);
+    port->open_error = msg;
+}
+
+/* Replaces '*slot' by 'msg' (taken; NULL for none), logging a message
+ * that is new. */
+static void
+set_error(char **slot, char *msg)
+{
+    if (msg && !strings_equal(*slot, msg)) {
+        VLOG_WARN("%s", msg);
+    }
+    free(*slot);
+    *slot = msg;
+}
+
+/* Applies the settings that can change while the port runs: mtu_request,
+ * MAC address and the datapath's per-port other_config, each when it
+ * changed or with 'force'.  Problems are kept, one per setting, for
+ * Interface:error. */
+static void
+port_apply_settings(struct port *port, const struct port_want *pw,
+                    const struct smap *br_other_config, bool force)
+{
+    int64_t mtu_request = 0;
+    const char *mac;
+    struct smap oc;
+
+    if (!row_get_int(pw->iface_row, "mtu_request", &mtu_request)) {
+        mtu_request = 0;
+    }
+    if (force || mtu_request != port->mtu_request) {
+        char *msg = NULL;
+
+        if (mtu_request) {
+            char *err = NULL;
+            int error = (mtu_request > INT_MAX
+                         ? EINVAL
+                         : netdev_set_mtu(port->netdev, mtu_request, &err));
+            if (error) {
+                msg = (err ? err
+                       : xasprintf("%s: could not set MTU %"PRId64" (%s)",
+                                   port->iface_name, mtu_request,
+                                   util_strerror(error)));
+            } else {
+                free(err);
+            }
+        }
+        set_error(&port->mtu_error, msg);
+        port->mtu_request = mtu_request;
+    }
+
+    mac = row_get_opt_string(pw->iface_row, "mac");
+    if (!mac && port->is_local) {
+        mac = smap_get(br_other_config, "hwaddr");
+    }
+    if (force || !strings_equal(mac, port->mac_request)) {
+        char *msg = NULL;
+
+        if (mac) {
+            struct eth_addr ea;
+            int error;
+
+            if (!eth_addr_parse(mac, &ea) || (ea.ea[0] & 1)) {
+                msg = xasprintf("%s: \"%s\" is not a unicast Ethernet "
+                                "address", port->iface_name, mac);
+            } else if ((error = netdev_set_etheraddr(port->netdev, &ea))) {
+                msg = xasprintf("%s: could not set MAC address %s (%s)",
+                                port->iface_name, mac, util_strerror(error));
+            }
+        }
+        set_error(&port->mac_error, msg);
+        set_string(&port->mac_request, mac);
+    }
+
+    row_get_smap(pw->iface_row, "other_config", &oc);
+    if (force || !smap_equal(&oc, &port->other_config)) {
+        char *err = NULL;
+        int error = dp_netdev_port_set_config(dp, port->dp_port, &oc, &err);
+        char *msg = NULL;
+
+        if (error) {
+            msg = (err ? err
+                   : xasprintf("%s: other_config not applied (%s)",
+                               port->iface_name, util_strerror(error)));
+        } else {
+            free(err);
+        }
+        set_error(&port->oc_error, msg);
+        smap_swap(&oc, &port->other_config);
+    }
+    smap_destroy(&oc);
+}
+
+/* Opens the netdev of 'port' as 'pw' asks, configures it and adds it to
+ * the datapath.  On failure the reason goes to 'port->open_error'. */
+static void
+port_open(struct port *port, const struct port_want *pw,
+          const struct smap *br_other_config)
+{
+    char *err = NULL;
+    int error;
+
+    row_get_smap(pw->iface_row, "options", &port->options);
+
+    if (pw->is_bond) {
+        port_fail(port, xasprintf("%s: port %s has several interfaces, but "
+                                  "bonds are not supported yet",
+                                  port->iface_name, port->name));
+        return;
+    }
+    if (port->is_local && strcmp(pw->type, "internal")) {
+        port_fail(port, xasprintf("%s: a bridge's local port must have "
+                                  "type \"internal\", not \"%s\"",
+                                  port->iface_name, pw->type));
+        return;
+    }
+
+    error = netdev_open(port->iface_name, pw->type, &port->netdev, &err);
+    if (error) {
+        port->netdev = NULL;
+        port_fail(port, (err ? err
+                         : xasprintf("%s: could not open network device "
+                                     "(%s)", port->iface_name,
+                                     util_strerror(error))));
+        return;
+    }
+
+    error = netdev_set_config(port->netdev, &port->options, &err);
+    if (error) {
+        port_fail(port, (err ? err
+                         : xasprintf("%s: could not configure network "
+                                     "device (%s)", port->iface_name,
+                                     util_strerror(error))));
+        return;
+    }
+
+    port->dp_port = DP_PORT_NONE;
+    error = dp_netdev_port_add(dp, port->netdev, &port->dp_port, &err);
+    if (error) {
+        port->dp_port = DP_PORT_NONE;
+        port_fail(port, xasprintf("%s: could not add to the datapath (%s)",
+                                  port->iface_name,
+                                  err ? err : util_strerror(error)));
+        free(err);
+        return;
+    }
+
+    free(port->open_error);
+    port->open_error = NULL;
+    port->change_seq = 0;
+    port_apply_settings(port, pw, br_other_config, true);
+}
+
+/* Brings an open port in line with 'pw' (its type is the same). */
+static void
+port_update(struct port *port, const struct port_want *pw,
+            const struct smap *br_other_config)
+{
+    struct smap opts;
+
+    if (!port->netdev) {
+        return;
+    }
+    row_get_smap(pw->iface_row, "options", &opts);
+    if (!smap_equal(&opts, &port->options)) {
+        char *err = NULL;
+        int error = netdev_set_config(port->netdev, &opts, &err);
+
+        smap_swap(&opts, &port->options);
+        if (error) {
+            port_fail(port, (err ? err
+                             : xasprintf("%s: could not configure network "
+                                         "device (%s)", port->iface_name,
+                                         util_strerror(error))));
+            smap_destroy(&opts);
+            return;
+        }
+    }
+    smap_destroy(&opts);
+    port_apply_settings(port, pw, br_other_config, false);
+}
+
+/* Reads the VLAN settings of 'pw' into 'port->vlan'. */
+static void
+port_read_vlan(struct port *port, const struct port_want *pw)
+{
+    const char *vlan_mode = row_get_opt_string(pw->port_row, "vlan_mode");
+    int64_t tag, *trunks;
+    bool has_tag = row_get_int(pw->port_row, "tag", &tag);
+    size_t n_trunks = row_get_ints(pw->port_row, "trunks", &trunks);
+    struct smap oc;
+    char *msg;
+
+    row_get_smap(pw->port_row, "other_config", &oc);
+    free(port->trunks);
+    port->trunks = xmalloc(MAX(n_trunks, 1) * sizeof *port->trunks);
+    msg = normal_port_config_from_db(&port->vlan, vlan_mode,
+                                     has_tag ? &tag : NULL, trunks, n_trunks,
+                                     port->trunks,
+                                     smap_get(&oc, "priority-tags"));
+    if (msg) {
+        char *full = xasprintf("port %s: %s", port->name, msg);
+        free(msg);
+        msg = full;
+        if (!strings_equal(msg, port->vlan_error)) {
+            VLOG_WARN("%s", msg);
+        }
+    }
+    free(port->vlan_error);
+    port->vlan_error = msg;
+    free(trunks);
+    smap_destroy(&oc);
+}
+
+/* Parses a nonnegative integer setting 'key' of 'smap' into '*value', or
+ * appends a warning to 'warnings'. */
+static void
+parse_int_setting(const struct smap *smap, const char *key,
+                  long long int min, long long int max, long long int *value,
+                  struct ds *warnings)
+{
+    char *msg = smap_parse_int(smap, key, min, max, value);
+    if (msg) {
+        ds_put_format(warnings, "%s; ", msg);
+        free(msg);
+    }
+}
+
+/* Reads the Bridge row's NORMAL settings into 'br'. */
+static void
+bridge_read_settings(struct bridge *br, const struct bridge_want *bw,
+                     const struct smap *oc)
+{
+    struct ds warnings = DS_EMPTY_INITIALIZER;
+    int64_t *flood;
+    size_t n_flood = row_get_ints(bw->row, "flood_vlans", &flood);
+    char *msg;
+
+    free(br->flood_vlans);
+    br->flood_vlans = xmalloc(MAX(n_flood, 1) * sizeof *br->flood_vlans);
+    br->n_flood_vlans = 0;
+    for (size_t i = 0; i < n_flood; i++) {
+        if (flood[i] >= 0 && flood[i] <= NORMAL_MAX_VLAN) {
+            br->flood_vlans[br->n_flood_vlans++] = flood[i];
+        }
+    }
+    free(flood);
+
+    br->forward_bpdu = false;
+    msg = smap_parse_bool(oc, "forward-bpdu", &br->forward_bpdu);
+    if (msg) {
+        ds_put_format(&warnings, "%s; ", msg);
+        free(msg);
+    }
+    br->mac_aging_time = 0;
+    parse_int_setting(oc, "mac-aging-time", 1, INT_MAX, &br->mac_aging_time,
+                      &warnings);
+    br->mac_table_size = 0;
+    parse_int_setting(oc, "mac-table-size", 1, INT_MAX, &br->mac_table_size,
+                      &warnings);
+
+    const char *dpid = smap_get(oc, "datapath-id");
+    free(br->datapath_id_request);
+    br->datapath_id_request = NULL;
+    if (dpid) {
+        size_t len = strlen(dpid);
+        bool ok = len == 16 && strspn(dpid, "0123456789abcdefABCDEF") == 16;
+        if (ok) {
+            br->datapath_id_request = xstrdup(dpid);
+            for (char *p = br->datapath_id_request; *p; p++) {
+                if (*p >= 'A' && *p <= 'F') {
+                    *p += 'a' - 'A';
+                }
+            }
+        } else {
+            ds_put_format(&warnings, "other_config:datapath-id \"%s\" is not "
+                          "16 hexadecimal digits, ignored; ", dpid);
+        }
+    }
+
+    if (warnings.length) {
+        ds_truncate(&warnings, warnings.length - 2);
+    }
+    if (!strings_equal(br->config_warnings,
+                       warnings.length ? ds_cstr(&warnings) : NULL)) {
+        if (warnings.length) {
+            VLOG_WARN("bridge %s: %s", br->name, ds_cstr(&warnings));
+        }
+        free(br->config_warnings);
+        br->config_warnings = (warnings.length ? ds_steal_cstr(&warnings)
+                               : NULL);
+    }
+    ds_destroy(&warnings);
+}
+
+/* Gives each port of 'br' its OpenFlow number: the local port
+ * OFPORT_LOCAL; otherwise 'ofport_request' if it is free, else the number
+ * the port has, else the one the database remembers (Interface:ofport,
+ * which brings numbers back after a restart), else the lowest free one. */
+static void
+bridge_assign_ofports(struct bridge *br, const struct bridge_want *bw)
+{
+    uint8_t *used = xzalloc((OFPORT_MAX + 1 + 7) / 8);
+    int64_t *assigned = xmalloc(MAX(br->n_ports, 1) * sizeof *assigned);
+#define OFPORT_USED(N) (used[(N) / 8] & (1u << ((N) % 8)))
+#define OFPORT_TAKE(N) (used[(N) / 8] |= 1u << ((N) % 8))
+
+    for (size_t i = 0; i < br->n_ports; i++) {
+        assigned[i] = 0;
+    }
+    used[0] |= 1;               /* 0 is not a port number. */
+
+    /* Requests the port already satisfies, other requests, kept numbers,
+     * remembered ones. */
+    for (int pass = 0; pass < 4; pass++) {
+        for (size_t i = 0; i < br->n_ports; i++) {
+            struct port *port = br->ports[i];
+            const struct port_want *pw = want_find_port(bw, port->iface_name);
+            int64_t want = 0;
+
+            if (assigned[i] || !port->netdev || port->is_local || !pw) {
+                continue;
+            }
+            if (pass <= 1) {
+                if (!row_get_int(pw->iface_row, "ofport_request", &want)
+                    || (pass == 0 && want != port->ofport)) {
+                    continue;
+                }
+            } else if (pass == 2) {
+                want = port->ofport;
+            } else if (!row_get_int(pw->iface_row, "ofport", &want)) {
+                continue;
+            }
+            if (want >= 1 && want <= OFPORT_MAX && !OFPORT_USED(want)) {
+                OFPORT_TAKE(want);
+                assigned[i] = want;
+            } else if (pass == 1 && port->warned_request != want) {
+                port->warned_request = want;
+                VLOG_WARN("bridge %s: %s: ofport_request %"PRId64" is not "
+                          "available, choosing another number", br->name,
+                          port->iface_name, want);
+            }
+        }
+    }
+
+    int64_t next = 1;
+    for (size_t i = 0; i < br->n_ports; i++) {
+        struct port *port = br->ports[i];
+
+        if (!port->netdev) {
+            port->ofport = OFPORT_FAILED;
+            continue;
+        } else if (port->is_local) {
+            port->ofport = OFPORT_LOCAL;
+        } else if (assigned[i]) {
+            port->ofport = assigned[i];
+        } else {
+            while (next <= OFPORT_MAX && OFPORT_USED(next)) {
+                next++;
+            }
+            if (next > OFPORT_MAX) {
+                port_fail(port, xasprintf("bridge %s: no OpenFlow port "
+                                          "number left for %s", br->name,
+                                          port->iface_name));
+                continue;
+            }
+            OFPORT_TAKE(next);
+            port->ofport = next;
+        }
+        if (!port->announced) {
+            port->announced = true;
+            VLOG_INFO("bridge %s: added interface %s on port %"PRId64,
+                      br->name, port->iface_name, port->ofport);
+        }
+    }
+#undef OFPORT_USED
+#undef OFPORT_TAKE
+    free(assigned);
+    free(used);
+}
+
+/* Brings the running switch in line with the database. */
+static void
+bridge_reconfigure(const struct ovsdb_idl_row *ovs)
+{
+    struct bridge_want *wants;
+    size_t n_wants;
+    struct smap oc;
+    int64_t next_cfg = 0;
+
+    COVERAGE_INC(bridge_reconfigure);
+
+    row_get_smap(ovs, "other_config", &oc);
+    if (!dp) {
+        /* DPDK comes first, once, before any port is opened. */
+        dpdk_init(&oc);
+        int error = dp_netdev_create(&dp);
+        if (error) {
+            VLOG_FATAL("could not create the datapath (%s)",
+                       util_strerror(error));
+        }
+        dp_netdev_set_upcall_cb(dp, upcall_cb, NULL);
+        dp_netdev_register_commands(dp);
+        smap_clear(&dp_other_config);
+        dp_netdev_set_config(dp, &oc, NULL);
+        smap_clone(&dp_other_config, &oc);
+        next_stats = next_status_poll = time_msec();
+    } else if (!smap_equal(&oc, &dp_other_config)) {
+        dpdk_init(&oc);
+        dp_netdev_set_config(dp, &oc, NULL);
+        smap_destroy(&dp_other_config);
+        smap_clone(&dp_other_config, &oc);
+    }
+
+    long long int interval = STATS_INTERVAL_DEFAULT;
+    char *msg = smap_parse_int(&oc, "stats-update-interval",
+                               STATS_INTERVAL_MIN, INT_MAX, &interval);
+    if (!strings_equal(msg, stats_interval_warning)) {
+        if (msg) {
+            VLOG_WARN("%s; using %d ms", msg, STATS_INTERVAL_DEFAULT);
+        }
+        set_string(&stats_interval_warning, msg);
+    }
+    free(msg);
+    if (interval != stats_interval) {
+        stats_interval = interval;
+        next_stats = time_msec();
+    }
+    smap_destroy(&oc);
+
+    row_get_int(ovs, "next_cfg", &next_cfg);
+    bool retry_failed = next_cfg != last_next_cfg;
+    last_next_cfg = next_cfg;
+
+    n_wants = gather_bridges(ovs, &wants);
+    bridge_remove_stale(wants, n_wants, retry_failed);
+
+    for (size_t i = 0; i < n_wants; i++) {
+        const struct bridge_want *bw = &wants[i];
+        struct bridge *br = bridge_find(bw->name);
+        struct smap br_oc;
+
+        if (!br) {
+            br = bridge_create(bw->name);
+        }
+        br->uuid = *ovsdb_idl_row_get_uuid(bw->row);
+        row_get_smap(bw->row, "other_config", &br_oc);
+        bridge_read_settings(br, bw, &br_oc);
+
+        for (size_t j = 0; j < bw->n_ports; j++) {
+            const struct port_want *pw = &bw->ports[j];
+            struct port *port = bridge_find_port(br, pw->iface_name);
+
+            if (!port) {
+                port = xzalloc(sizeof *port);
+                port->bridge = br;
+                port->iface_name = xstrdup(pw->iface_name);
+                port->type = xstrdup(pw->type);
+                port->is_local = !strcmp(pw->iface_name, br->name);
+                port->dp_port = DP_PORT_NONE;
+                port->ofport = OFPORT_FAILED;
+                smap_init(&port->options);
+                smap_init(&port->other_config);
+                br->ports = xrealloc(br->ports,
+                                     (br->n_ports + 1) * sizeof *br->ports);
+                br->ports[br->n_ports++] = port;
+                set_string(&port->name, pw->name);
+                port_open(port, pw, &br_oc);
+            } else {
+                set_string(&port->name, pw->name);
+                port_update(port, pw, &br_oc);
+            }
+            port->keep = true;
+            port->iface_uuid = *ovsdb_idl_row_get_uuid(pw->iface_row);
+            port_read_vlan(port, pw);
+        }
+        bridge_assign_ofports(br, bw);
+        smap_destroy(&br_oc);
+    }
+    free_wants(wants, n_wants);
+
+    bridge_publish();
+    cfg_to_ack = next_cfg;
+}
+
+/* Appends the NORMAL configuration of 'br' to 'ds' as text. */
+static void
+normal_config_format(const struct bridge *br,
+                     const struct normal_bridge_config *cfg, struct ds *ds)
+{
+    ds_put_format(ds, "bpdu=%d aging=%u size=%zu flood=", cfg->forward_bpdu,
+                  cfg->mac_aging_time, cfg->mac_table_size);
+    for (size_t i = 0; i < cfg->n_flood_vlans; i++) {
+        ds_put_format(ds, "%u,", cfg->flood_vlans[i]);
+    }
+    for (size_t i = 0; i < cfg->n_ports; i++) {
+        const struct normal_port_config *pc = &cfg->ports[i];
+        ds_put_format(ds, " %"PRIu32"/%"PRIu32":%d:%u:%d:", pc->ofport,
+                      pc->dp_port, pc->vlan_mode, pc->tag, pc->priority_tags);
+        for (size_t j = 0; j < pc->n_trunks; j++) {
+            ds_put_format(ds, "%u,", pc->trunks[j]);
+        }
+    }
+    (void) br;
+}
+
+static int
+compare_ports_by_ofport(const void *a_, const void *b_)
+{
+    const struct port *const *a = a_;
+    const struct port *const *b = b_;
+    return ((*a)->ofport > (*b)->ofport) - ((*a)->ofport < (*b)->ofport);
+}
+
+static int
+compare_upcall_ports(const void *a_, const void *b_)
+{
+    const struct upcall_port *a = a_, *b = b_;
+    return (a->dp_port > b->dp_port) - (a->dp_port < b->dp_port);
+}
+
+/* Hands every bridge's ports (those kept, in the datapath) to its NORMAL
+ * decision maker and rebuilds the upcall map.  Bridges whose NORMAL
+ * configuration changed have their flows revalidated. */
+static void
+bridge_publish(void)
+{
+    struct upcall_port *map = NULL;
+    size_t n_map = 0;
+    bool revalidate = false;
+
+    for (size_t i = 0; i < n_bridges; i++) {
+        struct bridge *br = bridges[i];
+        struct normal_port_config *pcs;
+        size_t n_pcs = 0;
+
+        if (!br->keep) {
+            revalidate = true;
+            continue;
+        }
+        if (br->n_ports > 1) {
+            qsort(br->ports, br->n_ports, sizeof *br->ports,
+                  compare_ports_by_ofport);
+        }
+        pcs = xmalloc(MAX(br->n_ports, 1) * sizeof *pcs);
+        for (size_t j = 0; j < br->n_ports; j++) {
+            struct port *port = br->ports[j];
+
+            if (!port->keep || port->dp_port == DP_PORT_NONE
+                || port->ofport <= 0) {
+                continue;
+            }
+            pcs[n_pcs] = port->vlan;
+            pcs[n_pcs].ofport = port->ofport;
+            pcs[n_pcs].dp_port = port->dp_port;
+            n_pcs++;
+
+            map = xrealloc(map, (n_map + 1) * sizeof *map);
+            map[n_map].dp_port = port->dp_port;
+            map[n_map].bridge = br;
+            n_map++;
+        }
+
+        struct normal_bridge_config cfg = {
+            .ports = pcs,
+            .n_ports = n_pcs,
+            .flood_vlans = br->flood_vlans,
+            .n_flood_vlans = br->n_flood_vlans,
+            .forward_bpdu = br->forward_bpdu,
+            .mac_aging_time = br->mac_aging_time,
+            .mac_table_size = br->mac_table_size,
+        };
+        struct ds text = DS_EMPTY_INITIALIZER;
+        normal_config_format(br, &cfg, &text);
+        if (!strings_equal(ds_cstr(&text), br->normal_config)) {
+            int error = normal_bridge_reconfigure(br->nb, &cfg);
+            if (error) {
+                VLOG_ERR("bridge %s: NORMAL switching refused the "
+                         "configuration (%s)", br->name,
+                         util_strerror(error));
+            }
+            free(br->normal_config);
+            br->normal_config = ds_steal_cstr(&text);
+            br->revalidate_all = true;
+            revalidate = true;
+        }
+        ds_destroy(&text);
+        free(pcs);
+    }
+
+    if (n_map > 1) {
+        qsort(map, n_map, sizeof *map, compare_upcall_ports);
+    }
+    pthread_rwlock_wrlock(&upcall_rwlock);
+    struct upcall_port *old = upcall_ports;
+    upcall_ports = map;
+    n_upcall_ports = n_map;
+    pthread_rwlock_unlock(&upcall_rwlock);
+    free(old);
+
+    if (revalidate && dp) {
+        bridge_revalidate();
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Upcalls and revalidation.
+ * ------------------------------------------------------------------------ */
+
+/* The bridge of datapath port 'dp_port', or NULL.  The caller holds the
+ * upcall lock (or is the main thread). */
+static struct bridge *
+upcall_lookup(uint32_t dp_port)
+{
+    size_t lo = 0, hi = n_upcall_ports;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (upcall_ports[mid].dp_port < dp_port) {
+            lo = mid + 1;
+        } else if (upcall_ports[mid].dp_port > dp_port) {
+            hi = mid;
+        } else {
+            return upcall_ports[mid].bridge;
+        }
+    }
+    return NULL;
+}
+
+/* Appends the actions of 'src' to 'dst'.  Actions are plain values, so
+ * they are copied whole, whatever their type. */
+static void
+copy_actions(struct dp_actions *dst, const struct dp_actions *src)
+{
+    for (size_t i = 0; i < src->n_actions; i++) {
+        if (dst->n_actions >= dst->allocated) {
+            dst->allocated = MAX(8, 2 * dst->allocated);
+            dst->actions = xrealloc(dst->actions,
+                                    dst->allocated * sizeof *dst->actions);
+        }
+        dst->actions[dst->n_actions++] = src->actions[i];
+    }
+}
+
+/* The datapath's upcall: NORMAL switching for the packet's bridge.  Runs
+ * on the thread that received the packet. */
+static int
+upcall_cb(void *aux DPS_UNUSED, const struct flow *flow,
+          const struct dp_packet *packet DPS_UNUSED,
+          struct dp_actions *actions, struct flow *mask)
+{
+    struct normal_xlate_out out;
+    struct bridge *br;
+
+    pthread_rwlock_rdlock(&upcall_rwlock);
+    br = upcall_lookup(flow->in_port);
+    if (!br) {
+        /* A port on its way in or out: drop, install nothing. */
+        pthread_rwlock_unlock(&upcall_rwlock);
+        return ENODEV;
+    }
+    normal_xlate_out_init(&out);
+    normal_xlate(br->nb, flow, time_msec(), &out);
+    pthread_rwlock_unlock(&upcall_rwlock);
+
+    copy_actions(actions, &out.actions);
+    *mask = out.mask;
+    normal_xlate_out_destroy(&out);
+    return 0;
+}
+
+/* MAC table change of a bridge ('aux'): queued for the main thread.  Runs
+ * on any thread, with the NORMAL bridge's mutex held. */
+static void
+mac_change_cb(void *aux, enum mac_learning_change change,
+              uint16_t vlan DPS_UNUSED, const struct eth_addr *mac,
+              uint32_t old_port DPS_UNUSED, uint32_t new_port DPS_UNUSED)
+{
+    struct bridge *br = aux;
+
+    pthread_mutex_lock(&br->changes_mutex);
+    if (br->n_changed_macs >= MAX_PENDING_MACS) {
+        br->all_changed = true;
+    } else if (!br->all_changed) {
+        if (br->n_changed_macs >= br->allocated_changed_macs) {
+            br->allocated_changed_macs = MAX(16,
+                                             2 * br->allocated_changed_macs);
+            br->changed_macs = xrealloc(br->changed_macs,
+                                        br->allocated_changed_macs
+                                        * sizeof *br->changed_macs);
+        }
+        struct changed_mac *cm = &br->changed_macs[br->n_changed_macs++];
+        cm->mac = *mac;
+        cm->dst_only = change == MAC_LEARNING_CHANGE_ADDED;
+    }
+    pthread_mutex_unlock(&br->changes_mutex);
+    latch_set(&revalidate_latch);
+}
+
+static bool
+eth_addr_is_set(const struct eth_addr *ea)
+{
+    static const struct eth_addr zero;
+    return memcmp(ea, &zero, sizeof zero) != 0;
+}
+
+static bool
+eth_addr_same(const struct eth_addr *a, const struct eth_addr *b)
+{
+    return !memcmp(a, b, sizeof *a);
+}
+
+/* Decides whether a megaflow stays.  Flows that a change may have made
+ * wrong are deleted rather than translated again, because translation
+ * learns: translating a stale flow from a moved address would move the
+ * address back. */
+static bool
+revalidate_cb(void *aux DPS_UNUSED, const struct flow *key,
+              const struct flow *mask, const struct dp_actions *actions,
+              struct dp_actions *new_actions)
+{
+    struct bridge *br = upcall_lookup(key->in_port);
+
+    if (!br || br->revalidate_all) {
+        return false;
+    }
+    for (size_t i = 0; i < br->n_reval_macs; i++) {
+        const struct changed_mac *cm = &br->reval_macs[i];
+
+        if (eth_addr_is_set(&mask->dl_dst)
+            && eth_addr_same(&key->dl_dst, &cm->mac)) {
+            return false;
+        }
+        if (!cm->dst_only && eth_addr_is_set(&mask->dl_src)
+            && eth_addr_same(&key->dl_src, &cm->mac)) {
+            return false;
+        }
+    }
+    copy_actions(new_actions, actions);
+    return true;
+}
+
+/* Revalidates the datapath's flows after MAC table or configuration
+ * changes. */
+static void
+bridge_revalidate(void)
+{
+    bool needed = false;
+
+    for (size_t i = 0; i < n_bridges; i++) {
+        struct bridge *br = bridges[i];
+
+        pthread_mutex_lock(&br->changes_mutex);
+        free(br->reval_macs);
+        br->reval_macs = br->changed_macs;
+        br->n_reval_macs = br->n_changed_macs;
+        br->revalidate_all |= br->all_changed;
+        br->changed_macs = NULL;
+        br->n_changed_macs = br->allocated_changed_macs = 0;
+        br->all_changed = false;
+        pthread_mutex_unlock(&br->changes_mutex);
+
+        needed |= br->revalidate_all || br->n_reval_macs;
+    }
+    for (size_t i = 0; i < n_bridges; i++) {
+        needed |= !bridges[i]->keep;
+    }
+
+    if (needed && dp) {
+        COVERAGE_INC(bridge_revalidate);
+        dp_netdev_revalidate(dp, revalidate_cb, NULL);
+    }
+
+    for (size_t i = 0; i < n_bridges; i++) {
+        struct bridge *br = bridges[i];
+        free(br->reval_macs);
+        br->reval_macs = NULL;
+        br->n_reval_macs = 0;
+        br->revalidate_all = false;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Writing status.
+ * ------------------------------------------------------------------------ */
+
+/* Writes 'datum' (taken) to 'column' of 'row', if the table has it. */
+static void
+write_column(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
+             const char *column, struct ovsdb_datum *datum)
+{
+    const struct ovsdb_table_schema *ts = ovsdb_idl_row_get_table(row);
+    const struct ovsdb_column *c = ovsdb_table_schema_find_column(ts, column);
+
+    if (c) {
+        ovsdb_idl_txn_write(txn, row, c, datum);
+    } else {
+        /* An older schema: nothing to write to. */
+        ovsdb_datum_init_empty(datum);
+    }
+}
+
+static const struct ovsdb_type *
+column_type(const struct ovsdb_idl_row *row, const char *column)
+{
+    const struct ovsdb_table_schema *ts = ovsdb_idl_row_get_table(row);
+    const struct ovsdb_column *c = ovsdb_table_schema_find_column(ts, column);
+    return c ? &c->type : NULL;
+}
+
+static void
+write_empty(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
+            const char *column)
+{
+    struct ovsdb_datum d;
+    ovsdb_datum_init_empty(&d);
+    write_column(txn, row, column, &d);
+}
+
+static void
+write_int(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
+          const char *column, int64_t value)
+{
+    struct ovsdb_datum d = { .n = 1, .keys = xmalloc(sizeof *d.keys) };
+    d.keys[0].integer = value;
+    write_column(txn, row, column, &d);
+}
+
+static void
+write_bool(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
+           const char *column, bool value)
+{
+    struct ovsdb_datum d = { .n = 1, .keys = xmalloc(sizeof *d.keys) };
+    d.keys[0].boolean = value;
+    write_column(txn, row, column, &d);
+}
+
+/* Writes 'value' to a string column ('value' NULL: empty). */
+static void
+write_string(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
+             const char *column, const char *value)
+{
+    struct ovsdb_datum d = { .n = 0 };
+    if (value) {
+        d.n = 1;
+        d.keys = xmalloc(sizeof *d.keys);
+        d.keys[0].string = xstrdup(value);
+    }
+    write_column(txn, row, column, &d);
+}
+
+/* Writes the words of 'words' (separated by spaces) as a set of strings. */
+static void
+write_string_set(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
+                 const char *column, const char *words)
+{
+    const struct ovsdb_type *type = column_type(row, column);
+    struct ovsdb_datum d;
+    char *copy, *save = NULL;
+
+    if (!type) {
+        return;
+    }
+    ovsdb_datum_init_empty(&d);
+    copy = xstrdup(words);
+    for (char *w = strtok_r(copy, " ", &save); w;
+         w = strtok_r(NULL, " ", &save)) {
+        union ovsdb_atom atom = { .string = w };
+        if (ovsdb_datum_find_key(&d, &atom, OVSDB_TYPE_STRING) == UINT_MAX) {
+            ovsdb_datum_add(&d, &atom, NULL, type);
+        }
+    }
+    free(copy);
+    write_column(txn, row, column, &d);
+}
+
+static void
+write_smap(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
+           const char *column, const struct smap *smap)
+{
+    const struct ovsdb_type *type = column_type(row, column);
+    const struct smap_node *node;
+    struct ovsdb_datum d;
+
+    if (!type) {
+        return;
+    }
+    ovsdb_datum_init_empty(&d);
+    SMAP_FOR_EACH (node, smap) {
+        union ovsdb_atom key = { .string = node->key };
+        union ovsdb_atom value = { .string = node->value };
+        ovsdb_datum_add(&d, &key, &value, type);
+    }
+    write_column(txn, row, column, &d);
+}
+
+/* Adds 'name' = 'value' to the string-to-integer map 'd' unless present. */
+static void
+stats_add(struct ovsdb_datum *d, const struct ovsdb_type *type,
+          const char *name, uint64_t value)
+{
+    union ovsdb_atom key = { .string = (char *) name };
+    union ovsdb_atom v = { .integer = value > INT64_MAX ? INT64_MAX
+                                                        : (int64_t) value };
+
+    if (ovsdb_datum_find_key(d, &key, OVSDB_TYPE_STRING) == UINT_MAX) {
+        ovsdb_datum_add(d, &key, &v, type);
+    }
+}
+
+static void
+port_write_stats(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
+                 const struct port *port)
+{
+    const struct ovsdb_type *type = column_type(row, "statistics");
+    struct netdev_custom_stats custom = { NULL, 0 };
+    struct netdev_stats stats;
+    struct ovsdb_datum d;
+
+    if (!type) {
+        return;
+    }
+    ovsdb_datum_init_empty(&d);
+    if (!netdev_get_stats(port->netdev, &stats)) {
+#define NETDEV_STAT(NAME)                               \
+        if (stats.NAME != UINT64_MAX) {                 \
+            stats_add(&d, type, #NAME, stats.NAME);     \
+        }
+        NETDEV_STATS
+#undef NETDEV_STAT
+    }
+    if (!netdev_get_custom_stats(port->netdev, &custom)) {
+        for (size_t i = 0; i < custom.n; i++) {
+            stats_add(&d, type, custom.counters[i].name,
+                      custom.counters[i].value);
+        }
+    }
+    netdev_custom_stats_destroy(&custom);
+    write_column(txn, row, "statistics", &d);
+}
+
+/* The text of Interface:error for 'port', or NULL. */
+static char *
+port_error_text(const struct port *port)
+{
+    if (port->open_error) {
+        return xstrdup(port->open_error);
+    }
+
+    const char *msgs[] = {
+        port->mtu_error, port->mac_error, port->oc_error, port->vlan_error,
+    };
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    for (size_t i = 0; i < ARRAY_SIZE(msgs); i++) {
+        if (msgs[i]) {
+            ds_put_format(&ds, "%s%s", ds.length ? "; " : "", msgs[i]);
+        }
+    }
+    return ds.length ? ds_steal_cstr(&ds) : NULL;
+}
+
+static void
+port_write_status(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
+                  struct port *port, bool with_stats)
+{
+    char *error = port_error_text(port);
+    write_string(txn, row, "error", error);
+    free(error);
+
+    if (!port->netdev) {
+        static const char *const cleared[] = {
+            "admin_state", "link_state", "link_resets", "link_speed",
+            "duplex", "mac_in_use", "mtu", "ifindex",
+        };
+        write_int(txn, row, "ofport", OFPORT_FAILED);
+        for (size_t i = 0; i < ARRAY_SIZE(cleared); i++) {
+            write_empty(txn, row, cleared[i]);
+        }
+        struct smap empty = SMAP_INITIALIZER;
+        write_smap(txn, row, "status", &empty);
+        write_empty(txn, row, "statistics");
+        return;
+    }
+
+    port->change_seq = netdev_get_change_seq(port->netdev);
+    write_int(txn, row, "ofport", port->ofport);
+
+    enum netdev_flags flags = 0;
+    if (!netdev_get_flags(port->netdev, &flags)) {
+        write_string(txn, row, "admin_state",
+                     flags & NETDEV_UP ? "up" : "down");
+    } else {
+        write_empty(txn, row, "admin_state");
+    }
+
+    bool carrier;
+    if (!netdev_get_carrier(port->netdev, &carrier)) {
+        write_string(txn, row, "link_state", carrier ? "up" : "down");
+    } else {
+        write_empty(txn, row, "link_state");
+    }
+    long long int resets = netdev_get_carrier_resets(port->netdev);
+    write_int(txn, row, "link_resets", resets >= 0 ? resets : 0);
+
+    uint32_t mbps;
+    if (!netdev_get_speed(port->netdev, &mbps) && mbps) {
+        write_int(txn, row, "link_speed", (int64_t) mbps * 1000000);
+        write_string(txn, row, "duplex", "full");
+    } else {
+        write_empty(txn, row, "link_speed");
+        write_empty(txn, row, "duplex");
+    }
+
+    struct eth_addr ea;
+    if (!netdev_get_etheraddr(port->netdev, &ea)) {
+        char s[18];
+        eth_addr_format(&ea, s);
+        write_string(txn, row, "mac_in_use", s);
+    } else {
+        write_empty(txn, row, "mac_in_use");
+    }
+
+    int mtu;
+    if (!netdev_get_mtu(port->netdev, &mtu)) {
+        write_int(txn, row, "mtu", mtu);
+    } else {
+        write_empty(txn, row, "mtu");
+    }
+    write_int(txn, row, "ifindex", 0);
+
+    struct smap status = SMAP_INITIALIZER;
+    netdev_get_status(port->netdev, &status);
+    write_smap(txn, row, "status", &status);
+    smap_destroy(&status);
+
+    if (with_stats) {
+        port_write_stats(txn, row, port);
+    }
+}
+
+/* The datapath ID of 'br': other_config:datapath-id, or made from the
+ * local port's Ethernet address. */
+static char *
+bridge_datapath_id(const struct bridge *br)
+{
+    struct eth_addr ea;
+
+    if (br->datapath_id_request) {
+        return xstrdup(br->datapath_id_request);
+    }
+    for (size_t i = 0; i < br->n_ports; i++) {
+        const struct port *port = br->ports[i];
+        if (port->is_local && port->netdev
+            && !netdev_get_etheraddr(port->netdev, &ea)) {
+            return xasprintf("0000%02x%02x%02x%02x%02x%02x", ea.ea[0],
+                             ea.ea[1], ea.ea[2], ea.ea[3], ea.ea[4],
+                             ea.ea[5]);
+        }
+    }
+    return NULL;
+}
+
+/* Writes everything ovs-vswitchd reports to the database, and cur_cfg. */
+static void
+bridge_write_status(const struct ovsdb_idl_row *ovs)
+{
+    const struct ovsdb_table_schema *br_ts = ovsdb_idl_get_table(idl,
+                                                                 "Bridge");
+    const struct ovsdb_table_schema *if_ts = ovsdb_idl_get_table(idl,
+                                                                 "Interface");
+    struct ovsdb_idl_txn *txn = ovsdb_idl_txn_create(idl);
+    bool with_stats = stats_due;
+    struct ds types = DS_EMPTY_INITIALIZER;
+
+    stats_due = false;
+    ovsdb_idl_txn_add_comment(txn, "ovs-vswitchd: status");
+
+    write_string(txn, ovs, "ovs_version", PACKAGE_VERSION);
+    netdev_get_types(&types);
+    write_string_set(txn, ovs, "iface_types", ds_cstr(&types));
+    ds_destroy(&types);
+    write_string_set(txn, ovs, "datapath_types",
+                     options.dummy ? "dummy netdev" : "netdev");
+    if (dp) {
+        write_bool(txn, ovs, "dpdk_initialized", dpdk_available());
+        write_string(txn, ovs, "dpdk_version", dpdk_get_version());
+    }
+
+    for (size_t i = 0; i < n_bridges; i++) {
+        struct bridge *br = bridges[i];
+        const struct ovsdb_idl_row *row = (br_ts
+                                           ? ovsdb_idl_get_row(idl, br_ts,
+                                                               &br->uuid)
+                                           : NULL);
+        if (row) {
+            char *dpid = bridge_datapath_id(br);
+            write_string(txn, row, "datapath_id", dpid);
+            write_string(txn, row, "datapath_version", "<built-in>");
+            free(dpid);
+        }
+        for (size_t j = 0; j < br->n_ports; j++) {
+            struct port *port = br->ports[j];
+            const struct ovsdb_idl_row *irow
+                = if_ts ? ovsdb_idl_get_row(idl, if_ts, &port->iface_uuid)
+                        : NULL;
+            if (irow) {
+                port_write_status(txn, irow, port, with_stats);
+            }
+        }
+    }
+
+    int64_t cur_cfg = 0;
+    row_get_int(ovs, "cur_cfg", &cur_cfg);
+    if (cfg_to_ack >= 0 && cfg_to_ack != cur_cfg) {
+        write_int(txn, ovs, "cur_cfg", cfg_to_ack);
+    }
+
+    enum ovsdb_idl_txn_status status = ovsdb_idl_txn_commit(txn);
+    if (status == TXN_INCOMPLETE) {
+        status_txn = txn;
+    } else {
+        if (status != TXN_SUCCESS && status != TXN_UNCHANGED) {
+            status_dirty = true;
+        }
+        ovsdb_idl_txn_destroy(txn);
+    }
+}
+
+/* Notices netdevs whose status changed since it was last written. */
+static void
+bridge_poll_status(void)
+{
+    for (size_t i = 0; i < n_bridges; i++) {
+        const struct bridge *br = bridges[i];
+        for (size_t j = 0; j < br->n_ports; j++) {
+            const struct port *port = br->ports[j];
+            if (port->netdev
+                && netdev_get_change_seq(port->netdev) != port->change_seq) {
+                status_dirty = true;
+                return;
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * unixctl commands.
+ * ------------------------------------------------------------------------ */
+
+static struct bridge *
+bridge_lookup_or_reply(struct unixctl_conn *conn, const char *name)
+{
+    struct bridge *br = bridge_find(name);
+    if (!br) {
+        unixctl_command_reply_error(conn, "no such bridge");
+    }
+    return br;
+}
+
+static void
+fdb_show_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+            const char *argv[], void *aux DPS_UNUSED)
+{
+    struct bridge *br = bridge_lookup_or_reply(conn, argv[1]);
+    if (br) {
+        struct ds ds = DS_EMPTY_INITIALIZER;
+        normal_fdb_show(br->nb, time_msec(), &ds);
+        unixctl_command_reply(conn, ds_cstr(&ds));
+        ds_destroy(&ds);
+    }
+}
+
+static void
+fdb_flush_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *aux DPS_UNUSED)
+{
+    if (argc > 1) {
+        struct bridge *br = bridge_lookup_or_reply(conn, argv[1]);
+        if (!br) {
+            return;
+        }
+        normal_fdb_flush(br->nb);
+    } else {
+        for (size_t i = 0; i < n_bridges; i++) {
+            normal_fdb_flush(bridges[i]->nb);
+        }
+    }
+    unixctl_command_reply(conn, NORMAL_FDB_FLUSH_REPLY);
+}
+
+static bool
+parse_vlan(const char *s, uint16_t *vlan)
+{
+    int v;
+    if (util_str_to_int(s, 10, &v) && v >= 0 && v <= NORMAL_MAX_VLAN) {
+        *vlan = v;
+        return true;
+    }
+    return false;
+}
+
+static void
+fdb_add_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+           const char *argv[], void *aux DPS_UNUSED)
+{
+    struct bridge *br = bridge_lookup_or_reply(conn, argv[1]);
+    struct eth_addr mac;
+    uint16_t vlan;
+    struct port *port = NULL;
+
+    if (!br) {
+        return;
+    }
+    for (size_t i = 0; i < br->n_ports; i++) {
+        if (!strcmp(br->ports[i]->name, argv[2]) && br->ports[i]->netdev) {
+            port = br->ports[i];
+            break;
+        }
+    }
+    if (!port) {
+        unixctl_command_reply_error(conn, "no such port");
+    } else if (!parse_vlan(argv[3], &vlan)) {
+        unixctl_command_reply_error(conn, "invalid vlan");
+    } else if (!eth_addr_parse(argv[4], &mac)) {
+        unixctl_command_reply_error(conn, "invalid mac");
+    } else {
+        int error = normal_fdb_add(br->nb, port->ofport, vlan, &mac);
+        if (error) {
+            unixctl_command_reply_error(conn, "could not add static mac "
+                                        "entry");
+        } else {
+            unixctl_command_reply(conn, NULL);
+        }
+    }
+}
+
+static void
+fdb_del_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+           const char *argv[], void *aux DPS_UNUSED)
+{
+    struct bridge *br = bridge_lookup_or_reply(conn, argv[1]);
+    struct eth_addr mac;
+    uint16_t vlan;
+
+    if (!br) {
+        return;
+    }
+    if (!parse_vlan(argv[2], &vlan)) {
+        unixctl_command_reply_error(conn, "invalid vlan");
+    } else if (!eth_addr_parse(argv[3], &mac)) {
+        unixctl_command_reply_error(conn, "invalid mac");
+    } else if (!normal_fdb_del(br->nb, vlan, &mac)) {
+        unixctl_command_reply_error(conn, "could not find static mac entry");
+    } else {
+        unixctl_command_reply(conn, NULL);
+    }
+}
+
+static void
+fdb_stats_show_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                  const char *argv[], void *aux DPS_UNUSED)
+{
+    struct bridge *br = bridge_lookup_or_reply(conn, argv[1]);
+    struct mac_learning_stats stats;
+    size_t n_entries, max_entries;
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    if (!br) {
+        return;
+    }
+    normal_fdb_get_stats(br->nb, &stats, &n_entries, &max_entries);
+    ds_put_format(&ds, "Statistics for bridge \"%s\":\n", br->name);
+    ds_put_format(&ds, "  Current/maximum MAC entries in the table: "
+                  "%zu/%zu\n", n_entries, max_entries);
+    ds_put_format(&ds, "  Total number of learned MAC entries     : "
+                  "%"PRIu64"\n", stats.n_learned);
+    ds_put_format(&ds, "  Total number of expired MAC entries     : "
+                  "%"PRIu64"\n", stats.n_expired);
+    ds_put_format(&ds, "  Total number of evicted MAC entries     : "
+                  "%"PRIu64"\n", stats.n_evicted);
+    ds_put_format(&ds, "  Total number of port moved MAC entries  : "
+                  "%"PRIu64"\n", stats.n_moved);
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+static void
+fdb_stats_clear_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+                   void *aux DPS_UNUSED)
+{
+    if (argc > 1) {
+        struct bridge *br = bridge_lookup_or_reply(conn, argv[1]);
+        if (!br) {
+            return;
+        }
+        normal_fdb_clear_stats(br->nb);
+    } else {
+        for (size_t i = 0; i < n_bridges; i++) {
+            normal_fdb_clear_stats(bridges[i]->nb);
+        }
+    }
+    unixctl_command_reply(conn, "statistics successfully cleared");
+}
+
+static int
+compare_bridges_by_name(const void *a_, const void *b_)
+{
+    const struct bridge *const *a = a_;
+    const struct bridge *const *b = b_;
+    return strcmp((*a)->name, (*b)->name);
+}
+
+static int
+compare_ports_by_name(const void *a_, const void *b_)
+{
+    const struct port *const *a = a_;
+    const struct port *const *b = b_;
+    return strcmp((*a)->iface_name, (*b)->iface_name);
+}
+
+/* The type dpif/show prints: Open vSwitch shows internal ports of the
+ * userspace datapath as the tap devices they are there. */
+static const char *
+port_show_type(const struct port *port)
+{
+    const char *type = netdev_get_type(port->netdev);
+    return !strcmp(type, "internal") ? "tap" : type;
+}
+
+static void
+dpif_show_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+             const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    struct dp_netdev_stats stats = { 0, 0, 0, 0 };
+    struct bridge **sorted;
+
+    if (dp) {
+        dp_netdev_get_stats(dp, &stats);
+    }
+    ds_put_format(&ds, "netdev@%s: hit:%"PRIu64" missed:%"PRIu64"\n",
+                  DP_NETDEV_NAME, stats.n_hit, stats.n_missed);
+
+    sorted = xmalloc(MAX(n_bridges, 1) * sizeof *sorted);
+    if (n_bridges) {
+        memcpy(sorted, bridges, n_bridges * sizeof *sorted);
+    }
+    if (n_bridges > 1) {
+        qsort(sorted, n_bridges, sizeof *sorted, compare_bridges_by_name);
+    }
+    for (size_t i = 0; i < n_bridges; i++) {
+        const struct bridge *br = sorted[i];
+        struct port **ports = xmalloc(MAX(br->n_ports, 1) * sizeof *ports);
+
+        if (br->n_ports) {
+            memcpy(ports, br->ports, br->n_ports * sizeof *ports);
+        }
+
+        ds_put_format(&ds, "  %s:\n", br->name);
+        if (br->n_ports > 1) {
+            qsort(ports, br->n_ports, sizeof *ports, compare_ports_by_name);
+        }
+        for (size_t j = 0; j < br->n_ports; j++) {
+            const struct port *port = ports[j];
+            struct smap config = SMAP_INITIALIZER;
+
+            if (!port->netdev || port->dp_port == DP_PORT_NONE) {
+                continue;
+            }
+            ds_put_format(&ds, "    %s %"PRId64"/%"PRIu32": (%s",
+                          port->iface_name, port->ofport, port->dp_port,
+                          port_show_type(port));
+            if (!netdev_get_config(port->netdev, &config)
+                && !smap_is_empty(&config)) {
+                ds_put_cstr(&ds, ": ");
+                smap_format(&config, &ds);
+            }
+            ds_put_cstr(&ds, ")\n");
+            smap_destroy(&config);
+        }
+        free(ports);
+    }
+    free(sorted);
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+static void
+register_commands(void)
+{
+    unixctl_command_register("fdb/show", "bridge", 1, 1, fdb_show_cb, NULL);
+    unixctl_command_register("fdb/flush", "[bridge]", 0, 1, fdb_flush_cb,
+                             NULL);
+    unixctl_command_register("fdb/add", "bridge port vlan mac", 4, 4,
+                             fdb_add_cb, NULL);
+    unixctl_command_register("fdb/del", "bridge vlan mac", 3, 3,
+                             fdb_del_cb, NULL);
+    unixctl_command_register("fdb/stats-show", "bridge", 1, 1,
+                             fdb_stats_show_cb, NULL);
+    unixctl_command_register("fdb/stats-clear", "[bridge]", 0, 1,
+                             fdb_stats_clear_cb, NULL);
+    unixctl_command_register("dpif/show", "", 0, 0, dpif_show_cb, NULL);
+}
+
+static void
+memory_report_cb(struct memory_report *report, void *aux DPS_UNUSED)
+{
+    size_t n_ports = 0;
+
+    for (size_t i = 0; i < n_bridges; i++) {
+        n_ports += bridges[i]->n_ports;
+    }
+    memory_report_add(report, "bridges", n_bridges);
+    memory_report_add(report, "ports", n_ports);
+}
