@@ -84,6 +84,7 @@ struct dp_netdev_port {
     bool is_pmd;
     bool emc_enabled;                   /* Interface:other_config. */
     bool need_reopen;                   /* Rx queues must be reopened. */
+    int requested_txq;                  /* Last netdev_set_tx_multiq(). */
     char *rxq_affinity;                 /* Interface:other_config, or NULL. */
     struct dp_netdev_rxq *rxqs;
     int n_rxq;

@@ -775,7 +775,26 @@ wanted_cores(const struct dp_netdev *dp, bool *wanted, size_t n_wanted)
 static void
 dp_reconfigure(struct dp_netdev *dp)
 {
+    enum { MAX_CORES = 1024 };
+    bool *wanted = xcalloc(MAX_CORES, sizeof *wanted);
+    int n_wanted = 0;
+
     dp->need_reconfigure = false;
+    wanted_cores(dp, wanted, MAX_CORES);
+    for (int core = 0; core < MAX_CORES; core++) {
+        n_wanted += wanted[core];
+    }
+
+    /* One tx queue per sending thread (the PMDs and the main thread), if
+     * the ports can have that many. */
+    for (size_t i = 0; i < dp->n_ports; i++) {
+        struct dp_netdev_port *port = dp->ports[i];
+
+        if (port->requested_txq != n_wanted + 1) {
+            port->requested_txq = n_wanted + 1;
+            netdev_set_tx_multiq(port->netdev, n_wanted + 1);
+        }
+    }
 
     /* Ports that asked for reconfiguration: no thread polls or sends. */
     pmd_flush_all(dp->main_pmd, true, time_usec());
@@ -799,10 +818,6 @@ dp_reconfigure(struct dp_netdev *dp)
     }
 
     /* PMD threads. */
-    enum { MAX_CORES = 1024 };
-    bool *wanted = xcalloc(MAX_CORES, sizeof *wanted);
-    wanted_cores(dp, wanted, MAX_CORES);
-
     size_t n = 0;
     for (size_t i = 0; i < dp->n_pmds; i++) {
         struct dp_netdev_pmd *pmd = dp->pmds[i];

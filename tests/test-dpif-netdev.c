@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
+#include "dp-flow.h"
 #include "dp-packet.h"
 #include "dp-test.h"
 #include "dpif-netdev-private.h"
@@ -76,9 +77,19 @@ struct fixture {
     struct netdev *ports[4];
 };
 
+/* The fixture in use, so that a test that failed half-way does not make
+ * the following ones fail too. */
+static struct fixture live_fixture;
+static bool fixture_live;
+
+static void fixture_destroy(struct fixture *);
+
 static void
 fixture_init(struct fixture *fx, const char *type, const char *other_config)
 {
+    if (fixture_live) {
+        fixture_destroy(&live_fixture);
+    }
     memset(fx, 0, sizeof *fx);
     assert_int_equal(dp_netdev_create(&fx->dp), 0);
     dp_netdev_set_upcall_cb(fx->dp, slow_upcall, NULL);
@@ -111,11 +122,14 @@ fixture_init(struct fixture *fx, const char *type, const char *other_config)
     dp_actions_clear(&slow_actions);
     slow_error = 0;
     n_upcalls = 0;
+    live_fixture = *fx;
+    fixture_live = true;
 }
 
 static void
 fixture_destroy(struct fixture *fx)
 {
+    fixture_live = false;
     dp_netdev_destroy(fx->dp);
     for (int i = 1; i <= 3; i++) {
         struct dp_packet *p;
@@ -372,6 +386,28 @@ reval_cb(void *aux DPS_UNUSED, const struct flow *key, const struct flow *mask,
     return true;
 }
 
+/* Keeps every flow, alternating its output between ports 2 and 3... but
+ * port 3 is a port packets come in on: output to 2 always. */
+static bool
+reval_any_cb(void *aux DPS_UNUSED, const struct flow *key DPS_UNUSED,
+             const struct flow *mask DPS_UNUSED,
+             const struct dp_actions *actions DPS_UNUSED,
+             struct dp_actions *new_actions)
+{
+    static unsigned int n;
+
+    if (++n % 5 == 0) {
+        return false;
+    }
+    dp_actions_put_output(new_actions, 2);
+    if (n % 2) {
+        dp_actions_put_push_vlan(new_actions, htons(ETH_TYPE_VLAN),
+                                 htons(VLAN_CFI | 1));
+        dp_actions_put_pop_vlan(new_actions);
+    }
+    return true;
+}
+
 static void
 test_revalidate(void **state DPS_UNUSED)
 {
@@ -560,6 +596,228 @@ test_pmd_reconfigure(void **state DPS_UNUSED)
     assert_int_equal(wait_sent(&fx, 2, 50), 50);
 
     smap_destroy(&cfg);
+    fixture_destroy(&fx);
+}
+
+static char *appctl(struct fixture *, const char *command, const char *args);
+
+/* Interface:other_config:emc-enable=false keeps that port's packets out of
+ * the EMC; emc-insert-inv-prob=0 keeps every port's out. */
+static void
+test_emc_disable(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    uint64_t s[PMD_N_STATS];
+    struct smap icfg = SMAP_INITIALIZER;
+    char *err = NULL;
+    struct flow f;
+
+    fixture_init(&fx, "dummy", "emc-insert-inv-prob=1");
+    dp_actions_put_output(&slow_actions, 3);
+    smap_add(&icfg, "emc-enable", "false");
+    assert_int_equal(dp_netdev_port_set_config(fx.dp, 1, &icfg, &err), 0);
+    sample_flow(&f, 2);
+    for (int i = 0; i < 3; i++) {
+        inject(&fx, 1, &f);
+        dp_netdev_run(fx.dp);
+    }
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_EXACT_HIT], 0);
+    assert_int_equal(s[PMD_STAT_MASKED_HIT], 2);
+
+    /* Port 2 still uses it. */
+    for (int i = 0; i < 3; i++) {
+        inject(&fx, 2, &f);
+        dp_netdev_run(fx.dp);
+    }
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_EXACT_HIT], 2);
+    assert_int_equal(count_sent(&fx, 3, NULL), 6);
+    smap_destroy(&icfg);
+    fixture_destroy(&fx);
+
+    fixture_init(&fx, "dummy", "emc-insert-inv-prob=0");
+    dp_actions_put_output(&slow_actions, 3);
+    for (int i = 0; i < 3; i++) {
+        inject(&fx, 1, &f);
+        dp_netdev_run(fx.dp);
+    }
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_EXACT_HIT], 0);
+    assert_int_equal(s[PMD_STAT_MASKED_HIT], 2);
+    fixture_destroy(&fx);
+}
+
+/* A packet with a flow mark that maps to a live flow of this thread skips
+ * extraction and the caches; an unknown mark takes the usual path. */
+static void
+test_flow_mark(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    uint64_t s[PMD_N_STATS];
+    struct flow f;
+
+    fixture_init(&fx, "dummy", "hw-offload=true");
+    dp_actions_put_output(&slow_actions, 2);
+    sample_flow(&f, 2);
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(count_sent(&fx, 2, NULL), 1);
+
+    struct dp_netdev_pmd *main_pmd = fx.dp->main_pmd;
+    struct dp_flow *flow = main_pmd->flows->flow;
+    dp_flow_set_mark(flow, 7);
+    dp_netdev_set_mark_to_flow(fx.dp, 7, flow);
+
+    struct dp_packet *p = make_packet(&f);
+    dp_packet_set_flow_mark(p, 7);
+    assert_int_equal(netdev_dummy_queue_packet(fx.ports[1], 0, p), 0);
+    p = make_packet(&f);
+    dp_packet_set_flow_mark(p, 8);              /* No flow. */
+    assert_int_equal(netdev_dummy_queue_packet(fx.ports[1], 0, p), 0);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(count_sent(&fx, 2, NULL), 2);
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_PHWOL_HIT], 1);
+    assert_int_equal(s[PMD_STAT_MISS], 1);
+
+    struct dp_flow_stats st;
+    dp_flow_get_stats(flow, &st);
+    assert_int_equal(st.n_packets, 2);
+
+    char *out = appctl(&fx, "dpctl/dump-flows", "-m");
+    assert_non_null(strstr(out, ", dp:ovs, offloaded:partial, actions:p2"));
+    free(out);
+
+    /* Deleting the flow clears its mark's entry. */
+    dp_netdev_flush_flows(fx.dp);
+    assert_null(fx.dp->mark_to_flow[7]);
+    fixture_destroy(&fx);
+}
+
+/* tx-flush-interval holds output batches across receive bursts. */
+static void
+test_tx_flush_interval(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    uint64_t s[PMD_N_STATS];
+    struct flow f;
+
+    fixture_init(&fx, "dummy-pmd", "pmd-cpu-mask=1 tx-flush-interval=200000");
+    dp_actions_put_output(&slow_actions, 2);
+    sample_flow(&f, 2);
+
+    /* Five bursts of one packet within the interval: one batch. */
+    long long int start = time_usec();
+    for (int i = 0; i < 5; i++) {
+        inject(&fx, 1, &f);
+        usleep(2000);
+    }
+    size_t n = wait_sent(&fx, 2, 5);
+    long long int elapsed = time_usec() - start;
+    assert_int_equal(n, 5);
+    dp_netdev_pmd_get_stats(fx.dp->pmds[0], s);
+    if (elapsed < 190000) {
+        fail_msg("sent after %lld us, before the interval", elapsed);
+    }
+    assert_true(s[PMD_STAT_SENT_BATCHES] <= 2);
+    assert_int_equal(s[PMD_STAT_SENT_PKTS], 5);
+    fixture_destroy(&fx);
+}
+
+/* dp_netdev_execute() runs actions on a packet from the main thread. */
+static void
+test_execute(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct dp_actions acts = DP_ACTIONS_INITIALIZER;
+    struct flow f, out;
+
+    fixture_init(&fx, "dummy", "");
+    sample_flow(&f, 2);
+    f.in_port = 0;
+    dp_actions_put_output(&acts, 3);
+    dp_actions_put_push_vlan(&acts, htons(ETH_TYPE_VLAN), htons(VLAN_CFI | 9));
+    dp_actions_put_output(&acts, 2);
+    dp_netdev_execute(fx.dp, make_packet(&f), &acts);
+    assert_int_equal(count_sent(&fx, 3, &f), 1);
+    out = f;
+    out.vlan_tpid[0] = htons(ETH_TYPE_VLAN);
+    out.vlan_tci[0] = htons(VLAN_CFI | 9);
+    assert_int_equal(count_sent(&fx, 2, &out), 1);
+    dp_actions_destroy(&acts);
+    fixture_destroy(&fx);
+}
+
+/* Transmit queues: enough for every thread, each its own; too few,
+ * shared with concurrent_txq. */
+static void
+test_txq_modes(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct smap opts = SMAP_INITIALIZER;
+    char *err = NULL;
+
+    /* Port 3 gets one queue per thread (netdev_set_tx_multiq()); port 2 is
+     * configured with one. */
+    fixture_init(&fx, "dummy-pmd", "pmd-cpu-mask=3 pmd-sleep-max=1000");
+    smap_add(&opts, "n_txq", "1");
+    assert_int_equal(netdev_set_config(fx.ports[2], &opts, &err), 0);
+    smap_destroy(&opts);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(fx.dp->n_pmds, 2);
+    for (size_t i = 0; i < fx.dp->n_pmds; i++) {
+        struct dp_netdev_pmd *pmd = fx.dp->pmds[i];
+        const struct dp_netdev_tx_port *tx2 = NULL, *tx3 = NULL;
+
+        for (size_t j = 0; j < pmd->n_tx_ports; j++) {
+            if (pmd->tx_ports[j].port_no == 2) {
+                tx2 = &pmd->tx_ports[j];
+            } else if (pmd->tx_ports[j].port_no == 3) {
+                tx3 = &pmd->tx_ports[j];
+            }
+        }
+        assert_non_null(tx2);
+        assert_non_null(tx3);
+        assert_false(tx3->concurrent_txq);
+        assert_int_equal(tx3->qid, i + 1);
+        assert_true(tx2->concurrent_txq);
+        assert_int_equal(tx2->qid, 0);
+    }
+    assert_int_equal(netdev_n_txq(fx.ports[3]), 3);
+    assert_int_equal(netdev_n_txq(fx.ports[2]), 1);
+    fixture_destroy(&fx);
+}
+
+/* Revalidation and flushes from the main thread while PMDs forward (run it
+ * in the ASan build: nothing may be freed under a PMD). */
+static void
+test_revalidate_under_traffic(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct flow f;
+    size_t total = 0, sent = 0;
+
+    fixture_init(&fx, "dummy-pmd", "pmd-cpu-mask=3 emc-insert-inv-prob=1");
+    dp_actions_put_output(&slow_actions, 2);
+    for (int round = 0; round < 40; round++) {
+        for (int i = 0; i < 25; i++) {
+            sample_flow(&f, 2 + (round + i) % 7);
+            if (!netdev_dummy_queue_packet(fx.ports[1 + i % 2 * 2], 0,
+                                           make_packet(&f))) {
+                total++;
+            }
+        }
+        if (round % 3 == 0) {
+            dp_netdev_flush_flows(fx.dp);
+        } else {
+            dp_netdev_revalidate(fx.dp, reval_any_cb, NULL);
+        }
+        dp_netdev_run(fx.dp);
+        sent += count_sent(&fx, 2, NULL);
+    }
+    sent += wait_sent(&fx, 2, total - sent);
+    assert_int_equal(sent, total);
     fixture_destroy(&fx);
 }
 
@@ -841,6 +1099,12 @@ main(void)
         DP_TEST(test_aging_and_flow_limit),
         DP_TEST(test_config_errors),
         DP_TEST(test_pmd_reconfigure),
+        DP_TEST(test_emc_disable),
+        DP_TEST(test_flow_mark),
+        DP_TEST(test_tx_flush_interval),
+        DP_TEST(test_execute),
+        DP_TEST(test_txq_modes),
+        DP_TEST(test_revalidate_under_traffic),
         DP_TEST(test_unixctl),
         DP_TEST(test_unixctl_rxq_show),
     };
