@@ -43,8 +43,8 @@ dp_netdev_unixctl_register(struct dp_netdev *dp)
     unixctl_command_register("dpctl/show", "[-s] [dp...]", 0, 3,
                              dpctl_show, dp);
     unixctl_command_register("dpctl/dump-flows",
-                             "[-m] [--names] [dp] [pmd=..]", 0, 4,
-                             dpctl_dump_flows, dp);
+                             "[-m] [--names] [dp] [filter=..] [type=..] "
+                             "[pmd=..]", 0, 7, dpctl_dump_flows, dp);
     unixctl_command_register("dpctl/del-flows", "[dp]", 0, 1,
                              dpctl_del_flows, dp);
     unixctl_command_register("dpif-netdev/pmd-stats-show",
@@ -476,6 +476,42 @@ format_dump_flow(struct ds *ds, struct dp_netdev *dp,
     ds_put_char(ds, '\n');
 }
 
+/* Which flows "type=" selects. */
+enum dump_type {
+    DUMP_ALL,
+    DUMP_NOT_OFFLOADED,         /* type=ovs */
+    DUMP_OFFLOADED,             /* type=offloaded, partially-offloaded, dpdk */
+};
+
+/* Returns true if 'node' passes the filter 'fkey'/'fmask' (every field the
+ * filter names equal in the key of the flow's first packet) and 'type'. */
+static bool
+dump_filter_match(const struct dp_netdev_flow_node *node,
+                  const struct flow *fkey, const struct flow *fmask,
+                  enum dump_type type)
+{
+    bool offloaded = dp_flow_get_mark(node->flow) != DP_FLOW_MARK_NONE;
+
+    if ((type == DUMP_NOT_OFFLOADED && offloaded)
+        || (type == DUMP_OFFLOADED && !offloaded)) {
+        return false;
+    }
+    if (fkey) {
+        struct flow key;
+        const uint64_t *k = (const uint64_t *) &key;
+        const uint64_t *fk = (const uint64_t *) fkey;
+        const uint64_t *fm = (const uint64_t *) fmask;
+
+        flow_key_to_flow(&node->first_key, &key);
+        for (size_t i = 0; i < FLOW_N_WORDS; i++) {
+            if ((k[i] ^ fk[i]) & fm[i]) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 static void
 dpctl_dump_flows(struct unixctl_conn *conn, int argc, const char *argv[],
                  void *dp_)
@@ -485,6 +521,9 @@ dpctl_dump_flows(struct unixctl_conn *conn, int argc, const char *argv[],
     bool verbose = false;
     int names = -1;
     int pmd_core = -2;          /* -2: all; -1: the main thread. */
+    enum dump_type type = DUMP_ALL;
+    struct flow fkey, fmask;
+    bool filter = false;
 
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-m") || !strcmp(argv[i], "--more")) {
@@ -493,6 +532,33 @@ dpctl_dump_flows(struct unixctl_conn *conn, int argc, const char *argv[],
             names = 1;
         } else if (!strcmp(argv[i], "--no-names")) {
             names = 0;
+        } else if (!strncmp(argv[i], "filter=", 7)) {
+            char *err = odp_flow_parse(argv[i] + 7, &fkey, &fmask);
+
+            if (err) {
+                char *msg = xasprintf("Failed to parse filter (%s)", err);
+                unixctl_command_reply_error(conn, msg);
+                free(msg);
+                free(err);
+                return;
+            }
+            filter = true;
+        } else if (!strncmp(argv[i], "type=", 5)) {
+            const char *t = argv[i] + 5;
+
+            if (!strcmp(t, "all")) {
+                type = DUMP_ALL;
+            } else if (!strcmp(t, "ovs")) {
+                type = DUMP_NOT_OFFLOADED;
+            } else if (!strcmp(t, "offloaded") || !strcmp(t, "dpdk")
+                       || !strcmp(t, "partially-offloaded")) {
+                type = DUMP_OFFLOADED;
+            } else {
+                char *msg = xasprintf("Failed to parse type (%s)", t);
+                unixctl_command_reply_error(conn, msg);
+                free(msg);
+                return;
+            }
         } else if (!strncmp(argv[i], "pmd=", 4)) {
             if (!util_str_to_int(argv[i] + 4, 10, &pmd_core)
                 || pmd_core < -1) {
@@ -526,7 +592,13 @@ dpctl_dump_flows(struct unixctl_conn *conn, int argc, const char *argv[],
             continue;
         }
         pthread_mutex_lock(&pmd->flow_mutex);
-        if (pmd->flows) {
+        bool any = false;
+        for (struct dp_netdev_flow_node *node = pmd->flows; node && !any;
+             node = node->next) {
+            any = dump_filter_match(node, filter ? &fkey : NULL, &fmask,
+                                    type);
+        }
+        if (any) {
             if (pmd->core_id == OVS_CORE_UNSPEC) {
                 ds_put_cstr(&ds, "flow-dump from the main thread:\n");
             } else {
@@ -541,7 +613,10 @@ dpctl_dump_flows(struct unixctl_conn *conn, int argc, const char *argv[],
         }
         for (struct dp_netdev_flow_node *node = last; node;
              node = node->prev) {
-            format_dump_flow(&ds, dp, node, verbose, names, now);
+            if (dump_filter_match(node, filter ? &fkey : NULL, &fmask,
+                                  type)) {
+                format_dump_flow(&ds, dp, node, verbose, names, now);
+            }
         }
         pthread_mutex_unlock(&pmd->flow_mutex);
     }

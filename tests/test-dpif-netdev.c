@@ -1021,8 +1021,97 @@ test_unixctl(void **state DPS_UNUSED)
     check_appctl(&fx, "dpif-netdev/pmd-stats-show", "-pmd x",
                  "ERROR: Invalid pmd core: x\n");
 
+    /* filter= and type=. */
+    s = appctl(&fx, "dpctl/dump-flows", "filter=in_port(1),eth_type(0x0800)");
+    assert_non_null(strstr(s, "in_port(1)"));
+    free(s);
+    check_appctl(&fx, "dpctl/dump-flows", "filter=in_port(2)", "");
+    check_appctl(&fx, "dpctl/dump-flows", "type=offloaded", "");
+    s = appctl(&fx, "dpctl/dump-flows", "type=ovs");
+    assert_non_null(strstr(s, "in_port(1)"));
+    free(s);
+    s = appctl(&fx, "dpctl/dump-flows", "filter=bogus(");
+    assert_memory_equal(s, "ERROR: Failed to parse filter", 29);
+    free(s);
+
     check_appctl(&fx, "dpctl/del-flows", "", "");
     check_appctl(&fx, "dpctl/dump-flows", "", "");
+    fixture_destroy(&fx);
+}
+
+/* pmd-rxq-assign=cycles and group use the measured load; pmd-rxq-show
+ * shows it. */
+static void
+set_load(struct dp_netdev_port *port, int q, uint64_t cycles)
+{
+    memset(port->rxqs[q].intervals, 0, sizeof port->rxqs[q].intervals);
+    port->rxqs[q].intervals[0] = cycles;
+}
+
+static int
+core_of(struct dp_netdev_port *port, int q)
+{
+    return port->rxqs[q].pmd ? port->rxqs[q].pmd->core_id : -1;
+}
+
+static void
+test_rxq_assign_by_load(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct smap opts = SMAP_INITIALIZER;
+    struct smap cfg = SMAP_INITIALIZER;
+    char *err = NULL;
+
+    fixture_init(&fx, "dummy-pmd", "pmd-cpu-mask=3 pmd-sleep-max=1000");
+    smap_add(&opts, "n_rxq", "4");
+    assert_int_equal(netdev_set_config(fx.ports[1], &opts, &err), 0);
+    smap_destroy(&opts);
+    dp_netdev_run(fx.dp);
+
+    struct dp_netdev_port *p1 = dp_netdev_lookup_port(fx.dp, 1);
+    assert_int_equal(p1->n_rxq, 4);
+    set_load(p1, 0, 100);
+    set_load(p1, 1, 10);
+    set_load(p1, 2, 50);
+    set_load(p1, 3, 40);
+
+    /* cycles: 100, 50, 40, 10 dealt to cores 0, 1, 1, 0. */
+    dp_netdev_request_rebalance(fx.dp);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(core_of(p1, 0), 0);
+    assert_int_equal(core_of(p1, 2), 1);
+    assert_int_equal(core_of(p1, 3), 1);
+    assert_int_equal(core_of(p1, 1), 0);
+
+    /* group: each to the least loaded so far: 100 -> 0, 50 -> 1,
+     * 40 -> 1 (90), 10 -> 1 (100). */
+    smap_add(&cfg, "pmd-cpu-mask", "3");
+    smap_add(&cfg, "pmd-sleep-max", "1000");
+    smap_add(&cfg, "pmd-rxq-assign", "group");
+    dp_netdev_set_config(fx.dp, &cfg, NULL);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(core_of(p1, 0), 0);
+    assert_int_equal(core_of(p1, 2), 1);
+    assert_int_equal(core_of(p1, 3), 1);
+    assert_int_equal(core_of(p1, 1), 1);
+
+    /* Usage: each queue's share of its PMD's cycles, and the overhead. */
+    struct dp_netdev_pmd *pmd0 = fx.dp->pmds[0];
+    assert_int_equal(pmd0->core_id, 0);
+    memset(pmd0->intervals_total, 0, sizeof pmd0->intervals_total);
+    memset(pmd0->intervals_busy, 0, sizeof pmd0->intervals_busy);
+    pmd0->intervals_total[0] = 400;
+    pmd0->intervals_busy[0] = 120;
+    set_load(dp_netdev_lookup_port(fx.dp, 2), 0, 0);
+    set_load(dp_netdev_lookup_port(fx.dp, 3), 0, 0);
+    char *s = appctl(&fx, "dpif-netdev/pmd-rxq-show", "-pmd 0");
+    assert_non_null(strstr(s,
+                           "  port: p1                queue-id:  0 (enabled)   "
+                           "pmd usage: 25 %\n"));
+    assert_non_null(strstr(s, "  overhead:  5 %\n"));
+    free(s);
+
+    smap_destroy(&cfg);
     fixture_destroy(&fx);
 }
 
@@ -1107,6 +1196,7 @@ main(void)
         DP_TEST(test_revalidate_under_traffic),
         DP_TEST(test_unixctl),
         DP_TEST(test_unixctl_rxq_show),
+        DP_TEST(test_rxq_assign_by_load),
     };
 
     dp_test_init("test-dpif-netdev");
