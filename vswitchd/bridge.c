@@ -2032,9 +2032,9 @@ fdb_add_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
     if (!port) {
         unixctl_command_reply_error(conn, "no such port");
     } else if (!parse_vlan(argv[3], &vlan)) {
-        unixctl_command_reply_error(conn, "invalid vlan");
+        unixctl_command_reply_error(conn, "bad VLAN (0 to 4095)");
     } else if (!eth_addr_parse(argv[4], &mac)) {
-        unixctl_command_reply_error(conn, "invalid mac");
+        unixctl_command_reply_error(conn, "bad MAC address");
     } else {
         int error = normal_fdb_add(br->nb, port->ofport, vlan, &mac);
         if (error) {
@@ -2058,9 +2058,9 @@ fdb_del_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
         return;
     }
     if (!parse_vlan(argv[2], &vlan)) {
-        unixctl_command_reply_error(conn, "invalid vlan");
+        unixctl_command_reply_error(conn, "bad VLAN (0 to 4095)");
     } else if (!eth_addr_parse(argv[3], &mac)) {
-        unixctl_command_reply_error(conn, "invalid mac");
+        unixctl_command_reply_error(conn, "bad MAC address");
     } else if (!normal_fdb_del(br->nb, vlan, &mac)) {
         unixctl_command_reply_error(conn, "could not find static mac entry");
     } else {
