@@ -216,6 +216,7 @@ static const struct netdev_class vhost_server_class;
 static const struct netdev_class vhost_client_class;
 
 static struct netdev_vhost *netdev_vhost_cast(const struct netdev *);
+static void vhost_list_remove(struct netdev_vhost *);
 static int vhost_register_socket(struct netdev_vhost *, const char *path,
                                  char **errp);
 static void vhost_unregister_socket(struct netdev_vhost *);
@@ -325,6 +326,7 @@ netdev_vhost_construct(struct netdev *netdev)
     if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
         VLOG_ERR("%s: a dpdkvhostuser port's name is its socket's file name "
                  "and may not contain '/'", name);
+        vhost_list_remove(dev);
         return EINVAL;
     }
     const char *dir = dpdk_get_vhost_sock_dir();
@@ -332,8 +334,10 @@ netdev_vhost_construct(struct netdev *netdev)
     char *error_msg = NULL;
     int error = vhost_register_socket(dev, path, &error_msg);
     if (error) {
+        /* A failed construct is not destructed: leave no trace. */
         VLOG_ERR("%s", error_msg);
         free(error_msg);
+        vhost_list_remove(dev);
     }
     free(path);
     return error;
@@ -348,6 +352,20 @@ netdev_vhost_destruct(struct netdev *netdev)
      * this thread), which still finds 'dev'. */
     vhost_unregister_socket(dev);
 
+    vhost_list_remove(dev);
+
+    for (int i = 0; i < VHOST_MAX_QUEUE_PAIRS; i++) {
+        vhost_txq_drop_held(&dev->txqs[i]);
+    }
+    if (dev->mp) {
+        dpdk_mp_put(dev->mp);
+    }
+}
+
+/* Removes 'dev' from 'vhost_devs': no callback finds it any more. */
+static void
+vhost_list_remove(struct netdev_vhost *dev)
+{
     pthread_mutex_lock(&vhost_mutex);
     for (struct netdev_vhost **p = &vhost_devs; *p; p = &(*p)->next) {
         if (*p == dev) {
@@ -356,13 +374,6 @@ netdev_vhost_destruct(struct netdev *netdev)
         }
     }
     pthread_mutex_unlock(&vhost_mutex);
-
-    for (int i = 0; i < VHOST_MAX_QUEUE_PAIRS; i++) {
-        vhost_txq_drop_held(&dev->txqs[i]);
-    }
-    if (dev->mp) {
-        dpdk_mp_put(dev->mp);
-    }
 }
 
 static void
@@ -1019,8 +1030,18 @@ vhost_register_socket(struct netdev_vhost *dev, const char *path, char **errp)
         }
     }
 
-    /* Published before the callbacks can look for it. */
+    /* Published before the callbacks can look for it.  librte_vhost
+     * would register one path twice and then confuse the two. */
     pthread_mutex_lock(&vhost_mutex);
+    for (struct netdev_vhost *other = vhost_devs; other;
+         other = other->next) {
+        if (other->socket_path && !strcmp(other->socket_path, path)) {
+            *errp = xasprintf("%s: socket %s is already used by port %s",
+                              name, path, other->up.name);
+            pthread_mutex_unlock(&vhost_mutex);
+            return EADDRINUSE;
+        }
+    }
     dev->socket_path = xstrdup(path);
     pthread_mutex_unlock(&vhost_mutex);
 
