@@ -569,6 +569,8 @@ test_pmd_reconfigure(void **state DPS_UNUSED)
         char *err = NULL;
         smap_add_format(&opts, "n_rxq", "%d", 1 + round % 2);
         assert_int_equal(netdev_set_config(fx.ports[3], &opts, &err), 0);
+        /* And on the port the packets wait in (queue 0 stays). */
+        assert_int_equal(netdev_set_config(fx.ports[1], &opts, &err), 0);
         smap_destroy(&opts);
         dp_netdev_run(fx.dp);
         sent += count_sent(&fx, 2, NULL);
