@@ -10,3 +10,8 @@ tests_perf_perf_dpif_SOURCES = tests/perf/perf-dpif.c \
 tests_perf_perf_dpif_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_perf_perf_dpif_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
 tests_perf_perf_dpif_LDADD = $(DPIF_LIBS)
+
+# The throughput harness (run by hand, as root) and its documentation.
+EXTRA_DIST += \
+	tests/perf/dps-bench \
+	Documentation/topics/benchmarks.rst
