@@ -168,6 +168,20 @@ enum dp_rxq_assign {
 /* Size of the mark-to-flow array: marks are 0 .. DP_N_MARKS - 1. */
 #define DP_N_MARKS 65536
 
+/* Hooks for partial offload.  With other_config:hw-offload=true,
+ * 'installed' is called after a megaflow is installed, on the polling
+ * thread that installed it ('in_port' is the port its packets come from):
+ * it must not block (queue a request for an offload thread).  'deleted' is
+ * called when a megaflow is deleted, from the main thread, under the owning
+ * thread's flow mutex, before the flow is marked dead; the datapath has
+ * already cleared the flow's mark-to-flow entry, and the hook gives the
+ * mark back after an RCU grace period (dp_rcu_postpone()).  Either may be
+ * NULL. */
+struct dp_netdev_flow_hooks {
+    void (*installed)(void *aux, struct dp_flow *, uint32_t in_port);
+    void (*deleted)(void *aux, struct dp_flow *);
+    void *aux;
+};
 struct dp_netdev {
     struct dp_rcu *rcu;
     uint64_t rcu_ids_used[2];           /* Bitmap of dp_rcu thread ids. */
@@ -202,6 +216,7 @@ struct dp_netdev {
      * published with release stores, read lock-free by the PMDs). */
     unsigned int n_flows;
     struct dp_flow **mark_to_flow;
+    struct dp_netdev_flow_hooks hooks;  /* Changed with the PMDs paused. */
 
     /* Main loop timers, in msec. */
     long long int next_aging;
@@ -226,6 +241,10 @@ void dp_netdev_request_rebalance(struct dp_netdev *);
  * copy and alive; others take the usual path. */
 void dp_netdev_set_mark_to_flow(struct dp_netdev *, uint32_t mark,
                                 struct dp_flow *);
+
+/* Offload hooks: see struct dp_netdev_flow_hooks above. */
+void dp_netdev_set_flow_hooks(struct dp_netdev *,
+                              const struct dp_netdev_flow_hooks *);
 
 /* Commands (lib/dpif-netdev-unixctl.c). */
 void dp_netdev_unixctl_register(struct dp_netdev *);

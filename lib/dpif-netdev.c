@@ -1606,6 +1606,7 @@ pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_packet *p,
                            acts->n_actions * sizeof *acts->actions, &ufid);
     }
 
+    bool installed = false;
     if (f) {
         pthread_mutex_lock(&pmd->flow_mutex);
         error = dpcls_insert(&pmd->cls, &f->cr, &masked, &mkey);
@@ -1629,6 +1630,7 @@ pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_packet *p,
             node->first_key = *key;
             f->aux = node;
             __atomic_add_fetch(&dp->n_flows, 1, __ATOMIC_RELAXED);
+            installed = true;
         }
         pthread_mutex_unlock(&pmd->flow_mutex);
     }
@@ -1636,6 +1638,10 @@ pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_packet *p,
     if (f) {
         if (emc_enabled) {
             dp_emc_probabilistic_insert(pmd->emc, key, hash, f);
+        }
+        if (installed && dp->hooks.installed
+            && __atomic_load_n(&dp->hw_offload, __ATOMIC_RELAXED)) {
+            dp->hooks.installed(dp->hooks.aux, f, flow.in_port);
         }
     } else {
         /* No flow: execute this packet alone with the upcall's actions. */
@@ -1848,6 +1854,25 @@ dp_netdev_set_mark_to_flow(struct dp_netdev *dp, uint32_t mark,
     }
 }
 
+/* Sets the offload hooks (see dpif-netdev-private.h), or clears them if
+ * 'hooks' is NULL. */
+void
+dp_netdev_set_flow_hooks(struct dp_netdev *dp,
+                         const struct dp_netdev_flow_hooks *hooks)
+{
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        dp_netdev_pmd_pause(dp->pmds[i]);
+    }
+    if (hooks) {
+        dp->hooks = *hooks;
+    } else {
+        memset(&dp->hooks, 0, sizeof dp->hooks);
+    }
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        dp_netdev_pmd_resume(dp->pmds[i]);
+    }
+}
+
 static void
 free_node(void *node)
 {
@@ -1876,6 +1901,9 @@ flow_node_delete(struct dp_netdev_pmd *pmd, struct dp_netdev_flow_node *node)
     if (mark < DP_N_MARKS
         && __atomic_load_n(&dp->mark_to_flow[mark], __ATOMIC_RELAXED) == f) {
         dp_netdev_set_mark_to_flow(dp, mark, NULL);
+    }
+    if (dp->hooks.deleted) {
+        dp->hooks.deleted(dp->hooks.aux, f);
     }
     dp_flow_mark_dead(f);
     dp_flow_unref(f);

@@ -650,6 +650,24 @@ test_emc_disable(void **state DPS_UNUSED)
     fixture_destroy(&fx);
 }
 
+static unsigned int n_hook_installed, n_hook_deleted;
+static uint32_t hook_in_port;
+
+static void
+hook_installed(void *aux DPS_UNUSED, struct dp_flow *flow, uint32_t in_port)
+{
+    assert_non_null(flow);
+    n_hook_installed++;
+    hook_in_port = in_port;
+}
+
+static void
+hook_deleted(void *aux DPS_UNUSED, struct dp_flow *flow)
+{
+    assert_false(dp_flow_is_dead(flow));
+    n_hook_deleted++;
+}
+
 /* A packet with a flow mark that maps to a live flow of this thread skips
  * extraction and the caches; an unknown mark takes the usual path. */
 static void
@@ -691,9 +709,21 @@ test_flow_mark(void **state DPS_UNUSED)
     assert_non_null(strstr(out, ", dp:ovs, offloaded:partial, actions:p2"));
     free(out);
 
-    /* Deleting the flow clears its mark's entry. */
+    /* Deleting the flow clears its mark's entry and calls the hook. */
+    struct dp_netdev_flow_hooks hooks = {
+        .installed = hook_installed, .deleted = hook_deleted,
+    };
+    dp_netdev_set_flow_hooks(fx.dp, &hooks);
     dp_netdev_flush_flows(fx.dp);
     assert_null(fx.dp->mark_to_flow[7]);
+    assert_int_equal(n_hook_deleted, 1);
+
+    /* A new megaflow is handed to the 'installed' hook. */
+    inject(&fx, 3, &f);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(n_hook_installed, 1);
+    assert_int_equal(hook_in_port, 3);
+    dp_netdev_set_flow_hooks(fx.dp, NULL);
     fixture_destroy(&fx);
 }
 
