@@ -263,6 +263,77 @@ test_forward_and_caches(void **state DPS_UNUSED)
     fixture_destroy(&fx);
 }
 
+/* Port numbers, names and errors; deleting a port that flows output to
+ * while a PMD forwards. */
+static void
+test_ports(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct dp_netdev *dp2;
+    struct netdev *nd;
+    char *err = NULL;
+    uint32_t no;
+
+    fixture_init(&fx, "dummy-pmd", "pmd-cpu-mask=1");
+    assert_int_equal(dp_netdev_create(&dp2), EEXIST);
+    assert_ptr_equal(dp_netdev_port_get_netdev(fx.dp, 2), fx.ports[2]);
+    assert_null(dp_netdev_port_get_netdev(fx.dp, 9));
+    assert_string_equal(netdev_get_name(dp_netdev_port_get_netdev(fx.dp, 0)),
+                        "ovs-netdev");
+
+    no = DP_PORT_NONE;
+    assert_int_equal(dp_netdev_port_add(fx.dp, fx.ports[1], &no, &err),
+                     EEXIST);
+    assert_non_null(err);
+    free(err);
+
+    assert_int_equal(netdev_open("p9", "dummy", &nd, &err), 0);
+    no = 2;
+    assert_int_equal(dp_netdev_port_add(fx.dp, nd, &no, &err), EBUSY);
+    free(err);
+    no = DP_PORT_NONE;
+    assert_int_equal(dp_netdev_port_add(fx.dp, nd, &no, &err), 0);
+    assert_int_equal(no, 4);
+    no = 100;
+    assert_int_equal(dp_netdev_port_del(fx.dp, 4), 0);
+    assert_int_equal(dp_netdev_port_add(fx.dp, nd, &no, &err), 0);
+    assert_int_equal(no, 100);
+    assert_int_equal(dp_netdev_port_del(fx.dp, 100), 0);
+    assert_int_equal(dp_netdev_port_del(fx.dp, 100), ENOENT);
+    assert_int_equal(dp_netdev_port_del(fx.dp, 0), EINVAL);
+    netdev_close(nd);
+
+    /* Port 2 goes away under traffic: its packets are dropped, counted. */
+    struct flow f;
+    uint64_t s[PMD_N_STATS];
+    size_t n = 0;
+
+    dp_actions_put_output(&slow_actions, 2);
+    sample_flow(&f, 2);
+    for (int i = 0; i < 100; i++) {
+        assert_int_equal(netdev_dummy_queue_packet(fx.ports[1], 0,
+                                                   make_packet(&f)), 0);
+        if (i == 50) {
+            assert_int_equal(dp_netdev_port_del(fx.dp, 2), 0);
+        }
+    }
+    long long int deadline = time_msec() + 10000;
+    do {
+        dp_netdev_run(fx.dp);
+        usleep(1000);
+        n += count_sent(&fx, 2, NULL);
+        dp_netdev_pmd_get_stats(fx.dp->pmds[0], s);
+    } while (n + s[PMD_STAT_DROP_NO_PORT] < 100 && time_msec() < deadline);
+    assert_int_equal(s[PMD_STAT_RECV], 100);
+    assert_int_equal(n + s[PMD_STAT_DROP_NO_PORT], 100);
+    assert_true(s[PMD_STAT_DROP_NO_PORT] >= 49);
+
+    /* fixture_destroy() closes what it opened: give port 2 back. */
+    no = 2;
+    assert_int_equal(dp_netdev_port_add(fx.dp, fx.ports[2], &no, &err), 0);
+    fixture_destroy(&fx);
+}
+
 /* Failed upcalls drop the packet, install nothing and are counted;
  * output to a port that does not exist drops and counts. */
 static void
@@ -1214,6 +1285,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         DP_TEST(test_forward_and_caches),
+        DP_TEST(test_ports),
         DP_TEST(test_failed_upcall_and_missing_port),
         DP_TEST(test_vlan_and_set_field),
         DP_TEST(test_revalidate),
