@@ -493,6 +493,7 @@ struct port_want {
     const char *iface_name;
     const char *type;           /* "" replaced by "system". */
     bool is_bond;               /* The Port has several interfaces. */
+    bool is_local;              /* Named like the bridge. */
 };
 
 /* What the database asks for one bridge. */
@@ -523,6 +524,17 @@ static bool
 strings_equal(const char *a, const char *b)
 {
     return a == b || (a && b && !strcmp(a, b));
+}
+
+static int
+compare_port_wants(const void *a_, const void *b_)
+{
+    const struct port_want *a = a_, *b = b_;
+
+    if (a->is_local != b->is_local) {
+        return a->is_local ? 1 : -1;
+    }
+    return strcmp(a->iface_name, b->iface_name);
 }
 
 /* Gathers the wanted bridges and ports from the database.  Bridges with an
@@ -581,10 +593,20 @@ gather_bridges(const struct ovsdb_idl_row *ovs, struct bridge_want **wantsp)
                     pw->type = "system";
                 }
                 pw->is_bond = n_if_rows > 1;
+                pw->is_local = !strcmp(pw->iface_name, name);
             }
             free(if_rows);
         }
         free(port_rows);
+
+        /* New ports are opened, and get datapath and OpenFlow numbers, in
+         * this order: by name, then the local port (as Open vSwitch's
+         * numbering comes out).  The database gives them in UUID order,
+         * which is random. */
+        if (bw->n_ports > 1) {
+            qsort(bw->ports, bw->n_ports, sizeof *bw->ports,
+                  compare_port_wants);
+        }
     }
     free(br_rows);
     smap_swap(&rejected, &rejected_bridges);
