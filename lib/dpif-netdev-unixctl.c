@@ -27,6 +27,7 @@
 #include "unixctl.h"
 #include "util.h"
 
+static unixctl_cb_func dpctl_dump_dps;
 static unixctl_cb_func dpctl_show;
 static unixctl_cb_func dpctl_dump_flows;
 static unixctl_cb_func dpctl_del_flows;
@@ -40,6 +41,8 @@ static unixctl_cb_func pmd_rxq_rebalance;
 void
 dp_netdev_unixctl_register(struct dp_netdev *dp)
 {
+    unixctl_command_register("dpctl/dump-dps", "", 0, 0, dpctl_dump_dps,
+                             dp);
     unixctl_command_register("dpctl/show", "[-s] [dp...]", 0, 3,
                              dpctl_show, dp);
     unixctl_command_register("dpctl/dump-flows",
@@ -106,6 +109,15 @@ port_name(void *dp_, uint32_t port_no)
     struct dp_netdev_port *port = dp_netdev_lookup_port(dp, port_no);
 
     return port ? netdev_get_name(port->netdev) : NULL;
+}
+
+/* dpctl/dump-dps. */
+
+static void
+dpctl_dump_dps(struct unixctl_conn *conn, int argc DPS_UNUSED,
+               const char *argv[] DPS_UNUSED, void *dp_ DPS_UNUSED)
+{
+    unixctl_command_reply(conn, "netdev@" DP_NETDEV_NAME "\n");
 }
 
 /* dpctl/show. */

@@ -1037,6 +1037,7 @@ test_unixctl(void **state DPS_UNUSED)
                  "  port 2: p2 (dummy)\n"
                  "  port 3: p3 (dummy)\n");
 
+    check_appctl(&fx, "dpctl/dump-dps", "", "netdev@ovs-netdev\n");
     char *s = appctl(&fx, "dpctl/show", "-s");
     assert_non_null(strstr(s, "  port 1: p1 (dummy)\n"
                            "    RX packets:3 errors:"));
