@@ -761,8 +761,12 @@ wanted_cores(const struct dp_netdev *dp, bool *wanted, size_t n_wanted)
                 if (ovs_numa_core_exists(core)) {
                     wanted[core] = true;
                 } else {
-                    VLOG_WARN("pmd-cpu-mask: core %zu does not exist or is "
-                              "not available; no PMD thread on it", core);
+                    static struct vlog_rate_limit rl
+                        = VLOG_RATE_LIMIT_INIT(1, 10);
+
+                    VLOG_WARN_RL(&rl, "pmd-cpu-mask: core %zu does not "
+                                 "exist or is not available; no PMD thread "
+                                 "on it", core);
                 }
             }
         }
