@@ -268,14 +268,15 @@ put_ip6_masked(struct ds *ds, const char *name, const struct ipv6_addr *v,
     }
 }
 
+/* Open vSwitch leaves "frag" out, even in verbose output, when its mask is
+ * empty: it is an enumeration, not a number. */
 static void
 put_frag(struct ds *ds, uint8_t v, uint8_t m)
 {
-    ds_put_format(ds, "frag=%s", (!(v & FLOW_NW_FRAG_ANY) ? "no"
-                                  : v & FLOW_NW_FRAG_LATER ? "later"
-                                  : "first"));
-    if (m != 0xff && m != (FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER)) {
-        ds_put_format(ds, "/%#x", m);
+    if (m) {
+        ds_put_format(ds, ",frag=%s", (!(v & FLOW_NW_FRAG_ANY) ? "no"
+                                       : v & FLOW_NW_FRAG_LATER ? "later"
+                                       : "first"));
     }
 }
 
@@ -327,7 +328,6 @@ format_flow_verbose(struct ds *ds, const struct flow *k, const struct flow *m,
         put_u_masked(ds, ",proto", k->nw_proto, m->nw_proto, 0xff, false);
         put_u_masked(ds, ",tos", k->nw_tos, m->nw_tos, 0xff, true);
         put_u_masked(ds, ",ttl", k->nw_ttl, m->nw_ttl, 0xff, false);
-        ds_put_char(ds, ',');
         put_frag(ds, k->nw_frag, m->nw_frag);
         ds_put_char(ds, ')');
     } else if (dl_type == ETH_TYPE_IPV6) {
@@ -339,7 +339,6 @@ format_flow_verbose(struct ds *ds, const struct flow *k, const struct flow *m,
         put_u_masked(ds, ",proto", k->nw_proto, m->nw_proto, 0xff, false);
         put_u_masked(ds, ",tclass", k->nw_tos, m->nw_tos, 0xff, true);
         put_u_masked(ds, ",hlimit", k->nw_ttl, m->nw_ttl, 0xff, false);
-        ds_put_char(ds, ',');
         put_frag(ds, k->nw_frag, m->nw_frag);
         ds_put_char(ds, ')');
     } else if (dl_type == ETH_TYPE_ARP) {

@@ -1065,7 +1065,7 @@ test_unixctl(void **state DPS_UNUSED)
                            "dst=66:77:88:99:aa:bb),eth_type(0x0800),"
                            "ipv4(src=10.0.0.1/0.0.0.0,"
                            "dst=192.168.1.2/0.0.0.0,proto=6/0,tos=0x2e/0,"
-                           "ttl=64/0,frag=no/0),tcp(src=80/0,dst=8080/0),"
+                           "ttl=64/0),tcp(src=80/0,dst=8080/0),"
                            "tcp_flags(0/0), packets:2"));
     assert_non_null(strstr(s, ", dp:ovs, actions:p2, dp-extra-info:"));
     free(s);
