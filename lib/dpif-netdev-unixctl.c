@@ -280,6 +280,46 @@ put_frag(struct ds *ds, uint8_t v, uint8_t m)
     }
 }
 
+/* TCP flags as Open vSwitch prints them in a flow: "0/0" unmasked, names
+ * joined by '|' when exact ("0" for none), "+name-name" for the bits of a
+ * partial mask. */
+static void
+format_tcp_flags_verbose(struct ds *ds, uint16_t v, uint16_t m)
+{
+    static const char *const names[] = {
+        "fin", "syn", "rst", "psh", "ack", "urg", "ece", "cwr", "ns",
+    };
+
+    if (!m) {
+        ds_put_cstr(ds, "0/0");
+    } else if (m == TCP_FLAGS_MASK) {
+        bool first = true;
+
+        for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+            if (v & (1u << i)) {
+                ds_put_format(ds, "%s%s", first ? "" : "|", names[i]);
+                first = false;
+            }
+        }
+        if (v & ~((1u << ARRAY_SIZE(names)) - 1) & TCP_FLAGS_MASK) {
+            ds_put_format(ds, "%s0x%x", first ? "" : "|",
+                          v & ~((1u << ARRAY_SIZE(names)) - 1)
+                          & TCP_FLAGS_MASK);
+            first = false;
+        }
+        if (first) {
+            ds_put_char(ds, '0');
+        }
+    } else {
+        for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+            if (m & (1u << i)) {
+                ds_put_format(ds, "%c%s", v & (1u << i) ? '+' : '-',
+                              names[i]);
+            }
+        }
+    }
+}
+
 /* Appends 'k' under 'm' in the verbose form of "dpctl/dump-flows -m": every
  * attribute that applies to the packet, every field with its mask. */
 static void
@@ -379,9 +419,8 @@ format_flow_verbose(struct ds *ds, const struct flow *k, const struct flow *m,
         }
         if (k->nw_proto == IPPROTO_TCP_) {
             ds_put_cstr(ds, ",tcp_flags(");
-            /* Open vSwitch shows the flags under their mask. */
-            put_u_masked(ds, "", ntohs(k->tcp_flags & m->tcp_flags),
-                         ntohs(m->tcp_flags), TCP_FLAGS_MASK, true);
+            format_tcp_flags_verbose(ds, ntohs(k->tcp_flags),
+                                     ntohs(m->tcp_flags) & TCP_FLAGS_MASK);
             ds_put_char(ds, ')');
         }
     }

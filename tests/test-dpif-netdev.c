@@ -37,6 +37,7 @@
 static struct dp_actions slow_actions;
 static int slow_error;
 static unsigned int n_upcalls;
+static struct flow slow_extra_mask;     /* More bits for every mask. */
 
 static int
 slow_upcall(void *aux DPS_UNUSED, const struct flow *flow,
@@ -67,6 +68,11 @@ slow_upcall(void *aux DPS_UNUSED, const struct flow *flow,
     memset(&mask->dl_dst, 0xff, sizeof mask->dl_dst);
     mask->dl_type = htons(0xffff);
     mask->vlan_tci[0] = htons(0xffff);
+
+    const uint8_t *extra = (const uint8_t *) &slow_extra_mask;
+    for (size_t i = 0; i < sizeof *mask; i++) {
+        ((uint8_t *) mask)[i] |= extra[i];
+    }
     return 0;
 }
 
@@ -122,6 +128,7 @@ fixture_init(struct fixture *fx, const char *type, const char *other_config)
     dp_actions_clear(&slow_actions);
     slow_error = 0;
     n_upcalls = 0;
+    memset(&slow_extra_mask, 0, sizeof slow_extra_mask);
     live_fixture = *fx;
     fixture_live = true;
 }
@@ -1143,6 +1150,47 @@ test_unixctl(void **state DPS_UNUSED)
     fixture_destroy(&fx);
 }
 
+/* Masks that name IP fields, partly or wholly, as dump-flows prints them
+ * with and without -m. */
+static void
+test_dump_masks(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct flow f;
+
+    fixture_init(&fx, "dummy", "");
+    dp_actions_put_output(&slow_actions, 2);
+    slow_extra_mask.nw_src = htonl(0xffffff00);
+    slow_extra_mask.nw_proto = 0xff;
+    slow_extra_mask.nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+    slow_extra_mask.tp_dst = htons(0xffff);
+    slow_extra_mask.tcp_flags = htons(TCP_SYN | TCP_ACK);
+    dp_test_ipv4_flow(&f, IPPROTO_TCP_);
+    dp_test_ports(&f, 80, 8080);
+    f.tcp_flags = htons(TCP_SYN);
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+
+    char *s = appctl(&fx, "dpctl/dump-flows", "");
+    const char *expect = "flow-dump from the main thread:\n"
+        "recirc_id(0),in_port(1),packet_type(ns=0,id=0),"
+        "eth(dst=66:77:88:99:aa:bb),eth_type(0x0800),"
+        "ipv4(src=10.0.0.0/255.255.255.0,proto=6,frag=no),tcp(dst=8080),"
+        "tcp_flags(+syn-ack), packets:0, bytes:0, used:never, actions:2\n";
+    assert_string_equal(s, expect);
+    free(s);
+
+    s = appctl(&fx, "dpctl/dump-flows", "-m");
+    assert_non_null(strstr(s, ",eth_type(0x0800),"
+                           "ipv4(src=10.0.0.1/255.255.255.0,"
+                           "dst=192.168.1.2/0.0.0.0,proto=6,tos=0x2e/0,"
+                           "ttl=64/0,frag=no),tcp(src=80/0,dst=8080),"
+                           "tcp_flags(+syn-ack), packets:0, bytes:0, "
+                           "used:never, dp:ovs, actions:p2, "));
+    free(s);
+    fixture_destroy(&fx);
+}
+
 /* pmd-rxq-assign=cycles and group use the measured load; pmd-rxq-show
  * shows it. */
 static void
@@ -1302,6 +1350,7 @@ main(void)
         DP_TEST(test_unixctl),
         DP_TEST(test_unixctl_rxq_show),
         DP_TEST(test_rxq_assign_by_load),
+        DP_TEST(test_dump_masks),
     };
 
     dp_test_init("test-dpif-netdev");
