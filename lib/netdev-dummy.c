@@ -588,11 +588,9 @@ netdev_dummy_get_stats(const struct netdev *netdev, struct netdev_stats *stats)
     stats->rx_packets = dev->stats.rx_packets;
     stats->rx_bytes = dev->stats.rx_bytes;
     stats->rx_dropped = dev->stats.rx_dropped;
-    stats->rx_errors = dev->stats.rx_errors;
     stats->tx_packets = dev->stats.tx_packets;
     stats->tx_bytes = dev->stats.tx_bytes;
     stats->tx_dropped = dev->stats.tx_dropped;
-    stats->tx_errors = dev->stats.tx_errors;
     pthread_mutex_unlock(&dev->mutex);
     return 0;
 }
