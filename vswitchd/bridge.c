@@ -39,6 +39,9 @@ VLOG_DEFINE_THIS_MODULE(bridge);
 
 COVERAGE_DEFINE(bridge_reconfigure);
 COVERAGE_DEFINE(bridge_revalidate);
+COVERAGE_DEFINE(bridge_refresh);
+COVERAGE_DEFINE(bridge_refresh_del);
+COVERAGE_DEFINE(bridge_refresh_mod);
 
 /* OpenFlow port numbers: ports get 1 to OFPORT_MAX; the local port is
  * OFPORT_LOCAL.  Interface:ofport is -1 for an interface that failed. */
@@ -177,6 +180,13 @@ static size_t n_upcall_ports;
 /* Set by the MAC change callback to wake the main thread. */
 static struct latch revalidate_latch;
 
+/* Re-translation of every megaflow (see bridge_refresh()): periodically,
+ * and soon after MAC changes, to catch flows installed by upcalls that
+ * raced with the changes. */
+#define REFRESH_AFTER_CHANGE_MSEC 200
+static long long int next_refresh = LLONG_MAX;
+static long long int refresh_soon = LLONG_MAX;
+
 /* Statistics and status timing. */
 static long long int stats_interval = STATS_INTERVAL_DEFAULT;
 static long long int next_stats;
@@ -187,6 +197,8 @@ static void bridge_reconfigure(const struct ovsdb_idl_row *ovs);
 static void bridge_write_status(const struct ovsdb_idl_row *ovs);
 static void bridge_poll_status(void);
 static void bridge_revalidate(void);
+static void bridge_refresh(void);
+static long long int refresh_interval(void);
 static void bridge_publish(void);
 static void bridge_destroy(struct bridge *);
 static struct bridge *bridge_find(const char *name);
@@ -279,6 +291,9 @@ bridge_run(void)
     if (latch_poll(&revalidate_latch)) {
         bridge_revalidate();
     }
+    if (dp && (now >= next_refresh || now >= refresh_soon)) {
+        bridge_refresh();
+    }
 
     if (ovs && dp) {
         if (now >= next_stats) {
@@ -314,6 +329,7 @@ bridge_wait(void)
     }
     if (dp) {
         dp_netdev_wait(dp);
+        poll_timer_wait_until(MIN(next_refresh, refresh_soon));
         poll_timer_wait_until(next_stats);
         poll_timer_wait_until(next_status_poll);
     }
@@ -1239,6 +1255,7 @@ bridge_reconfigure(const struct ovsdb_idl_row *ovs)
         dp_netdev_set_config(dp, &oc, NULL);
         smap_clone(&dp_other_config, &oc);
         next_stats = next_status_poll = time_msec();
+        next_refresh = time_msec() + refresh_interval();
     } else if (!smap_equal(&oc, &dp_other_config)) {
         dpdk_init(&oc);
         dp_netdev_set_config(dp, &oc, NULL);
@@ -1314,6 +1331,10 @@ bridge_reconfigure(const struct ovsdb_idl_row *ovs)
     free_wants(wants, n_wants);
 
     bridge_publish();
+    if (dp) {
+        /* A shorter MAC aging time takes effect at once. */
+        next_refresh = MIN(next_refresh, time_msec() + refresh_interval());
+    }
     cfg_to_ack = next_cfg;
 }
 
@@ -1603,6 +1624,8 @@ bridge_revalidate(void)
     if (needed && dp) {
         COVERAGE_INC(bridge_revalidate);
         dp_netdev_revalidate(dp, revalidate_cb, NULL);
+        refresh_soon = MIN(refresh_soon,
+                           time_msec() + REFRESH_AFTER_CHANGE_MSEC);
     }
 
     for (size_t i = 0; i < n_bridges; i++) {
@@ -1612,6 +1635,78 @@ bridge_revalidate(void)
         br->n_reval_macs = 0;
         br->revalidate_all = false;
     }
+}
+
+/* Re-translates a megaflow: NORMAL switching decides again for its key
+ * (whose bits outside the mask do not matter to the decision).  A flow
+ * whose mask would now differ is deleted; one whose actions differ gets
+ * the new ones.  The translation refreshes the MAC table entry of the
+ * flow's source: the datapath deletes flows idle for max-idle, so a flow
+ * that exists carries traffic from that source on that port, and without
+ * this the entry would age out while its traffic only hit megaflows.
+ * Stale flows never reach here: a moved or expired address has had its
+ * flows deleted by bridge_revalidate() first. */
+static bool
+refresh_cb(void *aux DPS_UNUSED, const struct flow *key,
+           const struct flow *mask, const struct dp_actions *actions,
+           struct dp_actions *new_actions)
+{
+    struct bridge *br = upcall_lookup(key->in_port);
+    struct normal_xlate_out out;
+    bool keep;
+
+    if (!br) {
+        COVERAGE_INC(bridge_refresh_del);
+        return false;
+    }
+    normal_xlate_out_init(&out);
+    normal_xlate(br->nb, key, time_msec(), &out);
+
+    /* The datapath matches all of in_port and recirc_id whatever the mask
+     * said. */
+    out.mask.in_port = mask->in_port;
+    out.mask.recirc_id = mask->recirc_id;
+    keep = !memcmp(&out.mask, mask, sizeof *mask);
+    if (keep) {
+        copy_actions(new_actions, &out.actions);
+        if (!dp_actions_equal(actions, new_actions)) {
+            COVERAGE_INC(bridge_refresh_mod);
+        }
+    } else {
+        COVERAGE_INC(bridge_refresh_del);
+    }
+    normal_xlate_out_destroy(&out);
+    return keep;
+}
+
+/* How often every megaflow is translated again: a third of the shortest
+ * MAC aging time, so that entries whose traffic hits megaflows are
+ * refreshed well before they expire. */
+static long long int
+refresh_interval(void)
+{
+    long long int aging = MAC_LEARNING_MAX_IDLE_TIME;
+
+    for (size_t i = 0; i < n_bridges; i++) {
+        long long int a = bridges[i]->mac_aging_time;
+        if (!a) {
+            a = MAC_LEARNING_DEFAULT_IDLE_TIME;
+        }
+        aging = MIN(aging, MAX(a, MAC_LEARNING_MIN_IDLE_TIME));
+    }
+    return aging * 1000 / 3;
+}
+
+/* Translates every megaflow again (see refresh_cb()), after handling the
+ * MAC changes queued so far. */
+static void
+bridge_refresh(void)
+{
+    bridge_revalidate();
+    COVERAGE_INC(bridge_refresh);
+    dp_netdev_revalidate(dp, refresh_cb, NULL);
+    refresh_soon = LLONG_MAX;
+    next_refresh = time_msec() + refresh_interval();
 }
 
 /* ------------------------------------------------------------------------
