@@ -28,6 +28,7 @@
 #include "dp-packet.h"
 #include "dpdk-eal.h"
 #include "dynamic-string.h"
+#include "netdev-dpdk.h"
 #include "smap.h"
 #include "unixctl.h"
 #include "util.h"
@@ -205,6 +206,10 @@ dpdk_init__(const struct smap *cfg)
     if (!default_pool) {
         util_fatal(0, "cannot create the default packet pool");
     }
+
+    /* Both are idempotent: ovs-vswitchd may call them too. */
+    dpdk_register_commands();
+    netdev_dpdk_register();
 }
 
 /* Splits 's' into words at white space, honouring single and double quotes
@@ -574,6 +579,7 @@ dpdk_start_full_eal(const struct smap *cfg)
         }
         runtime_dir = xstrdup(rte_eal_get_runtime_dir());
         atexit(dpdk_remove_runtime_dir);
+        dpdk_remove_runtime_dir();
     }
     free(argv_copy);
     /* EAL copies what it keeps (eal_save_args(), devargs). */
@@ -589,11 +595,15 @@ dpdk_start_light_eal(void)
     if (!error) {
         runtime_dir = xstrdup(rte_eal_get_runtime_dir());
         atexit(dpdk_remove_runtime_dir);
+        dpdk_remove_runtime_dir();
     }
     return error;
 }
 
-/* EAL leaves its (empty, with --no-shconf) run-time directory behind. */
+/* EAL leaves its run-time directory behind, even when it is empty (with
+ * --no-shconf or --in-memory nothing is ever put there).  Removing it right
+ * after start-up means a killed daemon leaves nothing either; a directory
+ * that holds files (shared configuration, telemetry) stays. */
 static void
 dpdk_remove_runtime_dir(void)
 {
@@ -804,7 +814,9 @@ dpdk_mp_get_sized(const char *port_name, int socket_id, int mtu,
         unsigned int n = per_port_memory
                          ? MAX(n_mbufs, 2048u) + DPDK_MP_PER_PORT_SLACK
                          : DPDK_MP_SHARED_N;
-        unsigned int min = per_port_memory ? n : DPDK_MP_MIN_N;
+        unsigned int min = (per_port_memory
+                            ? MAX(n_mbufs, 2048u) + 1024
+                            : DPDK_MP_MIN_N);
         struct rte_mempool *pool = NULL;
         int error = 0;
 
@@ -911,7 +923,7 @@ dump_lcores(FILE *stream, void *aux DPS_UNUSED)
 static void
 dump_malloc(FILE *stream, void *aux DPS_UNUSED)
 {
-    rte_malloc_dump_heaps(stream);
+    rte_malloc_dump_stats(stream, NULL);
 }
 
 static void
@@ -996,10 +1008,17 @@ dpdk_unixctl_log_set(struct unixctl_conn *conn, int argc, const char *argv[],
 }
 
 /* Registers dpdk/log-list, dpdk/log-set, dpdk/lcore-list and
- * dpdk/get-malloc-stats. */
+ * dpdk/get-malloc-stats, once (later calls do nothing).  dpdk_init() calls
+ * it. */
 void
 dpdk_register_commands(void)
 {
+    static bool registered;
+
+    if (registered) {
+        return;
+    }
+    registered = true;
     unixctl_command_register("dpdk/log-list", "", 0, 0,
                              dpdk_unixctl_log_list, NULL);
     unixctl_command_register("dpdk/log-set", "{level | pattern:level}", 0,

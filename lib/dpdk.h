@@ -29,7 +29,9 @@ struct rte_mempool;
 struct smap;
 
 /* Initialises EAL from 'ovs_other_config', once; later calls only compare
- * the configuration with what EAL started with. */
+ * the configuration with what EAL started with.  The first call also
+ * registers the dpdk/ commands and, when the full EAL is up, the "dpdk"
+ * port type (netdev_dpdk_register()). */
 void dpdk_init(const struct smap *ovs_other_config);
 
 /* True once the full EAL is up (Open_vSwitch:dpdk_initialized). */
@@ -77,7 +79,8 @@ void dpdk_mp_put(struct dpdk_mp *);
  * 1500), or the standard 2176 bytes with dpdk-multi-seg-mbufs. */
 uint16_t dpdk_mp_data_room(int mtu);
 
-/* dpdk/log-list, dpdk/log-set, dpdk/lcore-list, dpdk/get-malloc-stats. */
+/* dpdk/log-list, dpdk/log-set, dpdk/lcore-list, dpdk/get-malloc-stats.
+ * Idempotent; dpdk_init() calls it. */
 void dpdk_register_commands(void);
 
 #endif /* dpdk.h */

@@ -46,6 +46,8 @@ VLOG_DEFINE_THIS_MODULE(netdev_dpdk);
 
 #define DPDK_PORT_NONE UINT16_MAX
 
+#define MIN3(A, B, C) MIN(MIN(A, B), C)
+
 /* Descriptor defaults and limits (options:n_rxq_desc, n_txq_desc). */
 #define NETDEV_DPDK_DESC_DEFAULT 2048
 #define NETDEV_DPDK_DESC_MAX 4096
@@ -77,11 +79,17 @@ struct netdev_dpdk_sw_stats {
 struct netdev_dpdk {
     struct netdev up;
 
-    /* The device.  'port_id' is DPDK_PORT_NONE until set_config() found
-     * one. */
+    /* The device the datapath uses: DPDK_PORT_NONE until the first
+     * reconfiguration after set_config() found one. */
     uint16_t port_id;
     char *devargs;
     int socket_id;
+
+    /* The device set_config() found (probing it if needed).  A change of
+     * device takes effect in 'reconfigure', when no thread polls the old
+     * one. */
+    uint16_t requested_port_id;
+    char *requested_devargs;
 
     /* What set_config() and set_mtu() asked for. */
     int requested_n_rxq;
@@ -98,8 +106,11 @@ struct netdev_dpdk {
     uint16_t configured_port_id;
     int rxq_size;
     int txq_size;
+    int applied_rxq_size;               /* Requested sizes applied last: */
+    int applied_txq_size;               /* the device may adjust them. */
     int mtu;
     uint32_t max_frame_len;
+    int txq_limit;                      /* Most tx queues the device took. */
     struct dpdk_mp *mp;
     struct eth_addr hwaddr;
     uint32_t tx_caps;                   /* NETDEV_TX_*. */
@@ -181,8 +192,10 @@ static struct netdev_dpdk *
 netdev_dpdk_find_by_port(uint16_t port_id, const struct netdev_dpdk *except)
 {
     for (size_t i = 0; i < n_dpdk_netdevs; i++) {
-        if (dpdk_netdevs[i] != except && dpdk_netdevs[i]->port_id == port_id) {
-            return dpdk_netdevs[i];
+        struct netdev_dpdk *dev = dpdk_netdevs[i];
+        if (dev != except && (dev->port_id == port_id
+                              || dev->requested_port_id == port_id)) {
+            return dev;
         }
     }
     return NULL;
@@ -210,8 +223,16 @@ netdev_dpdk_attach(const char *name, const char *devargs, char **errp)
     if (rte_eth_dev_get_port_by_name(dev_name, &port_id)) {
         int retval = rte_dev_probe(devargs);
         if (retval < 0 && retval != -EEXIST) {
+            /* DPDK says EINVAL, EFAULT or ENODEV for what it cannot parse
+             * or has no driver for. */
+            bool unknown = (retval == -EINVAL || retval == -EFAULT
+                            || retval == -ENODEV || retval == -ENOENT);
             *errp = xasprintf("%s: Error attaching device '%s' to DPDK: %s",
-                              name, devargs, rte_strerror(-retval));
+                              name, devargs,
+                              (unknown
+                               ? "no such device, no driver for it, or bad "
+                                 "device arguments"
+                               : rte_strerror(-retval)));
             free(dev_name);
             return DPDK_PORT_NONE;
         }
@@ -253,6 +274,7 @@ netdev_dpdk_construct(struct netdev *netdev)
     struct netdev_dpdk *dev = netdev_dpdk_cast(netdev);
 
     dev->port_id = DPDK_PORT_NONE;
+    dev->requested_port_id = DPDK_PORT_NONE;
     dev->configured_port_id = DPDK_PORT_NONE;
     dev->socket_id = 0;
     dev->requested_n_rxq = 1;
@@ -264,6 +286,7 @@ netdev_dpdk_construct(struct netdev *netdev)
     dev->txq_size = NETDEV_DPDK_DESC_DEFAULT;
     dev->mtu = RTE_ETHER_MTU;
     dev->max_frame_len = MTU_TO_FRAME_LEN(dev->mtu);
+    dev->txq_limit = INT_MAX;
     dev->flags = NETDEV_UP | NETDEV_PROMISC;
     netdev->n_rxq = 1;
     netdev->n_txq = 1;
@@ -285,11 +308,26 @@ netdev_dpdk_destruct(struct netdev *netdev)
             break;
         }
     }
+    if (dev->requested_port_id != dev->port_id) {
+        uint16_t port_id = dev->port_id;
+        char *devargs = dev->devargs;
+
+        /* Release the device requested but not yet used, too. */
+        dev->port_id = dev->requested_port_id;
+        dev->devargs = dev->requested_devargs;
+        dev->requested_devargs = NULL;
+        dev->started = false;
+        netdev_dpdk_release_device(dev);
+        free(dev->devargs);
+        dev->port_id = port_id;
+        dev->devargs = devargs;
+    }
     netdev_dpdk_release_device(dev);
     dpdk_mp_put(dev->mp);
     dev->mp = NULL;
     free(dev->tx_locks);
     free(dev->devargs);
+    free(dev->requested_devargs);
 }
 
 static void
@@ -396,8 +434,9 @@ netdev_dpdk_set_config(struct netdev *netdev, const struct smap *options,
         return EINVAL;
     }
 
-    if (!dev->devargs || strcmp(devargs, dev->devargs)
-        || dev->port_id == DPDK_PORT_NONE) {
+    if (!dev->requested_devargs || strcmp(devargs, dev->requested_devargs)
+        || dev->requested_port_id == DPDK_PORT_NONE
+        || !rte_eth_dev_is_valid_port(dev->requested_port_id)) {
         uint16_t port_id = netdev_dpdk_attach(netdev->name, devargs, errp);
         if (port_id == DPDK_PORT_NONE) {
             return EINVAL;
@@ -409,17 +448,12 @@ netdev_dpdk_set_config(struct netdev *netdev, const struct smap *options,
                               devargs, other->up.name);
             return EADDRINUSE;
         }
+        dev->requested_port_id = port_id;
+        free(dev->requested_devargs);
+        dev->requested_devargs = xstrdup(devargs);
         if (port_id != dev->port_id) {
-            if (dev->port_id != DPDK_PORT_NONE) {
-                netdev_dpdk_release_device(dev);
-            }
-            dev->port_id = port_id;
-            int socket_id = rte_eth_dev_socket_id(port_id);
-            dev->socket_id = socket_id < 0 ? 0 : socket_id;
             netdev_request_reconfigure(netdev);
         }
-        free(dev->devargs);
-        dev->devargs = xstrdup(devargs);
     }
 
     if (n_rxq != dev->requested_n_rxq || rxq_size != dev->requested_rxq_size
@@ -504,7 +538,9 @@ netdev_dpdk_start_device(struct netdev_dpdk *dev,
     }
     conf.txmode.offloads &= tx_capa;
 
-    /* Fewer tx queues may still work where many do not. */
+    /* Fewer tx queues may still work where many do not (net_tap wants as
+     * many as rx queues). */
+    int n_txq_wanted = n_txq;
     for (;;) {
         retval = rte_eth_dev_configure(port_id, n_rxq, n_txq, &conf);
         if (!retval || n_txq <= 1) {
@@ -581,6 +617,10 @@ netdev_dpdk_start_device(struct netdev_dpdk *dev,
         memcpy(&dev->hwaddr, &mac, sizeof dev->hwaddr);
     }
 
+    if (n_txq < n_txq_wanted) {
+        /* Remember, so that the next reconfiguration starts there. */
+        dev->txq_limit = n_txq;
+    }
     dev->up.n_rxq = n_rxq;
     dev->up.n_txq = n_txq;
     dev->rxq_size = rxd;
@@ -596,14 +636,42 @@ netdev_dpdk_reconfigure(struct netdev *netdev, char **errp)
     struct rte_eth_dev_info info;
     int retval;
 
+    /* Nothing to do if nothing changed: stopping a device is not free
+     * (a pcap device replays its file, a tap device loses its link). */
+    if (dev->started && dev->requested_port_id == dev->port_id
+        && dev->requested_n_rxq == netdev->n_rxq
+        && dev->requested_rxq_size == dev->applied_rxq_size
+        && dev->requested_txq_size == dev->applied_txq_size
+        && dev->requested_mtu == dev->mtu
+        && !rte_eth_dev_info_get(dev->port_id, &info)
+        && MAX(MIN3(dev->requested_n_txq, (int) info.max_tx_queues,
+                    dev->txq_limit), 1) == netdev->n_txq) {
+        return 0;
+    }
+
     if (dev->started) {
         rte_eth_dev_stop(dev->port_id);
         dev->started = false;
     }
-    if (dev->port_id == DPDK_PORT_NONE) {
+
+    /* Move to the device set_config() found: nobody polls the old one. */
+    if (dev->requested_port_id != dev->port_id) {
+        netdev_dpdk_release_device(dev);
+        dev->port_id = dev->requested_port_id;
+        dev->txq_limit = INT_MAX;
+    }
+    if (dev->requested_devargs
+        && (!dev->devargs || strcmp(dev->devargs, dev->requested_devargs))) {
+        free(dev->devargs);
+        dev->devargs = xstrdup(dev->requested_devargs);
+    }
+    if (dev->port_id == DPDK_PORT_NONE
+        || !rte_eth_dev_is_valid_port(dev->port_id)) {
         *errp = xasprintf("%s: no DPDK device (options:dpdk-devargs)", name);
         return ENODEV;
     }
+    int socket_id = rte_eth_dev_socket_id(dev->port_id);
+    dev->socket_id = socket_id < 0 ? 0 : socket_id;
 
     retval = rte_eth_dev_info_get(dev->port_id, &info);
     if (retval) {
@@ -657,7 +725,8 @@ netdev_dpdk_reconfigure(struct netdev *netdev, char **errp)
                           info.max_rx_queues, n_rxq);
         return EINVAL;
     }
-    int n_txq = MIN(dev->requested_n_txq, (int) info.max_tx_queues);
+    int n_txq = MIN3(dev->requested_n_txq, (int) info.max_tx_queues,
+                     dev->txq_limit);
     n_txq = MAX(n_txq, 1);
 
     /* A pool for the MTU, before the device needs it. */
@@ -683,6 +752,8 @@ netdev_dpdk_reconfigure(struct netdev *netdev, char **errp)
 
     dev->mtu = mtu;
     dev->max_frame_len = MTU_TO_FRAME_LEN(mtu);
+    dev->applied_rxq_size = dev->requested_rxq_size;
+    dev->applied_txq_size = dev->requested_txq_size;
     free(dev->tx_locks);
     dev->tx_locks = xcalloc(n_txq, sizeof *dev->tx_locks);
     for (int q = 0; q < n_txq; q++) {
