@@ -22,6 +22,8 @@
 #include "latch.h"
 #include "memory.h"
 #include "netdev.h"
+#include "netdev-dpdk.h"
+#include "netdev-vhost.h"
 #include "ofproto/normal.h"
 #include "ovsdb-idl.h"
 #include "ovsdb/ovsdb-data.h"
@@ -1244,6 +1246,12 @@ bridge_reconfigure(const struct ovsdb_idl_row *ovs)
     if (!dp) {
         /* DPDK comes first, once, before any port is opened. */
         dpdk_init(&oc);
+        /* The DPDK port types exist only with the full EAL (both calls
+         * check). */
+        netdev_dpdk_register();
+        if (dpdk_available()) {
+            netdev_vhost_register();
+        }
         int error = dp_netdev_create(&dp);
         if (error) {
             VLOG_FATAL("could not create the datapath (%s)",
