@@ -97,7 +97,9 @@ struct dp_netdev_tx_port {
     int qid;
     bool concurrent_txq;
     bool has_flush;
-    bool flush_pending;                 /* Sent since the last flush. */
+    bool flush_pending;                 /* Sent since the last flush, or
+                                         * the port still holds packets. */
+    bool dirty;                         /* In the thread's 'dirty_tx'. */
     long long int flush_deadline;       /* Microseconds, when held. */
     struct dp_packet_batch batch;
 };
@@ -128,6 +130,10 @@ struct dp_netdev_pmd {
     size_t n_tx_ports;
     uint16_t *tx_index;                 /* port_no -> 1 + tx_ports index. */
     size_t tx_index_size;
+    uint16_t *dirty_tx;                 /* tx_ports with packets or a flush
+                                         * pending: what to look at after a
+                                         * burst, not every port. */
+    size_t n_dirty_tx;
 
     /* Caches and flows. */
     struct dp_emc *emc;

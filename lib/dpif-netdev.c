@@ -1164,6 +1164,7 @@ pmd_destroy(struct dp_netdev_pmd *pmd)
     }
     free(pmd->tx_ports);
     free(pmd->tx_index);
+    free(pmd->dirty_tx);
     free(pmd->polls);
     pthread_mutex_destroy(&pmd->cond_mutex);
     pthread_cond_destroy(&pmd->cond);
@@ -1218,9 +1219,13 @@ pmd_set_tx_ports(struct dp_netdev_pmd *pmd)
     }
     free(pmd->tx_ports);
     free(pmd->tx_index);
+    free(pmd->dirty_tx);
     pmd->tx_ports = xcalloc(dp->n_ports ? dp->n_ports : 1,
                             sizeof *pmd->tx_ports);
     pmd->n_tx_ports = dp->n_ports;
+    pmd->dirty_tx = xcalloc(dp->n_ports ? dp->n_ports : 1,
+                            sizeof *pmd->dirty_tx);
+    pmd->n_dirty_tx = 0;
 
     uint32_t max_no = 0;
     for (size_t i = 0; i < dp->n_ports; i++) {
@@ -1288,21 +1293,32 @@ pmd_flush_tx(struct dp_netdev_pmd *pmd, struct dp_netdev_tx_port *tx)
 
 /* Sends the output batches of 'pmd': all of them if 'force', else those
  * whose tx-flush-interval deadline passed at 'now_us'.  Then lets ports
- * that hold packets back send them. */
+ * that hold packets back send them.  Looks only at the ports sent to since
+ * they were last idle. */
 static void
 pmd_flush_all(struct dp_netdev_pmd *pmd, bool force, long long int now_us)
 {
-    for (size_t i = 0; i < pmd->n_tx_ports; i++) {
-        struct dp_netdev_tx_port *tx = &pmd->tx_ports[i];
+    size_t keep = 0;
+
+    for (size_t i = 0; i < pmd->n_dirty_tx; i++) {
+        uint16_t idx = pmd->dirty_tx[i];
+        struct dp_netdev_tx_port *tx = &pmd->tx_ports[idx];
 
         if (tx->batch.count && (force || now_us >= tx->flush_deadline)) {
             pmd_flush_tx(pmd, tx);
         }
         if (tx->flush_pending && !tx->batch.count) {
-            netdev_flush(tx->netdev, tx->qid, tx->concurrent_txq);
-            tx->flush_pending = false;
+            /* A port that still holds packets is asked again next time. */
+            tx->flush_pending = netdev_flush(tx->netdev, tx->qid,
+                                             tx->concurrent_txq) > 0;
+        }
+        if (tx->batch.count || tx->flush_pending) {
+            pmd->dirty_tx[keep++] = idx;
+        } else {
+            tx->dirty = false;
         }
     }
+    pmd->n_dirty_tx = keep;
 }
 
 /* Waits, paused, until the main thread resumes or stops 'pmd'. */
@@ -1824,6 +1840,10 @@ pmd_output(void *pmd_, uint32_t port, struct dp_packet_batch *batch)
         dp_packet_batch_add(&tx->batch, p);
     }
     dp_packet_batch_init(batch);
+    if (!tx->dirty) {
+        tx->dirty = true;
+        pmd->dirty_tx[pmd->n_dirty_tx++] = tx - pmd->tx_ports;
+    }
 }
 
 /* Executes 'actions' on 'packet' from the main thread.  See

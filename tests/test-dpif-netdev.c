@@ -25,6 +25,7 @@
 #include "poll-loop.h"
 #include "unixctl.h"
 #include "netdev-dummy.h"
+#include "netdev-provider.h"
 #include "netdev.h"
 #include "ovs-numa.h"
 #include "packets.h"
@@ -1150,6 +1151,162 @@ test_unixctl(void **state DPS_UNUSED)
     fixture_destroy(&fx);
 }
 
+/* A port type that holds what it is sent until netdev_flush(), which sends
+ * at most 10 packets per call, like a guest ring with little room. */
+struct hold_netdev {
+    struct netdev up;
+    struct dp_packet_batch held[8];
+    size_t n_held;
+};
+static unsigned int n_hold_flushes, n_hold_delivered;
+
+static struct netdev *
+hold_alloc(void)
+{
+    return xzalloc(sizeof(struct hold_netdev));
+}
+
+static int
+hold_construct(struct netdev *nd)
+{
+    nd->n_rxq = nd->n_txq = 1;
+    return 0;
+}
+
+static void
+hold_destruct(struct netdev *nd DPS_UNUSED)
+{
+}
+
+static void
+hold_dealloc(struct netdev *nd)
+{
+    free(nd);
+}
+
+static struct netdev_rxq *
+hold_rxq_alloc(void)
+{
+    return xzalloc(sizeof(struct netdev_rxq));
+}
+
+static int
+hold_rxq_construct(struct netdev_rxq *rxq DPS_UNUSED)
+{
+    return 0;
+}
+
+static void
+hold_rxq_destruct(struct netdev_rxq *rxq DPS_UNUSED)
+{
+}
+
+static void
+hold_rxq_dealloc(struct netdev_rxq *rxq)
+{
+    free(rxq);
+}
+
+static void
+hold_rxq_wait(struct netdev_rxq *rxq DPS_UNUSED)
+{
+}
+
+static int
+hold_rxq_recv(struct netdev_rxq *rxq DPS_UNUSED,
+              struct dp_packet_batch *batch DPS_UNUSED, int *qfill DPS_UNUSED)
+{
+    return EAGAIN;
+}
+
+static int
+hold_send(struct netdev *nd, int qid DPS_UNUSED, struct dp_packet_batch *b,
+          bool concurrent_txq DPS_UNUSED)
+{
+    struct hold_netdev *h = (struct hold_netdev *) nd;
+    struct dp_packet *p;
+
+    DP_PACKET_BATCH_FOR_EACH (i, p, b) {
+        struct dp_packet_batch *tail = &h->held[h->n_held / 32];
+        if (h->n_held < 8 * 32) {
+            if (!(h->n_held % 32)) {
+                dp_packet_batch_init(tail);
+            }
+            dp_packet_batch_add(tail, p);
+            h->n_held++;
+        } else {
+            dp_packet_free(p);
+        }
+    }
+    dp_packet_batch_init(b);
+    return 0;
+}
+
+static int
+hold_flush(struct netdev *nd, int qid DPS_UNUSED, bool concurrent DPS_UNUSED)
+{
+    struct hold_netdev *h = (struct hold_netdev *) nd;
+
+    n_hold_flushes++;
+    for (int i = 0; i < 10 && h->n_held; i++) {
+        h->n_held--;
+        dp_packet_free(h->held[h->n_held / 32].packets[h->n_held % 32]);
+        n_hold_delivered++;
+    }
+    return h->n_held;
+}
+
+static const struct netdev_class hold_class = {
+    .type = "test-hold",
+    .alloc = hold_alloc,
+    .construct = hold_construct,
+    .destruct = hold_destruct,
+    .dealloc = hold_dealloc,
+    .send = hold_send,
+    .flush = hold_flush,
+    .rxq_alloc = hold_rxq_alloc,
+    .rxq_construct = hold_rxq_construct,
+    .rxq_destruct = hold_rxq_destruct,
+    .rxq_dealloc = hold_rxq_dealloc,
+    .rxq_recv = hold_rxq_recv,
+    .rxq_wait = hold_rxq_wait,
+};
+
+/* Ports that hold packets back are flushed after the burst, and again as
+ * long as they still hold some. */
+static void
+test_netdev_flush(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct netdev *nd;
+    char *err = NULL;
+    uint32_t no = 4;
+    struct flow f;
+
+    fixture_init(&fx, "dummy", "");
+    assert_int_equal(netdev_open("hold0", "test-hold", &nd, &err), 0);
+    assert_int_equal(dp_netdev_port_add(fx.dp, nd, &no, &err), 0);
+    dp_actions_put_output(&slow_actions, 4);
+    sample_flow(&f, 2);
+    for (int i = 0; i < 25; i++) {
+        inject(&fx, 1, &f);
+    }
+    n_hold_flushes = n_hold_delivered = 0;
+    dp_netdev_run(fx.dp);
+    assert_int_equal(n_hold_flushes, 1);
+    assert_int_equal(n_hold_delivered, 10);
+    dp_netdev_run(fx.dp);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(n_hold_delivered, 25);
+    assert_int_equal(n_hold_flushes, 3);
+    dp_netdev_run(fx.dp);
+    assert_int_equal(n_hold_flushes, 3);        /* Nothing held: no call. */
+
+    assert_int_equal(dp_netdev_port_del(fx.dp, 4), 0);
+    netdev_close(nd);
+    fixture_destroy(&fx);
+}
+
 /* Masks that name IP fields, partly or wholly, as dump-flows prints them
  * with and without -m. */
 static void
@@ -1351,10 +1508,12 @@ main(void)
         DP_TEST(test_unixctl_rxq_show),
         DP_TEST(test_rxq_assign_by_load),
         DP_TEST(test_dump_masks),
+        DP_TEST(test_netdev_flush),
     };
 
     dp_test_init("test-dpif-netdev");
     netdev_dummy_register(NETDEV_DUMMY_ON);
+    netdev_register_class(&hold_class);
     char *err = ovs_numa_set_dummy("0,0");
     assert_null(err);
     int status = cmocka_run_group_tests_name("dpif-netdev", tests, NULL,
