@@ -714,6 +714,10 @@ dp_netdev_wait(struct dp_netdev *dp)
     if (dp_rcu_n_pending(dp->rcu)) {
         poll_timer_wait(10);
     }
+    if (main_pmd->n_dirty_tx) {
+        /* A port still holds packets the main thread sent: ask again. */
+        poll_timer_wait(1);
+    }
 }
 
 /* Reconfiguration. */
