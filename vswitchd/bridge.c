@@ -72,6 +72,7 @@ struct port {
     char *iface_name;           /* Interface:name, the netdev's name. */
     struct uuid iface_uuid;     /* The Interface row, for status writes. */
     bool is_local;              /* Named like the bridge: OFPORT_LOCAL. */
+    bool is_bond;               /* One of several interfaces of a Port. */
     bool keep;                  /* Marked while reconfiguring. */
     bool announced;             /* "added interface" logged. */
 
@@ -705,6 +706,7 @@ bridge_remove_stale(const struct bridge_want *wants, size_t n_wants,
                                                            port->iface_name)
                                           : NULL);
             port->keep = (pw && !strcmp(port->type, pw->type)
+                          && port->is_bond == pw->is_bond
                           && (port->netdev
                               || (!retry_failed
                                   && port_options_equal(port, pw))));
@@ -1316,6 +1318,7 @@ bridge_reconfigure(const struct ovsdb_idl_row *ovs)
                 port->iface_name = xstrdup(pw->iface_name);
                 port->type = xstrdup(pw->type);
                 port->is_local = !strcmp(pw->iface_name, br->name);
+                port->is_bond = pw->is_bond;
                 port->dp_port = DP_PORT_NONE;
                 port->ofport = OFPORT_FAILED;
                 smap_init(&port->options);
