@@ -870,9 +870,9 @@ test_pcap_options(void **state DPS_UNUSED)
     smap_add(&options, "tx_pcap", tx_name);
     smap_add(&options, "rxq_pcap", rx_name);
     assert_int_equal(netdev_set_config(netdev, &options, NULL), 0);
-    /* As in Open vSwitch, the files are not part of the reported config. */
     assert_int_equal(netdev_get_config(netdev, &config), 0);
-    assert_true(smap_is_empty(&config));
+    assert_string_equal(smap_get(&config, "tx_pcap"), tx_name);
+    assert_string_equal(smap_get(&config, "rxq_pcap"), rx_name);
 
     /* A chain is recorded whole, even on a port that linearizes it. */
     send_one(netdev, dp_test_chain(dp_test_pools.std, pattern, 500, 100,
@@ -904,6 +904,9 @@ test_pcap_options(void **state DPS_UNUSED)
     smap_clear(&options);
     smap_add(&options, "pcap", tx_name);
     assert_int_equal(netdev_set_config(netdev, &options, NULL), 0);
+    assert_int_equal(netdev_get_config(netdev, &config), 0);
+    assert_string_equal(smap_get(&config, "pcap"), tx_name);
+    assert_int_equal(smap_count(&config), 1);
     assert_int_equal(read_pcap(tx_name, sizes, 8), 2);  /* Kept open. */
     assert_int_equal(netdev_dummy_queue_packet(
                          netdev, 0, dp_packet_alloc_data(dp_test_pools.std,
@@ -915,6 +918,8 @@ test_pcap_options(void **state DPS_UNUSED)
 
     /* No options: files closed, nothing more recorded. */
     assert_int_equal(netdev_set_config(netdev, NULL, NULL), 0);
+    assert_int_equal(netdev_get_config(netdev, &config), 0);
+    assert_true(smap_is_empty(&config));
     send_one(netdev, dp_packet_alloc_data(dp_test_pools.std, pattern, 97));
     assert_int_equal(read_pcap(tx_name, sizes, 8), 4);
 
