@@ -1457,12 +1457,19 @@ bridge_publish(void)
     if (n_map > 1) {
         qsort(map, n_map, sizeof *map, compare_upcall_ports);
     }
-    pthread_rwlock_wrlock(&upcall_rwlock);
-    struct upcall_port *old = upcall_ports;
-    upcall_ports = map;
-    n_upcall_ports = n_map;
-    pthread_rwlock_unlock(&upcall_rwlock);
-    free(old);
+    if (n_map == n_upcall_ports
+        && (!n_map || !memcmp(map, upcall_ports, n_map * sizeof *map))) {
+        /* Unchanged (most reconfigurations change no port): leave the
+         * upcalls alone. */
+        free(map);
+    } else {
+        pthread_rwlock_wrlock(&upcall_rwlock);
+        struct upcall_port *old = upcall_ports;
+        upcall_ports = map;
+        n_upcall_ports = n_map;
+        pthread_rwlock_unlock(&upcall_rwlock);
+        free(old);
+    }
 
     if (revalidate && dp) {
         bridge_revalidate();
