@@ -293,7 +293,8 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
     };
     struct netdev_dummy *dev = netdev_dummy_cast(netdev);
     const struct smap_node *node;
-    long long int n_rxq = 1, n_txq = 0, numa_id = dev->numa_id;
+    long long int n_rxq = 1, n_txq = 0;
+    long long int numa_id = netdev->netdev_class->is_pmd ? 0 : -1;
     uint32_t tx_caps = 0;
     char *error = NULL;
 

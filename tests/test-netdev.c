@@ -438,6 +438,16 @@ test_set_config(void **state DPS_UNUSED)
     assert_string_equal(smap_get(&config, "configured_rx_queues"), "3");
     assert_string_equal(smap_get(&config, "configured_tx_queues"), "5");
 
+    /* numa_id: set, then back to the default when the option goes. */
+    assert_int_equal(netdev_get_numa_id(netdev), 0);
+    smap_add(&options, "numa_id", "1");
+    assert_int_equal(netdev_set_config(netdev, &options, &error), 0);
+    assert_int_equal(netdev_get_numa_id(netdev), 1);
+    smap_remove(&options, "numa_id");
+    assert_int_equal(netdev_set_config(netdev, &options, &error), 0);
+    assert_int_equal(netdev_get_numa_id(netdev), 0);
+    assert_false(netdev_is_reconf_required(netdev));
+
     /* The same options again request nothing. */
     assert_int_equal(netdev_set_config(netdev, &options, &error), 0);
     assert_false(netdev_is_reconf_required(netdev));
