@@ -155,6 +155,9 @@ netdev_rxq_dpdk_cast(const struct netdev_rxq *rxq)
 
 static void netdev_dpdk_register_commands(void);
 static void netdev_dpdk_release_device(struct netdev_dpdk *);
+static int netdev_dpdk_check_mtu(const struct netdev_dpdk *,
+                                 struct rte_eth_dev_info *, int mtu,
+                                 char **errp);
 
 /* Registers the "dpdk" port type and the netdev-dpdk commands, if the
  * full EAL is up (dpdk_available()); otherwise does nothing.  Call once,
@@ -682,10 +685,9 @@ netdev_dpdk_reconfigure(struct netdev *netdev, char **errp)
 
     /* What the device can do, given the configuration. */
     int mtu = dev->requested_mtu;
-    if (info.max_mtu && mtu > info.max_mtu) {
-        *errp = xasprintf("%s: MTU %d is above the maximum of device '%s' "
-                          "(%u)", name, mtu, dev->devargs, info.max_mtu);
-        return EINVAL;
+    retval = netdev_dpdk_check_mtu(dev, &info, mtu, errp);
+    if (retval) {
+        return retval;
     }
     bool multi_seg = dpdk_multi_seg_mbufs();
     dev->scatter = multi_seg
@@ -931,6 +933,33 @@ netdev_dpdk_get_mtu(const struct netdev *netdev, int *mtu)
     return 0;
 }
 
+/* Returns 0 if the device of 'dev' can take MTU 'mtu', otherwise EINVAL
+ * and a message in '*errp'.  Fills in '*info'. */
+static int
+netdev_dpdk_check_mtu(const struct netdev_dpdk *dev,
+                      struct rte_eth_dev_info *info, int mtu, char **errp)
+{
+    const char *devargs = dev->devargs ? dev->devargs : "";
+
+    if (rte_eth_dev_info_get(dev->port_id, info)) {
+        return 0;               /* Configuring will tell. */
+    }
+    if (info->max_mtu && mtu > info->max_mtu) {
+        *errp = xasprintf("%s: unsupported MTU %d: device '%s' allows at "
+                          "most %u", dev->up.name, mtu, devargs,
+                          info->max_mtu);
+        return EINVAL;
+    }
+    if (info->max_rx_pktlen
+        && (uint32_t) MTU_TO_FRAME_LEN(mtu) > info->max_rx_pktlen) {
+        *errp = xasprintf("%s: unsupported MTU %d: device '%s' takes frames "
+                          "of at most %"PRIu32" bytes", dev->up.name, mtu,
+                          devargs, info->max_rx_pktlen);
+        return EINVAL;
+    }
+    return 0;
+}
+
 static int
 netdev_dpdk_set_mtu(struct netdev *netdev, int mtu, char **errp)
 {
@@ -942,14 +971,12 @@ netdev_dpdk_set_mtu(struct netdev *netdev, int mtu, char **errp)
                           NETDEV_DPDK_MTU_MAX);
         return EINVAL;
     }
-    if (dev->port_id != DPDK_PORT_NONE) {
+    if (dev->port_id != DPDK_PORT_NONE
+        && rte_eth_dev_is_valid_port(dev->port_id)) {
         struct rte_eth_dev_info info;
-        if (!rte_eth_dev_info_get(dev->port_id, &info) && info.max_mtu
-            && mtu > info.max_mtu) {
-            *errp = xasprintf("%s: unsupported MTU %d: device '%s' allows "
-                              "at most %u", netdev->name, mtu, dev->devargs,
-                              info.max_mtu);
-            return EINVAL;
+        int error = netdev_dpdk_check_mtu(dev, &info, mtu, errp);
+        if (error) {
+            return error;
         }
     }
     if (mtu != dev->requested_mtu) {
