@@ -11,6 +11,7 @@
 
 #include <config.h>
 #include "netdev-dummy.h"
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -907,9 +908,59 @@ packet_from_hex(const char *s, struct rte_mempool *pool)
     return p;
 }
 
+/* Appends 'n' zero bytes to 'p', in more segments if needed.  Returns 0 or
+ * ENOBUFS. */
+static int
+pad_with_zeros(struct dp_packet *p, size_t n)
+{
+    static const uint8_t zeros[1024];
+
+    while (n) {
+        size_t chunk = MIN(n, sizeof zeros);
+
+        if (dp_packet_put(p, zeros, chunk)) {
+            return ENOBUFS;
+        }
+        n -= chunk;
+    }
+    return 0;
+}
+
+/* After 'p' grew at its end, sets the IPv4 total length, IPv6 payload length
+ * and UDP length to match and completes the checksums again. */
+static void
+fix_lengths(struct dp_packet *p)
+{
+    uint32_t size = dp_packet_size(p);
+    uint8_t *l3 = dp_packet_l3(p);
+
+    if (!l3) {
+        return;
+    }
+    if (l3[0] >> 4 == 4) {
+        struct ipv4_header *ip = (struct ipv4_header *) l3;
+
+        ip->tot_len = htons(size - p->md.l3_ofs);
+        p->md.ip_csum = DP_CSUM_PARTIAL;
+    } else if (l3[0] >> 4 == 6) {
+        struct ipv6_header *ip6 = (struct ipv6_header *) l3;
+
+        ip6->payload_len = htons(size - p->md.l3_ofs - IPV6_HEADER_LEN);
+    }
+    if (p->md.l4_ofs != DP_PACKET_OFS_NONE) {
+        if (p->md.l4_proto == IPPROTO_UDP) {
+            uint16_t len = htons(size - p->md.l4_ofs);
+
+            dp_packet_copy_in(p, p->md.l4_ofs + 4, 2, &len);
+        }
+        p->md.l4_csum = DP_CSUM_PARTIAL;
+    }
+    dp_packet_tx_prepare(p, 0);
+}
+
 /* Composes a packet from datapath flow 'flow_s', 'size' bytes long if
- * 'size' is nonzero.  Returns NULL and an error message in '*errorp' on
- * failure. */
+ * 'size' is nonzero (a chain if it does not fit one segment).  Returns NULL
+ * and an error message in '*errorp' on failure. */
 static struct dp_packet *
 packet_from_flow(const char *flow_s, size_t size, struct rte_mempool *pool,
                  char **errorp)
@@ -923,60 +974,67 @@ packet_from_flow(const char *flow_s, size_t size, struct rte_mempool *pool,
         return NULL;
     }
 
-    size_t payload;
-    if (size) {
-        if (size < dp_packet_size(p)) {
-            *errorp = xasprintf("--len %zu is shorter than the %"PRIu32
-                                " bytes of headers of \"%s\"",
-                                size, dp_packet_size(p), flow_s);
-            dp_packet_free(p);
-            return NULL;
+    bool has_l4 = p->md.l4_ofs != DP_PACKET_OFS_NONE;
+    if (!size) {
+        if (p->md.l4_proto != IPPROTO_TCP && p->md.l4_proto != IPPROTO_UDP
+            && p->md.l4_proto != IPPROTO_SCTP) {
+            return p;
         }
-        payload = size - dp_packet_size(p);
-    } else if (p->md.l4_proto == IPPROTO_TCP
-               || p->md.l4_proto == IPPROTO_UDP
-               || p->md.l4_proto == IPPROTO_SCTP) {
-        payload = NETDEV_DUMMY_L4_PAYLOAD;
-    } else {
-        return p;
-    }
-    if (!payload) {
-        return p;
-    }
 
-    if (p->md.l4_ofs != DP_PACKET_OFS_NONE) {
-        /* Let the L4 header carry the payload: compose again. */
+        /* A recognisable payload, as Open vSwitch composes, with the L4
+         * checksum completed again. */
         dp_packet_free(p);
-        error = odp_packet_compose(flow_s, pool, payload, &p);
+        error = odp_packet_compose(flow_s, pool, NETDEV_DUMMY_L4_PAYLOAD,
+                                   &p);
         if (error) {
             *errorp = error;
             return NULL;
         }
-        if (!size) {
-            /* A recognisable pattern, as Open vSwitch composes, with the
-             * L4 checksum completed again. */
-            size_t start = dp_packet_size(p) - payload;
+        size_t start = dp_packet_size(p) - NETDEV_DUMMY_L4_PAYLOAD;
+        for (size_t i = 0; i < NETDEV_DUMMY_L4_PAYLOAD; i++) {
+            uint8_t b = i;
 
-            for (size_t i = 0; i < payload; i++) {
-                uint8_t b = i;
-
-                dp_packet_copy_in(p, start + i, 1, &b);
-            }
-            p->md.l4_csum = DP_CSUM_PARTIAL;
-            dp_packet_tx_prepare(p, 0);
+            dp_packet_copy_in(p, start + i, 1, &b);
         }
-    } else if (dp_packet_put_uninit(p, payload)) {
-        /* No L4 header: pad with zeros. */
-        uint8_t zeros[256] = { 0 };
+        p->md.l4_csum = DP_CSUM_PARTIAL;
+        dp_packet_tx_prepare(p, 0);
+        return p;
+    }
 
-        for (size_t ofs = size - payload; ofs < size; ofs += sizeof zeros) {
-            dp_packet_copy_in(p, ofs, MIN(sizeof zeros, size - ofs), zeros);
-        }
-    } else {
-        *errorp = xasprintf("cannot make a %zu-byte packet", size);
+    if (size < dp_packet_size(p)) {
+        *errorp = xasprintf("--len %zu is shorter than the %"PRIu32
+                            " bytes of headers of \"%s\"",
+                            size, dp_packet_size(p), flow_s);
         dp_packet_free(p);
         return NULL;
     }
+    size_t payload = size - dp_packet_size(p);
+    if (!payload) {
+        return p;
+    }
+
+    if (has_l4) {
+        /* Let the L4 header carry the payload: compose again.  That works
+         * while the packet fits one segment. */
+        struct dp_packet *q;
+
+        error = odp_packet_compose(flow_s, pool, payload, &q);
+        if (!error) {
+            dp_packet_free(p);
+            return q;
+        }
+        free(error);
+    }
+
+    /* Longer than a segment, or no L4 header: zeros at the end, and the
+     * lengths and checksums made right again. */
+    if (pad_with_zeros(p, payload)) {
+        *errorp = xasprintf("cannot make a %zu-byte packet: out of packet "
+                            "memory", size);
+        dp_packet_free(p);
+        return NULL;
+    }
+    fix_lengths(p);
     return p;
 }
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "dp-packet-csum.h"
 #include "dp-packet.h"
 #include "dp-test.h"
+#include "flow.h"
 #include "dynamic-string.h"
 #include "netdev-dummy.h"
 #include "netdev-provider.h"
@@ -1247,6 +1249,37 @@ test_unixctl(void **state DPS_UNUSED)
     uint8_t tail[958] = { 0 }, got[958];
     assert_int_equal(dp_packet_copy_out(batch.packets[0], 42, 958, got), 0);
     assert_memory_equal(got, tail, sizeof tail);
+    dp_packet_batch_free(&batch);
+
+    /* A jumbo frame from a flow arrives as a chain, lengths and checksums
+     * right across its segments; so does one with no L4 header. */
+    appctl_ok(server, "netdev-dummy/receive p20 " UDP_FLOW " --len 9000 "
+              "eth(src=00:00:00:00:00:01,dst=00:00:00:00:00:02),"
+              "eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=47) "
+              "--len 3000", "");
+    recv_n(rx20, &batch, 2);
+    for (int i = 0; i < 2; i++) {
+        struct dp_packet *p = batch.packets[i];
+        uint32_t size = i ? 3000 : 9000;
+        struct ipv4_header ip;
+        struct flow flow;
+
+        assert_int_equal(dp_packet_size(p), size);
+        assert_true(dp_packet_n_segs(p) > 1);
+        assert_true(dp_test_chain_ok(p));
+        flow_extract(p, &flow);
+        dp_packet_csum_verify(p);
+        assert_int_equal(p->md.ip_csum, DP_CSUM_GOOD);
+        assert_int_equal(dp_packet_copy_out(p, 14, sizeof ip, &ip), 0);
+        assert_int_equal(ntohs(ip.tot_len), size - 14);
+        if (!i) {
+            uint16_t udp_len;
+
+            assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
+            assert_int_equal(dp_packet_copy_out(p, 34 + 4, 2, &udp_len), 0);
+            assert_int_equal(ntohs(udp_len), size - 34);
+        }
+    }
     dp_packet_batch_free(&batch);
 
     /* Errors, in Open vSwitch's words where it has them.  Nothing is
