@@ -769,12 +769,15 @@ netdev_dummy_register(enum netdev_dummy_mode mode)
 
 /* API for tests. */
 
+/* See netdev-dummy.h. */
 bool
 netdev_dummy_is_dummy(const struct netdev *netdev)
 {
     return netdev->netdev_class->construct == netdev_dummy_construct;
 }
 
+/* See netdev-dummy.h.  The packet is recorded in the rxq_pcap file, if
+ * any, when it is queued. */
 int
 netdev_dummy_queue_packet(struct netdev *netdev, int qid,
                           struct dp_packet *packet)
@@ -808,6 +811,7 @@ netdev_dummy_queue_packet(struct netdev *netdev, int qid,
     return error;
 }
 
+/* See netdev-dummy.h. */
 void
 netdev_dummy_set_keep_sent(struct netdev *netdev, size_t n)
 {
@@ -835,6 +839,7 @@ netdev_dummy_set_keep_sent(struct netdev *netdev, size_t n)
     pthread_mutex_unlock(&dev->mutex);
 }
 
+/* See netdev-dummy.h. */
 struct dp_packet *
 netdev_dummy_pop_sent(struct netdev *netdev)
 {
@@ -851,6 +856,7 @@ netdev_dummy_pop_sent(struct netdev *netdev)
     return p;
 }
 
+/* See netdev-dummy.h. */
 void
 netdev_dummy_set_tx_caps(struct netdev *netdev, uint32_t caps)
 {
@@ -863,6 +869,7 @@ netdev_dummy_set_tx_caps(struct netdev *netdev, uint32_t caps)
     netdev_change_seq_changed(netdev);
 }
 
+/* See netdev-dummy.h. */
 void
 netdev_dummy_set_pool(struct rte_mempool *pool)
 {

@@ -317,12 +317,14 @@ netdev_close(struct netdev *netdev)
     }
 }
 
+/* Returns the name the netdev was opened with. */
 const char *
 netdev_get_name(const struct netdev *netdev)
 {
     return netdev->name;
 }
 
+/* Returns the netdev's type ("dummy", "dpdk"...). */
 const char *
 netdev_get_type(const struct netdev *netdev)
 {
@@ -468,12 +470,14 @@ netdev_get_change_seq(const struct netdev *netdev)
     return __atomic_load_n(&netdev->change_seq, __ATOMIC_ACQUIRE);
 }
 
+/* Returns the number of rx queues the netdev has now. */
 int
 netdev_n_rxq(const struct netdev *netdev)
 {
     return netdev->n_rxq;
 }
 
+/* Returns the number of tx queues the netdev has now. */
 int
 netdev_n_txq(const struct netdev *netdev)
 {
@@ -505,6 +509,8 @@ netdev_set_tx_multiq(struct netdev *netdev, int n_txq)
 
 /* Addresses, MTU, link. */
 
+/* Sets the Ethernet address.  Returns 0 or a positive errno (EOPNOTSUPP if
+ * the class cannot). */
 int
 netdev_set_etheraddr(struct netdev *netdev, const struct eth_addr *mac)
 {
@@ -513,6 +519,7 @@ netdev_set_etheraddr(struct netdev *netdev, const struct eth_addr *mac)
             : EOPNOTSUPP);
 }
 
+/* Stores the Ethernet address in '*mac' (all-zeros on error). */
 int
 netdev_get_etheraddr(const struct netdev *netdev, struct eth_addr *mac)
 {
@@ -523,6 +530,7 @@ netdev_get_etheraddr(const struct netdev *netdev, struct eth_addr *mac)
     return netdev->netdev_class->get_etheraddr(netdev, mac);
 }
 
+/* Stores the MTU in '*mtup' (0 on error). */
 int
 netdev_get_mtu(const struct netdev *netdev, int *mtup)
 {
@@ -559,6 +567,7 @@ netdev_set_mtu(struct netdev *netdev, int mtu, char **errp)
     return error;
 }
 
+/* Stores the link state in '*carrier'; a class that cannot tell is up. */
 int
 netdev_get_carrier(const struct netdev *netdev, bool *carrier)
 {
@@ -569,6 +578,8 @@ netdev_get_carrier(const struct netdev *netdev, bool *carrier)
     return netdev->netdev_class->get_carrier(netdev, carrier);
 }
 
+/* Returns how many times the link went down, 0 if the class does not
+ * count. */
 long long int
 netdev_get_carrier_resets(const struct netdev *netdev)
 {
@@ -576,6 +587,7 @@ netdev_get_carrier_resets(const struct netdev *netdev)
             ? netdev->netdev_class->get_carrier_resets(netdev) : 0);
 }
 
+/* Stores the link speed in Mb/s in '*mbps' (0 if unknown). */
 int
 netdev_get_speed(const struct netdev *netdev, uint32_t *mbps)
 {
@@ -607,6 +619,7 @@ netdev_update_flags(struct netdev *netdev, enum netdev_flags off,
     return error;
 }
 
+/* Stores the NETDEV_* flags in '*flags'. */
 int
 netdev_get_flags(const struct netdev *netdev, enum netdev_flags *flags)
 {
@@ -615,12 +628,14 @@ netdev_get_flags(const struct netdev *netdev, enum netdev_flags *flags)
                                flags);
 }
 
+/* Turns 'flags' on.  Returns 0 or a positive errno. */
 int
 netdev_turn_flags_on(struct netdev *netdev, enum netdev_flags flags)
 {
     return netdev_update_flags(netdev, 0, flags, NULL);
 }
 
+/* Turns 'flags' off.  Returns 0 or a positive errno. */
 int
 netdev_turn_flags_off(struct netdev *netdev, enum netdev_flags flags)
 {
@@ -781,12 +796,14 @@ netdev_rxq_wait(struct netdev_rxq *rxq)
     }
 }
 
+/* Returns the netdev of 'rxq' (no new reference). */
 struct netdev *
 netdev_rxq_get_netdev(const struct netdev_rxq *rxq)
 {
     return rxq->netdev;
 }
 
+/* Returns the queue number of 'rxq'. */
 int
 netdev_rxq_get_queue_id(const struct netdev_rxq *rxq)
 {
