@@ -301,6 +301,57 @@ test_malformed(void **state DPS_UNUSED)
     }
 }
 
+/* Random garbage after a good header, and random flips in a good file: the
+ * reader returns records or an error and never reads out of bounds. */
+static void
+test_garbage(void **state DPS_UNUSED)
+{
+    uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    uint8_t file[4096];
+
+    for (int round = 0; round < 300; round++) {
+        size_t size = 24 + (round * 37) % (sizeof file - 24);
+
+        for (size_t i = 0; i < size; i++) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            file[i] = seed;
+        }
+        /* A valid header, and small record lengths now and then. */
+        memcpy(file, "\xd4\xc3\xb2\xa1\x02\x00\x04\x00", 8);
+        memset(file + 8, 0, 8);
+        memcpy(file + 16, "\x00\x00\x04\x00\x01\x00\x00\x00", 8);
+        if (round % 2 && size >= 40) {
+            uint32_t len = seed % 64;
+
+            memcpy(file + 24 + 8, &len, 4);
+            file[24 + 6] = 0;   /* Microseconds below a million. */
+            file[24 + 7] = 0;
+        }
+        spew(file, size);
+
+        struct pcap_file *pf;
+        assert_int_equal(pcap_file_open_read(file_name, &pf), 0);
+        int error;
+        size_t n = 0;
+        do {
+            size_t len;
+            void *data;
+
+            error = pcap_file_read_data(pf, &data, &len, NULL);
+            if (!error) {
+                assert_true(len <= size);
+                n++;
+            }
+            free(data);
+        } while (!error);
+        assert_true(error == EOF || error == EINVAL);
+        assert_true(n <= size / 16);
+        pcap_file_close(pf);
+    }
+}
+
 int
 main(void)
 {
@@ -310,6 +361,7 @@ main(void)
         PCAP_TEST(test_snaplen),
         PCAP_TEST(test_other_byte_order),
         PCAP_TEST(test_malformed),
+        PCAP_TEST(test_garbage),
     };
 
     util_set_program_name("test-pcap");
