@@ -865,7 +865,7 @@ netdev_dummy_set_tx_caps(struct netdev *netdev, uint32_t caps)
     __atomic_store_n(&dev->tx_caps, caps, __ATOMIC_RELAXED);
     /* netdev.c reads the class's capabilities after set_config and
      * reconfigure; a test wants them now. */
-    netdev->tx_caps = caps;
+    __atomic_store_n(&netdev->tx_caps, caps, __ATOMIC_RELAXED);
     netdev_change_seq_changed(netdev);
 }
 

@@ -61,7 +61,8 @@ struct netdev {
     uint64_t change_seq;                /* Atomic. */
 
     /* Transmit-side policy, decided by lib/netdev.c from the class's
-     * 'get_tx_caps' (NETDEV_TX_*) and applied by netdev_send(). */
+     * 'get_tx_caps' (NETDEV_TX_*) after 'construct', 'set_config' and
+     * 'reconfigure', and applied by netdev_send().  Atomic. */
     uint32_t tx_caps;
 
     /* Counted by netdev_send() for packets it had to drop before the class

@@ -716,7 +716,7 @@ netdev_get_status(const struct netdev *netdev, struct smap *status)
 uint32_t
 netdev_get_tx_caps(const struct netdev *netdev)
 {
-    return netdev->tx_caps;
+    return __atomic_load_n(&netdev->tx_caps, __ATOMIC_RELAXED);
 }
 
 /* Receive. */
@@ -822,7 +822,7 @@ int
 netdev_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
             bool concurrent_txq)
 {
-    uint32_t caps = netdev->tx_caps;
+    uint32_t caps = __atomic_load_n(&netdev->tx_caps, __ATOMIC_RELAXED);
     uint32_t csum_caps = caps & (NETDEV_TX_IPV4_CSUM | NETDEV_TX_TCP_CSUM
                                  | NETDEV_TX_UDP_CSUM | NETDEV_TX_SCTP_CSUM);
     size_t n_drops = 0;
@@ -941,7 +941,10 @@ netdev_update_tx_caps(struct netdev *netdev)
 {
     const struct netdev_class *class = netdev->netdev_class;
 
-    netdev->tx_caps = class->get_tx_caps ? class->get_tx_caps(netdev) : 0;
+    /* Senders read it without a lock. */
+    __atomic_store_n(&netdev->tx_caps,
+                     class->get_tx_caps ? class->get_tx_caps(netdev) : 0,
+                     __ATOMIC_RELAXED);
 }
 
 static void
