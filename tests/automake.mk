@@ -76,7 +76,8 @@ TESTSUITE_AT = \
 	tests/vlog.at
 TESTSUITE_AT += tests/vswitch-schema.at
 TESTSUITE_AT += tests/ofproto-macros.at tests/vswitchd.at \
-	tests/netdev-dummy.at tests/ofproto-dpif.at tests/dpif-netdev.at
+	tests/netdev-dummy.at tests/ofproto-dpif.at tests/dpif-netdev.at \
+	tests/vswitchd-diff.at
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOTEST_PATH = utilities:ovsdb:vswitchd:tests
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/package.m4 tests/atlocal.in
