@@ -756,6 +756,7 @@ netdev_dpdk_reconfigure(struct netdev *netdev, char **errp)
     dev->max_frame_len = MTU_TO_FRAME_LEN(mtu);
     dev->applied_rxq_size = dev->requested_rxq_size;
     dev->applied_txq_size = dev->requested_txq_size;
+    n_txq = netdev->n_txq;      /* The device may have taken fewer. */
     free(dev->tx_locks);
     dev->tx_locks = xcalloc(n_txq, sizeof *dev->tx_locks);
     for (int q = 0; q < n_txq; q++) {
