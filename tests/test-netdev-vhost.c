@@ -41,6 +41,7 @@
 #include "dp-packet.h"
 #include "dpdk.h"
 #include "dynamic-string.h"
+#include "fatal-signal.h"
 #include "netdev-provider.h"
 #include "netdev-vhost.h"
 #include "netdev.h"
@@ -777,6 +778,8 @@ run_switch(int argc, char *argv[])
         poll_ports();
         long long int now = time_msec();
         if (now >= next_control) {
+            /* SIGTERM and the like: exit at once, cleaning up. */
+            fatal_signal_run();
             unixctl_server_run(server);
             reconfigure_ports();
             next_control = now + 5;
