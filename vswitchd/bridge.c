@@ -1349,10 +1349,9 @@ bridge_reconfigure(const struct ovsdb_idl_row *ovs)
     cfg_to_ack = next_cfg;
 }
 
-/* Appends the NORMAL configuration of 'br' to 'ds' as text. */
+/* Appends the NORMAL configuration 'cfg' to 'ds' as text. */
 static void
-normal_config_format(const struct bridge *br,
-                     const struct normal_bridge_config *cfg, struct ds *ds)
+normal_config_format(const struct normal_bridge_config *cfg, struct ds *ds)
 {
     ds_put_format(ds, "bpdu=%d aging=%u size=%zu flood=", cfg->forward_bpdu,
                   cfg->mac_aging_time, cfg->mac_table_size);
@@ -1367,7 +1366,6 @@ normal_config_format(const struct bridge *br,
             ds_put_format(ds, "%u,", pc->trunks[j]);
         }
     }
-    (void) br;
 }
 
 static int
@@ -1437,7 +1435,7 @@ bridge_publish(void)
             .mac_table_size = br->mac_table_size,
         };
         struct ds text = DS_EMPTY_INITIALIZER;
-        normal_config_format(br, &cfg, &text);
+        normal_config_format(&cfg, &text);
         if (!strings_equal(ds_cstr(&text), br->normal_config)) {
             int error = normal_bridge_reconfigure(br->nb, &cfg);
             if (error) {
