@@ -5,7 +5,8 @@
  * MTU), run by "make check".
  *
  * "test-netdev-vhost run [--unixctl=PATH] [--log-file=FILE] [--mem=MB]
- * [--dpdk-extra=ARGS] [-vSPEC]":
+ * [--dpdk-extra=ARGS] [--multi-seg] [-vSPEC]" (--multi-seg: as
+ * other_config:dpdk-multi-seg-mbufs=true):
  * a small single-threaded switch for tests/system-dpdk-vhost.at.  It starts
  * the full EAL (DPDK's memory without hugepages), then busy-polls the rx
  * queues of the ports it is told to open, forwards what it receives to
@@ -702,12 +703,14 @@ run_switch(int argc, char *argv[])
     const char *log_file = NULL;
     const char *extra = "--no-pci --log-level=*:notice";
     const char *mem = "256";
+    bool multi_seg = false;
 
     static const struct option long_options[] = {
         { "unixctl", required_argument, NULL, 'u' },
         { "log-file", required_argument, NULL, 'l' },
         { "dpdk-extra", required_argument, NULL, 'e' },
         { "mem", required_argument, NULL, 'm' },
+        { "multi-seg", no_argument, NULL, 's' },
         { "verbose", optional_argument, NULL, 'v' },
         { NULL, 0, NULL, 0 },
     };
@@ -729,6 +732,9 @@ run_switch(int argc, char *argv[])
         case 'm':
             mem = optarg;
             break;
+        case 's':
+            multi_seg = true;
+            break;
         case 'v':
             vlog_set_verbosity(optarg);
             break;
@@ -744,6 +750,9 @@ run_switch(int argc, char *argv[])
     smap_add(&cfg, "dpdk-init", "true");
     smap_add(&cfg, "dpdk-alloc-mem", mem);
     smap_add(&cfg, "dpdk-extra", extra);
+    if (multi_seg) {
+        smap_add(&cfg, "dpdk-multi-seg-mbufs", "true");
+    }
     dpdk_init(&cfg);
     smap_destroy(&cfg);
     if (!dpdk_available()) {
