@@ -750,6 +750,43 @@ static pthread_mutex_t mp_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct dpdk_mp *mps;     /* Protected by 'mp_mutex'. */
 static unsigned int mp_serial;  /* Protected by 'mp_mutex'. */
 
+/* The pool each port got last, for netdev-dpdk/get-mempool-info.  Entries
+ * go when their pool is freed.  Protected by 'mp_mutex'. */
+struct dpdk_mp_user {
+    char *port_name;
+    struct dpdk_mp *mp;
+};
+static struct dpdk_mp_user *mp_users;
+static size_t n_mp_users;
+
+static void
+dpdk_mp_user_set(const char *port_name, struct dpdk_mp *mp)
+{
+    for (size_t i = 0; i < n_mp_users; i++) {
+        if (!strcmp(mp_users[i].port_name, port_name)) {
+            mp_users[i].mp = mp;
+            return;
+        }
+    }
+    mp_users = xrealloc(mp_users, (n_mp_users + 1) * sizeof *mp_users);
+    mp_users[n_mp_users].port_name = xstrdup(port_name);
+    mp_users[n_mp_users].mp = mp;
+    n_mp_users++;
+}
+
+static void
+dpdk_mp_users_forget(const struct dpdk_mp *mp)
+{
+    for (size_t i = 0; i < n_mp_users; ) {
+        if (mp_users[i].mp == mp) {
+            free(mp_users[i].port_name);
+            mp_users[i] = mp_users[--n_mp_users];
+        } else {
+            i++;
+        }
+    }
+}
+
 /* Returns the data room (headroom included) of port pools for 'mtu'. */
 uint16_t
 dpdk_mp_data_room(int mtu)
@@ -771,6 +808,7 @@ dpdk_mp_sweep(void)
         struct dpdk_mp *mp = *prevp;
         if (!mp->refcount && rte_mempool_full(mp->pool)) {
             VLOG_DBG("freeing mempool \"%s\"", mp->pool->name);
+            dpdk_mp_users_forget(mp);
             *prevp = mp->next;
             dp_packet_pool_destroy(mp->pool);
             free(mp);
@@ -865,8 +903,32 @@ dpdk_mp_get_sized(const char *port_name, int socket_id, int mtu,
             mps = mp;
         }
     }
+    if (mp) {
+        dpdk_mp_user_set(port_name, mp);
+    }
     pthread_mutex_unlock(&mp_mutex);
     return mp;
+}
+
+/* Writes to 'stream' DPDK's dump of the pool that port 'port_name' got
+ * last from dpdk_mp_get() and returns true, or returns false if it has none
+ * (it never asked, or its pool is gone). */
+bool
+dpdk_mp_dump_port(const char *port_name, FILE *stream)
+{
+    bool found = false;
+
+    pthread_mutex_lock(&mp_mutex);
+    for (size_t i = 0; i < n_mp_users; i++) {
+        if (!strcmp(mp_users[i].port_name, port_name)
+            && mp_users[i].mp->refcount > 0) {
+            rte_mempool_dump(stream, mp_users[i].mp->pool);
+            found = true;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&mp_mutex);
+    return found;
 }
 
 struct rte_mempool *

@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct rte_mempool;
 struct smap;
@@ -73,6 +74,10 @@ struct dpdk_mp *dpdk_mp_get_sized(const char *port_name, int socket_id,
                                   char **errp);
 struct rte_mempool *dpdk_mp_pool(const struct dpdk_mp *);
 void dpdk_mp_put(struct dpdk_mp *);
+
+/* netdev-dpdk/get-mempool-info: dumps the pool port 'port_name' got last
+ * and returns true, or returns false if it has none. */
+bool dpdk_mp_dump_port(const char *port_name, FILE *stream);
 
 /* The data room, headroom included, of the pools dpdk_mp_get() gives for
  * 'mtu': the frame rounded up to 1 KB plus headroom (2176 bytes for MTU

@@ -1374,16 +1374,19 @@ static void
 netdev_dpdk_unixctl_mempool_info(struct unixctl_conn *conn, int argc,
                                  const char *argv[], void *aux DPS_UNUSED)
 {
-    struct netdev_dpdk *dev = NULL;
+    const char *name = argc == 2 ? argv[1] : NULL;
 
-    if (argc == 2) {
-        dev = netdev_dpdk_find_by_name(argv[1]);
-        if (!dev) {
-            unixctl_command_reply_error(conn, "Not a DPDK Interface");
-            return;
+    /* Any DPDK port type: "dpdk" here, "dpdkvhostuser*" in netdev-vhost.c,
+     * whose pools come from dpdk_mp_get() too. */
+    if (name) {
+        struct netdev *netdev = netdev_from_name(name);
+        bool is_dpdk = (netdev
+                        && !strncmp(netdev_get_type(netdev), "dpdk", 4));
+        if (netdev) {
+            netdev_close(netdev);
         }
-        if (!dev->mp) {
-            unixctl_command_reply_error(conn, "Not allocated");
+        if (!is_dpdk) {
+            unixctl_command_reply_error(conn, "Not a DPDK Interface");
             return;
         }
     }
@@ -1395,13 +1398,18 @@ netdev_dpdk_unixctl_mempool_info(struct unixctl_conn *conn, int argc,
         unixctl_command_reply_error(conn, "Unable to open memstream");
         return;
     }
-    if (dev) {
-        rte_mempool_dump(stream, dpdk_mp_pool(dev->mp));
+    bool found = true;
+    if (name) {
+        found = dpdk_mp_dump_port(name, stream);
     } else {
         rte_mempool_list_dump(stream);
     }
     fclose(stream);
-    unixctl_command_reply(conn, buf);
+    if (found) {
+        unixctl_command_reply(conn, buf);
+    } else {
+        unixctl_command_reply_error(conn, "Not allocated");
+    }
     free(buf);
 }
 
