@@ -604,9 +604,6 @@ netdev_vhost_flush(struct netdev *netdev, int qid,
     struct netdev_vhost *dev = netdev_vhost_cast(netdev);
     struct vhost_txq_state *txq = &dev->txqs[qid % VHOST_MAX_QUEUE_PAIRS];
 
-    if (!__atomic_load_n(&txq->n_held, __ATOMIC_RELAXED)) {
-        return 0;
-    }
     if (!rte_spinlock_trylock(&txq->lock)) {
         COVERAGE_INC(vhost_tx_contention);
         rte_spinlock_lock(&txq->lock);
