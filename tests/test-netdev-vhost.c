@@ -21,6 +21,8 @@
  *   vhost-test/set-mtu NAME MTU
  *   vhost-test/status NAME     "key=value" lines: link, n_rxq, mtu, status
  *   vhost-test/stats NAME      "key=value" lines: statistics
+ *   vhost-test/set-flush on|off   "off": no flush at the end of iterations,
+ *                              so only full bursts of 32 reach a guest
  *   exit
  *
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
@@ -393,6 +395,7 @@ struct tport {
 static struct tport ports[MAX_PORTS];
 static int n_ports;
 static bool exiting;
+static bool flushing = true;    /* vhost-test/set-flush. */
 
 static struct tport *
 find_port(const char *name)
@@ -636,6 +639,14 @@ cmd_stats(struct unixctl_conn *conn, int argc DPS_UNUSED,
 }
 
 static void
+cmd_set_flush(struct unixctl_conn *conn, int argc DPS_UNUSED,
+              const char *argv[], void *aux DPS_UNUSED)
+{
+    flushing = !strcmp(argv[1], "on");
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
 cmd_exit(struct unixctl_conn *conn, int argc DPS_UNUSED,
          const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
 {
@@ -665,7 +676,7 @@ poll_ports(void)
             }
         }
     }
-    for (int i = 0; i < n_ports; i++) {
+    for (int i = 0; i < n_ports && flushing; i++) {
         struct tport *p = &ports[i];
 
         if (p->sent) {
@@ -774,6 +785,8 @@ run_switch(int argc, char *argv[])
                              NULL);
     unixctl_command_register("vhost-test/stats", "NAME", 1, 1, cmd_stats,
                              NULL);
+    unixctl_command_register("vhost-test/set-flush", "on|off", 1, 1,
+                             cmd_set_flush, NULL);
     unixctl_command_register("exit", "", 0, 0, cmd_exit, NULL);
 
     struct unixctl_server *server;
