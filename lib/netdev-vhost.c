@@ -144,7 +144,7 @@ struct vhost_rxq_state {
  * which receive vring it uses now (another one when the guest disabled its
  * own), -1 for none. */
 struct vhost_txq_state {
-    rte_spinlock_t lock;                /* Protects what follows but 'vring'. */
+    rte_spinlock_t lock;                /* Protects all but 'vring'. */
     int vring;                          /* Atomic; vhost thread writes. */
     uint16_t n_held;
     struct rte_mbuf *held[VHOST_TX_BURST];
