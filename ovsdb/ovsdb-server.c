@@ -300,6 +300,10 @@ main(int argc, char *argv[])
         free(dbs[i]);
     }
     free(dbs);
+    for (i = 0; i < n_locks; i++) {
+        free(locks[i].name);
+        free(locks[i].holders);
+    }
     free(locks);
     unixctl_server_destroy(unixctl);
     free(unixctl_path);
