@@ -1368,6 +1368,8 @@ normal_config_format(const struct normal_bridge_config *cfg, struct ds *ds)
     }
 }
 
+/* The order of a bridge's ports for NORMAL switching (which floods in this
+ * order): by OpenFlow port number. */
 static int
 compare_ports_by_ofport(const void *a_, const void *b_)
 {
@@ -2201,6 +2203,22 @@ fdb_del_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
     }
 }
 
+/* Counts the static entries of the MAC table of 'br' (the lines of
+ * fdb/show that end in "static"). */
+static size_t
+bridge_count_static_macs(struct bridge *br)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    size_t n = 0;
+
+    normal_fdb_show(br->nb, time_msec(), &ds);
+    for (const char *p = ds_cstr(&ds); (p = strstr(p, " static\n")); p++) {
+        n++;
+    }
+    ds_destroy(&ds);
+    return n;
+}
+
 static void
 fdb_stats_show_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
                   const char *argv[], void *aux DPS_UNUSED)
@@ -2217,6 +2235,8 @@ fdb_stats_show_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
     ds_put_format(&ds, "Statistics for bridge \"%s\":\n", br->name);
     ds_put_format(&ds, "  Current/maximum MAC entries in the table: "
                   "%zu/%zu\n", n_entries, max_entries);
+    ds_put_format(&ds, "  Current static MAC entries in the table : "
+                  "%zu\n", bridge_count_static_macs(br));
     ds_put_format(&ds, "  Total number of learned MAC entries     : "
                   "%"PRIu64"\n", stats.n_learned);
     ds_put_format(&ds, "  Total number of expired MAC entries     : "
@@ -2264,12 +2284,19 @@ compare_ports_by_name(const void *a_, const void *b_)
 }
 
 /* The type dpif/show prints: Open vSwitch shows internal ports of the
- * userspace datapath as the tap devices they are there. */
+ * userspace datapath as the tap devices they are there (and as
+ * "dummy-internal" with --enable-dummy=override). */
 static const char *
 port_show_type(const struct port *port)
 {
     const char *type = netdev_get_type(port->netdev);
-    return !strcmp(type, "internal") ? "tap" : type;
+
+    if (strcmp(type, "internal")) {
+        return type;
+    }
+    /* Open vSwitch's test datapath shows its internal ports as
+     * "dummy-internal". */
+    return options.dummy_override ? "dummy-internal" : "tap";
 }
 
 static void

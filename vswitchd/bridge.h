@@ -54,6 +54,9 @@ struct bridge_options {
     bool dummy;                 /* --enable-dummy: accept the "dummy"
                                  * datapath type as another name for
                                  * "netdev". */
+    bool dummy_override;        /* --enable-dummy=override: every bridge
+                                 * behaves as a "dummy" one (see
+                                 * ovs-vswitchd.rst, "Tests"). */
 };
 
 /* Connects to the database at 'remote' (for example

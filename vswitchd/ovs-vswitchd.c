@@ -86,6 +86,7 @@ main(int argc, char *argv[])
         }
     }
     bopts.dummy = dummy_mode != NETDEV_DUMMY_OFF;
+    bopts.dummy_override = dummy_mode == NETDEV_DUMMY_OVERRIDE;
     bridge_init(remote, &bopts);
 
     daemon_complete();
