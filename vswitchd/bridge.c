@@ -172,6 +172,15 @@ static size_t n_bridges;
  * that each is logged once. */
 static struct smap rejected_bridges = SMAP_INITIALIZER;
 
+/* The interfaces of refused bridges, which get the bridge's message in
+ * Interface:error. */
+struct rejected_iface {
+    struct uuid uuid;
+    char *msg;
+};
+static struct rejected_iface *rejected_ifaces;
+static size_t n_rejected_ifaces;
+
 /* The upcall map, sorted by datapath port.  PMD threads read it under the
  * read lock; the main thread replaces it under the write lock, and never
  * calls into the datapath while it holds that lock (the datapath may be
@@ -204,6 +213,7 @@ static void bridge_refresh(void);
 static long long int refresh_interval(void);
 static void bridge_publish(void);
 static void bridge_destroy(struct bridge *);
+static void clear_rejected_ifaces(void);
 static struct bridge *bridge_find(const char *name);
 static void port_destroy(struct port *);
 static void register_columns(void);
@@ -360,6 +370,7 @@ bridge_exit(bool cleanup DPS_UNUSED)
     }
     smap_destroy(&dp_other_config);
     smap_destroy(&rejected_bridges);
+    clear_rejected_ifaces();
     if (status_txn) {
         ovsdb_idl_txn_destroy(status_txn);
         status_txn = NULL;
@@ -556,6 +567,44 @@ compare_port_wants(const void *a_, const void *b_)
     return strcmp(a->iface_name, b->iface_name);
 }
 
+static void
+clear_rejected_ifaces(void)
+{
+    for (size_t i = 0; i < n_rejected_ifaces; i++) {
+        free(rejected_ifaces[i].msg);
+    }
+    free(rejected_ifaces);
+    rejected_ifaces = NULL;
+    n_rejected_ifaces = 0;
+}
+
+/* Records that every interface of Bridge row 'row' gets 'msg' as its
+ * error. */
+static void
+reject_bridge_ifaces(const struct ovsdb_idl_row *row, const char *msg)
+{
+    const struct ovsdb_idl_row **port_rows;
+    size_t n_port_rows = row_get_refs(row, "ports", "Port", &port_rows);
+
+    for (size_t i = 0; i < n_port_rows; i++) {
+        const struct ovsdb_idl_row **if_rows;
+        size_t n_if_rows = row_get_refs(port_rows[i], "interfaces",
+                                        "Interface", &if_rows);
+        for (size_t j = 0; j < n_if_rows; j++) {
+            struct rejected_iface *ri;
+
+            rejected_ifaces = xrealloc(rejected_ifaces,
+                                       (n_rejected_ifaces + 1)
+                                       * sizeof *rejected_ifaces);
+            ri = &rejected_ifaces[n_rejected_ifaces++];
+            ri->uuid = *ovsdb_idl_row_get_uuid(if_rows[j]);
+            ri->msg = xstrdup(msg);
+        }
+        free(if_rows);
+    }
+    free(port_rows);
+}
+
 /* Gathers the wanted bridges and ports from the database.  Bridges with an
  * unsupported datapath type are left out (and logged once). */
 static size_t
@@ -567,6 +616,7 @@ gather_bridges(const struct ovsdb_idl_row *ovs, struct bridge_want **wantsp)
     struct smap rejected = SMAP_INITIALIZER;
     size_t n = 0;
 
+    clear_rejected_ifaces();
     for (size_t i = 0; i < n_br_rows; i++) {
         const struct ovsdb_idl_row *row = br_rows[i];
         const char *name = row_get_string(row, "name");
@@ -582,6 +632,7 @@ gather_bridges(const struct ovsdb_idl_row *ovs, struct bridge_want **wantsp)
                 VLOG_ERR("%s", msg);
             }
             smap_add(&rejected, name, msg);
+            reject_bridge_ifaces(row, msg);
             free(msg);
             continue;
         }
@@ -2053,6 +2104,16 @@ bridge_write_status(const struct ovsdb_idl_row *ovs)
             if (irow) {
                 port_write_status(txn, irow, port, with_stats);
             }
+        }
+    }
+
+    for (size_t i = 0; i < n_rejected_ifaces; i++) {
+        const struct ovsdb_idl_row *irow
+            = if_ts ? ovsdb_idl_get_row(idl, if_ts, &rejected_ifaces[i].uuid)
+                    : NULL;
+        if (irow) {
+            write_string(txn, irow, "error", rejected_ifaces[i].msg);
+            write_int(txn, irow, "ofport", OFPORT_FAILED);
         }
     }
 
