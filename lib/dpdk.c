@@ -818,12 +818,18 @@ dpdk_mp_sweep(void)
     }
 }
 
+/* Returns a pool for port 'port_name' on NUMA node 'socket_id' (-1: 0) with
+ * the data room for 'mtu', shared or per port (see dpdk.h), or NULL with a
+ * message in '*errp' (if nonnull) when memory runs out. */
 struct dpdk_mp *
 dpdk_mp_get(const char *port_name, int socket_id, int mtu, char **errp)
 {
     return dpdk_mp_get_sized(port_name, socket_id, mtu, 0, errp);
 }
 
+/* Like dpdk_mp_get(); a per-port pool holds 'n_mbufs' (what the port's
+ * queues can hold at once) plus slack.  A shared pool starts at
+ * DPDK_MP_SHARED_N mbufs and halves on ENOMEM down to DPDK_MP_MIN_N. */
 struct dpdk_mp *
 dpdk_mp_get_sized(const char *port_name, int socket_id, int mtu,
                   unsigned int n_mbufs, char **errp)
@@ -931,12 +937,16 @@ dpdk_mp_dump_port(const char *port_name, FILE *stream)
     return found;
 }
 
+/* Returns the DPDK pool of 'mp'. */
 struct rte_mempool *
 dpdk_mp_pool(const struct dpdk_mp *mp)
 {
     return mp->pool;
 }
 
+/* Releases one reference to 'mp' (NULL is a no-op).  An unreferenced pool
+ * is freed once all of its mbufs have come back (checked now and at every
+ * later dpdk_mp_get() and dpdk_mp_put()). */
 void
 dpdk_mp_put(struct dpdk_mp *mp)
 {
