@@ -127,6 +127,7 @@ struct bridge {
     char *normal_config;        /* The NORMAL configuration last applied,
                                  * as text, to notice changes. */
     char *datapath_id_request;  /* other_config:datapath-id, if valid. */
+    char *datapath_id;          /* The datapath ID last written. */
 
     /* MAC table changes, queued by the change callback (which runs on any
      * thread, with the NORMAL bridge's mutex held) for revalidation on the
@@ -214,6 +215,8 @@ static long long int refresh_interval(void);
 static void bridge_publish(void);
 static void bridge_destroy(struct bridge *);
 static void clear_rejected_ifaces(void);
+static bool eth_addr_is_set(const struct eth_addr *);
+static bool eth_addr_same(const struct eth_addr *, const struct eth_addr *);
 static struct bridge *bridge_find(const char *name);
 static void port_destroy(struct port *);
 static void register_columns(void);
@@ -840,6 +843,7 @@ bridge_destroy(struct bridge *br)
     free(br->config_warnings);
     free(br->normal_config);
     free(br->datapath_id_request);
+    free(br->datapath_id);
     free(br->name);
     free(br);
 }
@@ -1284,6 +1288,56 @@ bridge_assign_ofports(struct bridge *br, const struct bridge_want *bw)
     free(used);
 }
 
+/* Without other_config:hwaddr (or Interface:mac) the local port takes, as
+ * in Open vSwitch, the lowest universally administered unicast address
+ * among the bridge's other ports (internal ones aside), so that the
+ * bridge's address and datapath ID stay the same across restarts.  With
+ * no such address the local port keeps its own. */
+static void
+bridge_pick_local_mac(struct bridge *br)
+{
+    struct port *local = NULL;
+    struct eth_addr best;
+    bool found = false;
+
+    for (size_t i = 0; i < br->n_ports; i++) {
+        struct port *port = br->ports[i];
+        struct eth_addr ea;
+
+        if (port->is_local) {
+            local = port;
+            continue;
+        }
+        if (!port->netdev || !strcmp(port->type, "internal")
+            || netdev_get_etheraddr(port->netdev, &ea)
+            || (ea.ea[0] & 0x03) || !eth_addr_is_set(&ea)) {
+            /* Multicast, locally administered or zero addresses are not
+             * an identity. */
+            continue;
+        }
+        if (!found || memcmp(&ea, &best, sizeof ea) < 0) {
+            best = ea;
+            found = true;
+        }
+    }
+    if (!found || !local || !local->netdev || local->mac_request) {
+        return;
+    }
+
+    struct eth_addr cur;
+    if (!netdev_get_etheraddr(local->netdev, &cur)
+        && eth_addr_same(&cur, &best)) {
+        return;
+    }
+    int error = netdev_set_etheraddr(local->netdev, &best);
+    if (error) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+        VLOG_WARN_RL(&rl, "bridge %s: could not give the local port the "
+                     "address of its ports (%s)", br->name,
+                     util_strerror(error));
+    }
+}
+
 /* Brings the running switch in line with the database. */
 static void
 bridge_reconfigure(const struct ovsdb_idl_row *ovs)
@@ -1388,6 +1442,7 @@ bridge_reconfigure(const struct ovsdb_idl_row *ovs)
             port_read_vlan(port, pw);
         }
         bridge_assign_ofports(br, bw);
+        bridge_pick_local_mac(br);
         smap_destroy(&br_oc);
     }
     free_wants(wants, n_wants);
@@ -2092,6 +2147,10 @@ bridge_write_status(const struct ovsdb_idl_row *ovs)
                                            : NULL);
         if (row) {
             char *dpid = bridge_datapath_id(br);
+            if (dpid && !strings_equal(dpid, br->datapath_id)) {
+                VLOG_INFO("bridge %s: using datapath ID %s", br->name, dpid);
+                set_string(&br->datapath_id, dpid);
+            }
             write_string(txn, row, "datapath_id", dpid);
             write_string(txn, row, "datapath_version", "<built-in>");
             free(dpid);
