@@ -492,14 +492,23 @@ dpdk_start_full_eal(const struct smap *cfg)
         if (!mb) {
             mb = DPDK_NO_HUGE_DEFAULT_MB;
         }
+        bool user_m = eal_args_has1(&args, "-m");
         if (!user_no_huge) {
-            VLOG_INFO("No hugepages on this host%s%s: starting EAL with "
-                      "--no-huge -m %u (packet memory from the ordinary "
-                      "heap)", hugepage_dir ? " in " : "",
-                      hugepage_dir ? hugepage_dir : "", mb);
+            if (user_m) {
+                VLOG_INFO("No hugepages on this host%s%s: starting EAL with "
+                          "--no-huge and the -m of dpdk-extra (packet "
+                          "memory from the ordinary heap)",
+                          hugepage_dir ? " in " : "",
+                          hugepage_dir ? hugepage_dir : "");
+            } else {
+                VLOG_INFO("No hugepages on this host%s%s: starting EAL with "
+                          "--no-huge -m %u (packet memory from the ordinary "
+                          "heap)", hugepage_dir ? " in " : "",
+                          hugepage_dir ? hugepage_dir : "", mb);
+            }
             eal_args_add(&args, "--no-huge");
         }
-        if (!eal_args_has1(&args, "-m")) {
+        if (!user_m) {
             char *m = xasprintf("%u", mb);
             eal_args_add(&args, "-m");
             eal_args_add(&args, m);

@@ -106,8 +106,9 @@ static void
 test_restart_needed(void **state DPS_UNUSED)
 {
     struct smap cfg = SMAP_INITIALIZER;
-    char *extra = xasprintf("--no-huge --no-pci "
-                            "--file-prefix=test-dpdk-%ld", (long) getpid());
+    char *extra = xasprintf("  --no-huge\t'--no-pci' "
+                            "--file-prefix=\"test-dpdk-%ld\"  ",
+                            (long) getpid());
 
     smap_add(&cfg, "dpdk-init", "true");
     smap_add(&cfg, "dpdk-alloc-mem", "256");
@@ -388,8 +389,11 @@ int
 main(int argc DPS_UNUSED, char *argv[])
 {
     struct smap cfg = SMAP_INITIALIZER;
-    char *extra = xasprintf("--no-huge --no-pci "
-                            "--file-prefix=test-dpdk-%ld", (long) getpid());
+    /* Quotes, as a shell would take them: EAL refuses what they would leave
+     * behind if dpdk-extra were split naively. */
+    char *extra = xasprintf("  --no-huge\t'--no-pci' "
+                            "--file-prefix=\"test-dpdk-%ld\"  ",
+                            (long) getpid());
 
     util_set_program_name(argv[0]);
     smap_add(&cfg, "dpdk-init", "true");
