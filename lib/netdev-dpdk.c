@@ -314,8 +314,11 @@ netdev_dpdk_destruct(struct netdev *netdev)
     if (dev->requested_port_id != dev->port_id) {
         uint16_t port_id = dev->port_id;
         char *devargs = dev->devargs;
+        bool started = dev->started;
+        bool configured = dev->configured;
 
-        /* Release the device requested but not yet used, too. */
+        /* Release the device requested but not yet used, too (it was
+         * never configured), then the one in use. */
         dev->port_id = dev->requested_port_id;
         dev->devargs = dev->requested_devargs;
         dev->requested_devargs = NULL;
@@ -324,6 +327,8 @@ netdev_dpdk_destruct(struct netdev *netdev)
         free(dev->devargs);
         dev->port_id = port_id;
         dev->devargs = devargs;
+        dev->started = started;
+        dev->configured = configured;
     }
     netdev_dpdk_release_device(dev);
     dpdk_mp_put(dev->mp);

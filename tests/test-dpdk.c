@@ -385,6 +385,49 @@ test_null_status(void **state DPS_UNUSED)
     netdev_close(netdev);
 }
 
+/* A device change waits for 'reconfigure'; closing the port before then
+ * releases both devices. */
+static void
+test_devargs_change(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_dpdk("chg0", "net_ring7");
+    struct smap options = SMAP_INITIALIZER;
+    struct smap status = SMAP_INITIALIZER;
+    char *err = NULL;
+    uint16_t port_id;
+
+    smap_add(&options, "dpdk-devargs", "net_null17,no-rx=1");
+    assert_int_equal(netdev_set_config(netdev, &options, &err), 0);
+    assert_true(netdev_is_reconf_required(netdev));
+    assert_int_equal(rte_eth_dev_get_port_by_name("net_null17", &port_id), 0);
+
+    /* Still the old device until the reconfiguration. */
+    assert_int_equal(netdev_get_status(netdev, &status), 0);
+    assert_string_equal(smap_get(&status, "driver_name"), "net_ring");
+    smap_clear(&status);
+
+    if (netdev_reconfigure(netdev, &err)) {
+        fail_msg("%s", err);
+    }
+    assert_int_equal(netdev_get_status(netdev, &status), 0);
+    assert_string_equal(smap_get(&status, "driver_name"), "net_null");
+    assert_int_not_equal(rte_eth_dev_get_port_by_name("net_ring7", &port_id),
+                         0);
+
+    /* Requested, never used, then closed. */
+    smap_clear(&options);
+    smap_add(&options, "dpdk-devargs", "net_ring8");
+    assert_int_equal(netdev_set_config(netdev, &options, &err), 0);
+    assert_int_equal(rte_eth_dev_get_port_by_name("net_ring8", &port_id), 0);
+    netdev_close(netdev);
+    assert_int_not_equal(rte_eth_dev_get_port_by_name("net_ring8", &port_id),
+                         0);
+    assert_int_not_equal(rte_eth_dev_get_port_by_name("net_null17",
+                                                      &port_id), 0);
+    smap_destroy(&options);
+    smap_destroy(&status);
+}
+
 int
 main(int argc DPS_UNUSED, char *argv[])
 {
@@ -411,6 +454,7 @@ main(int argc DPS_UNUSED, char *argv[])
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_ring_loop),
         cmocka_unit_test(test_null_status),
+        cmocka_unit_test(test_devargs_change),
     };
     return cmocka_run_group_tests_name("dpdk", tests, NULL, NULL);
 }
