@@ -461,9 +461,13 @@ netdev_vhost_get_config(const struct netdev *netdev, struct smap *args)
     if (dev->tx_retries_max != VHOST_TX_RETRIES_DEFAULT) {
         smap_add_format(args, "tx-retries-max", "%d", dev->tx_retries_max);
     }
+    /* As Open vSwitch shows them in dpif/show.  The guest decides the
+     * queues: requested and configured are the same. */
     smap_add_format(args, "configured_rx_queues", "%d", netdev->n_rxq);
     smap_add_format(args, "configured_tx_queues", "%d", netdev->n_txq);
     smap_add_format(args, "mtu", "%d", dev->mtu);
+    smap_add_format(args, "requested_rx_queues", "%d", netdev->n_rxq);
+    smap_add_format(args, "requested_tx_queues", "%d", netdev->n_txq);
     return 0;
 }
 
