@@ -41,6 +41,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <linux/virtio_net.h>
+#include <rte_vhost.h>
 #include "dp-packet.h"
 #include "dpdk.h"
 #include "dynamic-string.h"
@@ -117,6 +119,19 @@ test_server_socket(void **state DPS_UNUSED)
     assert_int_equal(netdev_n_txq(netdev), 1);
     assert_true(netdev_has_flush(netdev));
     smap_destroy(&status);
+
+    /* What the socket offers guests: no segmentation offloads towards
+     * the switch and no partial checksums from the guest, but partial
+     * checksums towards it. */
+    uint64_t features;
+    assert_int_equal(rte_vhost_driver_get_features(path, &features), 0);
+    assert_int_equal(features & ((1ULL << VIRTIO_NET_F_CSUM)
+                                 | (1ULL << VIRTIO_NET_F_HOST_TSO4)
+                                 | (1ULL << VIRTIO_NET_F_HOST_TSO6)
+                                 | (1ULL << VIRTIO_NET_F_HOST_ECN)
+                                 | (1ULL << VIRTIO_NET_F_HOST_UFO)), 0);
+    assert_true(features & (1ULL << VIRTIO_NET_F_GUEST_CSUM));
+    assert_true(features & (1ULL << VIRTIO_NET_F_MRG_RXBUF));
 
     netdev_close(netdev);
     assert_false(file_exists(path));
