@@ -1281,6 +1281,16 @@ vhost_vring_state_changed(int vid, uint16_t queue_id, int enable)
         __atomic_store_n(&dev->vrings_enabled[queue_id], enable != 0,
                          __ATOMIC_RELEASE);
         vhost_remap_txqs__(dev);
+
+        /* A guest may set up more queue pairs after the device started
+         * (QEMU does): take them in a reconfiguration. */
+        int qp = queue_id / 2 + 1;
+        if (enable && dev->new_vid == vid && qp > dev->guest_qp) {
+            VLOG_INFO("%s: the guest enabled queue pair %d", dev->up.name,
+                      qp - 1);
+            dev->guest_qp = qp;
+            netdev_request_reconfigure(&dev->up);
+        }
         VLOG_DBG("%s: vring %d %s", dev->up.name, queue_id,
                  enable ? "enabled" : "disabled");
         COVERAGE_INC(vhost_notification);
