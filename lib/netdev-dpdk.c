@@ -97,6 +97,9 @@ struct netdev_dpdk {
     int requested_rxq_size;
     int requested_txq_size;
     int requested_mtu;
+    bool requested_lsc_interrupt;       /* options:dpdk-lsc-interrupt. */
+    int requested_fc_mode;              /* RTE_ETH_FC_*, from options. */
+    bool requested_fc_autoneg;
 
     /* What the device has.  'started' is false until a reconfiguration
      * succeeds, and after one fails: the port then neither receives nor
@@ -108,6 +111,9 @@ struct netdev_dpdk {
     int txq_size;
     int applied_rxq_size;               /* Requested sizes applied last: */
     int applied_txq_size;               /* the device may adjust them. */
+    bool applied_lsc_interrupt;         /* Requested settings applied last. */
+    int applied_fc_mode;
+    bool applied_fc_autoneg;
     int mtu;
     uint32_t max_frame_len;
     int txq_limit;                      /* Most tx queues the device took. */
@@ -116,6 +122,9 @@ struct netdev_dpdk {
     uint32_t tx_caps;                   /* NETDEV_TX_*. */
     bool rx_csum_offload;
     bool scatter;
+    bool lsc_interrupt;                 /* Device has LSC interrupts on. */
+    int fc_mode;                        /* Flow control applied. */
+    bool fc_autoneg;
     rte_spinlock_t *tx_locks;           /* One per tx queue. */
 
     /* NETDEV_UP and NETDEV_PROMISC. */
@@ -290,6 +299,9 @@ netdev_dpdk_construct(struct netdev *netdev)
     dev->mtu = RTE_ETHER_MTU;
     dev->max_frame_len = MTU_TO_FRAME_LEN(dev->mtu);
     dev->txq_limit = INT_MAX;
+    dev->requested_lsc_interrupt = true;
+    dev->requested_fc_mode = RTE_ETH_FC_NONE;
+    dev->fc_mode = RTE_ETH_FC_NONE;
     dev->flags = NETDEV_UP | NETDEV_PROMISC;
     netdev->n_rxq = 1;
     netdev->n_txq = 1;
@@ -397,6 +409,8 @@ netdev_dpdk_set_config(struct netdev *netdev, const struct smap *options,
 {
     static const char *const known[] = {
         "dpdk-devargs", "n_rxq", "n_rxq_desc", "n_txq_desc",
+        "dpdk-lsc-interrupt", "rx-flow-ctrl", "tx-flow-ctrl",
+        "flow-ctrl-autoneg",
     };
     struct netdev_dpdk *dev = netdev_dpdk_cast(netdev);
     long long int n_rxq = 1, rxq_size = NETDEV_DPDK_DESC_DEFAULT;
@@ -423,6 +437,16 @@ netdev_dpdk_set_config(struct netdev *netdev, const struct smap *options,
                                  NETDEV_DPDK_DESC_MAX, &rxq_size))
         || (msg = smap_parse_int(options, "n_txq_desc", 1,
                                  NETDEV_DPDK_DESC_MAX, &txq_size))) {
+        *errp = xasprintf("%s: %s", netdev->name, msg);
+        free(msg);
+        return EINVAL;
+    }
+    bool lsc = true, rx_fc = false, tx_fc = false, fc_autoneg = false;
+    if ((msg = smap_parse_bool(options, "dpdk-lsc-interrupt", &lsc))
+        || (msg = smap_parse_bool(options, "rx-flow-ctrl", &rx_fc))
+        || (msg = smap_parse_bool(options, "tx-flow-ctrl", &tx_fc))
+        || (msg = smap_parse_bool(options, "flow-ctrl-autoneg",
+                                  &fc_autoneg))) {
         *errp = xasprintf("%s: %s", netdev->name, msg);
         free(msg);
         return EINVAL;
@@ -464,11 +488,21 @@ netdev_dpdk_set_config(struct netdev *netdev, const struct smap *options,
         }
     }
 
+    int fc_mode = (rx_fc && tx_fc ? RTE_ETH_FC_FULL
+                   : rx_fc ? RTE_ETH_FC_RX_PAUSE
+                   : tx_fc ? RTE_ETH_FC_TX_PAUSE
+                   : RTE_ETH_FC_NONE);
     if (n_rxq != dev->requested_n_rxq || rxq_size != dev->requested_rxq_size
-        || txq_size != dev->requested_txq_size) {
+        || txq_size != dev->requested_txq_size
+        || lsc != dev->requested_lsc_interrupt
+        || fc_mode != dev->requested_fc_mode
+        || fc_autoneg != dev->requested_fc_autoneg) {
         dev->requested_n_rxq = n_rxq;
         dev->requested_rxq_size = rxq_size;
         dev->requested_txq_size = txq_size;
+        dev->requested_lsc_interrupt = lsc;
+        dev->requested_fc_mode = fc_mode;
+        dev->requested_fc_autoneg = fc_autoneg;
         netdev_request_reconfigure(netdev);
     }
     return 0;
@@ -483,7 +517,8 @@ netdev_dpdk_get_config(const struct netdev *netdev, struct smap *args)
     smap_add_format(args, "configured_rxq_descriptors", "%d", dev->rxq_size);
     smap_add_format(args, "configured_tx_queues", "%d", netdev->n_txq);
     smap_add_format(args, "configured_txq_descriptors", "%d", dev->txq_size);
-    smap_add(args, "lsc_interrupt_mode", "false");
+    smap_add(args, "lsc_interrupt_mode",
+             dev->lsc_interrupt ? "true" : "false");
     smap_add_format(args, "mtu", "%d", dev->mtu);
     smap_add_format(args, "requested_rx_queues", "%d", dev->requested_n_rxq);
     smap_add_format(args, "requested_rxq_descriptors", "%d",
@@ -508,6 +543,38 @@ netdev_dpdk_set_tx_multiq(struct netdev *netdev, int n_txq)
     return 0;
 }
 
+/* Applies the flow control options to the started device of 'dev'.  A
+ * device without flow control gets a warning when some was asked for. */
+static void
+netdev_dpdk_apply_flow_ctrl(struct netdev_dpdk *dev)
+{
+    struct rte_eth_fc_conf fc;
+    int retval;
+
+    dev->fc_mode = RTE_ETH_FC_NONE;
+    dev->fc_autoneg = false;
+    if (dev->requested_fc_mode == RTE_ETH_FC_NONE
+        && !dev->requested_fc_autoneg) {
+        return;
+    }
+
+    memset(&fc, 0, sizeof fc);
+    retval = rte_eth_dev_flow_ctrl_get(dev->port_id, &fc);
+    if (!retval) {
+        fc.mode = dev->requested_fc_mode;
+        fc.autoneg = dev->requested_fc_autoneg;
+        retval = rte_eth_dev_flow_ctrl_set(dev->port_id, &fc);
+    }
+    if (retval) {
+        VLOG_WARN("%s: device '%s' does not take the flow control settings "
+                  "(rx-flow-ctrl, tx-flow-ctrl, flow-ctrl-autoneg): %s",
+                  dev->up.name, dev->devargs, rte_strerror(-retval));
+    } else {
+        dev->fc_mode = dev->requested_fc_mode;
+        dev->fc_autoneg = dev->requested_fc_autoneg;
+    }
+}
+
 /* Configures and starts the device with 'n_rxq' and 'n_txq' queues.
  * Returns 0, or a negative DPDK error with a message in '*errp'. */
 static int
@@ -522,6 +589,12 @@ netdev_dpdk_start_device(struct netdev_dpdk *dev,
 
     memset(&conf, 0, sizeof conf);
     conf.rxmode.mtu = dev->requested_mtu;
+    /* Link state interrupts where the device has them; the link is polled
+     * anyway. */
+    dev->lsc_interrupt = (dev->requested_lsc_interrupt
+                          && info->dev_flags
+                          && (*info->dev_flags & RTE_ETH_DEV_INTR_LSC));
+    conf.intr_conf.lsc = dev->lsc_interrupt;
     if (dev->scatter) {
         conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
     }
@@ -613,6 +686,7 @@ netdev_dpdk_start_device(struct netdev_dpdk *dev,
         return retval;
     }
 
+    netdev_dpdk_apply_flow_ctrl(dev);
     if (dev->flags & NETDEV_PROMISC) {
         rte_eth_promiscuous_enable(port_id);
     }
@@ -651,6 +725,9 @@ netdev_dpdk_reconfigure(struct netdev *netdev, char **errp)
         && dev->requested_rxq_size == dev->applied_rxq_size
         && dev->requested_txq_size == dev->applied_txq_size
         && dev->requested_mtu == dev->mtu
+        && dev->requested_lsc_interrupt == dev->applied_lsc_interrupt
+        && dev->requested_fc_mode == dev->applied_fc_mode
+        && dev->requested_fc_autoneg == dev->applied_fc_autoneg
         && !rte_eth_dev_info_get(dev->port_id, &info)
         && MAX(MIN3(dev->requested_n_txq, (int) info.max_tx_queues,
                     dev->txq_limit), 1) == netdev->n_txq) {
@@ -761,6 +838,9 @@ netdev_dpdk_reconfigure(struct netdev *netdev, char **errp)
     dev->max_frame_len = MTU_TO_FRAME_LEN(mtu);
     dev->applied_rxq_size = dev->requested_rxq_size;
     dev->applied_txq_size = dev->requested_txq_size;
+    dev->applied_lsc_interrupt = dev->requested_lsc_interrupt;
+    dev->applied_fc_mode = dev->requested_fc_mode;
+    dev->applied_fc_autoneg = dev->requested_fc_autoneg;
     n_txq = netdev->n_txq;      /* The device may have taken fewer. */
     free(dev->tx_locks);
     dev->tx_locks = xcalloc(n_txq, sizeof *dev->tx_locks);

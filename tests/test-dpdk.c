@@ -191,6 +191,15 @@ test_config_errors(void **state DPS_UNUSED)
 
     smap_clear(&options);
     smap_add(&options, "dpdk-devargs", "net_null9");
+    smap_add(&options, "rx-flow-ctrl", "maybe");
+    assert_int_equal(netdev_set_config(netdev, &options, &err), EINVAL);
+    assert_non_null(strstr(err, "rx-flow-ctrl: \"maybe\" is not \"true\" "
+                                "or \"false\""));
+    free(err);
+    err = NULL;
+
+    smap_clear(&options);
+    smap_add(&options, "dpdk-devargs", "net_null9");
     smap_add(&options, "bogus", "1");
     assert_int_equal(netdev_set_config(netdev, &options, &err), EINVAL);
     assert_non_null(strstr(err, "unknown option \"bogus\""));
@@ -371,6 +380,7 @@ test_null_status(void **state DPS_UNUSED)
     struct smap config = SMAP_INITIALIZER;
     assert_int_equal(netdev_get_config(netdev, &config), 0);
     assert_string_equal(smap_get(&config, "configured_tx_queues"), "3");
+    assert_string_equal(smap_get(&config, "lsc_interrupt_mode"), "false");
     assert_string_equal(smap_get(&config, "requested_rxq_descriptors"),
                         "2048");
     smap_destroy(&config);
