@@ -161,9 +161,11 @@ dpctl_show(struct unixctl_conn *conn, int argc, const char *argv[],
         const struct dp_netdev_port *port = dp->ports[i];
         const char *type = netdev_get_type(port->netdev);
 
-        /* Open vSwitch shows its internal ports as "tap" devices. */
+        /* Open vSwitch shows its internal ports as "tap" devices, or as
+         * "dummy-internal" ones in tests (dummy ports enabled). */
         if (!strcmp(type, "internal")) {
-            type = "tap";
+            type = (netdev_is_type_supported("dummy") ? "dummy-internal"
+                    : "tap");
         }
         ds_put_format(&ds, "  port %"PRIu32": %s", port->port_no,
                       netdev_get_name(port->netdev));

@@ -381,6 +381,37 @@ dp_netdev_lookup_port(const struct dp_netdev *dp, uint32_t port_no)
     return found ? dp->ports[i] : NULL;
 }
 
+/* Returns a free port number for a port named 'name': the lowest free one,
+ * or, when dummy ports are enabled (tests), the number in the name if it is
+ * free ("p3" is 3, and bridges' ports from 100: "br0" is 100), as Open
+ * vSwitch's datapath does with dummy ports, so that tests can predict
+ * them. */
+static uint32_t
+choose_port_no(const struct dp_netdev *dp, const char *name)
+{
+    if (netdev_is_type_supported("dummy")) {
+        uint32_t base = !strncmp(name, "br", 2) ? 100 : 0;
+
+        for (const char *p = name; *p; p++) {
+            if (*p >= '0' && *p <= '9') {
+                unsigned long n = strtoul(p, NULL, 10);
+                uint32_t no = base + n;
+
+                if (n < 65536 && no > 0 && !dp_netdev_lookup_port(dp, no)) {
+                    return no;
+                }
+                break;
+            }
+        }
+    }
+
+    uint32_t no;
+    for (no = 1; dp_netdev_lookup_port(dp, no); no++) {
+        continue;
+    }
+    return no;
+}
+
 /* Adds 'netdev' as a port.  See dpif-netdev.h. */
 int
 dp_netdev_port_add(struct dp_netdev *dp, struct netdev *netdev,
@@ -398,9 +429,7 @@ dp_netdev_port_add(struct dp_netdev *dp, struct netdev *netdev,
 
     uint32_t no = *port_no;
     if (no == DP_PORT_NONE) {
-        for (no = 1; dp_netdev_lookup_port(dp, no); no++) {
-            continue;
-        }
+        no = choose_port_no(dp, netdev_get_name(netdev));
     } else if (dp_netdev_lookup_port(dp, no)) {
         *errp = xasprintf("%s: port number %"PRIu32" is in use",
                           netdev_get_name(netdev), no);
@@ -739,7 +768,17 @@ pmd_cmp(const void *a_, const void *b_)
 static void
 wanted_cores(const struct dp_netdev *dp, bool *wanted, size_t n_wanted)
 {
+    bool any_pmd_port = false;
+
     memset(wanted, 0, n_wanted * sizeof *wanted);
+
+    /* As in Open vSwitch, PMD threads exist only while a port needs them. */
+    for (size_t i = 0; i < dp->n_ports && !any_pmd_port; i++) {
+        any_pmd_port = dp->ports[i]->is_pmd;
+    }
+    if (!any_pmd_port) {
+        return;
+    }
     if (!dp->pmd_cpu_mask) {
         int core = ovs_numa_lowest_core_on_numa(0);
         if (core >= 0 && (size_t) core < n_wanted) {
@@ -1610,7 +1649,10 @@ pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_packet *p,
     }
     stat_add(pmd, PMD_STAT_MISS, 1);
 
-    /* The datapath always matches the input port and recirculation id. */
+    /* The datapath always matches the input port and recirculation id.
+     * Everything else is the slow path's to decide (Open vSwitch's slow path
+     * also matches VLAN tags whole and IP fragments; revalidation compares
+     * masks, so the datapath adds nothing more). */
     mask.in_port = UINT32_MAX;
     mask.recirc_id = UINT32_MAX;
 
