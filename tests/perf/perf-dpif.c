@@ -36,9 +36,11 @@
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
 #include <config.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <rte_cycles.h>
 #include <rte_prefetch.h>
 #include "dp-emc.h"
@@ -433,6 +435,51 @@ run_stage(struct bench *b, enum stage stage, bool emc_on, double seconds)
     return res;
 }
 
+/* Warns about what would disturb the figures: other busy-polling data
+ * planes and a high load average. */
+static void
+check_quiet(void)
+{
+    DIR *proc = opendir("/proc");
+    int n_planes = 0;
+    double load = 0;
+
+    for (struct dirent *de; proc && (de = readdir(proc)) != NULL; ) {
+        char path[300], comm[64] = "";
+
+        if (de->d_name[0] < '0' || de->d_name[0] > '9'
+            || atoi(de->d_name) == getpid()) {
+            continue;
+        }
+        snprintf(path, sizeof path, "/proc/%s/comm", de->d_name);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            if (fgets(comm, sizeof comm, f)
+                && (!strncmp(comm, "dpdk-testpmd", 12)
+                    || !strncmp(comm, "ovs-vswitchd", 12))) {
+                n_planes++;
+            }
+            fclose(f);
+        }
+    }
+    if (proc) {
+        closedir(proc);
+    }
+
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &load) != 1) {
+            load = 0;
+        }
+        fclose(f);
+    }
+    if (n_planes || load > 1.5) {
+        printf("warning: %d other data plane process%s running, load "
+               "average %.1f: the figures are contended\n", n_planes,
+               n_planes == 1 ? "" : "es", load);
+    }
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -448,6 +495,7 @@ main(int argc, char *argv[])
     double ghz = rte_get_tsc_hz() / 1e9;
     bool have_dpif = perf_dpif_pipeline_available();
 
+    check_quiet();
     printf("userspace datapath, 64-byte UDP packets, exact 5-tuple "
            "megaflows, output to one port\n"
            "TSC %.2f GHz, %.2f s per cell; cycles per packet\n\n",
