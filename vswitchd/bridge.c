@@ -41,6 +41,7 @@ VLOG_DEFINE_THIS_MODULE(bridge);
 
 COVERAGE_DEFINE(bridge_reconfigure);
 COVERAGE_DEFINE(bridge_revalidate);
+COVERAGE_DEFINE(bridge_late_revalidate);
 COVERAGE_DEFINE(bridge_refresh);
 COVERAGE_DEFINE(bridge_refresh_del);
 COVERAGE_DEFINE(bridge_refresh_mod);
@@ -137,10 +138,14 @@ struct bridge {
     size_t n_changed_macs, allocated_changed_macs;
     bool all_changed;           /* Too many to list: revalidate all. */
 
-    /* Main thread only: the revalidation in progress. */
+    /* Main thread only: the revalidation in progress, and what the late
+     * revalidation will look at again. */
     bool revalidate_all;
     struct changed_mac *reval_macs;
     size_t n_reval_macs;
+    bool late_all;
+    struct changed_mac *late_macs;
+    size_t n_late_macs;
 };
 
 /* An entry of the upcall map: which bridge a datapath port belongs to. */
@@ -193,12 +198,13 @@ static size_t n_upcall_ports;
 /* Set by the MAC change callback to wake the main thread. */
 static struct latch revalidate_latch;
 
-/* Re-translation of every megaflow (see bridge_refresh()): periodically,
- * and soon after MAC changes, to catch flows installed by upcalls that
- * raced with the changes. */
-#define REFRESH_AFTER_CHANGE_MSEC 200
+/* Re-translation of every megaflow (see bridge_refresh()), periodically. */
 static long long int next_refresh = LLONG_MAX;
-static long long int refresh_soon = LLONG_MAX;
+
+/* A second revalidation for the same changes, a little later (see
+ * bridge_revalidate()). */
+#define LATE_REVALIDATION_MSEC 200
+static long long int late_revalidation = LLONG_MAX;
 
 /* Statistics and status timing. */
 static long long int stats_interval = STATS_INTERVAL_DEFAULT;
@@ -211,6 +217,7 @@ static void bridge_write_status(const struct ovsdb_idl_row *ovs);
 static void bridge_poll_status(void);
 static void bridge_revalidate(void);
 static void bridge_refresh(void);
+static void bridge_late_revalidate(void);
 static long long int refresh_interval(void);
 static void bridge_publish(void);
 static void bridge_destroy(struct bridge *);
@@ -307,7 +314,10 @@ bridge_run(void)
     if (latch_poll(&revalidate_latch)) {
         bridge_revalidate();
     }
-    if (dp && (now >= next_refresh || now >= refresh_soon)) {
+    if (dp && now >= late_revalidation) {
+        bridge_late_revalidate();
+    }
+    if (dp && now >= next_refresh) {
         bridge_refresh();
     }
 
@@ -345,7 +355,7 @@ bridge_wait(void)
     }
     if (dp) {
         dp_netdev_wait(dp);
-        poll_timer_wait_until(MIN(next_refresh, refresh_soon));
+        poll_timer_wait_until(MIN(next_refresh, late_revalidation));
         poll_timer_wait_until(next_stats);
         poll_timer_wait_until(next_status_poll);
     }
@@ -839,6 +849,7 @@ bridge_destroy(struct bridge *br)
     pthread_mutex_destroy(&br->changes_mutex);
     free(br->changed_macs);
     free(br->reval_macs);
+    free(br->late_macs);
     free(br->flood_vlans);
     free(br->config_warnings);
     free(br->normal_config);
@@ -1719,8 +1730,35 @@ revalidate_cb(void *aux DPS_UNUSED, const struct flow *key,
     return true;
 }
 
+/* Remembers what the revalidation in progress looked at, for the late
+ * revalidation. */
+static void
+bridge_stash_for_late(struct bridge *br)
+{
+    br->late_all |= br->revalidate_all;
+    if (br->late_all
+        || br->n_late_macs + br->n_reval_macs > MAX_PENDING_MACS) {
+        br->late_all = true;
+        free(br->late_macs);
+        br->late_macs = NULL;
+        br->n_late_macs = 0;
+        return;
+    }
+    if (br->n_reval_macs) {
+        br->late_macs = xrealloc(br->late_macs,
+                                 (br->n_late_macs + br->n_reval_macs)
+                                 * sizeof *br->late_macs);
+        memcpy(&br->late_macs[br->n_late_macs], br->reval_macs,
+               br->n_reval_macs * sizeof *br->reval_macs);
+        br->n_late_macs += br->n_reval_macs;
+    }
+}
+
 /* Revalidates the datapath's flows after MAC table or configuration
- * changes. */
+ * changes: deletes the megaflows they may have made wrong (see
+ * revalidate_cb()).  An upcall that was translating while a change happened
+ * may install its flow after this pass, so the same changes are looked at
+ * again LATE_REVALIDATION_MSEC later (bridge_late_revalidate()). */
 static void
 bridge_revalidate(void)
 {
@@ -1748,10 +1786,47 @@ bridge_revalidate(void)
     if (needed && dp) {
         COVERAGE_INC(bridge_revalidate);
         dp_netdev_revalidate(dp, revalidate_cb, NULL);
-        refresh_soon = MIN(refresh_soon,
-                           time_msec() + REFRESH_AFTER_CHANGE_MSEC);
+        for (size_t i = 0; i < n_bridges; i++) {
+            bridge_stash_for_late(bridges[i]);
+        }
+        late_revalidation = MIN(late_revalidation,
+                                time_msec() + LATE_REVALIDATION_MSEC);
     }
 
+    for (size_t i = 0; i < n_bridges; i++) {
+        struct bridge *br = bridges[i];
+        free(br->reval_macs);
+        br->reval_macs = NULL;
+        br->n_reval_macs = 0;
+        br->revalidate_all = false;
+    }
+}
+
+/* The second look at changes bridge_revalidate() handled (see there).
+ * Like the first, it only deletes flows, so it learns nothing and changes
+ * no MAC entry's age. */
+static void
+bridge_late_revalidate(void)
+{
+    bool needed = false;
+
+    late_revalidation = LLONG_MAX;
+    for (size_t i = 0; i < n_bridges; i++) {
+        struct bridge *br = bridges[i];
+
+        free(br->reval_macs);
+        br->reval_macs = br->late_macs;
+        br->n_reval_macs = br->n_late_macs;
+        br->revalidate_all = br->late_all;
+        br->late_macs = NULL;
+        br->n_late_macs = 0;
+        br->late_all = false;
+        needed |= br->revalidate_all || br->n_reval_macs;
+    }
+    if (needed) {
+        COVERAGE_INC(bridge_late_revalidate);
+        dp_netdev_revalidate(dp, revalidate_cb, NULL);
+    }
     for (size_t i = 0; i < n_bridges; i++) {
         struct bridge *br = bridges[i];
         free(br->reval_macs);
@@ -1769,7 +1844,9 @@ bridge_revalidate(void)
  * that exists carries traffic from that source on that port, and without
  * this the entry would age out while its traffic only hit megaflows.
  * Stale flows never reach here: a moved or expired address has had its
- * flows deleted by bridge_revalidate() first. */
+ * flows deleted by bridge_revalidate() first.  (Translating refreshes the
+ * age of every source that has a flow, which is why only this periodic
+ * pass translates; revalidation after changes only deletes.) */
 static bool
 refresh_cb(void *aux DPS_UNUSED, const struct flow *key,
            const struct flow *mask, const struct dp_actions *actions,
@@ -1829,7 +1906,6 @@ bridge_refresh(void)
     bridge_revalidate();
     COVERAGE_INC(bridge_refresh);
     dp_netdev_revalidate(dp, refresh_cb, NULL);
-    refresh_soon = LLONG_MAX;
     next_refresh = time_msec() + refresh_interval();
 }
 
