@@ -29,6 +29,7 @@
 #include "dpdk-eal.h"
 #include "dynamic-string.h"
 #include "netdev-dpdk.h"
+#include "ovs-numa.h"
 #include "smap.h"
 #include "unixctl.h"
 #include "util.h"
@@ -95,6 +96,10 @@ dpdk_init(const struct smap *ovs_other_config)
 {
     if (!initialized) {
         initialized = true;
+        /* EAL pins the calling thread to its main lcore: learn which cores
+         * the process may use before that, so that PMD threads can go on
+         * the others (dpdk-lcore-mask=0x1 with pmd-cpu-mask=0x2). */
+        ovs_numa_init();
         dpdk_init__(ovs_other_config);
     } else {
         dpdk_compare_config(ovs_other_config);
