@@ -2503,6 +2503,11 @@ dpif_show_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
     struct dp_netdev_stats stats = { 0, 0, 0, 0 };
     struct bridge **sorted;
 
+    if (!n_bridges) {
+        /* Open vSwitch shows a datapath only while a bridge uses it. */
+        unixctl_command_reply(conn, "");
+        return;
+    }
     if (dp) {
         dp_netdev_get_stats(dp, &stats);
     }
