@@ -46,9 +46,6 @@ struct normal_vlan_state {
 static void normal_flood(const struct normal_bridge *,
                          const struct normal_port *in, uint16_t vlan,
                          const struct flow *, struct normal_xlate_out *);
-static bool normal_port_takes(const struct normal_port *, uint16_t vlan,
-                              const struct flow *,
-                              const struct normal_vlan_state *);
 static void normal_output(const struct normal_port *, uint16_t vlan,
                           const struct flow *, struct normal_vlan_state *,
                           struct normal_xlate_out *);
@@ -250,6 +247,12 @@ normal_xlate(struct normal_bridge *nb, const struct flow *flow,
     mask->recirc_id = UINT32_MAX;
     mask->dl_type = UINT16_MAX;
     mask->vlan_tci[0] = htons(VLAN_CFI);
+    if (flow->dl_type == htons(ETH_TYPE_IP)
+        || flow->dl_type == htons(ETH_TYPE_IPV6)) {
+        /* Open vSwitch's datapath flows always say whether an IP packet
+         * is a fragment ("ipv4(frag=no)"). */
+        mask->nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+    }
 
     pthread_mutex_lock(&nb->mutex);
 
@@ -566,10 +569,9 @@ normal_priority_tags_from_string(const char *s, enum normal_priority_tags *pt)
     return true;
 }
 
-/* Outputs to every port but 'in' that carries 'vlan'.  Ports that take the
- * packet as it arrived come first, in flood order, then the others, in
- * flood order: fewer VLAN actions, and a received priority is read (and
- * matched) only if a tag must be rebuilt. */
+/* Outputs to every port but 'in' that carries 'vlan', in flood order (the
+ * order of the bridge's ports, as Open vSwitch does), changing the outer
+ * tag between outputs as each port needs. */
 static void
 normal_flood(const struct normal_bridge *nb, const struct normal_port *in,
              uint16_t vlan, const struct flow *flow,
@@ -579,31 +581,14 @@ normal_flood(const struct normal_bridge *nb, const struct normal_port *in,
         .tagged = (flow->vlan_tci[0] & htons(VLAN_CFI)) != 0,
         .tci = flow->vlan_tci[0],
     };
-    const struct normal_vlan_state received = state;
 
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < nb->n_ports; i++) {
-            const struct normal_port *p = &nb->ports[i];
+    for (size_t i = 0; i < nb->n_ports; i++) {
+        const struct normal_port *p = &nb->ports[i];
 
-            if (p != in && normal_port_carries(p, vlan)
-                && normal_port_takes(p, vlan, flow, &received) == !pass) {
-                normal_output(p, vlan, flow, &state, out);
-            }
+        if (p != in && normal_port_carries(p, vlan)) {
+            normal_output(p, vlan, flow, &state, out);
         }
     }
-}
-
-/* Returns true if 'port' sends packets of 'vlan' with the outer tag (or
- * its absence) of 'state'. */
-static bool
-normal_port_takes(const struct normal_port *port, uint16_t vlan,
-                  const struct flow *flow,
-                  const struct normal_vlan_state *state)
-{
-    bool pcp_read;
-    dps_be16 tci = normal_port_tci(port, vlan, flow, &pcp_read);
-
-    return normal_vlan_state_is(state, tci);
 }
 
 /* Appends the VLAN actions that make the packet, now in 'state', look as
@@ -691,7 +676,10 @@ normal_input_vlan(const struct normal_port *in, const struct flow *flow,
 
     *vlan = 0;
     if (tci & VLAN_CFI) {
-        mask->vlan_tci[0] |= htons(VLAN_VID_MASK);
+        /* As Open vSwitch: a tagged frame's flow matches its whole outer
+         * tag, TPID and TCI. */
+        mask->vlan_tpid[0] = htons(UINT16_MAX);
+        mask->vlan_tci[0] = htons(UINT16_MAX);
     } else {
         vid = 0;
     }

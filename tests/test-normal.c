@@ -134,11 +134,23 @@ check_xlate(struct normal_bridge *nb, const struct flow *flow, long long now,
     assert_string_equal(normal_reason_to_string(out.reason),
                         normal_reason_to_string(reason));
 
+    /* A tagged frame's flow matches the whole outer tag, and an IP flow
+     * whether it is a fragment, as in Open vSwitch. */
+    if (flow->vlan_tci[0] & htons(VLAN_CFI) && tci_mask != VLAN_CFI) {
+        tci_mask = UINT16_MAX;
+    }
     memset(&expected, 0, sizeof expected);
     expected.in_port = UINT32_MAX;
     expected.recirc_id = UINT32_MAX;
     expected.dl_type = UINT16_MAX;
     expected.vlan_tci[0] = htons(tci_mask);
+    if (tci_mask == UINT16_MAX) {
+        expected.vlan_tpid[0] = htons(UINT16_MAX);
+    }
+    if (flow->dl_type == htons(ETH_TYPE_IP)
+        || flow->dl_type == htons(ETH_TYPE_IPV6)) {
+        expected.nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+    }
     if (addr_mask & M_DST) {
         memset(&expected.dl_dst, 0xff, sizeof expected.dl_dst);
     }
@@ -178,7 +190,7 @@ test_access_flood_and_learn(void **state DPS_UNUSED)
     /* Learned in VLAN 10 only. */
     f = make_flow(3, mac(3), mac(1), -1, 0);
     check_xlate(nb, &f, 2 * SEC,
-                "7,push_vlan(vid=20,pcp=0),4,6,0",
+                "push_vlan(vid=20,pcp=0),4,6,pop_vlan,7,push_vlan(vid=20,pcp=0),0",
                 NORMAL_FLOOD_UNKNOWN, M_CFI, M_DST | M_SRC);
 
     /* A destination learned on the input port: drop. */
@@ -199,7 +211,7 @@ test_trunk_input(void **state DPS_UNUSED)
      * matched); then one pop for access port 3 and native-untagged port 7
      * (native 20). */
     f = make_flow(4, mac(1), BCAST, 20, 3);
-    check_xlate(nb, &f, 0, "6,0,pop_vlan,3,7", NORMAL_FLOOD_MULTICAST,
+    check_xlate(nb, &f, 0, "pop_vlan,3,push_vlan(vid=20,pcp=3),6,pop_vlan,7,push_vlan(vid=20,pcp=3),0", NORMAL_FLOOD_MULTICAST,
                 M_VID, M_DST | M_SRC);
 
     /* VLAN 30: trunk 5 only, tag kept as it is. */
@@ -220,7 +232,7 @@ test_trunk_input(void **state DPS_UNUSED)
     f = make_flow(5, mac(1), BCAST, -1, 0);
     check_xlate(nb, &f, 0, "drop", NORMAL_DROP_VLAN, M_CFI, M_BASE);
     f = make_flow(5, mac(1), BCAST, 10, 0);
-    check_xlate(nb, &f, 0, "4,6,7,0,pop_vlan,1,2", NORMAL_FLOOD_MULTICAST,
+    check_xlate(nb, &f, 0, "pop_vlan,1,2,push_vlan(vid=10,pcp=0),4,6,7,0", NORMAL_FLOOD_MULTICAST,
                 M_VID, M_DST | M_SRC);
     normal_bridge_destroy(nb);
 }
@@ -259,7 +271,7 @@ test_native_ports(void **state DPS_UNUSED)
 
     /* Tagged 20 (trunked) is VLAN 20; priority-tagged is native. */
     f = make_flow(6, mac(1), BCAST, 20, 0);
-    check_xlate(nb, &f, 0, "4,0,pop_vlan,3,7", NORMAL_FLOOD_MULTICAST,
+    check_xlate(nb, &f, 0, "pop_vlan,3,push_vlan(vid=20,pcp=0),4,pop_vlan,7,push_vlan(vid=20,pcp=0),0", NORMAL_FLOOD_MULTICAST,
                 M_VID, M_DST | M_SRC);
     f = make_flow(6, mac(1), BCAST, 0, 2);
     check_xlate(nb, &f, 0, "pop_vlan,1,2,push_vlan(vid=10,pcp=2),4,5,7,0",
@@ -276,12 +288,12 @@ test_native_ports(void **state DPS_UNUSED)
     check_xlate(nb, &f, 0, "3,push_vlan(vid=20,pcp=0),4,6,0",
                 NORMAL_FLOOD_MULTICAST, M_CFI, M_DST | M_SRC);
     f = make_flow(7, mac(2), BCAST, 10, 1);
-    check_xlate(nb, &f, 0, "4,5,6,0,pop_vlan,1,2", NORMAL_FLOOD_MULTICAST,
+    check_xlate(nb, &f, 0, "pop_vlan,1,2,push_vlan(vid=10,pcp=1),4,5,6,0", NORMAL_FLOOD_MULTICAST,
                 M_VID, M_DST | M_SRC);
     f = make_flow(7, mac(2), BCAST, 30, 0);
     check_xlate(nb, &f, 0, "drop", NORMAL_DROP_VLAN, M_VID, M_BASE);
     f = make_flow(7, mac(2), BCAST, 20, 0);
-    check_xlate(nb, &f, 0, "4,6,0,pop_vlan,3", NORMAL_FLOOD_MULTICAST,
+    check_xlate(nb, &f, 0, "pop_vlan,3,push_vlan(vid=20,pcp=0),4,6,0", NORMAL_FLOOD_MULTICAST,
                 M_VID, M_DST | M_SRC);
 
     /* Unicast to an address learned behind port 7: VLAN 20 leaves it
@@ -315,10 +327,10 @@ test_priority_tags(void **state DPS_UNUSED)
     check_xlate(nb, &f, 0, "12,13,pop_vlan,14", NORMAL_FLOOD_MULTICAST,
                 M_ALL, M_DST | M_SRC);
     f = make_flow(11, mac(1), BCAST, 0, 0);
-    check_xlate(nb, &f, 0, "13,pop_vlan,12,14", NORMAL_FLOOD_MULTICAST,
+    check_xlate(nb, &f, 0, "pop_vlan,12,push_vlan(vid=0,pcp=0),13,pop_vlan,14", NORMAL_FLOOD_MULTICAST,
                 M_ALL, M_DST | M_SRC);
     f = make_flow(11, mac(1), BCAST, -1, 0);
-    check_xlate(nb, &f, 0, "12,14,push_vlan(vid=0,pcp=0),13",
+    check_xlate(nb, &f, 0, "12,push_vlan(vid=0,pcp=0),13,pop_vlan,14",
                 NORMAL_FLOOD_MULTICAST, M_CFI, M_DST | M_SRC);
     normal_bridge_destroy(nb);
 }
@@ -353,7 +365,7 @@ test_flood_vlans(void **state DPS_UNUSED)
     /* VLAN 20 learns as usual. */
     f = make_flow(3, mac(3), mac(4), -1, 0);
     check_xlate(nb, &f, 0,
-                "7,push_vlan(vid=20,pcp=0),4,6,0",
+                "push_vlan(vid=20,pcp=0),4,6,pop_vlan,7,push_vlan(vid=20,pcp=0),0",
                 NORMAL_FLOOD_UNKNOWN, M_CFI, M_DST | M_SRC);
     normal_fdb_show(nb, 0, &s);
     assert_string_equal(ds_cstr(&s),
@@ -490,7 +502,7 @@ test_move_and_revalidation(void **state DPS_UNUSED)
     assert_int_equal(log.last, MAC_LEARNING_CHANGE_EXPIRED);
     assert_true(normal_next_wakeup(nb) == LLONG_MAX);
     f = make_flow(4, mac(2), mac(1), 10, 0);
-    check_xlate(nb, &f, 302 * SEC, "5,6,7,0,pop_vlan,1,2",
+    check_xlate(nb, &f, 302 * SEC, "pop_vlan,1,2,push_vlan(vid=10,pcp=0),5,6,7,0",
                 NORMAL_FLOOD_UNKNOWN, M_VID, M_DST | M_SRC);
 
     normal_xlate_out_destroy(&out);
@@ -514,7 +526,7 @@ test_reconfigure(void **state DPS_UNUSED)
     check_xlate(nb, &f, 0, "1,push_vlan(vid=10,pcp=0),4,5,6,7,0",
                 NORMAL_FLOOD_MULTICAST, M_CFI, M_DST | M_SRC);
     f = make_flow(4, mac(4), BCAST, 10, 0);
-    check_xlate(nb, &f, 0, "5,6,7,0,pop_vlan,1,2", NORMAL_FLOOD_MULTICAST,
+    check_xlate(nb, &f, 0, "pop_vlan,1,2,push_vlan(vid=10,pcp=0),5,6,7,0", NORMAL_FLOOD_MULTICAST,
                 M_VID, M_DST | M_SRC);
 
     /* Duplicate port numbers and out-of-range VLANs are refused, and change
@@ -566,7 +578,7 @@ test_reconfigure(void **state DPS_UNUSED)
     f = make_flow(2, mac(2), BCAST, -1, 0);
     check_xlate(nb, &f, 0, "drop", NORMAL_DROP_NO_PORT, M_CFI, M_BASE);
     f = make_flow(1, mac(1), BCAST, -1, 0);
-    check_xlate(nb, &f, 0, "4,push_vlan(vid=10,pcp=0),0,5,6,7",
+    check_xlate(nb, &f, 0, "push_vlan(vid=10,pcp=0),0,pop_vlan,4,push_vlan(vid=10,pcp=0),5,6,7",
                 NORMAL_FLOOD_MULTICAST, M_CFI, M_DST | M_SRC);
     ds_destroy(&s);
     normal_bridge_destroy(nb);
@@ -809,7 +821,7 @@ test_double_tagged(void **state DPS_UNUSED)
     f.vlan_tpid[0] = htons(ETH_TYPE_VLAN_8021AD);
     f.vlan_tpid[1] = htons(ETH_TYPE_VLAN);
     f.vlan_tci[1] = htons(99 | VLAN_CFI);
-    check_xlate(nb, &f, 0, "5,6,7,0,pop_vlan,1,2", NORMAL_FLOOD_MULTICAST,
+    check_xlate(nb, &f, 0, "pop_vlan,1,2,push_vlan(vid=10,pcp=2),5,6,7,0", NORMAL_FLOOD_MULTICAST,
                 M_VID, M_DST | M_SRC);
 
     /* Inner tag 10 behind an outer priority tag on an access port. */
