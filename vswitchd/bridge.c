@@ -231,6 +231,7 @@ static void register_commands(void);
 static void memory_report_cb(struct memory_report *, void *aux);
 static dp_upcall_cb upcall_cb;
 static dp_revalidate_cb revalidate_cb;
+static dp_revalidate_cb refresh_cb;
 static mac_learning_change_cb mac_change_cb;
 
 /* ------------------------------------------------------------------------
@@ -1492,6 +1493,12 @@ compare_ports_by_ofport(const void *a_, const void *b_)
 {
     const struct port *const *a = a_;
     const struct port *const *b = b_;
+
+    /* The local port first, then by OpenFlow port number: the order in
+     * which Open vSwitch's NORMAL floods. */
+    if ((*a)->is_local != (*b)->is_local) {
+        return (*a)->is_local ? -1 : 1;
+    }
     return ((*a)->ofport > (*b)->ofport) - ((*a)->ofport < (*b)->ofport);
 }
 
@@ -1700,31 +1707,39 @@ eth_addr_same(const struct eth_addr *a, const struct eth_addr *b)
     return !memcmp(a, b, sizeof *a);
 }
 
-/* Decides whether a megaflow stays.  Flows that a change may have made
- * wrong are deleted rather than translated again, because translation
- * learns: translating a stale flow from a moved address would move the
- * address back. */
+/* Decides whether a megaflow stays.  Flows that a move, an expiry or a
+ * removal may have made wrong are deleted rather than translated again,
+ * because translation learns: translating a stale flow from a moved address
+ * would move the address back.  A newly learned address only changes the
+ * decision of flows towards it (which flooded): those are translated again
+ * (refresh_cb()) and kept when the decision is the same, so that a flow
+ * installed just after the address was learned is not thrown away. */
 static bool
-revalidate_cb(void *aux DPS_UNUSED, const struct flow *key,
+revalidate_cb(void *aux, const struct flow *key,
               const struct flow *mask, const struct dp_actions *actions,
               struct dp_actions *new_actions)
 {
     struct bridge *br = upcall_lookup(key->in_port);
+    bool retranslate = false;
 
     if (!br || br->revalidate_all) {
         return false;
     }
     for (size_t i = 0; i < br->n_reval_macs; i++) {
         const struct changed_mac *cm = &br->reval_macs[i];
+        bool dst_hit = (eth_addr_is_set(&mask->dl_dst)
+                        && eth_addr_same(&key->dl_dst, &cm->mac));
 
-        if (eth_addr_is_set(&mask->dl_dst)
-            && eth_addr_same(&key->dl_dst, &cm->mac)) {
+        if (cm->dst_only) {
+            retranslate |= dst_hit;
+        } else if (dst_hit
+                   || (eth_addr_is_set(&mask->dl_src)
+                       && eth_addr_same(&key->dl_src, &cm->mac))) {
             return false;
         }
-        if (!cm->dst_only && eth_addr_is_set(&mask->dl_src)
-            && eth_addr_same(&key->dl_src, &cm->mac)) {
-            return false;
-        }
+    }
+    if (retranslate) {
+        return refresh_cb(aux, key, mask, actions, new_actions);
     }
     copy_actions(new_actions, actions);
     return true;
