@@ -3093,14 +3093,24 @@ cmd_add_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
     invalidate_cache(ctx);
 }
 
-/* Removes port row 'port' from the bridge row that holds it. */
+/* Removes port row 'port' from the bridge row that holds it, and deletes it
+ * and its interfaces, so that later commands of the same invocation no
+ * longer find them by name ("del-port br0 p1 -- add-port br1 p1"). */
 static void
 del_port_row(struct vsctl_ctx *ctx, const struct vsctl_port *port)
 {
     const struct ovsdb_idl_row *br
         = bridge_row(ctx, &ctx->bridges[port->bridge]);
+    size_t port_idx = port - ctx->ports;
+    const struct ovsdb_idl_row *port_row = port->row;
 
-    update_ref(ctx, br, "ports", ovsdb_idl_row_get_uuid(port->row), false);
+    update_ref(ctx, br, "ports", ovsdb_idl_row_get_uuid(port_row), false);
+    for (size_t i = 0; i < ctx->n_ifaces; i++) {
+        if (ctx->ifaces[i].port == port_idx) {
+            ovsdb_idl_txn_delete(ctx->txn, ctx->ifaces[i].row);
+        }
+    }
+    ovsdb_idl_txn_delete(ctx->txn, port_row);
 }
 
 static void
