@@ -263,6 +263,15 @@ load_u64(const uint64_t *p)
     return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
+/* Releases a queue lock with a store-release: on x86, DPDK's
+ * rte_spinlock_unlock() is an xchg, a full barrier the fast path pays on
+ * every burst for no benefit (taking the lock already orders it). */
+static inline void
+queue_unlock(rte_spinlock_t *lock)
+{
+    __atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
+}
+
 /* Adds 'n' to a counter that only the lock holder writes. */
 static inline void
 count(uint64_t *p, uint64_t n)
@@ -572,7 +581,7 @@ netdev_vhost_send(struct netdev *netdev, int qid,
             dp_packet_free(batch->packets[i]);
         }
         count(&txq->failure_drops, n);
-        rte_spinlock_unlock(&txq->lock);
+        queue_unlock(&txq->lock);
         batch->count = 0;
         return 0;
     }
@@ -596,7 +605,7 @@ netdev_vhost_send(struct netdev *netdev, int qid,
     if (mtu_drops) {
         count(&txq->mtu_drops, mtu_drops);
     }
-    rte_spinlock_unlock(&txq->lock);
+    queue_unlock(&txq->lock);
     batch->count = 0;
     return 0;
 }
@@ -623,7 +632,7 @@ netdev_vhost_flush(struct netdev *netdev, int qid,
             vhost_txq_drop_held(txq);
         }
     }
-    rte_spinlock_unlock(&txq->lock);
+    queue_unlock(&txq->lock);
     return 0;
 }
 
@@ -968,7 +977,7 @@ netdev_vhost_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
     if (vid < 0 || q >= VHOST_MAX_QUEUE_PAIRS
         || !__atomic_load_n(&dev->vrings_enabled[vring], __ATOMIC_ACQUIRE)
         || !(__atomic_load_n(&dev->flags, __ATOMIC_RELAXED) & NETDEV_UP)) {
-        rte_spinlock_unlock(&state->lock);
+        queue_unlock(&state->lock);
         return EAGAIN;
     }
 
@@ -994,7 +1003,7 @@ netdev_vhost_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
         count(&state->packets, n);
         count(&state->bytes, bytes);
     }
-    rte_spinlock_unlock(&state->lock);
+    queue_unlock(&state->lock);
     return n ? 0 : EAGAIN;
 }
 
@@ -1255,14 +1264,14 @@ vhost_destroy_device(int vid)
         struct vhost_txq_state *txq = &dev->txqs[i];
 
         rte_spinlock_lock(&rxq->lock);
-        rte_spinlock_unlock(&rxq->lock);
+        queue_unlock(&rxq->lock);
 
         rte_spinlock_lock(&txq->lock);
         if (txq->n_held) {
             count(&txq->failure_drops, txq->n_held);
             vhost_txq_drop_held(txq);
         }
-        rte_spinlock_unlock(&txq->lock);
+        queue_unlock(&txq->lock);
     }
     if (was_published) {
         __atomic_add_fetch(&dev->carrier_resets, 1, __ATOMIC_RELAXED);
