@@ -52,9 +52,12 @@ VLOG_DEFINE_THIS_MODULE(dpdk);
 /* The default pool, for packets of non-DPDK ports and tools. */
 #define DPDK_DEFAULT_POOL_N 16384
 
-/* Shared port pools start with this many mbufs and halve on failure down to
- * DPDK_MP_MIN_N. */
-#define DPDK_MP_SHARED_N 32768
+/* Shared port pools start with this many mbufs, as Open vSwitch's do, and
+ * halve on failure down to DPDK_MP_MIN_N.  Without hugepages, where EAL's
+ * memory is all reserved at start, a shared pool also starts no larger than
+ * half of the free memory, so that queues, rings and other pools still
+ * fit. */
+#define DPDK_MP_SHARED_N 262144
 #define DPDK_MP_MIN_N 4096
 
 /* Per-port pools: what the queues can hold plus this much slack. */
@@ -832,6 +835,34 @@ dpdk_mp_sweep(void)
     }
 }
 
+/* Returns how many mbufs of 'data_room' bytes a shared pool on NUMA node
+ * 'socket_id' starts with: 'n', halved (down to 'min') while the pool would
+ * take more than half of the socket's free EAL memory, when EAL runs
+ * without hugepages.  With hugepages EAL may grow its memory on demand, so
+ * only a failed allocation halves the pool. */
+static unsigned int
+dpdk_mp_shared_start(unsigned int n, unsigned int min, int socket_id,
+                     uint16_t data_room)
+{
+    struct rte_malloc_socket_stats stats;
+
+    if (rte_eal_has_hugepages()
+        || rte_malloc_get_socket_stats(socket_id, &stats)
+        || !stats.heap_freesz_bytes) {
+        return n;
+    }
+
+    struct rte_mempool_objsz objsz;
+    uint32_t elt_size = (sizeof(struct rte_mbuf) + DP_PACKET_PRIV_SIZE
+                         + data_room);
+    uint64_t obj_size = rte_mempool_calc_obj_size(elt_size, 0, &objsz);
+    while (n / 2 >= min
+           && (uint64_t) n * obj_size > stats.heap_freesz_bytes / 2) {
+        n /= 2;
+    }
+    return n;
+}
+
 /* Returns a pool for port 'port_name' on NUMA node 'socket_id' (-1: 0) with
  * the data room for 'mtu', shared or per port (see dpdk.h), or NULL with a
  * message in '*errp' (if nonnull) when memory runs out. */
@@ -875,6 +906,9 @@ dpdk_mp_get_sized(const char *port_name, int socket_id, int mtu,
         unsigned int min = (per_port_memory
                             ? MAX(n_mbufs, 2048u) + 1024
                             : DPDK_MP_MIN_N);
+        if (!per_port_memory) {
+            n = dpdk_mp_shared_start(n, min, socket_id, data_room);
+        }
         struct rte_mempool *pool = NULL;
         int error = 0;
 
