@@ -392,25 +392,15 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
     return 0;
 }
 
-/* Reports the capture files and, for "dummy-pmd", the queue counts (which
- * dpif/show prints as Open vSwitch does).  Open vSwitch 3.1 does not list
- * the capture files; dpswitch's tests (tests/dpif-netdev.at) expect them. */
+/* Reports, for "dummy-pmd", the queue counts, which dpif/show prints as Open
+ * vSwitch does.  Like Open vSwitch 3.1, it does not list the capture files
+ * (they are in Interface:options). */
 static int
 netdev_dummy_get_config(const struct netdev *netdev, struct smap *args)
 {
     struct netdev_dummy *dev = netdev_dummy_cast(netdev);
 
     pthread_mutex_lock(&dev->mutex);
-    if (dev->rxq_pcap && dev->rxq_pcap == dev->tx_pcap) {
-        smap_add(args, "pcap", pcap_file_name(dev->rxq_pcap));
-    } else {
-        if (dev->rxq_pcap) {
-            smap_add(args, "rxq_pcap", pcap_file_name(dev->rxq_pcap));
-        }
-        if (dev->tx_pcap) {
-            smap_add(args, "tx_pcap", pcap_file_name(dev->tx_pcap));
-        }
-    }
     if (netdev->netdev_class->is_pmd) {
         smap_add_format(args, "requested_rx_queues", "%d",
                         dev->requested_n_rxq);
