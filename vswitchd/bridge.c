@@ -2328,22 +2328,35 @@ fdb_show_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
     }
 }
 
+/* Applies 'fn' to the NORMAL state of the bridge named by argv[1], or of
+ * every bridge without it, then replies 'reply'.  (fdb/flush,
+ * fdb/stats-clear.) */
 static void
-fdb_flush_cb(struct unixctl_conn *conn, int argc, const char *argv[],
-             void *aux DPS_UNUSED)
+for_named_or_all_bridges(struct unixctl_conn *conn, int argc,
+                         const char *argv[],
+                         void (*fn)(struct normal_bridge *),
+                         const char *reply)
 {
     if (argc > 1) {
         struct bridge *br = bridge_lookup_or_reply(conn, argv[1]);
         if (!br) {
             return;
         }
-        normal_fdb_flush(br->nb);
+        fn(br->nb);
     } else {
         for (size_t i = 0; i < n_bridges; i++) {
-            normal_fdb_flush(bridges[i]->nb);
+            fn(bridges[i]->nb);
         }
     }
-    unixctl_command_reply(conn, NORMAL_FDB_FLUSH_REPLY);
+    unixctl_command_reply(conn, reply);
+}
+
+static void
+fdb_flush_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *aux DPS_UNUSED)
+{
+    for_named_or_all_bridges(conn, argc, argv, normal_fdb_flush,
+                             NORMAL_FDB_FLUSH_REPLY);
 }
 
 static bool
@@ -2464,18 +2477,8 @@ static void
 fdb_stats_clear_cb(struct unixctl_conn *conn, int argc, const char *argv[],
                    void *aux DPS_UNUSED)
 {
-    if (argc > 1) {
-        struct bridge *br = bridge_lookup_or_reply(conn, argv[1]);
-        if (!br) {
-            return;
-        }
-        normal_fdb_clear_stats(br->nb);
-    } else {
-        for (size_t i = 0; i < n_bridges; i++) {
-            normal_fdb_clear_stats(bridges[i]->nb);
-        }
-    }
-    unixctl_command_reply(conn, "statistics successfully cleared");
+    for_named_or_all_bridges(conn, argc, argv, normal_fdb_clear_stats,
+                             "statistics successfully cleared");
 }
 
 static int
