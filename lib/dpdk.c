@@ -60,6 +60,11 @@ VLOG_DEFINE_THIS_MODULE(dpdk);
 #define DPDK_MP_SHARED_N 262144
 #define DPDK_MP_MIN_N 4096
 
+/* The private area of port pools' mbufs: the packet metadata, padded to a
+ * cache line so that the default headroom ends on one and a frame's headers
+ * start a line (with a 32-byte area they straddle two). */
+#define DPDK_MP_PRIV_SIZE RTE_CACHE_LINE_ROUNDUP(DP_PACKET_PRIV_SIZE)
+
 /* Per-port pools: what the queues can hold plus this much slack. */
 #define DPDK_MP_PER_PORT_SLACK 16384
 
@@ -853,7 +858,7 @@ dpdk_mp_shared_start(unsigned int n, unsigned int min, int socket_id,
     }
 
     struct rte_mempool_objsz objsz;
-    uint32_t elt_size = (sizeof(struct rte_mbuf) + DP_PACKET_PRIV_SIZE
+    uint32_t elt_size = (sizeof(struct rte_mbuf) + DPDK_MP_PRIV_SIZE
                          + data_room);
     uint64_t obj_size = rte_mempool_calc_obj_size(elt_size, 0, &objsz);
     while (n / 2 >= min
@@ -918,7 +923,7 @@ dpdk_mp_get_sized(const char *port_name, int socket_id, int mtu,
                      per_port_memory ? 'p' : 's', socket_id,
                      (unsigned int) data_room, mp_serial++);
             pool = rte_pktmbuf_pool_create(name, n, MIN(256u, n / 16),
-                                           DP_PACKET_PRIV_SIZE, data_room,
+                                           DPDK_MP_PRIV_SIZE, data_room,
                                            socket_id);
             if (pool) {
                 break;
