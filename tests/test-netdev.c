@@ -882,9 +882,10 @@ test_pcap_options(void **state DPS_UNUSED)
     smap_add(&options, "tx_pcap", tx_name);
     smap_add(&options, "rxq_pcap", rx_name);
     assert_int_equal(netdev_set_config(netdev, &options, NULL), 0);
+    /* Like Open vSwitch's, the configuration dpif/show prints leaves the
+     * capture files out. */
     assert_int_equal(netdev_get_config(netdev, &config), 0);
-    assert_string_equal(smap_get(&config, "tx_pcap"), tx_name);
-    assert_string_equal(smap_get(&config, "rxq_pcap"), rx_name);
+    assert_true(smap_is_empty(&config));
 
     /* A chain is recorded whole, even on a port that linearizes it. */
     send_one(netdev, dp_test_chain(dp_test_pools.std, pattern, 500, 100,
@@ -917,8 +918,7 @@ test_pcap_options(void **state DPS_UNUSED)
     smap_add(&options, "pcap", tx_name);
     assert_int_equal(netdev_set_config(netdev, &options, NULL), 0);
     assert_int_equal(netdev_get_config(netdev, &config), 0);
-    assert_string_equal(smap_get(&config, "pcap"), tx_name);
-    assert_int_equal(smap_count(&config), 1);
+    assert_true(smap_is_empty(&config));
     assert_int_equal(read_pcap(tx_name, sizes, 8), 2);  /* Kept open. */
     assert_int_equal(netdev_dummy_queue_packet(
                          netdev, 0, dp_packet_alloc_data(dp_test_pools.std,
