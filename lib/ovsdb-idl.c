@@ -72,6 +72,17 @@ struct ovsdb_idl_row {
     bool server_deleted;        /* Gone from the server, kept for the txn. */
     bool in_txn;                /* On the txn's 'rows' list. */
     struct ovsdb_idl_row *txn_next;
+
+    /* Change tracking: the seqno (ovsdb_idl_get_seqno()) after the update
+     * that inserted the row, and after the last update of each column. */
+    unsigned int insert_seqno;
+    unsigned int *column_seqnos;
+};
+
+/* A table's monitor condition (ovsdb_idl_set_condition()). */
+struct idl_cond {
+    char *table;
+    json_t *where;              /* JSON array of clauses. */
 };
 
 struct ovsdb_idl {
@@ -87,6 +98,16 @@ struct ovsdb_idl {
 
     struct idl_reg *regs;
     size_t n_regs;
+    struct idl_cond *conds;
+    size_t n_conds;
+
+    /* Changes whenever rows may have changed or gone away other than by
+     * the caller's own writes (see ovsdb_idl_get_row_generation()). */
+    unsigned int row_generation;
+
+    /* A typed binding's state (ovsdb_idl_set_binding()). */
+    void *binding;
+    void (*binding_destroy)(void *);
 
     struct ovsdb_schema *schema;
     struct idl_table *tables;   /* One per schema table, same index. */
@@ -181,6 +202,9 @@ ovsdb_idl_destroy(struct ovsdb_idl *idl)
     if (idl->txn) {
         ovsdb_idl_txn_destroy(idl->txn);
     }
+    if (idl->binding_destroy) {
+        idl->binding_destroy(idl->binding);
+    }
     idl_clear_replica(idl);
     jsonrpc_session_close(idl->session);
     for (i = 0; i < idl->n_regs; i++) {
@@ -188,6 +212,11 @@ ovsdb_idl_destroy(struct ovsdb_idl *idl)
         free(idl->regs[i].column);
     }
     free(idl->regs);
+    for (i = 0; i < idl->n_conds; i++) {
+        free(idl->conds[i].table);
+        json_decref(idl->conds[i].where);
+    }
+    free(idl->conds);
     free(idl->db_name);
     free(idl->db_error);
     free(idl->lock_name);
@@ -221,6 +250,54 @@ ovsdb_idl_add_column(struct ovsdb_idl *idl, const char *table,
                      const char *column)
 {
     idl_register(idl, table, column);
+}
+
+static struct idl_cond *
+idl_find_cond(const struct ovsdb_idl *idl, const char *table)
+{
+    for (size_t i = 0; i < idl->n_conds; i++) {
+        if (!strcmp(idl->conds[i].table, table)) {
+            return &idl->conds[i];
+        }
+    }
+    return NULL;
+}
+
+/* Sets the monitor condition of 'table'; see ovsdb-idl.h. */
+void
+ovsdb_idl_set_condition(struct ovsdb_idl *idl, const char *table,
+                        json_t *where)
+{
+    struct idl_cond *cond = idl_find_cond(idl, table);
+
+    if (!cond) {
+        idl->conds = xrealloc(idl->conds,
+                              (idl->n_conds + 1) * sizeof *idl->conds);
+        cond = &idl->conds[idl->n_conds++];
+        cond->table = xstrdup(table);
+        cond->where = NULL;
+    }
+    json_decref(cond->where);
+    cond->where = where ? where : jsonx_array(1, json_true());
+
+    if (idl->state == IDL_S_MONITORING && idl->monitor != IDL_MON_PLAIN
+        && idl->schema && ovsdb_schema_find_table(idl->schema, table)) {
+        /* Change the condition of the running monitor; the server answers
+         * with the rows that now match or no longer do. */
+        json_t *requests = json_object();
+        json_t *request = json_object();
+
+        json_object_set_new(request, "where", json_deep_copy(cond->where));
+        json_object_set_new(requests, table, jsonx_array(1, request));
+        jsonrpc_session_send(idl->session,
+                             jsonrpc_create_request(
+                                 "monitor_cond_change",
+                                 jsonx_array(3,
+                                             json_incref(idl->monitor_id),
+                                             json_incref(idl->monitor_id),
+                                             requests),
+                                 NULL));
+    }
 }
 
 /* Enables or disables "set_db_change_aware" on each new monitor. */
@@ -483,6 +560,47 @@ ovsdb_idl_row_get_by_name(const struct ovsdb_idl_row *row, const char *name)
     return c ? ovsdb_idl_row_get(row, c) : NULL;
 }
 
+/* Change tracking; see ovsdb-idl.h. */
+unsigned int
+ovsdb_idl_row_get_insert_seqno(const struct ovsdb_idl_row *row)
+{
+    return row->insert_seqno;
+}
+
+unsigned int
+ovsdb_idl_row_get_column_seqno(const struct ovsdb_idl_row *row,
+                               const struct ovsdb_column *column)
+{
+    unsigned int seqno = row->column_seqnos[column->index];
+
+    return MAX(seqno, row->insert_seqno);
+}
+
+/* Returns the generation of 'idl''s rows; see ovsdb-idl.h. */
+unsigned int
+ovsdb_idl_get_row_generation(const struct ovsdb_idl *idl)
+{
+    return idl->row_generation;
+}
+
+/* Attaches a typed binding's state to 'idl'; see ovsdb-idl.h. */
+void
+ovsdb_idl_set_binding(struct ovsdb_idl *idl, void *binding,
+                      void (*destroy)(void *))
+{
+    if (idl->binding_destroy) {
+        idl->binding_destroy(idl->binding);
+    }
+    idl->binding = binding;
+    idl->binding_destroy = destroy;
+}
+
+void *
+ovsdb_idl_get_binding(const struct ovsdb_idl *idl)
+{
+    return idl->binding;
+}
+
 /* True for a row inserted by the current transaction. */
 bool
 ovsdb_idl_row_is_new(const struct ovsdb_idl_row *row)
@@ -571,6 +689,7 @@ static void
 idl_changed(struct ovsdb_idl *idl)
 {
     idl->change_seqno++;
+    idl->row_generation++;
 }
 
 /* A new connection (or none): start over from the schema. */
@@ -746,6 +865,12 @@ idl_monitor_requests(const struct ovsdb_idl *idl)
         request = json_object();
         json_object_set_new(request, "columns", columns);
         if (idl->monitor != IDL_MON_PLAIN) {
+            const struct idl_cond *cond = idl_find_cond(idl,
+                                                        t->schema->name);
+            if (cond) {
+                json_object_set_new(request, "where",
+                                    json_deep_copy(cond->where));
+            }
             request = jsonx_array(1, request);
         }
         json_object_set_new(requests, t->schema->name, request);
@@ -1039,6 +1164,8 @@ idl_row_create(struct ovsdb_idl *idl, struct idl_table *t,
     row->uuid = *uuid;
     row->table = t;
     row->idl = idl;
+    row->column_seqnos = xcalloc(t->schema->n_columns,
+                                 sizeof *row->column_seqnos);
     ohmap_insert(&t->rows, &row->node, uuid_hash(uuid));
     return row;
 }
@@ -1071,6 +1198,7 @@ idl_row_free(struct ovsdb_idl_row *row)
 {
     idl_row_clear_txn(row);
     idl_datums_destroy(row->old, row->table->schema);
+    free(row->column_seqnos);
     free(row);
 }
 
@@ -1127,6 +1255,8 @@ idl_row_apply(struct ovsdb_idl_row *row, const json_t *json, bool diff)
             ovsdb_error_destroy(error);
             continue;
         }
+        /* idl_apply_updates() bumps the seqno once the update is in. */
+        row->column_seqnos[c->index] = row->idl->change_seqno + 1;
         changed = true;
     }
     return changed;
@@ -1171,6 +1301,7 @@ idl_apply_row(struct ovsdb_idl *idl, struct idl_table *t,
         }
         if (!row->old) {
             row->old = idl_datums_create_default(t->schema, uuid);
+            row->insert_seqno = idl->change_seqno + 1;
         }
         idl_row_apply(row, new, false);
         return;
@@ -1192,6 +1323,7 @@ idl_apply_row(struct ovsdb_idl *idl, struct idl_table *t,
         }
         idl_datums_destroy(row->old, t->schema);
         row->old = idl_datums_create_default(t->schema, uuid);
+        row->insert_seqno = idl->change_seqno + 1;
         idl_row_apply(row, body, false);
     } else if (!strcmp(op, "modify")) {
         if (row && row->old) {
@@ -1286,6 +1418,7 @@ ovsdb_idl_txn_destroy(struct ovsdb_idl_txn *txn)
     if (txn->idl->txn == txn) {
         txn->idl->txn = NULL;
     }
+    txn->idl->row_generation++;
     ds_destroy(&txn->comment);
     free(txn->error);
     json_decref(txn->extra_ops);

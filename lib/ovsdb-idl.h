@@ -76,6 +76,16 @@ void ovsdb_idl_add_table(struct ovsdb_idl *, const char *table);
 void ovsdb_idl_add_column(struct ovsdb_idl *, const char *table,
                           const char *column);
 
+/* Conditional monitoring.  Replicates only the rows of 'table' that match
+ * 'where' (a JSON array of RFC 7047 clauses such as ["name", "==", "br0"],
+ * the array taken; NULL: every row).  Sent with the monitor request, and
+ * with "monitor_cond_change" when the monitor is already running (the
+ * server then sends the rows that start or stop matching).  A server that
+ * only knows plain "monitor" ignores conditions: every row is replicated.
+ * The typed binding (vswitch-idl.h) builds clauses with typed values. */
+void ovsdb_idl_set_condition(struct ovsdb_idl *, const char *table,
+                             json_t *where);
+
 /* Sends "set_db_change_aware" [true] after the monitor is set up, so that
  * the server may cancel the monitor (and the IDL start again) instead of
  * closing the connection when the database changes schema. */
@@ -143,6 +153,28 @@ const struct ovsdb_datum *ovsdb_idl_row_get_by_name(
     const struct ovsdb_idl_row *, const char *column);
 /* True for a row that the current transaction inserted. */
 bool ovsdb_idl_row_is_new(const struct ovsdb_idl_row *);
+
+/* Change tracking.  The seqno (ovsdb_idl_get_seqno()) right after the
+ * update that inserted 'row' (0 for a row the transaction inserted), and
+ * after the last update that changed 'column' of 'row' (an inserted row's
+ * columns count as changed by its insertion).  A caller that remembers the
+ * seqno it last acted on finds what changed since by comparing. */
+unsigned int ovsdb_idl_row_get_insert_seqno(const struct ovsdb_idl_row *);
+unsigned int ovsdb_idl_row_get_column_seqno(const struct ovsdb_idl_row *,
+                                            const struct ovsdb_column *);
+
+/* A number that changes whenever rows or their values may have changed or
+ * been freed other than by the caller's own writes: with every seqno change
+ * and when a transaction ends.  A typed binding that caches decoded rows
+ * drops its cache when this changes. */
+unsigned int ovsdb_idl_get_row_generation(const struct ovsdb_idl *);
+
+/* One typed binding (vswitch-idl.c) may keep its state with the IDL;
+ * 'destroy' (may be NULL) is called with it when the IDL is destroyed or
+ * the binding replaced. */
+void ovsdb_idl_set_binding(struct ovsdb_idl *, void *binding,
+                           void (*destroy)(void *));
+void *ovsdb_idl_get_binding(const struct ovsdb_idl *);
 
 /* ------------------------------------------------------------------------
  * Locks.
