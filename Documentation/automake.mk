@@ -2,6 +2,7 @@
 
 EXTRA_DIST += \
 	Documentation/index.rst \
+	Documentation/internals/idl.rst \
 	Documentation/intro/install.rst \
 	Documentation/topics/testing.rst \
 	Documentation/topics/logging.rst \
