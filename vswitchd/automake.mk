@@ -41,7 +41,8 @@ vswitchd_ovs_vswitchd_SOURCES = \
 	vswitchd/bridge.h \
 	vswitchd/ovs-vswitchd.c
 vswitchd_ovs_vswitchd_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
-vswitchd_ovs_vswitchd_LDADD = ofproto/libofproto.a lib/libovsdb-idl.a \
+vswitchd_ovs_vswitchd_LDADD = ofproto/libofproto.a lib/libvswitch-idl.a \
+	lib/libovsdb-idl.a \
 	ovsdb/libovsdb.a $(DPIF_LIBS)
 dist_man_MANS += vswitchd/ovs-vswitchd.8
 EXTRA_DIST += Documentation/topics/ovs-vswitchd.rst

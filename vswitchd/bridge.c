@@ -26,8 +26,6 @@
 #include "netdev-vhost.h"
 #include "ofproto/normal.h"
 #include "ovsdb-idl.h"
-#include "ovsdb/ovsdb-data.h"
-#include "ovsdb/schema.h"
 #include "ovsdb/uuid.h"
 #include "packets.h"
 #include "poll-loop.h"
@@ -36,6 +34,7 @@
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
+#include "vswitch-idl.h"
 
 VLOG_DEFINE_THIS_MODULE(bridge);
 
@@ -212,8 +211,8 @@ static long long int next_stats;
 static long long int next_status_poll;
 static char *stats_interval_warning;
 
-static void bridge_reconfigure(const struct ovsdb_idl_row *ovs);
-static void bridge_write_status(const struct ovsdb_idl_row *ovs);
+static void bridge_reconfigure(const struct ovsrec_open_vswitch *ovs);
+static void bridge_write_status(const struct ovsrec_open_vswitch *ovs);
 static void bridge_poll_status(void);
 static void bridge_revalidate(void);
 static void bridge_refresh(void);
@@ -291,11 +290,9 @@ bridge_run(void)
         }
     }
 
-    const struct ovsdb_idl_row *ovs = NULL;
+    const struct ovsrec_open_vswitch *ovs = NULL;
     if (ovsdb_idl_has_lock(idl) && ovsdb_idl_is_monitoring(idl)) {
-        const struct ovsdb_table_schema *ts
-            = ovsdb_idl_get_table(idl, "Open_vSwitch");
-        ovs = ts ? ovsdb_idl_first_row(idl, ts) : NULL;
+        ovs = ovsrec_open_vswitch_first(idl);
     }
 
     if (ovs && ovsdb_idl_get_seqno(idl) != idl_seqno) {
@@ -405,124 +402,55 @@ bridge_exit(bool cleanup DPS_UNUSED)
 static void
 register_columns(void)
 {
-    static const char *const ovs_cols[] = {
-        "bridges", "next_cfg", "cur_cfg", "other_config", "ovs_version",
-        "iface_types", "datapath_types", "dpdk_initialized", "dpdk_version",
+    static const enum ovsrec_open_vswitch_column_id ovs_cols[] = {
+        OVSREC_OPEN_VSWITCH_COL_BRIDGES, OVSREC_OPEN_VSWITCH_COL_NEXT_CFG,
+        OVSREC_OPEN_VSWITCH_COL_CUR_CFG, OVSREC_OPEN_VSWITCH_COL_OTHER_CONFIG,
+        OVSREC_OPEN_VSWITCH_COL_OVS_VERSION,
+        OVSREC_OPEN_VSWITCH_COL_IFACE_TYPES,
+        OVSREC_OPEN_VSWITCH_COL_DATAPATH_TYPES,
+        OVSREC_OPEN_VSWITCH_COL_DPDK_INITIALIZED,
+        OVSREC_OPEN_VSWITCH_COL_DPDK_VERSION,
     };
-    static const char *const br_cols[] = {
-        "name", "datapath_type", "ports", "flood_vlans", "other_config",
-        "datapath_id", "datapath_version",
+    static const enum ovsrec_bridge_column_id br_cols[] = {
+        OVSREC_BRIDGE_COL_NAME, OVSREC_BRIDGE_COL_DATAPATH_TYPE,
+        OVSREC_BRIDGE_COL_PORTS, OVSREC_BRIDGE_COL_FLOOD_VLANS,
+        OVSREC_BRIDGE_COL_OTHER_CONFIG, OVSREC_BRIDGE_COL_DATAPATH_ID,
+        OVSREC_BRIDGE_COL_DATAPATH_VERSION,
     };
-    static const char *const port_cols[] = {
-        "name", "interfaces", "tag", "trunks", "vlan_mode", "other_config",
+    static const enum ovsrec_port_column_id port_cols[] = {
+        OVSREC_PORT_COL_NAME, OVSREC_PORT_COL_INTERFACES, OVSREC_PORT_COL_TAG,
+        OVSREC_PORT_COL_TRUNKS, OVSREC_PORT_COL_VLAN_MODE,
+        OVSREC_PORT_COL_OTHER_CONFIG,
     };
-    static const char *const iface_cols[] = {
-        "name", "type", "options", "other_config", "ofport",
-        "ofport_request", "mtu_request", "mac", "error", "admin_state",
-        "link_state", "link_resets", "link_speed", "duplex", "mac_in_use",
-        "mtu", "ifindex", "status", "statistics",
-    };
-    static const struct {
-        const char *table;
-        const char *const *columns;
-        size_t n;
-    } tables[] = {
-        { "Open_vSwitch", ovs_cols, ARRAY_SIZE(ovs_cols) },
-        { "Bridge", br_cols, ARRAY_SIZE(br_cols) },
-        { "Port", port_cols, ARRAY_SIZE(port_cols) },
-        { "Interface", iface_cols, ARRAY_SIZE(iface_cols) },
+    static const enum ovsrec_interface_column_id iface_cols[] = {
+        OVSREC_INTERFACE_COL_NAME, OVSREC_INTERFACE_COL_TYPE,
+        OVSREC_INTERFACE_COL_OPTIONS, OVSREC_INTERFACE_COL_OTHER_CONFIG,
+        OVSREC_INTERFACE_COL_OFPORT, OVSREC_INTERFACE_COL_OFPORT_REQUEST,
+        OVSREC_INTERFACE_COL_MTU_REQUEST, OVSREC_INTERFACE_COL_MAC,
+        OVSREC_INTERFACE_COL_ERROR, OVSREC_INTERFACE_COL_ADMIN_STATE,
+        OVSREC_INTERFACE_COL_LINK_STATE, OVSREC_INTERFACE_COL_LINK_RESETS,
+        OVSREC_INTERFACE_COL_LINK_SPEED, OVSREC_INTERFACE_COL_DUPLEX,
+        OVSREC_INTERFACE_COL_MAC_IN_USE, OVSREC_INTERFACE_COL_MTU,
+        OVSREC_INTERFACE_COL_IFINDEX, OVSREC_INTERFACE_COL_STATUS,
+        OVSREC_INTERFACE_COL_STATISTICS,
     };
 
-    for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
-        ovsdb_idl_add_table(idl, tables[i].table);
-        for (size_t j = 0; j < tables[i].n; j++) {
-            ovsdb_idl_add_column(idl, tables[i].table, tables[i].columns[j]);
-        }
+    ovsrec_open_vswitch_add_table(idl);
+    for (size_t i = 0; i < ARRAY_SIZE(ovs_cols); i++) {
+        ovsrec_open_vswitch_add_column(idl, ovs_cols[i]);
     }
-}
-
-/* A string column ("" if empty or missing). */
-static const char *
-row_get_string(const struct ovsdb_idl_row *row, const char *column)
-{
-    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, column);
-    return d && d->n ? d->keys[0].string : "";
-}
-
-/* An optional string column: NULL if empty or missing. */
-static const char *
-row_get_opt_string(const struct ovsdb_idl_row *row, const char *column)
-{
-    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, column);
-    return d && d->n ? d->keys[0].string : NULL;
-}
-
-/* An integer column: stores it in '*value' and returns true, or returns
- * false if it is empty or missing. */
-static bool
-row_get_int(const struct ovsdb_idl_row *row, const char *column,
-            int64_t *value)
-{
-    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, column);
-    if (d && d->n) {
-        *value = d->keys[0].integer;
-        return true;
+    ovsrec_bridge_add_table(idl);
+    for (size_t i = 0; i < ARRAY_SIZE(br_cols); i++) {
+        ovsrec_bridge_add_column(idl, br_cols[i]);
     }
-    return false;
-}
-
-/* An integer set column, as a malloc()ed array; returns its size. */
-static size_t
-row_get_ints(const struct ovsdb_idl_row *row, const char *column,
-             int64_t **valuesp)
-{
-    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, column);
-    size_t n = d ? d->n : 0;
-
-    *valuesp = xmalloc(MAX(n, 1) * sizeof **valuesp);
-    for (size_t i = 0; i < n; i++) {
-        (*valuesp)[i] = d->keys[i].integer;
+    ovsrec_port_add_table(idl);
+    for (size_t i = 0; i < ARRAY_SIZE(port_cols); i++) {
+        ovsrec_port_add_column(idl, port_cols[i]);
     }
-    return n;
-}
-
-/* A string-to-string map column, copied into 'smap' (initialised here). */
-static void
-row_get_smap(const struct ovsdb_idl_row *row, const char *column,
-             struct smap *smap)
-{
-    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, column);
-
-    smap_init(smap);
-    if (d && d->values) {
-        for (unsigned int i = 0; i < d->n; i++) {
-            smap_add(smap, d->keys[i].string, d->values[i].string);
-        }
+    ovsrec_interface_add_table(idl);
+    for (size_t i = 0; i < ARRAY_SIZE(iface_cols); i++) {
+        ovsrec_interface_add_column(idl, iface_cols[i]);
     }
-}
-
-/* The rows of table 'table' that 'column' of 'row' refers to.  Returns how
- * many, with '*rowsp' malloc()ed. */
-static size_t
-row_get_refs(const struct ovsdb_idl_row *row, const char *column,
-             const char *table, const struct ovsdb_idl_row ***rowsp)
-{
-    const struct ovsdb_table_schema *ts = ovsdb_idl_get_table(idl, table);
-    const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, column);
-    size_t n = 0;
-
-    *rowsp = xmalloc(MAX(d ? d->n : 0, 1) * sizeof **rowsp);
-    if (!ts || !d) {
-        return 0;
-    }
-    for (unsigned int i = 0; i < d->n; i++) {
-        const struct ovsdb_idl_row *r = ovsdb_idl_get_row(idl, ts,
-                                                          &d->keys[i].uuid);
-        if (r) {
-            (*rowsp)[n++] = r;
-        }
-    }
-    return n;
 }
 
 /* ------------------------------------------------------------------------
@@ -531,8 +459,8 @@ row_get_refs(const struct ovsdb_idl_row *row, const char *column,
 
 /* What the database asks for one port, gathered before anything changes. */
 struct port_want {
-    const struct ovsdb_idl_row *port_row;
-    const struct ovsdb_idl_row *iface_row;
+    const struct ovsrec_port *port_row;
+    const struct ovsrec_interface *iface_row;
     const char *name;           /* Port name. */
     const char *iface_name;
     const char *type;           /* "" replaced by "system". */
@@ -542,7 +470,7 @@ struct port_want {
 
 /* What the database asks for one bridge. */
 struct bridge_want {
-    const struct ovsdb_idl_row *row;
+    const struct ovsrec_bridge *row;
     const char *name;
     struct port_want *ports;
     size_t n_ports;
@@ -595,46 +523,40 @@ clear_rejected_ifaces(void)
 /* Records that every interface of Bridge row 'row' gets 'msg' as its
  * error. */
 static void
-reject_bridge_ifaces(const struct ovsdb_idl_row *row, const char *msg)
+reject_bridge_ifaces(const struct ovsrec_bridge *row, const char *msg)
 {
-    const struct ovsdb_idl_row **port_rows;
-    size_t n_port_rows = row_get_refs(row, "ports", "Port", &port_rows);
+    for (size_t i = 0; i < row->n_ports; i++) {
+        const struct ovsrec_port *port_row = row->ports[i];
 
-    for (size_t i = 0; i < n_port_rows; i++) {
-        const struct ovsdb_idl_row **if_rows;
-        size_t n_if_rows = row_get_refs(port_rows[i], "interfaces",
-                                        "Interface", &if_rows);
-        for (size_t j = 0; j < n_if_rows; j++) {
+        for (size_t j = 0; j < port_row->n_interfaces; j++) {
             struct rejected_iface *ri;
 
             rejected_ifaces = xrealloc(rejected_ifaces,
                                        (n_rejected_ifaces + 1)
                                        * sizeof *rejected_ifaces);
             ri = &rejected_ifaces[n_rejected_ifaces++];
-            ri->uuid = *ovsdb_idl_row_get_uuid(if_rows[j]);
+            ri->uuid = *ovsrec_interface_get_uuid(port_row->interfaces[j]);
             ri->msg = xstrdup(msg);
         }
-        free(if_rows);
     }
-    free(port_rows);
 }
 
 /* Gathers the wanted bridges and ports from the database.  Bridges with an
  * unsupported datapath type are left out (and logged once). */
 static size_t
-gather_bridges(const struct ovsdb_idl_row *ovs, struct bridge_want **wantsp)
+gather_bridges(const struct ovsrec_open_vswitch *ovs,
+               struct bridge_want **wantsp)
 {
-    const struct ovsdb_idl_row **br_rows;
-    size_t n_br_rows = row_get_refs(ovs, "bridges", "Bridge", &br_rows);
+    size_t n_br_rows = ovs->n_bridges;
     struct bridge_want *wants = xcalloc(MAX(n_br_rows, 1), sizeof *wants);
     struct smap rejected = SMAP_INITIALIZER;
     size_t n = 0;
 
     clear_rejected_ifaces();
     for (size_t i = 0; i < n_br_rows; i++) {
-        const struct ovsdb_idl_row *row = br_rows[i];
-        const char *name = row_get_string(row, "name");
-        const char *dp_type = row_get_string(row, "datapath_type");
+        const struct ovsrec_bridge *row = ovs->bridges[i];
+        const char *name = row->name;
+        const char *dp_type = row->datapath_type;
 
         if (!datapath_type_is_supported(dp_type)) {
             char *msg = xasprintf("bridge %s: datapath_type \"%s\" is not "
@@ -655,33 +577,30 @@ gather_bridges(const struct ovsdb_idl_row *ovs, struct bridge_want **wantsp)
         bw->row = row;
         bw->name = name;
 
-        const struct ovsdb_idl_row **port_rows;
-        size_t n_port_rows = row_get_refs(row, "ports", "Port", &port_rows);
         bw->ports = NULL;
-        for (size_t j = 0; j < n_port_rows; j++) {
-            const struct ovsdb_idl_row **if_rows;
-            size_t n_if_rows = row_get_refs(port_rows[j], "interfaces",
-                                            "Interface", &if_rows);
-            for (size_t k = 0; k < n_if_rows; k++) {
+        for (size_t j = 0; j < row->n_ports; j++) {
+            const struct ovsrec_port *port_row = row->ports[j];
+
+            for (size_t k = 0; k < port_row->n_interfaces; k++) {
+                const struct ovsrec_interface *if_row
+                    = port_row->interfaces[k];
                 struct port_want *pw;
 
                 bw->ports = xrealloc(bw->ports, (bw->n_ports + 1)
                                      * sizeof *bw->ports);
                 pw = &bw->ports[bw->n_ports++];
-                pw->port_row = port_rows[j];
-                pw->iface_row = if_rows[k];
-                pw->name = row_get_string(port_rows[j], "name");
-                pw->iface_name = row_get_string(if_rows[k], "name");
-                pw->type = row_get_string(if_rows[k], "type");
+                pw->port_row = port_row;
+                pw->iface_row = if_row;
+                pw->name = port_row->name;
+                pw->iface_name = if_row->name;
+                pw->type = if_row->type;
                 if (!pw->type[0]) {
                     pw->type = "system";
                 }
-                pw->is_bond = n_if_rows > 1;
+                pw->is_bond = port_row->n_interfaces > 1;
                 pw->is_local = !strcmp(pw->iface_name, name);
             }
-            free(if_rows);
         }
-        free(port_rows);
 
         /* New ports are opened, and get datapath and OpenFlow numbers, in
          * this order: by name, then the local port (as Open vSwitch's
@@ -692,7 +611,6 @@ gather_bridges(const struct ovsdb_idl_row *ovs, struct bridge_want **wantsp)
                   compare_port_wants);
         }
     }
-    free(br_rows);
     smap_swap(&rejected, &rejected_bridges);
     smap_destroy(&rejected);
     *wantsp = wants;
@@ -734,13 +652,7 @@ want_find_port(const struct bridge_want *bw, const char *iface_name)
 static bool
 port_options_equal(const struct port *port, const struct port_want *pw)
 {
-    struct smap opts;
-    bool equal;
-
-    row_get_smap(pw->iface_row, "options", &opts);
-    equal = smap_equal(&opts, &port->options);
-    smap_destroy(&opts);
-    return equal;
+    return smap_equal(&pw->iface_row->options, &port->options);
 }
 
 /* Removes the bridges and ports the database no longer has, and the ports
@@ -946,8 +858,8 @@ port_apply_settings(struct port *port, const struct port_want *pw,
     const char *mac;
     struct smap oc;
 
-    if (!row_get_int(pw->iface_row, "mtu_request", &mtu_request)) {
-        mtu_request = 0;
+    if (pw->iface_row->n_mtu_request) {
+        mtu_request = pw->iface_row->mtu_request[0];
     }
     if (force || mtu_request != port->mtu_request) {
         char *msg = NULL;
@@ -970,7 +882,7 @@ port_apply_settings(struct port *port, const struct port_want *pw,
         port->mtu_request = mtu_request;
     }
 
-    mac = row_get_opt_string(pw->iface_row, "mac");
+    mac = pw->iface_row->mac;
     if (!mac && port->is_local) {
         mac = smap_get(br_other_config, "hwaddr");
     }
@@ -993,7 +905,7 @@ port_apply_settings(struct port *port, const struct port_want *pw,
         set_string(&port->mac_request, mac);
     }
 
-    row_get_smap(pw->iface_row, "other_config", &oc);
+    smap_clone(&oc, &pw->iface_row->other_config);
     if (force || !smap_equal(&oc, &port->other_config)) {
         char *err = NULL;
         int error = dp_netdev_port_set_config(dp, port->dp_port, &oc, &err);
@@ -1021,7 +933,8 @@ port_open(struct port *port, const struct port_want *pw,
     char *err = NULL;
     int error;
 
-    row_get_smap(pw->iface_row, "options", &port->options);
+    smap_destroy(&port->options);
+    smap_clone(&port->options, &pw->iface_row->options);
 
     if (pw->is_bond) {
         port_fail(port, xasprintf("%s: port %s has several interfaces, but "
@@ -1082,7 +995,7 @@ port_update(struct port *port, const struct port_want *pw,
     if (!port->netdev) {
         return;
     }
-    row_get_smap(pw->iface_row, "options", &opts);
+    smap_clone(&opts, &pw->iface_row->options);
     if (!smap_equal(&opts, &port->options)) {
         char *err = NULL;
         int error = netdev_set_config(port->netdev, &opts, &err);
@@ -1105,20 +1018,18 @@ port_update(struct port *port, const struct port_want *pw,
 static void
 port_read_vlan(struct port *port, const struct port_want *pw)
 {
-    const char *vlan_mode = row_get_opt_string(pw->port_row, "vlan_mode");
-    int64_t tag, *trunks;
-    bool has_tag = row_get_int(pw->port_row, "tag", &tag);
-    size_t n_trunks = row_get_ints(pw->port_row, "trunks", &trunks);
-    struct smap oc;
+    const char *vlan_mode = pw->port_row->vlan_mode;
+    const int64_t *tag = pw->port_row->n_tag ? pw->port_row->tag : NULL;
+    const int64_t *trunks = pw->port_row->trunks;
+    size_t n_trunks = pw->port_row->n_trunks;
+    const struct smap *oc = &pw->port_row->other_config;
     char *msg;
 
-    row_get_smap(pw->port_row, "other_config", &oc);
     free(port->trunks);
     port->trunks = xmalloc(MAX(n_trunks, 1) * sizeof *port->trunks);
     msg = normal_port_config_from_db(&port->vlan, vlan_mode,
-                                     has_tag ? &tag : NULL, trunks, n_trunks,
-                                     port->trunks,
-                                     smap_get(&oc, "priority-tags"));
+                                     tag, trunks, n_trunks, port->trunks,
+                                     smap_get(oc, "priority-tags"));
     if (msg) {
         char *full = xasprintf("port %s: %s", port->name, msg);
         free(msg);
@@ -1129,8 +1040,6 @@ port_read_vlan(struct port *port, const struct port_want *pw)
     }
     free(port->vlan_error);
     port->vlan_error = msg;
-    free(trunks);
-    smap_destroy(&oc);
 }
 
 /* Parses a nonnegative integer setting 'key' of 'smap' into '*value', or
@@ -1153,8 +1062,8 @@ bridge_read_settings(struct bridge *br, const struct bridge_want *bw,
                      const struct smap *oc)
 {
     struct ds warnings = DS_EMPTY_INITIALIZER;
-    int64_t *flood;
-    size_t n_flood = row_get_ints(bw->row, "flood_vlans", &flood);
+    const int64_t *flood = bw->row->flood_vlans;
+    size_t n_flood = bw->row->n_flood_vlans;
     char *msg;
 
     free(br->flood_vlans);
@@ -1165,7 +1074,6 @@ bridge_read_settings(struct bridge *br, const struct bridge_want *bw,
             br->flood_vlans[br->n_flood_vlans++] = flood[i];
         }
     }
-    free(flood);
 
     br->forward_bpdu = false;
     msg = smap_parse_bool(oc, "forward-bpdu", &br->forward_bpdu);
@@ -1243,14 +1151,19 @@ bridge_assign_ofports(struct bridge *br, const struct bridge_want *bw)
                 continue;
             }
             if (pass <= 1) {
-                if (!row_get_int(pw->iface_row, "ofport_request", &want)
-                    || (pass == 0 && want != port->ofport)) {
+                if (!pw->iface_row->n_ofport_request) {
+                    continue;
+                }
+                want = pw->iface_row->ofport_request[0];
+                if (pass == 0 && want != port->ofport) {
                     continue;
                 }
             } else if (pass == 2) {
                 want = port->ofport;
-            } else if (!row_get_int(pw->iface_row, "ofport", &want)) {
+            } else if (!pw->iface_row->n_ofport) {
                 continue;
+            } else {
+                want = pw->iface_row->ofport[0];
             }
             if (want >= 1 && want <= OFPORT_MAX && !OFPORT_USED(want)) {
                 OFPORT_TAKE(want);
@@ -1352,7 +1265,7 @@ bridge_pick_local_mac(struct bridge *br)
 
 /* Brings the running switch in line with the database. */
 static void
-bridge_reconfigure(const struct ovsdb_idl_row *ovs)
+bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
 {
     struct bridge_want *wants;
     size_t n_wants;
@@ -1361,7 +1274,7 @@ bridge_reconfigure(const struct ovsdb_idl_row *ovs)
 
     COVERAGE_INC(bridge_reconfigure);
 
-    row_get_smap(ovs, "other_config", &oc);
+    smap_clone(&oc, &ovs->other_config);
     if (!dp) {
         /* DPDK comes first, once, before any port is opened. */
         dpdk_init(&oc);
@@ -1406,7 +1319,7 @@ bridge_reconfigure(const struct ovsdb_idl_row *ovs)
     }
     smap_destroy(&oc);
 
-    row_get_int(ovs, "next_cfg", &next_cfg);
+    next_cfg = ovs->next_cfg;
     bool retry_failed = next_cfg != last_next_cfg;
     last_next_cfg = next_cfg;
 
@@ -1421,8 +1334,8 @@ bridge_reconfigure(const struct ovsdb_idl_row *ovs)
         if (!br) {
             br = bridge_create(bw->name);
         }
-        br->uuid = *ovsdb_idl_row_get_uuid(bw->row);
-        row_get_smap(bw->row, "other_config", &br_oc);
+        br->uuid = *ovsrec_bridge_get_uuid(bw->row);
+        smap_clone(&br_oc, &bw->row->other_config);
         bridge_read_settings(br, bw, &br_oc);
 
         for (size_t j = 0; j < bw->n_ports; j++) {
@@ -1450,7 +1363,7 @@ bridge_reconfigure(const struct ovsdb_idl_row *ovs)
                 port_update(port, pw, &br_oc);
             }
             port->keep = true;
-            port->iface_uuid = *ovsdb_idl_row_get_uuid(pw->iface_row);
+            port->iface_uuid = *ovsrec_interface_get_uuid(pw->iface_row);
             port_read_vlan(port, pw);
         }
         bridge_assign_ofports(br, bw);
@@ -1928,159 +1841,79 @@ bridge_refresh(void)
  * Writing status.
  * ------------------------------------------------------------------------ */
 
-/* Writes 'datum' (taken) to 'column' of 'row', if the table has it. */
+/* Writes the words of 'words' (separated by spaces) to string-set column
+ * 'set' (ovsrec_open_vswitch_set_iface_types() and the like), which drops
+ * repeated words. */
 static void
-write_column(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
-             const char *column, struct ovsdb_datum *datum)
+write_words(struct ovsdb_idl_txn *txn, const struct ovsrec_open_vswitch *ovs,
+            void (*set)(struct ovsdb_idl_txn *,
+                        const struct ovsrec_open_vswitch *,
+                        const char *const *, size_t),
+            const char *words)
 {
-    const struct ovsdb_table_schema *ts = ovsdb_idl_row_get_table(row);
-    const struct ovsdb_column *c = ovsdb_table_schema_find_column(ts, column);
+    char *copy = xstrdup(words), *save = NULL;
+    const char **list = xmalloc((strlen(words) / 2 + 1) * sizeof *list);
+    size_t n = 0;
 
-    if (c) {
-        ovsdb_idl_txn_write(txn, row, c, datum);
-    } else {
-        /* An older schema: nothing to write to. */
-        ovsdb_datum_init_empty(datum);
-    }
-}
-
-static const struct ovsdb_type *
-column_type(const struct ovsdb_idl_row *row, const char *column)
-{
-    const struct ovsdb_table_schema *ts = ovsdb_idl_row_get_table(row);
-    const struct ovsdb_column *c = ovsdb_table_schema_find_column(ts, column);
-    return c ? &c->type : NULL;
-}
-
-static void
-write_empty(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
-            const char *column)
-{
-    struct ovsdb_datum d;
-    ovsdb_datum_init_empty(&d);
-    write_column(txn, row, column, &d);
-}
-
-static void
-write_int(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
-          const char *column, int64_t value)
-{
-    struct ovsdb_datum d = { .n = 1, .keys = xmalloc(sizeof *d.keys) };
-    d.keys[0].integer = value;
-    write_column(txn, row, column, &d);
-}
-
-static void
-write_bool(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
-           const char *column, bool value)
-{
-    struct ovsdb_datum d = { .n = 1, .keys = xmalloc(sizeof *d.keys) };
-    d.keys[0].boolean = value;
-    write_column(txn, row, column, &d);
-}
-
-/* Writes 'value' to a string column ('value' NULL: empty). */
-static void
-write_string(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
-             const char *column, const char *value)
-{
-    struct ovsdb_datum d = { .n = 0 };
-    if (value) {
-        d.n = 1;
-        d.keys = xmalloc(sizeof *d.keys);
-        d.keys[0].string = xstrdup(value);
-    }
-    write_column(txn, row, column, &d);
-}
-
-/* Writes the words of 'words' (separated by spaces) as a set of strings. */
-static void
-write_string_set(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
-                 const char *column, const char *words)
-{
-    const struct ovsdb_type *type = column_type(row, column);
-    struct ovsdb_datum d;
-    char *copy, *save = NULL;
-
-    if (!type) {
-        return;
-    }
-    ovsdb_datum_init_empty(&d);
-    copy = xstrdup(words);
     for (char *w = strtok_r(copy, " ", &save); w;
          w = strtok_r(NULL, " ", &save)) {
-        union ovsdb_atom atom = { .string = w };
-        if (ovsdb_datum_find_key(&d, &atom, OVSDB_TYPE_STRING) == UINT_MAX) {
-            ovsdb_datum_add(&d, &atom, NULL, type);
-        }
+        list[n++] = w;
     }
+    set(txn, ovs, list, n);
+    free(list);
     free(copy);
-    write_column(txn, row, column, &d);
+}
+
+/* Statistics for Interface:statistics, in the order they are gathered;
+ * a repeated name keeps its first value (as the setter does). */
+struct stats_list {
+    const char **names;
+    int64_t *values;
+    size_t n, allocated;
+};
+
+static void
+stats_add(struct stats_list *list, const char *name, uint64_t value)
+{
+    if (list->n >= list->allocated) {
+        list->allocated = 2 * list->allocated + 16;
+        list->names = xrealloc(list->names,
+                               list->allocated * sizeof *list->names);
+        list->values = xrealloc(list->values,
+                                list->allocated * sizeof *list->values);
+    }
+    list->names[list->n] = name;
+    list->values[list->n] = value > INT64_MAX ? INT64_MAX : (int64_t) value;
+    list->n++;
 }
 
 static void
-write_smap(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
-           const char *column, const struct smap *smap)
+port_write_stats(struct ovsdb_idl_txn *txn,
+                 const struct ovsrec_interface *row, const struct port *port)
 {
-    const struct ovsdb_type *type = column_type(row, column);
-    const struct smap_node *node;
-    struct ovsdb_datum d;
-
-    if (!type) {
-        return;
-    }
-    ovsdb_datum_init_empty(&d);
-    SMAP_FOR_EACH (node, smap) {
-        union ovsdb_atom key = { .string = node->key };
-        union ovsdb_atom value = { .string = node->value };
-        ovsdb_datum_add(&d, &key, &value, type);
-    }
-    write_column(txn, row, column, &d);
-}
-
-/* Adds 'name' = 'value' to the string-to-integer map 'd' unless present. */
-static void
-stats_add(struct ovsdb_datum *d, const struct ovsdb_type *type,
-          const char *name, uint64_t value)
-{
-    union ovsdb_atom key = { .string = (char *) name };
-    union ovsdb_atom v = { .integer = value > INT64_MAX ? INT64_MAX
-                                                        : (int64_t) value };
-
-    if (ovsdb_datum_find_key(d, &key, OVSDB_TYPE_STRING) == UINT_MAX) {
-        ovsdb_datum_add(d, &key, &v, type);
-    }
-}
-
-static void
-port_write_stats(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
-                 const struct port *port)
-{
-    const struct ovsdb_type *type = column_type(row, "statistics");
     struct netdev_custom_stats custom = { NULL, 0 };
+    struct stats_list list = { NULL, NULL, 0, 0 };
     struct netdev_stats stats;
-    struct ovsdb_datum d;
 
-    if (!type) {
-        return;
-    }
-    ovsdb_datum_init_empty(&d);
     if (!netdev_get_stats(port->netdev, &stats)) {
 #define NETDEV_STAT(NAME)                               \
         if (stats.NAME != UINT64_MAX) {                 \
-            stats_add(&d, type, #NAME, stats.NAME);     \
+            stats_add(&list, #NAME, stats.NAME);        \
         }
         NETDEV_STATS
 #undef NETDEV_STAT
     }
     if (!netdev_get_custom_stats(port->netdev, &custom)) {
         for (size_t i = 0; i < custom.n; i++) {
-            stats_add(&d, type, custom.counters[i].name,
+            stats_add(&list, custom.counters[i].name,
                       custom.counters[i].value);
         }
     }
+    ovsrec_interface_set_statistics(txn, row, list.names, list.values,
+                                    list.n);
     netdev_custom_stats_destroy(&custom);
-    write_column(txn, row, "statistics", &d);
+    free(list.names);
+    free(list.values);
 }
 
 /* The text of Interface:error for 'port', or NULL. */
@@ -2104,77 +1937,86 @@ port_error_text(const struct port *port)
 }
 
 static void
-port_write_status(struct ovsdb_idl_txn *txn, const struct ovsdb_idl_row *row,
-                  struct port *port, bool with_stats)
+port_write_status(struct ovsdb_idl_txn *txn,
+                  const struct ovsrec_interface *row, struct port *port,
+                  bool with_stats)
 {
     char *error = port_error_text(port);
-    write_string(txn, row, "error", error);
+    ovsrec_interface_set_error(txn, row, error);
     free(error);
 
     if (!port->netdev) {
-        static const char *const cleared[] = {
-            "admin_state", "link_state", "link_resets", "link_speed",
-            "duplex", "mac_in_use", "mtu", "ifindex",
-        };
-        write_int(txn, row, "ofport", OFPORT_FAILED);
-        for (size_t i = 0; i < ARRAY_SIZE(cleared); i++) {
-            write_empty(txn, row, cleared[i]);
-        }
+        int64_t failed = OFPORT_FAILED;
         struct smap empty = SMAP_INITIALIZER;
-        write_smap(txn, row, "status", &empty);
-        write_empty(txn, row, "statistics");
+
+        ovsrec_interface_set_ofport(txn, row, &failed, 1);
+        ovsrec_interface_set_admin_state(txn, row, NULL);
+        ovsrec_interface_set_link_state(txn, row, NULL);
+        ovsrec_interface_set_link_resets(txn, row, NULL, 0);
+        ovsrec_interface_set_link_speed(txn, row, NULL, 0);
+        ovsrec_interface_set_duplex(txn, row, NULL);
+        ovsrec_interface_set_mac_in_use(txn, row, NULL);
+        ovsrec_interface_set_mtu(txn, row, NULL, 0);
+        ovsrec_interface_set_ifindex(txn, row, NULL, 0);
+        ovsrec_interface_set_status(txn, row, &empty);
+        ovsrec_interface_set_statistics(txn, row, NULL, NULL, 0);
         return;
     }
 
     port->change_seq = netdev_get_change_seq(port->netdev);
-    write_int(txn, row, "ofport", port->ofport);
+    int64_t ofport = port->ofport;
+    ovsrec_interface_set_ofport(txn, row, &ofport, 1);
 
     enum netdev_flags flags = 0;
     if (!netdev_get_flags(port->netdev, &flags)) {
-        write_string(txn, row, "admin_state",
-                     flags & NETDEV_UP ? "up" : "down");
+        ovsrec_interface_set_admin_state(txn, row,
+                                         flags & NETDEV_UP ? "up" : "down");
     } else {
-        write_empty(txn, row, "admin_state");
+        ovsrec_interface_set_admin_state(txn, row, NULL);
     }
 
     bool carrier;
     if (!netdev_get_carrier(port->netdev, &carrier)) {
-        write_string(txn, row, "link_state", carrier ? "up" : "down");
+        ovsrec_interface_set_link_state(txn, row, carrier ? "up" : "down");
     } else {
-        write_empty(txn, row, "link_state");
+        ovsrec_interface_set_link_state(txn, row, NULL);
     }
     long long int resets = netdev_get_carrier_resets(port->netdev);
-    write_int(txn, row, "link_resets", resets >= 0 ? resets : 0);
+    int64_t link_resets = resets >= 0 ? resets : 0;
+    ovsrec_interface_set_link_resets(txn, row, &link_resets, 1);
 
     uint32_t mbps;
     if (!netdev_get_speed(port->netdev, &mbps) && mbps) {
-        write_int(txn, row, "link_speed", (int64_t) mbps * 1000000);
-        write_string(txn, row, "duplex", "full");
+        int64_t bps = (int64_t) mbps * 1000000;
+        ovsrec_interface_set_link_speed(txn, row, &bps, 1);
+        ovsrec_interface_set_duplex(txn, row, "full");
     } else {
-        write_empty(txn, row, "link_speed");
-        write_empty(txn, row, "duplex");
+        ovsrec_interface_set_link_speed(txn, row, NULL, 0);
+        ovsrec_interface_set_duplex(txn, row, NULL);
     }
 
     struct eth_addr ea;
     if (!netdev_get_etheraddr(port->netdev, &ea)) {
         char s[18];
         eth_addr_format(&ea, s);
-        write_string(txn, row, "mac_in_use", s);
+        ovsrec_interface_set_mac_in_use(txn, row, s);
     } else {
-        write_empty(txn, row, "mac_in_use");
+        ovsrec_interface_set_mac_in_use(txn, row, NULL);
     }
 
     int mtu;
     if (!netdev_get_mtu(port->netdev, &mtu)) {
-        write_int(txn, row, "mtu", mtu);
+        int64_t mtu64 = mtu;
+        ovsrec_interface_set_mtu(txn, row, &mtu64, 1);
     } else {
-        write_empty(txn, row, "mtu");
+        ovsrec_interface_set_mtu(txn, row, NULL, 0);
     }
-    write_int(txn, row, "ifindex", 0);
+    int64_t ifindex = 0;
+    ovsrec_interface_set_ifindex(txn, row, &ifindex, 1);
 
     struct smap status = SMAP_INITIALIZER;
     netdev_get_status(port->netdev, &status);
-    write_smap(txn, row, "status", &status);
+    ovsrec_interface_set_status(txn, row, &status);
     smap_destroy(&status);
 
     if (with_stats) {
@@ -2206,12 +2048,8 @@ bridge_datapath_id(const struct bridge *br)
 
 /* Writes everything ovs-vswitchd reports to the database, and cur_cfg. */
 static void
-bridge_write_status(const struct ovsdb_idl_row *ovs)
+bridge_write_status(const struct ovsrec_open_vswitch *ovs)
 {
-    const struct ovsdb_table_schema *br_ts = ovsdb_idl_get_table(idl,
-                                                                 "Bridge");
-    const struct ovsdb_table_schema *if_ts = ovsdb_idl_get_table(idl,
-                                                                 "Interface");
     struct ovsdb_idl_txn *txn = ovsdb_idl_txn_create(idl);
     bool with_stats = stats_due;
     struct ds types = DS_EMPTY_INITIALIZER;
@@ -2219,38 +2057,36 @@ bridge_write_status(const struct ovsdb_idl_row *ovs)
     stats_due = false;
     ovsdb_idl_txn_add_comment(txn, "ovs-vswitchd: status");
 
-    write_string(txn, ovs, "ovs_version", PACKAGE_VERSION);
+    ovsrec_open_vswitch_set_ovs_version(txn, ovs, PACKAGE_VERSION);
     netdev_get_types(&types);
-    write_string_set(txn, ovs, "iface_types", ds_cstr(&types));
+    write_words(txn, ovs, ovsrec_open_vswitch_set_iface_types,
+                ds_cstr(&types));
     ds_destroy(&types);
-    write_string_set(txn, ovs, "datapath_types",
-                     options.dummy ? "dummy netdev" : "netdev");
+    write_words(txn, ovs, ovsrec_open_vswitch_set_datapath_types,
+                options.dummy ? "dummy netdev" : "netdev");
     if (dp) {
-        write_bool(txn, ovs, "dpdk_initialized", dpdk_available());
-        write_string(txn, ovs, "dpdk_version", dpdk_get_version());
+        ovsrec_open_vswitch_set_dpdk_initialized(txn, ovs, dpdk_available());
+        ovsrec_open_vswitch_set_dpdk_version(txn, ovs, dpdk_get_version());
     }
 
     for (size_t i = 0; i < n_bridges; i++) {
         struct bridge *br = bridges[i];
-        const struct ovsdb_idl_row *row = (br_ts
-                                           ? ovsdb_idl_get_row(idl, br_ts,
-                                                               &br->uuid)
-                                           : NULL);
+        const struct ovsrec_bridge *row
+            = ovsrec_bridge_get_for_uuid(idl, &br->uuid);
         if (row) {
             char *dpid = bridge_datapath_id(br);
             if (dpid && !strings_equal(dpid, br->datapath_id)) {
                 VLOG_INFO("bridge %s: using datapath ID %s", br->name, dpid);
                 set_string(&br->datapath_id, dpid);
             }
-            write_string(txn, row, "datapath_id", dpid);
-            write_string(txn, row, "datapath_version", "<built-in>");
+            ovsrec_bridge_set_datapath_id(txn, row, dpid);
+            ovsrec_bridge_set_datapath_version(txn, row, "<built-in>");
             free(dpid);
         }
         for (size_t j = 0; j < br->n_ports; j++) {
             struct port *port = br->ports[j];
-            const struct ovsdb_idl_row *irow
-                = if_ts ? ovsdb_idl_get_row(idl, if_ts, &port->iface_uuid)
-                        : NULL;
+            const struct ovsrec_interface *irow
+                = ovsrec_interface_get_for_uuid(idl, &port->iface_uuid);
             if (irow) {
                 port_write_status(txn, irow, port, with_stats);
             }
@@ -2258,19 +2094,18 @@ bridge_write_status(const struct ovsdb_idl_row *ovs)
     }
 
     for (size_t i = 0; i < n_rejected_ifaces; i++) {
-        const struct ovsdb_idl_row *irow
-            = if_ts ? ovsdb_idl_get_row(idl, if_ts, &rejected_ifaces[i].uuid)
-                    : NULL;
+        const struct ovsrec_interface *irow
+            = ovsrec_interface_get_for_uuid(idl, &rejected_ifaces[i].uuid);
         if (irow) {
-            write_string(txn, irow, "error", rejected_ifaces[i].msg);
-            write_int(txn, irow, "ofport", OFPORT_FAILED);
+            int64_t failed = OFPORT_FAILED;
+
+            ovsrec_interface_set_error(txn, irow, rejected_ifaces[i].msg);
+            ovsrec_interface_set_ofport(txn, irow, &failed, 1);
         }
     }
 
-    int64_t cur_cfg = 0;
-    row_get_int(ovs, "cur_cfg", &cur_cfg);
-    if (cfg_to_ack >= 0 && cfg_to_ack != cur_cfg) {
-        write_int(txn, ovs, "cur_cfg", cfg_to_ack);
+    if (cfg_to_ack >= 0 && cfg_to_ack != ovs->cur_cfg) {
+        ovsrec_open_vswitch_set_cur_cfg(txn, ovs, cfg_to_ack);
     }
 
     enum ovsdb_idl_txn_status status = ovsdb_idl_txn_commit(txn);
