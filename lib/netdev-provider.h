@@ -160,6 +160,16 @@ struct netdev_class {
     /* Optional.  NUMA node of the device, -1 (the default) for any. */
     int (*get_numa_id)(const struct netdev *);
 
+    /* Optional.  The kernel's index of the device (Interface:ifindex), 0
+     * (the default) for a port with no kernel device. */
+    int (*get_ifindex)(const struct netdev *);
+
+    /* Optional.  A malloc()ed description of a problem the port has while
+     * open (a kernel device that went away, a fallback), for
+     * Interface:error, or NULL.  Call netdev_change_seq_changed() when it
+     * changes. */
+    char *(*get_error)(const struct netdev *);
+
     /* Receive queues. */
     struct netdev_rxq *(*rxq_alloc)(void);
     int (*rxq_construct)(struct netdev_rxq *);

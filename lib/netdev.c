@@ -492,6 +492,23 @@ netdev_get_numa_id(const struct netdev *netdev)
             ? netdev->netdev_class->get_numa_id(netdev) : -1);
 }
 
+/* Returns the kernel's index of the device, or 0 if it has none. */
+int
+netdev_get_ifindex(const struct netdev *netdev)
+{
+    return (netdev->netdev_class->get_ifindex
+            ? netdev->netdev_class->get_ifindex(netdev) : 0);
+}
+
+/* Returns a malloc()ed description of a problem of the open 'netdev' (for
+ * Interface:error), or NULL if it has none. */
+char *
+netdev_get_error(const struct netdev *netdev)
+{
+    return (netdev->netdev_class->get_error
+            ? netdev->netdev_class->get_error(netdev) : NULL);
+}
+
 /* Asks for 'n_txq' transmit queues: the number of threads that will send
  * on 'netdev' at once.  The class may grant fewer (the datapath then
  * passes concurrent_txq == true); it applies the change in 'reconfigure'

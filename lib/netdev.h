@@ -89,8 +89,9 @@ void netdev_custom_stats_destroy(struct netdev_custom_stats *);
 
 /* Registration of the built-in classes.  ovs-vswitchd calls these before
  * it opens anything; netdev_dummy_register() takes
- * --enable-dummy[=override]: OFF registers only "internal" (a dummy-like
- * port in dpswitch); ON adds "dummy", "dummy-pmd" and "dummy-internal";
+ * --enable-dummy[=override]: OFF registers nothing (netdev_linux_register()
+ * then makes "internal" a tap device); ON registers a dummy "internal",
+ * "dummy", "dummy-pmd" and "dummy-internal";
  * OVERRIDE also makes "system" and "tap" ports "dummy" ones and "dpdk"
  * ports "dummy-pmd" ones, for tests (netdev_class_override()).  See
  * lib/netdev-dummy.h. */
@@ -132,6 +133,8 @@ uint64_t netdev_get_change_seq(const struct netdev *);
 int netdev_n_rxq(const struct netdev *);
 int netdev_n_txq(const struct netdev *);
 int netdev_get_numa_id(const struct netdev *);
+int netdev_get_ifindex(const struct netdev *);
+char *netdev_get_error(const struct netdev *);  /* malloc()ed or NULL. */
 
 /* The datapath asks for 'n_txq' tx queues (the number of threads that send
  * on the netdev at once).  The class may grant fewer, after a

@@ -1924,8 +1924,10 @@ port_error_text(const struct port *port)
         return xstrdup(port->open_error);
     }
 
+    char *netdev_error = port->netdev ? netdev_get_error(port->netdev) : NULL;
     const char *msgs[] = {
-        port->mtu_error, port->mac_error, port->oc_error, port->vlan_error,
+        netdev_error, port->mtu_error, port->mac_error, port->oc_error,
+        port->vlan_error,
     };
     struct ds ds = DS_EMPTY_INITIALIZER;
     for (size_t i = 0; i < ARRAY_SIZE(msgs); i++) {
@@ -1933,6 +1935,7 @@ port_error_text(const struct port *port)
             ds_put_format(&ds, "%s%s", ds.length ? "; " : "", msgs[i]);
         }
     }
+    free(netdev_error);
     return ds.length ? ds_steal_cstr(&ds) : NULL;
 }
 
@@ -2011,7 +2014,7 @@ port_write_status(struct ovsdb_idl_txn *txn,
     } else {
         ovsrec_interface_set_mtu(txn, row, NULL, 0);
     }
-    int64_t ifindex = 0;
+    int64_t ifindex = netdev_get_ifindex(port->netdev);
     ovsrec_interface_set_ifindex(txn, row, &ifindex, 1);
 
     struct smap status = SMAP_INITIALIZER;
