@@ -724,13 +724,14 @@ static const struct netdev_class dummy_pmd_class
 static const struct netdev_class dummy_internal_class
     = NETDEV_DUMMY_CLASS("dummy-internal", false);
 
-/* The bridge's local port.  Open vSwitch makes it a tap device; dpswitch
- * has no kernel device for it (yet), so it is a dummy port. */
+/* The bridge's local port in tests (--enable-dummy): a dummy port, as in
+ * Open vSwitch's test datapath.  Without --enable-dummy, "internal" ports
+ * are tap devices (lib/netdev-tap.c). */
 static const struct netdev_class internal_class
     = NETDEV_DUMMY_CLASS("internal", false);
 
-/* Registers the classes: "internal" always; "dummy", "dummy-pmd" and
- * "dummy-internal" unless 'mode' is NETDEV_DUMMY_OFF; with
+/* Registers the classes, unless 'mode' is NETDEV_DUMMY_OFF: "internal",
+ * "dummy", "dummy-pmd" and "dummy-internal"; with
  * NETDEV_DUMMY_OVERRIDE, "system" and "tap" become "dummy" ports and
  * "dpdk" "dummy-pmd" ones.  Also registers the netdev-dummy/ commands
  * unless 'mode' is NETDEV_DUMMY_OFF.  Only the first call counts. */
@@ -742,10 +743,10 @@ netdev_dummy_register(enum netdev_dummy_mode mode)
     }
     registered = true;
 
-    netdev_register_class(&internal_class);
     if (mode == NETDEV_DUMMY_OFF) {
         return;
     }
+    netdev_register_class(&internal_class);
     netdev_register_class(&dummy_class);
     netdev_register_class(&dummy_pmd_class);
     netdev_register_class(&dummy_internal_class);

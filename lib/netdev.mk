@@ -4,6 +4,10 @@
 lib_libdpswitch_dpif_a_SOURCES += \
 	lib/netdev-dummy.c \
 	lib/netdev-dummy.h \
+	lib/netdev-afpacket.c \
+	lib/netdev-linux.c \
+	lib/netdev-linux.h \
+	lib/netdev-tap.c \
 	lib/netdev-provider.h \
 	lib/netdev.c \
 	lib/netdev.h \
@@ -11,4 +15,5 @@ lib_libdpswitch_dpif_a_SOURCES += \
 	lib/pcap-file.h \
 	lib/smap.h
 
-EXTRA_DIST += Documentation/topics/netdev.rst
+EXTRA_DIST += Documentation/topics/netdev.rst \
+	Documentation/topics/kernel-ports.rst

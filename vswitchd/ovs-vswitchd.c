@@ -25,6 +25,7 @@
 #include "fatal-signal.h"
 #include "memory.h"
 #include "netdev.h"
+#include "netdev-linux.h"
 #include "ovs-numa.h"
 #include "poll-loop.h"
 #include "stream-ssl.h"
@@ -79,6 +80,7 @@ main(int argc, char *argv[])
     unixctl_command_register("exit", "[--cleanup]", 0, 1, exit_cb, NULL);
 
     netdev_dummy_register(dummy_mode);
+    netdev_linux_register();
     if (dummy_numa) {
         char *msg = ovs_numa_set_dummy(dummy_numa);
         if (msg) {
