@@ -77,7 +77,9 @@ TESTSUITE_AT = \
 TESTSUITE_AT += tests/vswitch-schema.at
 TESTSUITE_AT += tests/ofproto-macros.at tests/vswitchd.at \
 	tests/netdev-dummy.at tests/ofproto-dpif.at tests/dpif-netdev.at \
-	tests/vswitchd-diff.at
+	tests/vswitchd-diff.at tests/system-kernel.at
+# TCP through kernel ports against Open vSwitch (run by hand, as root).
+EXTRA_DIST += tests/perf/kernel-tcp.sh
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOTEST_PATH = utilities:ovsdb:vswitchd:tests
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/package.m4 tests/atlocal.in
