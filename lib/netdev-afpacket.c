@@ -28,10 +28,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <linux/ethtool.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
-#include <linux/sockios.h>
 #include "dp-packet.h"
 #include "dpdk.h"
 #include "netdev-linux.h"
@@ -297,20 +295,7 @@ netdev_afpacket_get_stats(const struct netdev *netdev,
 static int
 netdev_afpacket_get_status(const struct netdev *netdev, struct smap *status)
 {
-    struct ethtool_drvinfo info;
-    struct ifreq ifr;
-    int fd = netdev_afpacket_cast(netdev)->fd;
-
-    memset(&ifr, 0, sizeof ifr);
-    memset(&info, 0, sizeof info);
-    info.cmd = ETHTOOL_GDRVINFO;
-    ifr.ifr_data = (void *) &info;
-    if (!netdev_linux_ifname(ifr.ifr_name, netdev->name)
-        && !ioctl(fd, SIOCETHTOOL, &ifr)) {
-        smap_add(status, "driver_name", info.driver);
-        smap_add(status, "driver_version", info.version);
-        smap_add(status, "firmware_version", info.fw_version);
-    }
+    netdev_linux_get_drvinfo(netdev->name, status);
     return 0;
 }
 

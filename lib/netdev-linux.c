@@ -13,9 +13,11 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <linux/ethtool.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/sockios.h>
 #include <arpa/inet.h>
 #include "csum.h"
 #include "dp-packet-csum.h"
@@ -177,6 +179,24 @@ netdev_linux_update_flags(const char *name, enum netdev_flags off,
         error = do_ioctl(name, SIOCSIFFLAGS, &ifr);
     }
     return error;
+}
+
+/* See netdev-linux.h. */
+void
+netdev_linux_get_drvinfo(const char *name, struct smap *status)
+{
+    struct ethtool_drvinfo info;
+    struct ifreq ifr;
+
+    memset(&ifr, 0, sizeof ifr);
+    memset(&info, 0, sizeof info);
+    info.cmd = ETHTOOL_GDRVINFO;
+    ifr.ifr_data = (void *) &info;
+    if (!do_ioctl(name, SIOCETHTOOL, &ifr)) {
+        smap_add(status, "driver_name", info.driver);
+        smap_add(status, "driver_version", info.version);
+        smap_add(status, "firmware_version", info.fw_version);
+    }
 }
 
 /* See netdev-linux.h.  One RTM_GETLINK request on a socket of its own. */
@@ -655,7 +675,8 @@ do_ioctl(const char *name, unsigned long cmd, struct ifreq *ifr)
     if (fd < 0) {
         return -fd;
     }
-    if (cmd != SIOCSIFMTU && cmd != SIOCSIFHWADDR && cmd != SIOCSIFFLAGS) {
+    if (cmd != SIOCSIFMTU && cmd != SIOCSIFHWADDR && cmd != SIOCSIFFLAGS
+        && cmd != SIOCETHTOOL) {
         memset(ifr, 0, sizeof *ifr);
     }
     int error = netdev_linux_ifname(ifr->ifr_name, name);

@@ -73,6 +73,10 @@ int netdev_linux_get_carrier(const char *name, bool *carrier);
 int netdev_linux_update_flags(const char *name, enum netdev_flags off,
                               enum netdev_flags on, enum netdev_flags *old);
 
+/* Adds the driver_name, driver_version and firmware_version that ethtool
+ * reports for device 'name' to 'status' (nothing if it reports none). */
+void netdev_linux_get_drvinfo(const char *name, struct smap *status);
+
 /* The kernel's counters of interface 'ifindex' (IFLA_STATS64), as the
  * device sees them. */
 int netdev_linux_get_stats(int ifindex, struct netdev_stats *);

@@ -30,6 +30,7 @@
 #include "netdev-provider.h"
 #include "poll-loop.h"
 #include "smap.h"
+#include "timeval.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -37,6 +38,9 @@ VLOG_DEFINE_THIS_MODULE(netdev_tap);
 
 /* Most segments a packet may have to be sent in one writev(). */
 #define TAP_MAX_IOV 64
+
+/* How long a tap that refused a frame for being down is not written to. */
+#define TAP_DOWN_RETRY_MS 100
 
 struct netdev_tap {
     struct netdev up;
@@ -56,6 +60,7 @@ struct netdev_tap {
     enum netdev_flags flags;
 
     pthread_mutex_t tx_mutex;   /* For senders sharing the queue. */
+    long long int down_until;   /* See netdev_tap_send().  Atomic. */
 
     /* Atomic. */
     uint64_t rx_packets, rx_bytes, rx_dropped, rx_errors;
@@ -173,6 +178,15 @@ netdev_tap_send(struct netdev *netdev, int qid DPS_UNUSED,
         goto out;
     }
 
+    /* A tap that is down refuses every frame (EIO): rather than one system
+     * call per frame, drop whole batches until TAP_DOWN_RETRY_MS after the
+     * last refusal. */
+    long long int now = time_msec();
+    if (now < __atomic_load_n(&dev->down_until, __ATOMIC_RELAXED)) {
+        n_dropped = batch->count;
+        goto out;
+    }
+
     if (concurrent_txq) {
         pthread_mutex_lock(&dev->tx_mutex);
     }
@@ -192,9 +206,14 @@ netdev_tap_send(struct netdev *netdev, int qid DPS_UNUSED,
         if (retval >= 0) {
             n_sent++;
             n_bytes += dp_packet_size(p);
-        } else if (errno == EAGAIN || errno == ENOBUFS || errno == EIO) {
-            /* Queue full, or the device is down. */
-            n_dropped++;
+        } else if (errno == EIO) {
+            /* Down: this frame and the rest of the batch. */
+            n_dropped += batch->count - i;
+            __atomic_store_n(&dev->down_until, now + TAP_DOWN_RETRY_MS,
+                             __ATOMIC_RELAXED);
+            break;
+        } else if (errno == EAGAIN || errno == ENOBUFS) {
+            n_dropped++;           /* Queue full. */
         } else {
             n_errors++;
         }
@@ -352,7 +371,7 @@ netdev_tap_get_status(const struct netdev *netdev, struct smap *status)
     struct netdev_tap *dev = netdev_tap_cast(netdev);
 
     if (dev->fd >= 0) {
-        smap_add(status, "driver_name", "tun");
+        netdev_linux_get_drvinfo(netdev->name, status);
     }
     return 0;
 }
