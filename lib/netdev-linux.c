@@ -19,6 +19,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/sockios.h>
 #include <arpa/inet.h>
+#include "coverage.h"
 #include "csum.h"
 #include "dp-packet-csum.h"
 #include "packets.h"
@@ -27,6 +28,11 @@
 #include "vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(netdev_linux);
+
+COVERAGE_DEFINE(netdev_linux_rx_partial_csum);
+COVERAGE_DEFINE(netdev_linux_rx_gso);
+COVERAGE_DEFINE(netdev_linux_rx_gso_segments);
+COVERAGE_DEFINE(netdev_linux_tx_partial_csum);
 
 /* TCP flags in the low byte of 'off_flags'. */
 #define TCP_FLAG_FIN 0x01
@@ -435,6 +441,7 @@ netdev_linux_rx_finish(struct netdev_linux_rx *rx, size_t i, size_t size,
             /* TCP or UDP: the datapath completes it at egress, or the next
              * port does. */
             p->md.l4_csum = DP_CSUM_PARTIAL;
+            COVERAGE_INC(netdev_linux_rx_partial_csum);
         } else if (start + ofs + 2 <= size) {
             /* Anything else is completed now: the field already holds the
              * sum of what precedes the covered data. */
@@ -547,6 +554,8 @@ rx_segment(struct netdev_linux_rx *rx, size_t i, size_t size, uint32_t vlan,
 
     struct rte_mempool *pool = rx->bufs[i]->mbuf.pool;
     size_t payload = size - hdr_len;
+    COVERAGE_INC(netdev_linux_rx_gso);
+    COVERAGE_ADD(netdev_linux_rx_gso_segments, (payload + mss - 1) / mss);
     for (size_t ofs = 0, k = 0; ofs < payload; ofs += mss, k++) {
         size_t chunk = MIN((size_t) mss, payload - ofs);
         struct dp_packet *seg = dp_packet_alloc(pool);
@@ -633,6 +642,7 @@ netdev_linux_tx_iov(const struct dp_packet *p, struct virtio_net_hdr *hdr,
     memset(hdr, 0, sizeof *hdr);
     if (l4 == RTE_MBUF_F_TX_TCP_CKSUM || l4 == RTE_MBUF_F_TX_UDP_CKSUM) {
         hdr->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+        COVERAGE_INC(netdev_linux_tx_partial_csum);
         hdr->csum_start = m->l2_len + m->l3_len;
         hdr->csum_offset = (l4 == RTE_MBUF_F_TX_TCP_CKSUM
                             ? offsetof(struct tcp_header, csum)

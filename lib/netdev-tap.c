@@ -131,6 +131,12 @@ netdev_tap_construct(struct netdev *netdev)
         free(err);
         return 0;
     }
+    /* An internal port's device outlives a crash of the daemon, with its
+     * addresses, as Open vSwitch's does: the next daemon takes it over. */
+    if (dev->is_internal && ioctl(dev->fd, TUNSETPERSIST, 1) < 0) {
+        VLOG_WARN("%s: TUNSETPERSIST: %s", netdev->name,
+                  util_strerror(errno));
+    }
     if (netdev_linux_get_ifindex(netdev->name, &dev->ifindex)) {
         dev->ifindex = 0;
     }
@@ -145,8 +151,12 @@ netdev_tap_destruct(struct netdev *netdev)
     struct netdev_tap *dev = netdev_tap_cast(netdev);
 
     /* Closing the last queue of a tap that is not persistent removes the
-     * device. */
+     * device: an internal port's goes with it. */
     if (dev->fd >= 0) {
+        if (dev->is_internal && ioctl(dev->fd, TUNSETPERSIST, 0) < 0) {
+            VLOG_WARN("%s: TUNSETPERSIST: %s", netdev->name,
+                      util_strerror(errno));
+        }
         close(dev->fd);
     }
     free(dev->error);
