@@ -1,0 +1,21 @@
+# tests/robust.mk: fault injection and soak runs (tests/fault.at), and the
+# hostile-input tests (tests/hostile.at).
+
+TESTSUITE_AT += tests/fault.at
+
+# The LD_PRELOAD shim that fails writes and fsyncs on demand.  It is loaded
+# into the daemons of both builds, so it carries no sanitizer runtime of
+# its own (a sanitized daemon brings it).
+check_PROGRAMS += tests/fault-inject.so
+tests_fault_inject_so_SOURCES = tests/fault-inject.c
+tests_fault_inject_so_CFLAGS = $(WARNING_FLAGS) -fPIC -fno-sanitize=all
+tests_fault_inject_so_LDFLAGS = -shared -fno-sanitize=all
+tests_fault_inject_so_LDADD = -ldl
+
+# "make soak": the crash and fault tests with many more rounds (100 kill -9
+# of ovsdb-server instead of 10), outside the default run.
+SOAK_ROUNDS = 100
+soak: all tests/atconfig tests/atlocal $(TESTSUITE) $(check_PROGRAMS)
+	DPS_SOAK_ROUNDS=$(SOAK_ROUNDS) $(SHELL) '$(TESTSUITE)' -C tests \
+	  AUTOTEST_PATH='$(AUTOTEST_PATH)' -k soak $(TESTSUITEFLAGS)
+.PHONY: soak
