@@ -1,7 +1,8 @@
 # tests/robust.mk: fault injection and soak runs (tests/fault.at), and the
 # hostile-input tests (tests/hostile.at).
 
-TESTSUITE_AT += tests/fault.at
+TESTSUITE_AT += tests/fault.at tests/hostile.at
+EXTRA_DIST += tests/hostile-frames.py
 
 # The LD_PRELOAD shim that fails writes and fsyncs on demand.  It is loaded
 # into the daemons of both builds, so it carries no sanitizer runtime of
