@@ -12,7 +12,58 @@ tests_fuzz_fuzz_jsonrpc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests \
 	-DFUZZ_TARGET='"jsonrpc"'
 tests_fuzz_fuzz_jsonrpc_LDADD = $(GENERIC_LIBS)
 
+# OVSDB schema parsing, as ovsdb-tool, ovsdb-server and clients read one.
+FUZZ_TARGETS += ovsdb-schema
+check_PROGRAMS += tests/fuzz/fuzz-ovsdb-schema
+TESTS += tests/fuzz/fuzz-ovsdb-schema
+tests_fuzz_fuzz_ovsdb_schema_SOURCES = tests/fuzz/fuzz-ovsdb-schema.c \
+	tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_ovsdb_schema_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests \
+	-DFUZZ_TARGET='"ovsdb-schema"'
+tests_fuzz_fuzz_ovsdb_schema_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS)
+
+# ovs-vsctl's parser of column values, for vswitch.ovsschema's column types.
+FUZZ_TARGETS += vsctl-value
+check_PROGRAMS += tests/fuzz/fuzz-vsctl-value
+TESTS += tests/fuzz/fuzz-vsctl-value
+tests_fuzz_fuzz_vsctl_value_SOURCES = tests/fuzz/fuzz-vsctl-value.c \
+	tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_vsctl_value_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests \
+	-DFUZZ_TARGET='"vsctl-value"'
+tests_fuzz_fuzz_vsctl_value_LDADD = $(OVSDB_IDL_LIBS)
+
+# The client IDL's handling of "update", "update2" and "update3".
+FUZZ_TARGETS += idl-update
+check_PROGRAMS += tests/fuzz/fuzz-idl-update
+TESTS += tests/fuzz/fuzz-idl-update
+tests_fuzz_fuzz_idl_update_SOURCES = tests/fuzz/fuzz-idl-update.c \
+	tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_idl_update_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests \
+	-I$(top_srcdir)/lib -DFUZZ_TARGET='"idl-update"'
+tests_fuzz_fuzz_idl_update_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS)
+
 if FUZZING
+check_PROGRAMS += tests/fuzz/idl-update-fuzzer
+tests_fuzz_idl_update_fuzzer_SOURCES = tests/fuzz/fuzz-idl-update.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_idl_update_fuzzer_CPPFLAGS = $(tests_fuzz_fuzz_idl_update_CPPFLAGS)
+tests_fuzz_idl_update_fuzzer_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_idl_update_fuzzer_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_idl_update_fuzzer_LDADD = $(tests_fuzz_fuzz_idl_update_LDADD)
+check_PROGRAMS += tests/fuzz/ovsdb-schema-fuzzer tests/fuzz/vsctl-value-fuzzer
+tests_fuzz_ovsdb_schema_fuzzer_SOURCES = tests/fuzz/fuzz-ovsdb-schema.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_ovsdb_schema_fuzzer_CPPFLAGS = $(tests_fuzz_fuzz_ovsdb_schema_CPPFLAGS)
+tests_fuzz_ovsdb_schema_fuzzer_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_ovsdb_schema_fuzzer_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_ovsdb_schema_fuzzer_LDADD = $(tests_fuzz_fuzz_ovsdb_schema_LDADD)
+tests_fuzz_vsctl_value_fuzzer_SOURCES = tests/fuzz/fuzz-vsctl-value.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_vsctl_value_fuzzer_CPPFLAGS = $(tests_fuzz_fuzz_vsctl_value_CPPFLAGS)
+tests_fuzz_vsctl_value_fuzzer_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_vsctl_value_fuzzer_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_vsctl_value_fuzzer_LDADD = $(tests_fuzz_fuzz_vsctl_value_LDADD)
+
 check_PROGRAMS += tests/fuzz/jsonrpc-fuzzer
 tests_fuzz_jsonrpc_fuzzer_SOURCES = tests/fuzz/fuzz-jsonrpc.c tests/fuzz/fuzz.h
 tests_fuzz_jsonrpc_fuzzer_CPPFLAGS = $(tests_fuzz_fuzz_jsonrpc_CPPFLAGS)
@@ -34,4 +85,32 @@ fuzz-run: $(FUZZ_TARGETS:%=tests/fuzz/%-fuzzer)
 	  status=$$?; rm -rf $$dir; test $$status = 0 || exit 1; \
 	done
 .PHONY: fuzz-run
+
+# "make fuzz-long" fuzzes each target (or those of FUZZ_LONG_TARGETS) for
+# FUZZ_LONG_SECONDS (an hour), keeping what it
+# finds in tests/fuzz/long/TARGET/ of the build directory, so that another
+# run goes on from there.  Then it minimises that with the regression
+# corpus (libFuzzer's -merge=1) and adds the inputs that bring new coverage
+# to $(srcdir)/tests/fuzz/corpus/TARGET/: commit them.  A failing input is
+# left as tests/fuzz/TARGET-crash-*, and the run stops.
+FUZZ_LONG_SECONDS = 3600
+FUZZ_LONG_TARGETS = $(FUZZ_TARGETS)
+fuzz-long: $(FUZZ_LONG_TARGETS:%=tests/fuzz/%-fuzzer)
+	@for t in $(FUZZ_LONG_TARGETS); do \
+	  work=tests/fuzz/long/$$t; min=tests/fuzz/long/$$t.min; \
+	  corpus=$(srcdir)/tests/fuzz/corpus/$$t; \
+	  mkdir -p $$work && rm -rf $$min && mkdir -p $$min && \
+	  echo "fuzzing $$t for $(FUZZ_LONG_SECONDS) seconds" && \
+	  tests/fuzz/$$t-fuzzer -max_total_time=$(FUZZ_LONG_SECONDS) \
+	    -max_len=1500 \
+	    -artifact_prefix=tests/fuzz/$$t- $$work $$corpus || exit 1; \
+	  tests/fuzz/$$t-fuzzer -merge=1 $$min $$corpus $$work || exit 1; \
+	  n=0; for f in $$min/*; do \
+	    test -e "$$f" || continue; \
+	    test -e $$corpus/`basename $$f` && continue; \
+	    cp $$f $$corpus/ && n=`expr $$n + 1`; \
+	  done; \
+	  echo "$$t: $$n new inputs in $$corpus"; \
+	done
+.PHONY: fuzz-long
 endif

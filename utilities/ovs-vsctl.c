@@ -851,6 +851,19 @@ parse_atom_token(const char **sp, const struct ovsdb_base_type *base,
     return error;
 }
 
+/* Returns the error for character 'c' found where a value of 'type' was
+ * expected in 's'. */
+static char *
+unexpected_char(const char *s, char c, const struct ovsdb_type *type)
+{
+    char *english = ovsdb_type_to_english(type);
+    char *msg = xasprintf("%s: unexpected \"%c\" parsing %s", s, c,
+                          english);
+
+    free(english);
+    return msg;
+}
+
 /* Parses a whole column value in ovs-vsctl's syntax: "[a, b]", "{k=v}", or
  * elements without brackets. */
 static char *
@@ -924,8 +937,7 @@ datum_from_string(struct ovsdb_datum *datum, const struct ovsdb_type *type,
         }
         err = parse_atom_token(&p, &type->key, &key, symtab);
         if (!err && p == before) {
-            err = xasprintf("%s: unexpected \"%c\" parsing %s", s, *p,
-                            ovsdb_type_to_english(type));
+            err = unexpected_char(s, *p, type);
         }
         if (err) {
             ovsdb_datum_destroy(datum, &loose);
@@ -943,8 +955,7 @@ datum_from_string(struct ovsdb_datum *datum, const struct ovsdb_type *type,
             before = p;
             err = parse_atom_token(&p, &type->value, &value, symtab);
             if (!err && p == before) {
-                err = xasprintf("%s: unexpected \"%c\" parsing %s", s, *p,
-                                ovsdb_type_to_english(type));
+                err = unexpected_char(s, *p, type);
             }
             if (err) {
                 ovsdb_atom_destroy(&key, type->key.type);
@@ -970,12 +981,8 @@ datum_from_string(struct ovsdb_datum *datum, const struct ovsdb_type *type,
         if (*p == ',') {
             p = skip_spaces(p + 1);
         } else if (*p && *p != end) {
-            char c = *p;
-            char *english = ovsdb_type_to_english(type);
-            char *msg = xasprintf("%s: unexpected \"%c\" parsing %s", s, c,
-                                  english);
+            char *msg = unexpected_char(s, *p, type);
 
-            free(english);
             ovsdb_datum_destroy(datum, &loose);
             return msg;
         }
