@@ -545,6 +545,12 @@ sock_unix_open_passive(const char *path, int *fdp)
     if (fd < 0) {
         error = errno;
         VLOG_ERR("%s: socket: %s", path, util_strerror(error));
+    } else if (fchmod(fd, 0770) < 0) {
+        /* On Linux the socket file takes the mode of the socket (less the
+         * umask): user and group may connect, never others, as in Open
+         * vSwitch. */
+        error = errno;
+        VLOG_ERR("%s: fchmod: %s", path, util_strerror(error));
     } else if (bind(fd, (struct sockaddr *) &sun, sun_len) < 0) {
         error = errno;
         VLOG_ERR("%s: bind: %s", path, util_strerror(error));

@@ -1,7 +1,7 @@
 # tests/robust.mk: fault injection and soak runs (tests/fault.at), and the
 # hostile-input tests (tests/hostile.at).
 
-TESTSUITE_AT += tests/fault.at tests/hostile.at
+TESTSUITE_AT += tests/fault.at tests/hostile.at tests/access.at
 EXTRA_DIST += tests/hostile-frames.py
 
 # The LD_PRELOAD shim that fails writes and fsyncs on demand.  It is loaded

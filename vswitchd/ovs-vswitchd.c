@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/mman.h>
 #include "bridge.h"
 #include "compiler.h"
@@ -63,6 +64,10 @@ main(int argc, char *argv[])
     fatal_signal_init();
     remote = parse_options(argc, argv, &unixctl_path);
 
+    /* With --user, the datapath's ports still need these, as in Open
+     * vSwitch: creating tap and internal devices, raw sockets. */
+    daemon_add_capability(CAP_NET_ADMIN);
+    daemon_add_capability(CAP_NET_RAW);
     daemon_start();
 
     if (want_mlockall) {
