@@ -744,6 +744,7 @@ atom_from_string(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
                  const char *s, struct ovsdb_symbol_table *symtab)
 {
     struct ovsdb_error *error;
+    json_t *json;
 
     switch (base->type) {
     case OVSDB_TYPE_INTEGER: {
@@ -786,6 +787,16 @@ atom_from_string(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
         } else {
             atom->string = xstrdup(s);
         }
+        /* The database takes only UTF-8; the JSON of anything else would
+         * not say what the user typed. */
+        json = json_string(atom->string);
+        if (!json) {
+            char *msg = xasprintf("\"%s\" is not a valid UTF-8 string", s);
+
+            ovsdb_atom_destroy(atom, base->type);
+            return msg;
+        }
+        json_decref(json);
         break;
     case OVSDB_TYPE_UUID:
         if (*s == '@' && symtab) {
