@@ -935,6 +935,12 @@ datum_from_string(struct ovsdb_datum *datum, const struct ovsdb_type *type,
                         ovsdb_datum_destroy(datum, &loose);
                         return err;
                     }
+                    if (ovsdb_datum_find_key(datum, &key, OVSDB_TYPE_INTEGER)
+                        != UINT_MAX) {
+                        free(token);
+                        ovsdb_datum_destroy(datum, &loose);
+                        return xstrdup("set contains duplicate value");
+                    }
                     ovsdb_datum_add(datum, &key, NULL, &loose);
                 }
                 free(token);
@@ -975,14 +981,19 @@ datum_from_string(struct ovsdb_datum *datum, const struct ovsdb_type *type,
             }
         }
         {
-            unsigned int n = datum->n;
+            /* ovsdb_datum_add() does not look for the key. */
+            bool duplicate = (ovsdb_datum_find_key(datum, &key,
+                                                   type->key.type)
+                              != UINT_MAX);
 
-            ovsdb_datum_add(datum, &key, is_map ? &value : NULL, &loose);
+            if (!duplicate) {
+                ovsdb_datum_add(datum, &key, is_map ? &value : NULL, &loose);
+            }
             ovsdb_atom_destroy(&key, type->key.type);
             if (is_map) {
                 ovsdb_atom_destroy(&value, type->value.type);
             }
-            if (datum->n == n) {
+            if (duplicate) {
                 ovsdb_datum_destroy(datum, &loose);
                 return xstrdup(is_map ? "map contains duplicate key"
                                : "set contains duplicate value");
