@@ -4,9 +4,9 @@
  * references, for the types of vswitch.ovsschema's columns.
  *
  * Input: one byte choosing the column type, then the value text.  A value
- * that parses must meet its type's constraints once sorted, and print
- * (ovsdb_datum_to_string(), what "ovs-vsctl get" shows) to text that parses
- * back to the same value.
+ * that parses must print (ovsdb_datum_to_string(), what "ovs-vsctl get"
+ * shows) to text that parses back to the same value (for reals, which print
+ * rounded, to one that prints the same).
  *
  * ovs-vsctl.c is built into this program, its main() renamed, so that the
  * target runs the very parser the command uses.
@@ -104,8 +104,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ovsdb_datum_to_string(&datum, type, &printed);
     error = datum_from_string(&again, type, ds_cstr(&printed), symtab);
     FUZZ_CHECK(!error, "a parsed value does not parse once printed");
-    FUZZ_CHECK(ovsdb_datum_equals(&datum, &again, type),
-               "a printed value parses to another value");
+    if (type->key.type == OVSDB_TYPE_REAL
+        || type->value.type == OVSDB_TYPE_REAL) {
+        /* Reals print with DBL_DIG digits, as in Open vSwitch, so they
+         * round to the printed value: printing it again changes nothing. */
+        struct ds reprinted = DS_EMPTY_INITIALIZER;
+
+        ovsdb_datum_to_string(&again, type, &reprinted);
+        FUZZ_CHECK(!strcmp(ds_cstr(&printed), ds_cstr(&reprinted)),
+                   "a printed value prints differently once parsed");
+        ds_destroy(&reprinted);
+    } else {
+        FUZZ_CHECK(ovsdb_datum_equals(&datum, &again, type),
+                   "a printed value parses to another value");
+    }
     ovsdb_datum_destroy(&again, type);
     ovsdb_datum_destroy(&datum, type);
 
