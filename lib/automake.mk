@@ -37,6 +37,8 @@ lib_libdpswitch_a_SOURCES = \
 	lib/stream-provider.h \
 	lib/stream-ssl.c \
 	lib/stream-ssl.h \
+	lib/table.c \
+	lib/table.h \
 	lib/timeval.c \
 	lib/timeval.h \
 	lib/unixctl.c \

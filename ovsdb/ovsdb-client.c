@@ -15,6 +15,7 @@
 #include "dirs.h"
 #include "dynamic-string.h"
 #include "fatal-signal.h"
+#include "json.h"
 #include "jsonrpc.h"
 #include "ovsdb-data.h"
 #include "ovsdb-error.h"
@@ -23,35 +24,17 @@
 #include "schema.h"
 #include "stream.h"
 #include "stream-ssl.h"
+#include "table.h"
 #include "timeval.h"
 #include "util.h"
 #include "vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(ovsdb_client);
 
-enum table_format {
-    FMT_TABLE, FMT_LIST, FMT_CSV, FMT_JSON
-};
-
-static enum table_format format = FMT_TABLE;
+static enum table_format format = TABLE_FORMAT_TABLE;
 static bool headings = true;
 static bool timestamp;
 static int timeout_secs;
-
-/* A table of output: one heading per column, rows of cells, each cell as
- * text and as JSON. */
-struct cell {
-    char *text;
-    json_t *json;
-};
-
-struct table {
-    char *caption;
-    char **headings;
-    size_t n_columns;
-    struct cell **rows;
-    size_t n_rows;
-};
 
 /* The connection and what the command line named. */
 struct context {
@@ -193,13 +176,13 @@ parse_options(int argc, char *argv[])
         switch (c) {
         case 'f':
             if (!strcmp(optarg, "table")) {
-                format = FMT_TABLE;
+                format = TABLE_FORMAT_TABLE;
             } else if (!strcmp(optarg, "list")) {
-                format = FMT_LIST;
+                format = TABLE_FORMAT_LIST;
             } else if (!strcmp(optarg, "csv")) {
-                format = FMT_CSV;
+                format = TABLE_FORMAT_CSV;
             } else if (!strcmp(optarg, "json")) {
-                format = FMT_JSON;
+                format = TABLE_FORMAT_JSON;
             } else {
                 util_fatal(0, "unknown output format \"%s\"", optarg);
             }
@@ -357,198 +340,32 @@ print_json(const json_t *json)
  * Tables of output.
  * ------------------------------------------------------------------------ */
 
-static struct table *
-table_create(const char *caption, size_t n_columns)
-{
-    struct table *t = xzalloc(sizeof *t);
-
-    t->caption = caption ? xstrdup(caption) : NULL;
-    t->n_columns = n_columns;
-    t->headings = xcalloc(n_columns + 1, sizeof *t->headings);
-    return t;
-}
-
+/* Sets 'c' to 'datum' as text and JSON. */
 static void
-table_set_heading(struct table *t, size_t i, const char *heading)
-{
-    t->headings[i] = xstrdup(heading);
-}
-
-static struct cell *
-table_add_row(struct table *t)
-{
-    t->rows = xrealloc(t->rows, (t->n_rows + 1) * sizeof *t->rows);
-    t->rows[t->n_rows] = xcalloc(t->n_columns + 1, sizeof **t->rows);
-    return t->rows[t->n_rows++];
-}
-
-static void
-cell_set(struct cell *c, const char *text, json_t *json)
-{
-    c->text = xstrdup(text);
-    c->json = json ? json : json_string(text);
-}
-
-static void
-cell_set_datum(struct cell *c, const struct ovsdb_datum *datum,
+cell_set_datum(struct table_cell *c, const struct ovsdb_datum *datum,
                const struct ovsdb_type *type)
 {
     struct ds ds = DS_EMPTY_INITIALIZER;
 
     ovsdb_datum_to_string(datum, type, &ds);
-    c->text = ds_steal_cstr(&ds);
-    c->json = ovsdb_datum_to_json(datum, type);
+    table_cell_set(c, ds_cstr(&ds), NULL, ovsdb_datum_to_json(datum, type));
+    ds_destroy(&ds);
 }
 
+/* Prints 't' to stdout in the format the options ask for. */
 static void
-table_destroy(struct table *t)
+print_table(const struct table *t)
 {
-    size_t i, j;
-
-    for (i = 0; i < t->n_rows; i++) {
-        for (j = 0; j < t->n_columns; j++) {
-            free(t->rows[i][j].text);
-            if (t->rows[i][j].json) {
-                json_decref(t->rows[i][j].json);
-            }
-        }
-        free(t->rows[i]);
-    }
-    for (j = 0; j < t->n_columns; j++) {
-        free(t->headings[j]);
-    }
-    free(t->rows);
-    free(t->headings);
-    free(t->caption);
-    free(t);
-}
-
-static void
-put_csv_field(struct ds *ds, const char *s)
-{
-    if (strpbrk(s, ",\"\r\n")) {
-        ds_put_char(ds, '"');
-        for (; *s; s++) {
-            if (*s == '"') {
-                ds_put_char(ds, '"');
-            }
-            ds_put_char(ds, *s);
-        }
-        ds_put_char(ds, '"');
-    } else {
-        ds_put_cstr(ds, s);
-    }
-}
-
-static void
-table_print(const struct table *t)
-{
+    const struct table_style style = {
+        .format = format,
+        .data = TABLE_DATA_STRING,
+        .headings = headings,
+        .json_flags = JSONX_SHORT_REALS,
+        .csv_specials = ",\"\r\n",
+    };
     struct ds ds = DS_EMPTY_INITIALIZER;
-    size_t i, j;
 
-    switch (format) {
-    case FMT_TABLE: {
-        size_t *widths = xcalloc(t->n_columns + 1, sizeof *widths);
-
-        for (j = 0; j < t->n_columns; j++) {
-            widths[j] = headings ? strlen(t->headings[j]) : 0;
-            for (i = 0; i < t->n_rows; i++) {
-                widths[j] = MAX(widths[j], strlen(t->rows[i][j].text));
-            }
-        }
-        if (t->caption) {
-            ds_put_format(&ds, "%s\n", t->caption);
-        }
-        for (i = 0; i < t->n_rows + (headings ? 2 : 0); i++) {
-            for (j = 0; j < t->n_columns; j++) {
-                size_t len;
-
-                if (j) {
-                    ds_put_char(&ds, ' ');
-                }
-                if (headings && i == 0) {
-                    ds_put_cstr(&ds, t->headings[j]);
-                    len = strlen(t->headings[j]);
-                } else if (headings && i == 1) {
-                    ds_put_char_multiple(&ds, '-', widths[j]);
-                    len = widths[j];
-                } else {
-                    const char *text = t->rows[i - (headings ? 2 : 0)][j]
-                                       .text;
-
-                    ds_put_cstr(&ds, text);
-                    len = strlen(text);
-                }
-                ds_put_char_multiple(&ds, ' ', widths[j] - len);
-            }
-            while (ds.length && ds.string[ds.length - 1] == ' ') {
-                ds.length--;
-            }
-            ds_put_char(&ds, '\n');
-        }
-        free(widths);
-        break;
-    }
-    case FMT_LIST:
-        if (t->caption) {
-            ds_put_format(&ds, "%s\n", t->caption);
-        }
-        for (i = 0; i < t->n_rows; i++) {
-            if (i) {
-                ds_put_char(&ds, '\n');
-            }
-            for (j = 0; j < t->n_columns; j++) {
-                if (headings) {
-                    ds_put_format(&ds, "%-20s: ", t->headings[j]);
-                }
-                ds_put_format(&ds, "%s\n", t->rows[i][j].text);
-            }
-        }
-        break;
-    case FMT_CSV:
-        if (t->caption) {
-            ds_put_format(&ds, "%s\n", t->caption);
-        }
-        for (i = 0; i < t->n_rows + (headings ? 1 : 0); i++) {
-            for (j = 0; j < t->n_columns; j++) {
-                if (j) {
-                    ds_put_char(&ds, ',');
-                }
-                put_csv_field(&ds, headings && !i ? t->headings[j]
-                              : t->rows[i - (headings ? 1 : 0)][j].text);
-            }
-            ds_put_char(&ds, '\n');
-        }
-        break;
-    case FMT_JSON: {
-        json_t *json = json_object(), *data = json_array();
-
-        if (t->caption) {
-            json_object_set_new(json, "caption", json_string(t->caption));
-        }
-        for (i = 0; i < t->n_rows; i++) {
-            json_t *row = json_array();
-
-            for (j = 0; j < t->n_columns; j++) {
-                json_array_append(row, t->rows[i][j].json);
-            }
-            json_array_append_new(data, row);
-        }
-        json_object_set_new(json, "data", data);
-        if (headings) {
-            json_t *names = json_array();
-
-            for (j = 0; j < t->n_columns; j++) {
-                json_array_append_new(names, json_string(t->headings[j]));
-            }
-            json_object_set_new(json, "headings", names);
-        }
-        ovsdb_json_to_ds(json, OVSDB_JSON_SORT, &ds);
-        ds_put_char(&ds, '\n');
-        json_decref(json);
-        break;
-    }
-    }
+    table_format(t, &style, &ds);
     fputs(ds_cstr(&ds), stdout);
     fflush(stdout);
     ds_destroy(&ds);
@@ -607,14 +424,15 @@ static void
 do_list_tables(struct context *ctx)
 {
     struct ovsdb_schema *schema = fetch_schema(ctx);
-    struct table *t = table_create(NULL, 1);
+    struct table *t = table_create(NULL);
     size_t i;
 
-    table_set_heading(t, 0, "Table");
+    table_add_column(t, "Table");
     for (i = 0; i < schema->n_tables; i++) {
-        cell_set(&table_add_row(t)[0], schema->tables[i]->name, NULL);
+        table_cell_set(&table_add_row(t)[0], schema->tables[i]->name, NULL,
+                       NULL);
     }
-    table_print(t);
+    print_table(t);
     table_destroy(t);
     ovsdb_schema_destroy(schema);
 }
@@ -624,7 +442,7 @@ do_list_columns(struct context *ctx)
 {
     struct ovsdb_schema *schema = fetch_schema(ctx);
     const char *only = ctx->argc ? ctx->argv[0] : NULL;
-    struct table *t = table_create(NULL, only ? 2 : 3);
+    struct table *t = table_create(NULL);
     size_t i, j;
 
     if (only && !ovsdb_schema_find_table(schema, only)) {
@@ -632,10 +450,10 @@ do_list_columns(struct context *ctx)
     }
     j = 0;
     if (!only) {
-        table_set_heading(t, j++, "Table");
+        table_add_column(t, "Table");
     }
-    table_set_heading(t, j++, "Column");
-    table_set_heading(t, j, "Type");
+    table_add_column(t, "Column");
+    table_add_column(t, "Type");
     for (i = 0; i < schema->n_tables; i++) {
         const struct ovsdb_table_schema *ts = schema->tables[i];
         size_t c;
@@ -645,20 +463,20 @@ do_list_columns(struct context *ctx)
         }
         for (c = 0; c < ts->n_columns; c++) {
             const struct ovsdb_column *column = ts->columns[c];
-            struct cell *row = table_add_row(t);
+            struct table_cell *row = table_add_row(t);
             json_t *type = ovsdb_type_to_json(&column->type);
             char *s = ovsdb_json_to_string(type, OVSDB_JSON_SORT);
 
             j = 0;
             if (!only) {
-                cell_set(&row[j++], ts->name, NULL);
+                table_cell_set(&row[j++], ts->name, NULL, NULL);
             }
-            cell_set(&row[j++], column->name, NULL);
-            cell_set(&row[j], s, type);
+            table_cell_set(&row[j++], column->name, NULL, NULL);
+            table_cell_set(&row[j], s, NULL, type);
             free(s);
         }
     }
-    table_print(t);
+    print_table(t);
     table_destroy(t);
     ovsdb_schema_destroy(schema);
 }
@@ -705,12 +523,12 @@ static size_t dump_n_columns;
 static int
 compare_rows(const void *a_, const void *b_)
 {
-    struct cell *const *a = a_, *const *b = b_;
+    const struct table_cell *a = a_, *b = b_;
     size_t i;
 
     for (i = 1; i <= dump_n_columns; i++) {
         size_t j = i % dump_n_columns;
-        int cmp = strcmp((*a)[j].text, (*b)[j].text);
+        int cmp = strcmp(a[j].text, b[j].text);
 
         if (cmp) {
             return cmp;
@@ -767,14 +585,14 @@ dump_table(struct context *ctx, const struct ovsdb_table_schema *ts,
     }
 
     caption = xasprintf("%s table", ts->name);
-    t = table_create(caption, n);
+    t = table_create(caption);
     free(caption);
     for (j = 0; j < n; j++) {
-        table_set_heading(t, j, columns[j]->name);
+        table_add_column(t, columns[j]->name);
     }
     for (i = 0; i < json_array_size(rows); i++) {
         const json_t *row_json = json_array_get(rows, i);
-        struct cell *row = table_add_row(t);
+        struct table_cell *row = table_add_row(t);
 
         for (j = 0; j < n; j++) {
             const struct ovsdb_column *column = columns[j];
@@ -796,9 +614,9 @@ dump_table(struct context *ctx, const struct ovsdb_table_schema *ts,
     }
     dump_n_columns = n;
     if (n && t->n_rows) {
-        qsort(t->rows, t->n_rows, sizeof *t->rows, compare_rows);
+        qsort(t->cells, t->n_rows, n * sizeof *t->cells, compare_rows);
     }
-    table_print(t);
+    print_table(t);
     table_destroy(t);
     json_decref(result);
     free(columns);
@@ -820,7 +638,7 @@ do_dump(struct context *ctx)
         dump_table(ctx, ts, ctx->argv + 1, ctx->argc - 1);
     } else {
         for (i = 0; i < schema->n_tables; i++) {
-            if (i && format == FMT_TABLE) {
+            if (i && format == TABLE_FORMAT_TABLE) {
                 putchar('\n');
             }
             dump_table(ctx, schema->tables[i], NULL, 0);
@@ -898,12 +716,12 @@ print_updates(const struct monitored *tables, size_t n_tables,
             continue;
         }
         caption = n_tables > 1 ? xstrdup(mt->ts->name) : NULL;
-        t = table_create(caption, mt->n_columns + 2);
+        t = table_create(caption);
         free(caption);
-        table_set_heading(t, 0, "row");
-        table_set_heading(t, 1, "action");
+        table_add_column(t, "row");
+        table_add_column(t, "action");
         for (j = 0; j < mt->n_columns; j++) {
-            table_set_heading(t, j + 2, mt->columns[j]->name);
+            table_add_column(t, mt->columns[j]->name);
         }
         json_object_foreach ((json_t *) table_updates, uuid, update) {
             const json_t *old = json_object_get(update, "old");
@@ -921,7 +739,7 @@ print_updates(const struct monitored *tables, size_t n_tables,
             for (pass = 0; pass < 2; pass++) {
                 const json_t *row = pass ? new : old;
                 const char *action;
-                struct cell *cells;
+                struct table_cell *cells;
 
                 if (!row) {
                     continue;
@@ -931,8 +749,9 @@ print_updates(const struct monitored *tables, size_t n_tables,
                           : old && new ? (pass ? "new" : "old")
                           : new ? "insert" : "delete");
                 cells = table_add_row(t);
-                cell_set(&cells[0], pass && old ? "" : uuid, NULL);
-                cell_set(&cells[1], action, NULL);
+                table_cell_set(&cells[0], pass && old ? "" : uuid, NULL,
+                               NULL);
+                table_cell_set(&cells[1], action, NULL, NULL);
                 for (j = 0; j < mt->n_columns; j++) {
                     const struct ovsdb_column *column = mt->columns[j];
                     const json_t *value = json_object_get(row, column->name);
@@ -946,7 +765,7 @@ print_updates(const struct monitored *tables, size_t n_tables,
                     type.n_max = MAX(type.n_max, OVSDB_UNLIMITED);
                     if (!value || ovsdb_datum_from_json(&datum, &type,
                                                         value, NULL)) {
-                        cell_set(&cells[j + 2], "", json_null());
+                        table_cell_set(&cells[j + 2], "", NULL, json_null());
                         continue;
                     }
                     cell_set_datum(&cells[j + 2], &datum, &column->type);
@@ -954,7 +773,7 @@ print_updates(const struct monitored *tables, size_t n_tables,
                 }
             }
         }
-        if (format == FMT_TABLE && n_printed++) {
+        if (format == TABLE_FORMAT_TABLE && n_printed++) {
             putchar('\n');
         }
         if (timestamp) {
@@ -965,7 +784,7 @@ print_updates(const struct monitored *tables, size_t n_tables,
             puts(ds_cstr(&ds));
             ds_destroy(&ds);
         }
-        table_print(t);
+        print_table(t);
         table_destroy(t);
     }
     fflush(stdout);

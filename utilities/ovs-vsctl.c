@@ -39,6 +39,7 @@
 #include "ovsdb/schema.h"
 #include "ovsdb/uuid.h"
 #include "poll-loop.h"
+#include "table.h"
 #include "timeval.h"
 #include "util.h"
 #include "vlog.h"
@@ -55,17 +56,14 @@ VLOG_DEFINE_THIS_MODULE(vsctl);
  * Options.
  * ------------------------------------------------------------------------ */
 
-enum vsctl_format { FMT_LIST, FMT_TABLE, FMT_HTML, FMT_CSV, FMT_JSON };
-enum vsctl_data { DATA_STRING, DATA_BARE, DATA_JSON };
-
 static char *db;                /* --db. */
 static bool wait_for_reload = true;
 static int timeout;             /* --timeout, seconds; 0 = none. */
 static bool retry;
 static bool dry_run;
 static bool oneline;
-static enum vsctl_format format = FMT_LIST;
-static enum vsctl_data data_format = DATA_STRING;
+static enum table_format format = TABLE_FORMAT_LIST;
+static enum table_data data_format = TABLE_DATA_STRING;
 static bool data_set;
 static bool headings = true;
 static bool pretty;
@@ -88,8 +86,6 @@ struct vsctl_command_syntax {
     bool rw;                    /* Writes the database? */
 };
 
-struct vsctl_table_out;
-
 struct vsctl_command {
     const struct vsctl_command_syntax *syntax;
     int argc;
@@ -97,7 +93,7 @@ struct vsctl_command {
     struct vsctl_option *options;
     size_t n_options;
     struct ds output;
-    struct vsctl_table_out *table;
+    struct table *table;
     /* "create": temporary UUID to replace by the real one. */
     bool has_created;
     struct uuid created;
@@ -339,15 +335,15 @@ static void
 parse_format(const char *s)
 {
     if (!strcmp(s, "list")) {
-        format = FMT_LIST;
+        format = TABLE_FORMAT_LIST;
     } else if (!strcmp(s, "table")) {
-        format = FMT_TABLE;
+        format = TABLE_FORMAT_TABLE;
     } else if (!strcmp(s, "html")) {
-        format = FMT_HTML;
+        format = TABLE_FORMAT_HTML;
     } else if (!strcmp(s, "csv")) {
-        format = FMT_CSV;
+        format = TABLE_FORMAT_CSV;
     } else if (!strcmp(s, "json")) {
-        format = FMT_JSON;
+        format = TABLE_FORMAT_JSON;
     } else {
         vsctl_fatal("unknown output format \"%s\"", s);
     }
@@ -357,11 +353,11 @@ static void
 parse_data(const char *s)
 {
     if (!strcmp(s, "string")) {
-        data_format = DATA_STRING;
+        data_format = TABLE_DATA_STRING;
     } else if (!strcmp(s, "bare")) {
-        data_format = DATA_BARE;
+        data_format = TABLE_DATA_BARE;
     } else if (!strcmp(s, "json")) {
-        data_format = DATA_JSON;
+        data_format = TABLE_DATA_JSON;
     } else {
         vsctl_fatal("unknown data format \"%s\"", s);
     }
@@ -450,8 +446,8 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
             columns_opt = xstrdup(optarg);
             break;
         case OPT_BARE:
-            format = FMT_LIST;
-            data_format = DATA_BARE;
+            format = TABLE_FORMAT_LIST;
+            data_format = TABLE_DATA_BARE;
             data_set = true;
             headings = false;
             break;
@@ -1583,336 +1579,36 @@ bridge_row(struct vsctl_ctx *ctx, const struct vsctl_bridge *br)
  * Output tables (list, find).
  * ------------------------------------------------------------------------ */
 
-struct vsctl_cell {
-    char *string;               /* --data=string. */
-    char *bare;                 /* --data=bare. */
-    json_t *json;               /* --data=json. */
-};
-
-struct vsctl_table_out {
-    char **headings;
-    size_t n_columns;
-    struct vsctl_cell *cells;   /* n_rows * n_columns. */
-    size_t n_rows;
-};
-
-static struct vsctl_table_out *
-table_create(void)
-{
-    return xzalloc(sizeof(struct vsctl_table_out));
-}
-
+/* Sets 'cell' to 'd' in each data form (--data=string, bare, json). */
 static void
-table_add_heading(struct vsctl_table_out *t, const char *heading)
+set_cell(struct table_cell *cell, const struct ovsdb_datum *d,
+         const struct ovsdb_type *type)
 {
-    t->headings = xrealloc(t->headings,
-                           (t->n_columns + 1) * sizeof *t->headings);
-    t->headings[t->n_columns++] = xstrdup(heading);
+    struct ds text = DS_EMPTY_INITIALIZER;
+    struct ds bare = DS_EMPTY_INITIALIZER;
+
+    ovsdb_datum_to_string(d, type, &text);
+    datum_to_bare(d, type, &bare);
+    table_cell_set(cell, ds_cstr(&text), ds_cstr(&bare),
+                   ovsdb_datum_to_json(d, type));
+    ds_destroy(&text);
+    ds_destroy(&bare);
 }
 
+/* Appends 't' to 'out' in the format the options ask for. */
 static void
-table_add_row(struct vsctl_table_out *t)
+print_table(const struct table *t, struct ds *out)
 {
-    t->n_rows++;
-    t->cells = xrealloc(t->cells,
-                        t->n_rows * t->n_columns * sizeof *t->cells);
-    memset(&t->cells[(t->n_rows - 1) * t->n_columns], 0,
-           t->n_columns * sizeof *t->cells);
-}
+    const struct table_style style = {
+        .format = format,
+        .data = data_format,
+        .headings = headings,
+        .pretty = pretty,
+        .json_flags = 0,
+        .csv_specials = "\n\",",
+    };
 
-static void
-table_set_cell(struct vsctl_table_out *t, size_t column,
-               const struct ovsdb_datum *d, const struct ovsdb_type *type)
-{
-    struct vsctl_cell *cell = &t->cells[(t->n_rows - 1) * t->n_columns
-                                        + column];
-    struct ds s = DS_EMPTY_INITIALIZER;
-
-    ovsdb_datum_to_string(d, type, &s);
-    cell->string = ds_steal_cstr(&s);
-    datum_to_bare(d, type, &s);
-    cell->bare = ds_steal_cstr(&s);
-    cell->json = ovsdb_datum_to_json(d, type);
-}
-
-static void
-table_destroy(struct vsctl_table_out *t)
-{
-    size_t i;
-
-    if (!t) {
-        return;
-    }
-    for (i = 0; i < t->n_columns; i++) {
-        free(t->headings[i]);
-    }
-    for (i = 0; i < t->n_rows * t->n_columns; i++) {
-        free(t->cells[i].string);
-        free(t->cells[i].bare);
-        json_decref(t->cells[i].json);
-    }
-    free(t->headings);
-    free(t->cells);
-    free(t);
-}
-
-static char *
-cell_text(const struct vsctl_cell *cell)
-{
-    switch (data_format) {
-    case DATA_BARE:
-        return xstrdup(cell->bare);
-    case DATA_JSON:
-        return jsonx_to_string(cell->json, 0);
-    case DATA_STRING:
-    default:
-        return xstrdup(cell->string);
-    }
-}
-
-static void
-put_html_escaped(struct ds *out, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            ds_put_cstr(out, "&amp;");
-            break;
-        case '<':
-            ds_put_cstr(out, "&lt;");
-            break;
-        case '>':
-            ds_put_cstr(out, "&gt;");
-            break;
-        case '"':
-            ds_put_cstr(out, "&quot;");
-            break;
-        default:
-            ds_put_char(out, *s);
-            break;
-        }
-    }
-}
-
-static void
-put_csv(struct ds *out, const char *s)
-{
-    if (strpbrk(s, "\n\",")) {
-        ds_put_char(out, '"');
-        for (; *s; s++) {
-            if (*s == '"') {
-                ds_put_char(out, '"');
-            }
-            ds_put_char(out, *s);
-        }
-        ds_put_char(out, '"');
-    } else {
-        ds_put_cstr(out, s);
-    }
-}
-
-/* Appends 'json' indented the way Open vSwitch's ovs-vsctl does with
- * --pretty: each member or element on its own line, two spaces deeper per
- * level, and closing brackets right after the last one. */
-static void
-json_to_pretty(const json_t *json, int level, struct ds *out)
-{
-    size_t i;
-
-    if (json_is_array(json) && json_array_size(json)) {
-        ds_put_char(out, '[');
-        for (i = 0; i < json_array_size(json); i++) {
-            ds_put_cstr(out, i ? ",\n" : "\n");
-            ds_put_char_multiple(out, ' ', (level + 1) * 2);
-            json_to_pretty(json_array_get(json, i), level + 1, out);
-        }
-        ds_put_char(out, ']');
-    } else if (json_is_object(json) && json_object_size(json)) {
-        const char **keys = xcalloc(json_object_size(json), sizeof *keys);
-        const char *key;
-        json_t *value;
-        size_t n = 0;
-
-        json_object_foreach ((json_t *) json, key, value) {
-            keys[n++] = key;
-        }
-        qsort(keys, n, sizeof *keys, compare_strings);
-        ds_put_char(out, '{');
-        for (i = 0; i < n; i++) {
-            json_t *k = json_string(keys[i]);
-
-            ds_put_cstr(out, i ? ",\n" : "\n");
-            ds_put_char_multiple(out, ' ', (level + 1) * 2);
-            jsonx_to_ds(k, 0, out);
-            ds_put_cstr(out, ": ");
-            json_to_pretty(json_object_get(json, keys[i]), level + 1, out);
-            json_decref(k);
-        }
-        ds_put_char(out, '}');
-        free(keys);
-    } else {
-        jsonx_to_ds(json, 0, out);
-    }
-}
-
-static void
-table_print(const struct vsctl_table_out *t, struct ds *out)
-{
-    size_t r, c;
-
-    switch (format) {
-    case FMT_LIST:
-        for (r = 0; r < t->n_rows; r++) {
-            if (r) {
-                ds_put_char(out, '\n');
-            }
-            for (c = 0; c < t->n_columns; c++) {
-                char *text = cell_text(&t->cells[r * t->n_columns + c]);
-
-                if (headings) {
-                    ds_put_format(out, "%-20s: ", t->headings[c]);
-                }
-                ds_put_format(out, "%s\n", text);
-                free(text);
-            }
-        }
-        break;
-
-    case FMT_TABLE: {
-        size_t *widths = xcalloc(t->n_columns, sizeof *widths);
-        char **texts = xcalloc(t->n_rows * t->n_columns + 1, sizeof *texts);
-        struct ds line = DS_EMPTY_INITIALIZER;
-
-        for (c = 0; c < t->n_columns; c++) {
-            widths[c] = headings ? strlen(t->headings[c]) : 0;
-        }
-        for (r = 0; r < t->n_rows; r++) {
-            for (c = 0; c < t->n_columns; c++) {
-                char *text = cell_text(&t->cells[r * t->n_columns + c]);
-                size_t len = strlen(text);
-
-                texts[r * t->n_columns + c] = text;
-                if (len > widths[c]) {
-                    widths[c] = len;
-                }
-            }
-        }
-        if (headings) {
-            for (c = 0; c < t->n_columns; c++) {
-                ds_put_format(&line, "%s%-*s", c ? " " : "",
-                              (int) widths[c], t->headings[c]);
-            }
-            ds_chomp(&line, ' ');
-            ds_put_format(out, "%s\n", ds_cstr(&line));
-            ds_clear(&line);
-            for (c = 0; c < t->n_columns; c++) {
-                if (c) {
-                    ds_put_char(out, ' ');
-                }
-                ds_put_char_multiple(out, '-', widths[c]);
-            }
-            ds_put_char(out, '\n');
-        }
-        for (r = 0; r < t->n_rows; r++) {
-            for (c = 0; c < t->n_columns; c++) {
-                ds_put_format(&line, "%s%-*s", c ? " " : "",
-                              (int) widths[c], texts[r * t->n_columns + c]);
-            }
-            while (line.length && line.string[line.length - 1] == ' ') {
-                line.length--;
-            }
-            ds_put_format(out, "%.*s\n", (int) line.length,
-                          line.length ? line.string : "");
-            ds_clear(&line);
-        }
-        for (r = 0; r < t->n_rows * t->n_columns; r++) {
-            free(texts[r]);
-        }
-        free(texts);
-        free(widths);
-        ds_destroy(&line);
-        break;
-    }
-
-    case FMT_HTML:
-        ds_put_cstr(out, "<table border=1>\n");
-        if (headings) {
-            ds_put_cstr(out, "  <tr>\n");
-            for (c = 0; c < t->n_columns; c++) {
-                ds_put_cstr(out, "    <th>");
-                put_html_escaped(out, t->headings[c]);
-                ds_put_cstr(out, "</th>\n");
-            }
-            ds_put_cstr(out, "  </tr>\n");
-        }
-        for (r = 0; r < t->n_rows; r++) {
-            ds_put_cstr(out, "  <tr>\n");
-            for (c = 0; c < t->n_columns; c++) {
-                char *text = cell_text(&t->cells[r * t->n_columns + c]);
-
-                ds_put_cstr(out, "    <td>");
-                put_html_escaped(out, text);
-                ds_put_cstr(out, "</td>\n");
-                free(text);
-            }
-            ds_put_cstr(out, "  </tr>\n");
-        }
-        ds_put_cstr(out, "</table>\n");
-        break;
-
-    case FMT_CSV:
-        if (headings) {
-            for (c = 0; c < t->n_columns; c++) {
-                if (c) {
-                    ds_put_char(out, ',');
-                }
-                put_csv(out, t->headings[c]);
-            }
-            ds_put_char(out, '\n');
-        }
-        for (r = 0; r < t->n_rows; r++) {
-            for (c = 0; c < t->n_columns; c++) {
-                char *text = cell_text(&t->cells[r * t->n_columns + c]);
-
-                if (c) {
-                    ds_put_char(out, ',');
-                }
-                put_csv(out, text);
-                free(text);
-            }
-            ds_put_char(out, '\n');
-        }
-        break;
-
-    case FMT_JSON: {
-        json_t *top = json_object();
-        json_t *data = json_array();
-
-        for (r = 0; r < t->n_rows; r++) {
-            json_t *row = json_array();
-
-            for (c = 0; c < t->n_columns; c++) {
-                json_array_append(row, t->cells[r * t->n_columns + c].json);
-            }
-            json_array_append_new(data, row);
-        }
-        json_object_set_new(top, "data", data);
-        if (headings) {
-            json_object_set_new(top, "headings",
-                                jsonx_string_array((const char *const *)
-                                                   t->headings,
-                                                   t->n_columns));
-        }
-        if (pretty) {
-            json_to_pretty(top, 0, out);
-        } else {
-            jsonx_to_ds(top, JSONX_SORT_KEYS, out);
-        }
-        ds_put_char(out, '\n');
-        json_decref(top);
-        break;
-    }
-    }
+    table_format(t, &style, out);
 }
 
 /* ------------------------------------------------------------------------
@@ -2157,12 +1853,12 @@ parse_columns_option(const char *columns,
 }
 
 static void
-list_row(struct vsctl_table_out *t, const struct ovsdb_idl_row *row,
+list_row(struct table *t, const struct ovsdb_idl_row *row,
          const struct ovsdb_column **cols, size_t n)
 {
+    struct table_cell *cells = table_add_row(t);
     size_t i;
 
-    table_add_row(t);
     for (i = 0; i < n; i++) {
         if (cols[i]->index == OVSDB_COL_UUID) {
             struct ovsdb_datum d;
@@ -2171,28 +1867,28 @@ list_row(struct vsctl_table_out *t, const struct ovsdb_idl_row *row,
             ovsdb_datum_init_empty(&d);
             atom.uuid = *ovsdb_idl_row_get_uuid(row);
             ovsdb_datum_add(&d, &atom, NULL, &cols[i]->type);
-            table_set_cell(t, i, &d, &cols[i]->type);
+            set_cell(&cells[i], &d, &cols[i]->type);
             ovsdb_datum_destroy(&d, &cols[i]->type);
         } else {
-            table_set_cell(t, i, ovsdb_idl_row_get(row, cols[i]),
-                           &cols[i]->type);
+            set_cell(&cells[i], ovsdb_idl_row_get(row, cols[i]),
+                     &cols[i]->type);
         }
     }
 }
 
-static struct vsctl_table_out *
+static struct table *
 start_table(const struct vsctl_command *cmd,
             const struct ovsdb_table_schema *ts,
             const struct ovsdb_column ***colsp, size_t *np)
 {
     const char *columns = command_option(cmd, "--columns");
-    struct vsctl_table_out *t = table_create();
+    struct table *t = table_create(NULL);
     char **names = parse_columns_option(columns ? columns : columns_opt,
                                         ts, np, colsp);
     size_t i;
 
     for (i = 0; i < *np; i++) {
-        table_add_heading(t, names[i]);
+        table_add_column(t, names[i]);
         free(names[i]);
     }
     free(names);
@@ -3917,7 +3613,7 @@ print_output(struct vsctl_command *commands, size_t n_commands)
         struct vsctl_command *cmd = &commands[i];
 
         if (cmd->table) {
-            table_print(cmd->table, &cmd->output);
+            print_table(cmd->table, &cmd->output);
         }
         if (oneline) {
             const char *s = ds_cstr(&cmd->output);
