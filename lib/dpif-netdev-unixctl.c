@@ -801,13 +801,14 @@ format_pmd_stats(struct ds *ds, const struct dp_netdev_pmd *pmd)
                   ratio(total, rx), total, rx, ratio(busy, rx), busy, rx);
 }
 
-static void
-pmd_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
-               void *dp_)
+/* Parses the arguments of pmd-stats-show and pmd-stats-clear ([-pmd
+ * CORE] [DP]) and returns the threads they select, '*n' of them, in a
+ * malloc()ed array; or replies to 'conn' with the error and returns NULL. */
+static struct dp_netdev_pmd **
+pmd_stats_threads(struct unixctl_conn *conn, struct dp_netdev *dp, int argc,
+                  const char *argv[], size_t *n)
 {
-    struct dp_netdev *dp = dp_;
     struct dp_netdev_pmd **pmds = xcalloc(dp->n_pmds + 1, sizeof *pmds);
-    struct ds ds = DS_EMPTY_INITIALIZER;
     int core;
     char *err = parse_pmd_args(argc, argv, &core, NULL, NULL);
 
@@ -815,10 +816,24 @@ pmd_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
         unixctl_command_reply_error(conn, err);
         free(err);
         free(pmds);
+        return NULL;
+    }
+    *n = select_threads(dp, core, true, pmds);
+    return pmds;
+}
+
+static void
+pmd_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
+               void *dp_)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    size_t n;
+    struct dp_netdev_pmd **pmds = pmd_stats_threads(conn, dp_, argc, argv,
+                                                    &n);
+
+    if (!pmds) {
         return;
     }
-
-    size_t n = select_threads(dp, core, true, pmds);
     for (size_t i = 0; i < n; i++) {
         format_pmd_stats(&ds, pmds[i]);
     }
@@ -831,19 +846,13 @@ static void
 pmd_stats_clear(struct unixctl_conn *conn, int argc, const char *argv[],
                 void *dp_)
 {
-    struct dp_netdev *dp = dp_;
-    struct dp_netdev_pmd **pmds = xcalloc(dp->n_pmds + 1, sizeof *pmds);
-    int core;
-    char *err = parse_pmd_args(argc, argv, &core, NULL, NULL);
+    size_t n;
+    struct dp_netdev_pmd **pmds = pmd_stats_threads(conn, dp_, argc, argv,
+                                                    &n);
 
-    if (err) {
-        unixctl_command_reply_error(conn, err);
-        free(err);
-        free(pmds);
+    if (!pmds) {
         return;
     }
-
-    size_t n = select_threads(dp, core, true, pmds);
     for (size_t i = 0; i < n; i++) {
         dp_netdev_pmd_clear_stats(pmds[i]);
     }
