@@ -1422,15 +1422,9 @@ static void
 netdev_dpdk_unixctl_set_admin_state(struct unixctl_conn *conn, int argc,
                                     const char *argv[], void *aux DPS_UNUSED)
 {
-    const char *state = argv[argc - 1];
     bool up;
 
-    if (!strcasecmp(state, "up")) {
-        up = true;
-    } else if (!strcasecmp(state, "down")) {
-        up = false;
-    } else {
-        unixctl_command_reply_error(conn, "Invalid Admin State");
+    if (!netdev_parse_admin_state(conn, argc, argv, &up)) {
         return;
     }
 

@@ -1138,45 +1138,36 @@ set_admin_state(struct netdev *netdev, bool up)
     }
 }
 
+/* netdev-dummy/set-admin-state [NETDEV] up|down: every dummy netdev, or
+ * the one named. */
 static void
 netdev_dummy_set_admin_state_cmd(struct unixctl_conn *conn, int argc,
                                  const char *argv[], void *aux DPS_UNUSED)
 {
-    const char *state = argv[argc - 1];
+    const char *name = argc > 2 ? argv[1] : NULL;
+    struct netdev **all;
+    bool found = !name;
+    size_t n;
     bool up;
 
-    if (!strcasecmp(state, "up")) {
-        up = true;
-    } else if (!strcasecmp(state, "down")) {
-        up = false;
-    } else {
-        unixctl_command_reply_error(conn, "Invalid Admin State");
+    if (!netdev_parse_admin_state(conn, argc, argv, &up)) {
         return;
     }
-
-    if (argc > 2) {
-        struct netdev *netdev = netdev_from_name(argv[1]);
-
-        if (!netdev || !netdev_dummy_is_dummy(netdev)) {
-            unixctl_command_reply_error(conn, "Unknown Dummy Interface");
-            netdev_close(netdev);
-            return;
+    n = netdev_get_open(NULL, &all);
+    for (size_t i = 0; i < n; i++) {
+        if (netdev_dummy_is_dummy(all[i])
+            && (!name || !strcmp(netdev_get_name(all[i]), name))) {
+            set_admin_state(all[i], up);
+            found = true;
         }
-        set_admin_state(netdev, up);
-        netdev_close(netdev);
-    } else {
-        struct netdev **all;
-        size_t n = netdev_get_open(NULL, &all);
-
-        for (size_t i = 0; i < n; i++) {
-            if (netdev_dummy_is_dummy(all[i])) {
-                set_admin_state(all[i], up);
-            }
-            netdev_close(all[i]);
-        }
-        free(all);
+        netdev_close(all[i]);
     }
-    unixctl_command_reply(conn, "OK");
+    free(all);
+    if (found) {
+        unixctl_command_reply(conn, "OK");
+    } else {
+        unixctl_command_reply_error(conn, "Unknown Dummy Interface");
+    }
 }
 
 static void

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "coverage.h"
 #include "dp-packet-csum.h"
 #include "dp-packet.h"
@@ -19,6 +20,7 @@
 #include "netdev-provider.h"
 #include "poll-loop.h"
 #include "smap.h"
+#include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -180,6 +182,24 @@ netdev_get_types(struct ds *ds)
         ds_put_format(ds, "%s%s", i ? " " : "", types[i]);
     }
     free(types);
+}
+
+/* Parses a set-admin-state command's state; see netdev.h. */
+bool
+netdev_parse_admin_state(struct unixctl_conn *conn, int argc,
+                         const char *argv[], bool *up)
+{
+    const char *state = argv[argc - 1];
+
+    if (!strcasecmp(state, "up")) {
+        *up = true;
+    } else if (!strcasecmp(state, "down")) {
+        *up = false;
+    } else {
+        unixctl_command_reply_error(conn, "Invalid Admin State");
+        return false;
+    }
+    return true;
 }
 
 /* Opening and closing. */

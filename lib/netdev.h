@@ -105,6 +105,15 @@ bool netdev_is_type_supported(const char *type);
 void netdev_get_types(struct ds *);     /* "a b c", sorted. */
 void netdev_class_override(const char *type, const char *as_type);
 
+/* The state argument of the providers' set-admin-state commands
+ * (netdev-dpdk/set-admin-state, netdev-dummy/set-admin-state [NETDEV]
+ * up|down): the last of 'argv', "up" or "down" in any case.  Stores it in
+ * '*up' and returns true, or replies "Invalid Admin State" to 'conn' (as
+ * Open vSwitch does) and returns false. */
+struct unixctl_conn;
+bool netdev_parse_admin_state(struct unixctl_conn *conn, int argc,
+                              const char *argv[], bool *up);
+
 /* Opening and closing. */
 int netdev_open(const char *name, const char *type, struct netdev **,
                 char **errp) DPS_WARN_UNUSED_RESULT;
