@@ -59,7 +59,9 @@ void stream_ssl_set_ciphers(const char *ciphers);
         {"ssl-protocols",     required_argument, NULL, OPT_SSL_PROTOCOLS}, \
         {"ssl-ciphers",       required_argument, NULL, OPT_SSL_CIPHERS}
 
-#define STREAM_SSL_OPTION_HANDLERS                      \
+/* The handlers of the options that name key, certificate and CA
+ * certificate files, for a program that configures them at once. */
+#define STREAM_SSL_FILE_OPTION_HANDLERS                 \
         case 'p':                                       \
             stream_ssl_set_private_key_file(optarg);    \
             break;                                      \
@@ -71,7 +73,12 @@ void stream_ssl_set_ciphers(const char *ciphers);
             break;                                      \
         case OPT_BOOTSTRAP_CA_CERT:                     \
             stream_ssl_set_ca_cert_file(optarg, true);  \
-            break;                                      \
+            break;
+
+/* The handlers of the other SSL options, which every program configures
+ * at once (ovsdb-server handles the file options itself, since their
+ * values may name database columns). */
+#define STREAM_SSL_CONFIG_OPTION_HANDLERS               \
         case OPT_PEER_CA_CERT:                          \
             stream_ssl_set_peer_ca_cert_file(optarg);   \
             break;                                      \
@@ -81,5 +88,9 @@ void stream_ssl_set_ciphers(const char *ciphers);
         case OPT_SSL_CIPHERS:                           \
             stream_ssl_set_ciphers(optarg);             \
             break;
+
+#define STREAM_SSL_OPTION_HANDLERS                      \
+        STREAM_SSL_FILE_OPTION_HANDLERS                 \
+        STREAM_SSL_CONFIG_OPTION_HANDLERS
 
 #endif /* stream-ssl.h */

@@ -318,23 +318,14 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
         OPT_REMOTE = UCHAR_MAX + 1,
         OPT_UNIXCTL,
         OPT_RUN,
-        OPT_BOOTSTRAP_CA,
-        OPT_PEER_CA,
-        OPT_SSL_PROTOCOLS,
-        OPT_SSL_CIPHERS,
+        STREAM_SSL_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
         {"remote", required_argument, NULL, OPT_REMOTE},
         {"unixctl", required_argument, NULL, OPT_UNIXCTL},
-        {"private-key", required_argument, NULL, 'p'},
-        {"certificate", required_argument, NULL, 'c'},
-        {"ca-cert", required_argument, NULL, 'C'},
-        {"bootstrap-ca-cert", required_argument, NULL, OPT_BOOTSTRAP_CA},
-        {"peer-ca-cert", required_argument, NULL, OPT_PEER_CA},
-        {"ssl-protocols", required_argument, NULL, OPT_SSL_PROTOCOLS},
-        {"ssl-ciphers", required_argument, NULL, OPT_SSL_CIPHERS},
+        STREAM_SSL_LONG_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         DAEMON_LONG_OPTIONS,
@@ -373,22 +364,12 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
             ssl_bootstrap = false;
             break;
 
-        case OPT_BOOTSTRAP_CA:
+        case OPT_BOOTSTRAP_CA_CERT:
             ssl_set(&ssl_ca_cert, optarg);
             ssl_bootstrap = true;
             break;
 
-        case OPT_PEER_CA:
-            stream_ssl_set_peer_ca_cert_file(optarg);
-            break;
-
-        case OPT_SSL_PROTOCOLS:
-            stream_ssl_set_protocols(optarg);
-            break;
-
-        case OPT_SSL_CIPHERS:
-            stream_ssl_set_ciphers(optarg);
-            break;
+        STREAM_SSL_CONFIG_OPTION_HANDLERS
 
         case 'h':
             usage();

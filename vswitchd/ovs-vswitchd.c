@@ -148,10 +148,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
         OPT_DUMMY_NUMA,
         OPT_DISABLE_SYSTEM,
         OPT_DISABLE_SYSTEM_ROUTE,
-        OPT_BOOTSTRAP_CA,
-        OPT_PEER_CA,
-        OPT_SSL_PROTOCOLS,
-        OPT_SSL_CIPHERS,
+        STREAM_SSL_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
     };
@@ -165,13 +162,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
         {"disable-system", no_argument, NULL, OPT_DISABLE_SYSTEM},
         {"disable-system-route", no_argument, NULL,
          OPT_DISABLE_SYSTEM_ROUTE},
-        {"private-key", required_argument, NULL, 'p'},
-        {"certificate", required_argument, NULL, 'c'},
-        {"ca-cert", required_argument, NULL, 'C'},
-        {"bootstrap-ca-cert", required_argument, NULL, OPT_BOOTSTRAP_CA},
-        {"peer-ca-cert", required_argument, NULL, OPT_PEER_CA},
-        {"ssl-protocols", required_argument, NULL, OPT_SSL_PROTOCOLS},
-        {"ssl-ciphers", required_argument, NULL, OPT_SSL_CIPHERS},
+        STREAM_SSL_LONG_OPTIONS,
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -222,34 +213,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp)
              * routing table: nothing to disable. */
             break;
 
-        case 'p':
-            stream_ssl_set_private_key_file(optarg);
-            break;
-
-        case 'c':
-            stream_ssl_set_certificate_file(optarg);
-            break;
-
-        case 'C':
-            stream_ssl_set_ca_cert_file(optarg, false);
-            break;
-
-        case OPT_BOOTSTRAP_CA:
-            stream_ssl_set_ca_cert_file(optarg, true);
-            break;
-
-        case OPT_PEER_CA:
-            stream_ssl_set_peer_ca_cert_file(optarg);
-            break;
-
-        case OPT_SSL_PROTOCOLS:
-            stream_ssl_set_protocols(optarg);
-            break;
-
-        case OPT_SSL_CIPHERS:
-            stream_ssl_set_ciphers(optarg);
-            break;
-
+        STREAM_SSL_OPTION_HANDLERS
         DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
 
