@@ -175,6 +175,38 @@ inject(struct fixture *fx, int port, const struct flow *f)
                                                make_packet(f)), 0);
 }
 
+/* Injects the packet of 'f' on port 'port' and runs the datapath once. */
+static void
+send_and_run(struct fixture *fx, int port, const struct flow *f)
+{
+    inject(fx, port, f);
+    dp_netdev_run(fx->dp);
+}
+
+/* The set-up most tests start from: dummy ports, the datapath configured
+ * with 'other_config', the slow path's actions sending to p2, '*f' the
+ * sample flow towards p2, sent once from p1 (one upcall, one packet out of
+ * p2, a megaflow installed). */
+static void
+fixture_init_forwarding(struct fixture *fx, const char *other_config,
+                        struct flow *f)
+{
+    fixture_init(fx, "dummy", other_config);
+    dp_actions_put_output(&slow_actions, 2);
+    sample_flow(f, 2);
+    send_and_run(fx, 1, f);
+}
+
+/* Asserts that the datapath of 'fx' has 'n' flows. */
+static void
+assert_n_flows(struct fixture *fx, uint64_t n)
+{
+    struct dp_netdev_stats ds;
+
+    dp_netdev_get_stats(fx->dp, &ds);
+    assert_int_equal(ds.n_flows, n);
+}
+
 static size_t
 count_sent(struct fixture *fx, int port, const struct flow *expect)
 {
@@ -214,26 +246,19 @@ test_forward_and_caches(void **state DPS_UNUSED)
     uint64_t s[PMD_N_STATS];
     struct flow f;
 
-    fixture_init(&fx, "dummy", "emc-insert-inv-prob=1");
-    dp_actions_put_output(&slow_actions, 2);
-    sample_flow(&f, 2);
-
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
+    fixture_init_forwarding(&fx, "emc-insert-inv-prob=1", &f);
     f.in_port = 0;              /* flow_compose() ignores it. */
     assert_int_equal(count_sent(&fx, 2, &f), 1);
     assert_int_equal(count_sent(&fx, 3, NULL), 0);
     assert_int_equal(n_upcalls, 1);
 
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
+    send_and_run(&fx, 1, &f);
     assert_int_equal(count_sent(&fx, 2, &f), 1);
 
     /* Another source: same megaflow (the mask ignores it), new microflow. */
     f.nw_src = htonl(0x0a000099);
     inject(&fx, 1, &f);
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
+    send_and_run(&fx, 1, &f);
     assert_int_equal(count_sent(&fx, 2, &f), 2);
     assert_int_equal(n_upcalls, 1);
 
@@ -248,8 +273,7 @@ test_forward_and_caches(void **state DPS_UNUSED)
     assert_int_equal(s[PMD_STAT_SENT_PKTS], 4);
 
     /* Now it is in the EMC. */
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
+    send_and_run(&fx, 1, &f);
     assert_int_equal(count_sent(&fx, 2, &f), 1);
     main_stats(&fx, s);
     assert_int_equal(s[PMD_STAT_EXACT_HIT], 2);
@@ -262,11 +286,9 @@ test_forward_and_caches(void **state DPS_UNUSED)
 
     /* A different destination is another megaflow. */
     sample_flow(&f, 3);
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
+    send_and_run(&fx, 1, &f);
     assert_int_equal(n_upcalls, 2);
-    dp_netdev_get_stats(fx.dp, &ds);
-    assert_int_equal(ds.n_flows, 2);
+    assert_n_flows(&fx, 2);
 
     fixture_destroy(&fx);
 }
@@ -356,8 +378,7 @@ test_failed_upcall_and_missing_port(void **state DPS_UNUSED)
     fixture_init(&fx, "dummy", "");
     slow_error = EIO;
     sample_flow(&f, 2);
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
+    send_and_run(&fx, 1, &f);
     assert_int_equal(count_sent(&fx, 2, NULL), 0);
     main_stats(&fx, s);
     assert_int_equal(s[PMD_STAT_LOST], 1);
@@ -372,8 +393,7 @@ test_failed_upcall_and_missing_port(void **state DPS_UNUSED)
     dp_actions_put_output(&slow_actions, 77);
     dp_actions_put_output(&slow_actions, 3);
     inject(&fx, 1, &f);
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
+    send_and_run(&fx, 1, &f);
     assert_int_equal(count_sent(&fx, 3, NULL), 2);
     main_stats(&fx, s);
     assert_int_equal(s[PMD_STAT_DROP_NO_PORT], 2);
@@ -493,36 +513,27 @@ static void
 test_revalidate(void **state DPS_UNUSED)
 {
     struct fixture fx;
-    struct dp_netdev_stats ds;
     struct flow f;
 
-    fixture_init(&fx, "dummy", "emc-insert-inv-prob=1");
-    dp_actions_put_output(&slow_actions, 2);
-    sample_flow(&f, 2);
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
+    fixture_init_forwarding(&fx, "emc-insert-inv-prob=1", &f);
     assert_int_equal(count_sent(&fx, 2, NULL), 1);
 
     reval_port = 3;
     dp_netdev_revalidate(fx.dp, reval_cb, NULL);
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
+    send_and_run(&fx, 1, &f);
     assert_int_equal(count_sent(&fx, 2, NULL), 0);
     assert_int_equal(count_sent(&fx, 3, NULL), 1);
     assert_int_equal(n_upcalls, 1);
 
     reval_port = 0;
     dp_netdev_revalidate(fx.dp, reval_cb, NULL);
-    dp_netdev_get_stats(fx.dp, &ds);
-    assert_int_equal(ds.n_flows, 0);
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
+    assert_n_flows(&fx, 0);
+    send_and_run(&fx, 1, &f);
     assert_int_equal(n_upcalls, 2);     /* The EMC entry died too. */
     assert_int_equal(count_sent(&fx, 2, NULL), 1);
 
     dp_netdev_flush_flows(fx.dp);
-    dp_netdev_get_stats(fx.dp, &ds);
-    assert_int_equal(ds.n_flows, 0);
+    assert_n_flows(&fx, 0);
     fixture_destroy(&fx);
 }
 
@@ -535,13 +546,8 @@ test_aging_and_flow_limit(void **state DPS_UNUSED)
     struct dp_netdev_stats ds;
     struct flow f;
 
-    fixture_init(&fx, "dummy", "max-idle=50");
-    dp_actions_put_output(&slow_actions, 2);
-    sample_flow(&f, 2);
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
-    dp_netdev_get_stats(fx.dp, &ds);
-    assert_int_equal(ds.n_flows, 1);
+    fixture_init_forwarding(&fx, "max-idle=50", &f);
+    assert_n_flows(&fx, 1);
 
     long long int deadline = time_msec() + 5000;
     do {
@@ -561,8 +567,7 @@ test_aging_and_flow_limit(void **state DPS_UNUSED)
     }
     dp_netdev_run(fx.dp);
     assert_int_equal(count_sent(&fx, 2, NULL), 6);
-    dp_netdev_get_stats(fx.dp, &ds);
-    assert_int_equal(ds.n_flows, 1);
+    assert_n_flows(&fx, 1);
     assert_int_equal(n_upcalls, 5);     /* One installed, four not. */
     fixture_destroy(&fx);
 }
@@ -758,11 +763,7 @@ test_flow_mark(void **state DPS_UNUSED)
     uint64_t s[PMD_N_STATS];
     struct flow f;
 
-    fixture_init(&fx, "dummy", "hw-offload=true");
-    dp_actions_put_output(&slow_actions, 2);
-    sample_flow(&f, 2);
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
+    fixture_init_forwarding(&fx, "hw-offload=true", &f);
     assert_int_equal(count_sent(&fx, 2, NULL), 1);
 
     struct dp_netdev_pmd *main_pmd = fx.dp->main_pmd;
@@ -1349,8 +1350,7 @@ test_dump_masks(void **state DPS_UNUSED)
     dp_test_ipv4_flow(&f, IPPROTO_TCP_);
     dp_test_ports(&f, 80, 8080);
     f.tcp_flags = htons(TCP_SYN);
-    inject(&fx, 1, &f);
-    dp_netdev_run(fx.dp);
+    send_and_run(&fx, 1, &f);
 
     char *s = appctl(&fx, "dpctl/dump-flows", "");
     const char *expect = "flow-dump from the main thread:\n"
