@@ -749,6 +749,28 @@ ratio(uint64_t a, uint64_t b)
     return b ? (double) a / b : 0;
 }
 
+/* The labels of the counters, from PMD_STATS (NULL: no line of their own). */
+static const char *const pmd_stat_show_labels[PMD_N_STATS] = {
+#define PMD_STAT(ENUM, SHOW_LABEL, PERF_LABEL) SHOW_LABEL,
+    PMD_STATS
+#undef PMD_STAT
+};
+
+static const char *const pmd_stat_perf_labels[PMD_N_STATS] = {
+#define PMD_STAT(ENUM, SHOW_LABEL, PERF_LABEL) PERF_LABEL,
+    PMD_STATS
+#undef PMD_STAT
+};
+
+/* Appends pmd-stats-show's line for counter 'stat' of 's'. */
+static void
+put_pmd_stat(struct ds *ds, const uint64_t s[PMD_N_STATS],
+         enum pmd_stat_type stat)
+{
+    ds_put_format(ds, "  %s: %"PRIu64"\n", pmd_stat_show_labels[stat],
+                  s[stat]);
+}
+
 static void
 format_pmd_stats(struct ds *ds, const struct dp_netdev_pmd *pmd)
 {
@@ -763,34 +785,29 @@ format_pmd_stats(struct ds *ds, const struct dp_netdev_pmd *pmd)
     uint64_t total = idle + busy;
 
     put_thread_header(ds, pmd);
-    ds_put_format(ds,
-                  "  packets received: %"PRIu64"\n"
-                  "  packet recirculations: %"PRIu64"\n"
-                  "  avg. datapath passes per packet: %.02f\n"
-                  "  phwol hits: %"PRIu64"\n"
-                  "  mfex opt hits: %"PRIu64"\n"
-                  "  simple match hits: %"PRIu64"\n"
-                  "  emc hits: %"PRIu64"\n"
-                  "  smc hits: %"PRIu64"\n"
-                  "  megaflow hits: %"PRIu64"\n"
-                  "  avg. subtable lookups per megaflow hit: %.02f\n"
-                  "  miss with success upcall: %"PRIu64"\n"
-                  "  miss with failed upcall: %"PRIu64"\n"
-                  "  avg. packets per output batch: %.02f\n",
-                  rx, s[PMD_STAT_RECIRC], ratio(passes, rx),
-                  s[PMD_STAT_PHWOL_HIT], s[PMD_STAT_MFEX_OPT_HIT],
-                  s[PMD_STAT_SIMPLE_HIT], s[PMD_STAT_EXACT_HIT],
-                  s[PMD_STAT_SMC_HIT], s[PMD_STAT_MASKED_HIT],
-                  ratio(s[PMD_STAT_MASKED_LOOKUP], s[PMD_STAT_MASKED_HIT]),
-                  s[PMD_STAT_MISS], s[PMD_STAT_LOST],
+    put_pmd_stat(ds, s, PMD_STAT_RECV);
+    put_pmd_stat(ds, s, PMD_STAT_RECIRC);
+    ds_put_format(ds, "  avg. datapath passes per packet: %.02f\n",
+                  ratio(passes, rx));
+    /* The caches in the order a packet meets them. */
+    for (int i = PMD_STAT_PHWOL_HIT; i <= PMD_STAT_MASKED_HIT; i++) {
+        put_pmd_stat(ds, s, i);
+    }
+    ds_put_format(ds, "  avg. subtable lookups per megaflow hit: %.02f\n",
+                  ratio(s[PMD_STAT_MASKED_LOOKUP], s[PMD_STAT_MASKED_HIT]));
+    put_pmd_stat(ds, s, PMD_STAT_MISS);
+    put_pmd_stat(ds, s, PMD_STAT_LOST);
+    ds_put_format(ds, "  avg. packets per output batch: %.02f\n",
                   ratio(s[PMD_STAT_SENT_PKTS], s[PMD_STAT_SENT_BATCHES]));
     if (!total) {
         return;
     }
-    ds_put_format(ds,
-                  "  idle cycles: %"PRIu64" (%.02f%%)\n"
-                  "  processing cycles: %"PRIu64" (%.02f%%)\n",
-                  idle, idle * 100.0 / total, busy, busy * 100.0 / total);
+    ds_put_format(ds, "  %s: %"PRIu64" (%.02f%%)\n",
+                  pmd_stat_show_labels[PMD_STAT_CYCLES_IDLE], idle,
+                  idle * 100.0 / total);
+    ds_put_format(ds, "  %s: %"PRIu64" (%.02f%%)\n",
+                  pmd_stat_show_labels[PMD_STAT_CYCLES_BUSY], busy,
+                  busy * 100.0 / total);
     if (!rx) {
         return;
     }
@@ -962,14 +979,22 @@ pmd_rxq_show(struct unixctl_conn *conn, int argc, const char *argv[],
 
 /* pmd-perf-show. */
 
-/* Appends "LABEL" and 'v' right-aligned so that numbers end in column 34,
- * as Open vSwitch lays them out. */
+/* Appends "  LABEL:" and 'v' right-aligned so that numbers end in column
+ * 34, as Open vSwitch lays them out. */
 static void
 put_perf(struct ds *ds, const char *label, uint64_t v)
 {
-    int width = 34 - (int) strlen(label);
+    int width = 34 - 3 - (int) strlen(label);
 
-    ds_put_format(ds, "%s%*"PRIu64, label, width > 0 ? width : 1, v);
+    ds_put_format(ds, "  %s:%*"PRIu64, label, width > 0 ? width : 1, v);
+}
+
+/* The same for counter 'stat' of 's', under its pmd-perf-show label. */
+static void
+put_perf_stat(struct ds *ds, const uint64_t s[PMD_N_STATS],
+              enum pmd_stat_type stat)
+{
+    put_perf(ds, pmd_stat_perf_labels[stat], s[stat]);
 }
 
 static void
@@ -1005,72 +1030,62 @@ format_pmd_perf(struct ds *ds, const struct dp_netdev_pmd *pmd,
     put_thread_header(ds, pmd);
     ds_put_char(ds, '\n');
 
-    put_perf(ds, "  Iterations:", iters);
+    put_perf_stat(ds, s, PMD_STAT_ITER);
     ds_put_format(ds, "  (%.2f us/it)\n",
                   ratio(used, iters) * us_per_cycle);
-    put_perf(ds, "  - Used TSC cycles:", used);
+    put_perf(ds, "- Used TSC cycles", used);
     ds_put_format(ds, "  (%5.1f %% of total cycles)\n",
                   ratio(used, total_tsc) * 100);
-    put_perf(ds, "  - idle iterations:", s[PMD_STAT_ITER_IDLE]);
+    put_perf_stat(ds, s, PMD_STAT_ITER_IDLE);
     ds_put_format(ds, "  (%5.1f %% of used cycles)\n",
                   ratio(idle, used) * 100);
-    put_perf(ds, "  - busy iterations:", s[PMD_STAT_ITER_BUSY]);
+    put_perf_stat(ds, s, PMD_STAT_ITER_BUSY);
     ds_put_format(ds, "  (%5.1f %% of used cycles)\n",
                   ratio(busy, used) * 100);
-    put_perf(ds, "  - sleep iterations:", s[PMD_STAT_ITER_SLEEP]);
+    put_perf_stat(ds, s, PMD_STAT_ITER_SLEEP);
     ds_put_format(ds, "  (%5.1f %% of iterations)\n",
                   ratio(s[PMD_STAT_ITER_SLEEP], iters) * 100);
-    put_perf(ds, "  Sleep time (us):", s[PMD_STAT_SLEEP_US]);
+    put_perf_stat(ds, s, PMD_STAT_SLEEP_US);
     ds_put_format(ds, "  (%3.0f us/iteration avg.)\n",
                   ratio(s[PMD_STAT_SLEEP_US], iters));
 
-    put_perf(ds, "  Rx packets:", rx);
+    put_perf_stat(ds, s, PMD_STAT_RECV);
     if (rx) {
         uint64_t upcalls = s[PMD_STAT_MISS] + s[PMD_STAT_LOST];
 
         ds_put_format(ds, "  (%.0f Kpps, %.0f cycles/pkt)\n",
                       duration > 0 ? rx / duration / 1000 : 0,
                       ratio(busy, rx));
-        put_perf(ds, "  Datapath passes:", passes);
+        put_perf(ds, "Datapath passes", passes);
         ds_put_format(ds, "  (%.2f passes/pkt)\n", ratio(passes, rx));
-        put_perf(ds, "  - PHWOL hits:", s[PMD_STAT_PHWOL_HIT]);
-        ds_put_format(ds, "  (%5.1f %%)\n",
-                      ratio(s[PMD_STAT_PHWOL_HIT], passes) * 100);
-        put_perf(ds, "  - MFEX Opt hits:", s[PMD_STAT_MFEX_OPT_HIT]);
-        ds_put_format(ds, "  (%5.1f %%)\n",
-                      ratio(s[PMD_STAT_MFEX_OPT_HIT], passes) * 100);
-        put_perf(ds, "  - Simple Match hits:", s[PMD_STAT_SIMPLE_HIT]);
-        ds_put_format(ds, "  (%5.1f %%)\n",
-                      ratio(s[PMD_STAT_SIMPLE_HIT], passes) * 100);
-        put_perf(ds, "  - EMC hits:", s[PMD_STAT_EXACT_HIT]);
-        ds_put_format(ds, "  (%5.1f %%)\n",
-                      ratio(s[PMD_STAT_EXACT_HIT], passes) * 100);
-        put_perf(ds, "  - SMC hits:", s[PMD_STAT_SMC_HIT]);
-        ds_put_format(ds, "  (%5.1f %%)\n",
-                      ratio(s[PMD_STAT_SMC_HIT], passes) * 100);
-        put_perf(ds, "  - Megaflow hits:", s[PMD_STAT_MASKED_HIT]);
+        /* The caches in the order a packet meets them. */
+        for (int i = PMD_STAT_PHWOL_HIT; i < PMD_STAT_MASKED_HIT; i++) {
+            put_perf_stat(ds, s, i);
+            ds_put_format(ds, "  (%5.1f %%)\n", ratio(s[i], passes) * 100);
+        }
+        put_perf_stat(ds, s, PMD_STAT_MASKED_HIT);
         ds_put_format(ds, "  (%5.1f %%, %.2f subtbl lookups/hit)\n",
                       ratio(s[PMD_STAT_MASKED_HIT], passes) * 100,
                       ratio(s[PMD_STAT_MASKED_LOOKUP],
                             s[PMD_STAT_MASKED_HIT]));
-        put_perf(ds, "  - Upcalls:", s[PMD_STAT_MISS]);
+        put_perf_stat(ds, s, PMD_STAT_MISS);
         ds_put_format(ds, "  (%5.1f %%, %.1f us/upcall)\n",
                       ratio(s[PMD_STAT_MISS], passes) * 100,
                       ratio(s[PMD_STAT_CYCLES_UPCALL], upcalls)
                       * us_per_cycle);
-        put_perf(ds, "  - Lost upcalls:", s[PMD_STAT_LOST]);
+        put_perf_stat(ds, s, PMD_STAT_LOST);
         ds_put_format(ds, "  (%5.1f %%)\n",
                       ratio(s[PMD_STAT_LOST], passes) * 100);
     } else {
         ds_put_char(ds, '\n');
     }
 
-    put_perf(ds, "  Tx packets:", s[PMD_STAT_SENT_PKTS]);
+    put_perf_stat(ds, s, PMD_STAT_SENT_PKTS);
     if (s[PMD_STAT_SENT_PKTS]) {
         ds_put_format(ds, "  (%.0f Kpps)\n",
                       (duration > 0
                        ? s[PMD_STAT_SENT_PKTS] / duration / 1000 : 0));
-        put_perf(ds, "  Tx batches:", s[PMD_STAT_SENT_BATCHES]);
+        put_perf_stat(ds, s, PMD_STAT_SENT_BATCHES);
         ds_put_format(ds, "  (%.2f pkts/batch)\n",
                       ratio(s[PMD_STAT_SENT_PKTS],
                             s[PMD_STAT_SENT_BATCHES]));
