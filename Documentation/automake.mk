@@ -3,6 +3,7 @@
 EXTRA_DIST += \
 	Documentation/index.rst \
 	Documentation/internals/idl.rst \
+	Documentation/internals/layers.rst \
 	Documentation/intro/install.rst \
 	Documentation/topics/testing.rst \
 	Documentation/topics/logging.rst \
