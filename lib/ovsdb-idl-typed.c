@@ -40,6 +40,7 @@ static void free_column(struct ovsdb_idl_typed_row *,
                         const struct ovsdb_idl_typed_column *);
 static bool encode_atom(const void *src, enum ovsdb_atomic_type, int ref,
                         union ovsdb_atom *);
+static size_t elem_size(enum ovsdb_atomic_type, int ref);
 
 /* ------------------------------------------------------------------------
  * Public functions.
@@ -152,68 +153,6 @@ ovsdb_idl_typed_verify(struct ovsdb_idl_txn *txn,
 
     if (c) {
         ovsdb_idl_txn_verify(txn, tr->row, c);
-    }
-}
-
-static size_t
-elem_size(enum ovsdb_atomic_type type, int ref)
-{
-    switch (type) {
-    case OVSDB_TYPE_INTEGER:
-        return sizeof(int64_t);
-    case OVSDB_TYPE_REAL:
-        return sizeof(double);
-    case OVSDB_TYPE_BOOLEAN:
-        return sizeof(bool);
-    case OVSDB_TYPE_STRING:
-        return sizeof(const char *);
-    case OVSDB_TYPE_UUID:
-        return ref >= 0 ? sizeof(void *) : sizeof(struct uuid);
-    case OVSDB_TYPE_VOID:
-    case OVSDB_N_TYPES:
-    default:
-        return 0;
-    }
-}
-
-/* Makes '*atom' from the C element at 'src'; false to leave it out (a
- * NULL string or reference). */
-static bool
-encode_atom(const void *src, enum ovsdb_atomic_type type, int ref,
-            union ovsdb_atom *atom)
-{
-    switch (type) {
-    case OVSDB_TYPE_INTEGER:
-        memcpy(&atom->integer, src, sizeof atom->integer);
-        return true;
-    case OVSDB_TYPE_REAL:
-        memcpy(&atom->real, src, sizeof atom->real);
-        return true;
-    case OVSDB_TYPE_BOOLEAN:
-        memcpy(&atom->boolean, src, sizeof atom->boolean);
-        return true;
-    case OVSDB_TYPE_STRING: {
-        const char *s;
-        memcpy(&s, src, sizeof s);
-        atom->string = (char *) s;
-        return s != NULL;
-    }
-    case OVSDB_TYPE_UUID:
-        if (ref >= 0) {
-            const struct ovsdb_idl_typed_row *tr;
-            memcpy(&tr, src, sizeof tr);
-            if (!tr) {
-                return false;
-            }
-            atom->uuid = *ovsdb_idl_row_get_uuid(tr->row);
-        } else {
-            memcpy(&atom->uuid, src, sizeof atom->uuid);
-        }
-        return true;
-    case OVSDB_TYPE_VOID:
-    case OVSDB_N_TYPES:
-    default:
-        return false;
     }
 }
 
@@ -495,8 +434,71 @@ typed_row_get(struct binding *b, const struct ovsdb_idl_typed_table *table,
 }
 
 /* ------------------------------------------------------------------------
- * Decoding.
+ * Encoding and decoding.
  * ------------------------------------------------------------------------ */
+
+static size_t
+elem_size(enum ovsdb_atomic_type type, int ref)
+{
+    switch (type) {
+    case OVSDB_TYPE_INTEGER:
+        return sizeof(int64_t);
+    case OVSDB_TYPE_REAL:
+        return sizeof(double);
+    case OVSDB_TYPE_BOOLEAN:
+        return sizeof(bool);
+    case OVSDB_TYPE_STRING:
+        return sizeof(const char *);
+    case OVSDB_TYPE_UUID:
+        return ref >= 0 ? sizeof(void *) : sizeof(struct uuid);
+    case OVSDB_TYPE_VOID:
+    case OVSDB_N_TYPES:
+    default:
+        return 0;
+    }
+}
+
+/* Makes '*atom' from the C element at 'src'; false to leave it out (a
+ * NULL string or reference). */
+static bool
+encode_atom(const void *src, enum ovsdb_atomic_type type, int ref,
+            union ovsdb_atom *atom)
+{
+    switch (type) {
+    case OVSDB_TYPE_INTEGER:
+        memcpy(&atom->integer, src, sizeof atom->integer);
+        return true;
+    case OVSDB_TYPE_REAL:
+        memcpy(&atom->real, src, sizeof atom->real);
+        return true;
+    case OVSDB_TYPE_BOOLEAN:
+        memcpy(&atom->boolean, src, sizeof atom->boolean);
+        return true;
+    case OVSDB_TYPE_STRING: {
+        const char *s;
+        memcpy(&s, src, sizeof s);
+        atom->string = (char *) s;
+        return s != NULL;
+    }
+    case OVSDB_TYPE_UUID:
+        if (ref >= 0) {
+            const struct ovsdb_idl_typed_row *tr;
+            memcpy(&tr, src, sizeof tr);
+            if (!tr) {
+                return false;
+            }
+            atom->uuid = *ovsdb_idl_row_get_uuid(tr->row);
+        } else {
+            memcpy(&atom->uuid, src, sizeof atom->uuid);
+        }
+        return true;
+    case OVSDB_TYPE_VOID:
+    case OVSDB_N_TYPES:
+    default:
+        return false;
+    }
+}
+
 
 /* Stores the C element for 'atom' at 'dst'; false to leave it out (a
  * reference to a row that is not there). */
