@@ -5,13 +5,35 @@
 #include <config.h>
 #include "dp-execute.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
+#include "coverage.h"
 #include "dp-packet.h"
 #include "flow.h"
 #include "packets.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(dp_execute);
+
+/* Copies for an output that is not the last action that could not be made
+ * (the pool ran out): the packet is not sent to that port. */
+COVERAGE_DEFINE(datapath_drop_clone_failed);
 
 static void ensure_offsets(struct dp_packet *);
+
+/* Counts and logs (rate-limited) a copy of 'p' for output to datapath port
+ * 'port' that could not be made. */
+static void
+dp_execute_clone_failed(const struct dp_packet *p, uint32_t port)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+    COVERAGE_INC(datapath_drop_clone_failed);
+    VLOG_WARN_RL(&rl, "not sent to datapath port %"PRIu32": no buffer for "
+                 "a copy of a %"PRIu32"-byte packet of %u segments",
+                 port, dp_packet_size(p), (unsigned int) dp_packet_n_segs(p));
+}
 
 /* Executes 'actions' ('n_actions' of them) on each packet of 'batch', in
  * order; see the comment at the top of dp-execute.h. */
@@ -41,6 +63,8 @@ dp_execute_actions(struct dp_packet_batch *batch,
                     struct dp_packet *copy = dp_packet_clone(p);
                     if (copy) {
                         dp_packet_batch_add(&copies, copy);
+                    } else {
+                        dp_execute_clone_failed(p, a->port);
                     }
                 }
                 if (copies.count) {

@@ -25,6 +25,7 @@ static struct rte_mbuf *seg_alloc(struct rte_mempool *);
 static void seg_unlink_next(struct rte_mbuf *head, struct rte_mbuf *prev);
 static void offsets_shift(struct dp_packet *, long int delta);
 static struct rte_mbuf *last_seg(struct rte_mbuf *);
+static void copy_packet_state(struct dp_packet *, const struct dp_packet *);
 static int copy_range(struct rte_mbuf *, size_t offset, size_t size,
                       void *buf, bool out);
 
@@ -446,12 +447,47 @@ dp_packet_copy_to_pool(const struct dp_packet *p, struct rte_mempool *pool)
             return NULL;
         }
     }
+    copy_packet_state(copy, p);
+    return copy;
+}
+
+/* Returns a copy of 'p' (as dp_packet_copy_to_pool()) in a single segment
+ * of 'pool', with as much of the headroom of 'p' as fits, or NULL if 'pool'
+ * runs out or 'p' does not fit in one of its segments.  This is how a chain
+ * leaves on a port that cannot send chains. */
+struct dp_packet *
+dp_packet_copy_linear(const struct dp_packet *p, struct rte_mempool *pool)
+{
+    uint32_t size = p->mbuf.pkt_len;
+
+    if (size > dp_packet_pool_data_room(pool)) {
+        return NULL;
+    }
+
+    struct dp_packet *copy = dp_packet_alloc(pool);
+    if (!copy) {
+        return NULL;
+    }
+    struct rte_mbuf *m = &copy->mbuf;
+    m->data_off = MIN(p->mbuf.data_off, (uint16_t) (m->buf_len - size));
+    copy_range((struct rte_mbuf *) &p->mbuf, 0, size,
+               rte_pktmbuf_mtod(m, char *), true);
+    m->data_len = size;
+    m->pkt_len = size;
+    copy_packet_state(copy, p);
+    return copy;
+}
+
+/* Copies the metadata and the receive state of the mbuf (offload flags,
+ * hash, packet type, input port) of 'p' to 'copy'. */
+static void
+copy_packet_state(struct dp_packet *copy, const struct dp_packet *p)
+{
     copy->md = p->md;
     copy->mbuf.ol_flags = p->mbuf.ol_flags;
     copy->mbuf.hash = p->mbuf.hash;
     copy->mbuf.packet_type = p->mbuf.packet_type;
     copy->mbuf.port = p->mbuf.port;
-    return copy;
 }
 
 /* Sets the checksum states, RSS hash and flow mark of 'p', just received by

@@ -131,6 +131,8 @@ int dp_packet_linearize(struct dp_packet *);
 struct dp_packet *dp_packet_clone(const struct dp_packet *);
 struct dp_packet *dp_packet_copy_to_pool(const struct dp_packet *,
                                          struct rte_mempool *);
+struct dp_packet *dp_packet_copy_linear(const struct dp_packet *,
+                                        struct rte_mempool *);
 
 /* Metadata. */
 static inline void dp_packet_set_rss_hash(struct dp_packet *, uint32_t);

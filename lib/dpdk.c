@@ -7,6 +7,7 @@
 #include <config.h>
 #include "dpdk.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -28,6 +29,7 @@
 #include "dp-packet.h"
 #include "dpdk-eal.h"
 #include "dynamic-string.h"
+#include "memory.h"
 #include "netdev-dpdk.h"
 #include "ovs-numa.h"
 #include "smap.h"
@@ -70,6 +72,13 @@ VLOG_DEFINE_THIS_MODULE(dpdk);
 
 /* Bytes a frame adds to the MTU: Ethernet header, CRC, two VLAN tags. */
 #define DPDK_FRAME_OVERHEAD (14 + 4 + 8)
+
+/* Copy pools (dpdk_copy_mp_get()): room for the longest frame a DPDK port
+ * takes (MTU 9702 plus DPDK_FRAME_OVERHEAD) in one mbuf, and how many such
+ * mbufs a pool starts with, halving on ENOMEM down to the minimum. */
+#define DPDK_COPY_FRAME_MAX 9728
+#define DPDK_COPY_POOL_N 1024
+#define DPDK_COPY_POOL_MIN_N 128
 
 /* The other_config keys read only at start-up. */
 static const char *const startup_keys[] = {
@@ -765,6 +774,7 @@ struct dpdk_mp {
     int mtu;
     uint16_t data_room;
     bool per_port;              /* Never shared. */
+    bool copy;                  /* A copy pool (dpdk_copy_mp_get()). */
     int refcount;               /* 0: waiting for its mbufs to return. */
 };
 
@@ -776,33 +786,56 @@ static unsigned int mp_serial;  /* Protected by 'mp_mutex'. */
  * go when their pool is freed.  Protected by 'mp_mutex'. */
 struct dpdk_mp_user {
     char *port_name;
-    struct dpdk_mp *mp;
+    struct dpdk_mp *mp;         /* Its packet pool, or NULL. */
+    struct dpdk_mp *copy_mp;    /* Its copy pool, or NULL. */
 };
 static struct dpdk_mp_user *mp_users;
 static size_t n_mp_users;
 
+static struct dpdk_mp *dpdk_mp_add(struct rte_mempool *, int socket_id,
+                                   int mtu, uint16_t data_room);
+static struct dpdk_mp *dpdk_mp_get_done(const char *port_name,
+                                        struct dpdk_mp *);
+
 static void
 dpdk_mp_user_set(const char *port_name, struct dpdk_mp *mp)
 {
+    struct dpdk_mp_user *user = NULL;
+
     for (size_t i = 0; i < n_mp_users; i++) {
         if (!strcmp(mp_users[i].port_name, port_name)) {
-            mp_users[i].mp = mp;
-            return;
+            user = &mp_users[i];
+            break;
         }
     }
-    mp_users = xrealloc(mp_users, (n_mp_users + 1) * sizeof *mp_users);
-    mp_users[n_mp_users].port_name = xstrdup(port_name);
-    mp_users[n_mp_users].mp = mp;
-    n_mp_users++;
+    if (!user) {
+        mp_users = xrealloc(mp_users, (n_mp_users + 1) * sizeof *mp_users);
+        user = &mp_users[n_mp_users++];
+        user->port_name = xstrdup(port_name);
+        user->mp = user->copy_mp = NULL;
+    }
+    if (mp->copy) {
+        user->copy_mp = mp;
+    } else {
+        user->mp = mp;
+    }
 }
 
 static void
 dpdk_mp_users_forget(const struct dpdk_mp *mp)
 {
     for (size_t i = 0; i < n_mp_users; ) {
-        if (mp_users[i].mp == mp) {
-            free(mp_users[i].port_name);
-            mp_users[i] = mp_users[--n_mp_users];
+        struct dpdk_mp_user *user = &mp_users[i];
+
+        if (user->mp == mp) {
+            user->mp = NULL;
+        }
+        if (user->copy_mp == mp) {
+            user->copy_mp = NULL;
+        }
+        if (!user->mp && !user->copy_mp) {
+            free(user->port_name);
+            *user = mp_users[--n_mp_users];
         } else {
             i++;
         }
@@ -895,7 +928,7 @@ dpdk_mp_get_sized(const char *port_name, int socket_id, int mtu,
     dpdk_mp_sweep();
     if (!per_port_memory) {
         for (struct dpdk_mp *p = mps; p; p = p->next) {
-            if (!p->per_port && p->socket_id == socket_id
+            if (!p->per_port && !p->copy && p->socket_id == socket_id
                 && p->data_room == data_room) {
                 p->refcount++;
                 mp = p;
@@ -951,17 +984,36 @@ dpdk_mp_get_sized(const char *port_name, int socket_id, int mtu,
                       "(MTU %d, NUMA node %d%s)", port_name, pool->name, n,
                       data_room, mtu, socket_id,
                       per_port_memory ? ", per port" : ", shared");
-            mp = xzalloc(sizeof *mp);
-            mp->pool = pool;
-            mp->socket_id = socket_id;
-            mp->mtu = mtu;
-            mp->data_room = data_room;
+            mp = dpdk_mp_add(pool, socket_id, mtu, data_room);
             mp->per_port = per_port_memory;
-            mp->refcount = 1;
-            mp->next = mps;
-            mps = mp;
         }
     }
+    return dpdk_mp_get_done(port_name, mp);
+}
+
+/* Makes and lists (in 'mps', with one reference) a struct dpdk_mp for
+ * 'pool'.  Called with 'mp_mutex' held. */
+static struct dpdk_mp *
+dpdk_mp_add(struct rte_mempool *pool, int socket_id, int mtu,
+            uint16_t data_room)
+{
+    struct dpdk_mp *mp = xzalloc(sizeof *mp);
+
+    mp->pool = pool;
+    mp->socket_id = socket_id;
+    mp->mtu = mtu;
+    mp->data_room = data_room;
+    mp->refcount = 1;
+    mp->next = mps;
+    mps = mp;
+    return mp;
+}
+
+/* Records 'mp' (if nonnull) as the pool of 'port_name', releases
+ * 'mp_mutex' and returns 'mp'. */
+static struct dpdk_mp *
+dpdk_mp_get_done(const char *port_name, struct dpdk_mp *mp)
+{
     if (mp) {
         dpdk_mp_user_set(port_name, mp);
     }
@@ -969,9 +1021,100 @@ dpdk_mp_get_sized(const char *port_name, int socket_id, int mtu,
     return mp;
 }
 
+/* Returns the copy pool of NUMA node 'socket_id' (-1: 0) for port
+ * 'port_name': single mbufs with room for the longest frame a DPDK port
+ * takes, created on first use and shared, or NULL with a message in '*errp'
+ * (if nonnull) when memory runs out.  Release it with dpdk_mp_put(). */
+struct dpdk_mp *
+dpdk_copy_mp_get(const char *port_name, int socket_id, char **errp)
+{
+    uint16_t data_room = (RTE_ALIGN_CEIL(DPDK_COPY_FRAME_MAX, 1024u)
+                          + RTE_PKTMBUF_HEADROOM);
+    struct dpdk_mp *mp = NULL;
+
+    if (socket_id < 0) {
+        socket_id = 0;
+    }
+
+    pthread_mutex_lock(&mp_mutex);
+    dpdk_mp_sweep();
+    for (struct dpdk_mp *p = mps; p; p = p->next) {
+        if (p->copy && p->socket_id == socket_id) {
+            p->refcount++;
+            mp = p;
+            break;
+        }
+    }
+    if (!mp) {
+        unsigned int n = DPDK_COPY_POOL_N;
+        struct rte_mempool *pool;
+        int error;
+
+        for (;;) {
+            char name[RTE_MEMPOOL_NAMESIZE];
+            snprintf(name, sizeof name, "dpsc_%d_%u_%u", socket_id,
+                     (unsigned int) data_room, mp_serial++);
+            pool = rte_pktmbuf_pool_create(name, n, MIN(64u, n / 16),
+                                           DPDK_MP_PRIV_SIZE, data_room,
+                                           socket_id);
+            error = pool ? 0 : rte_errno;
+            if (pool || n / 2 < DPDK_COPY_POOL_MIN_N || error != ENOMEM) {
+                break;
+            }
+            n /= 2;
+        }
+        if (!pool) {
+            char *msg = xasprintf("%s: cannot allocate a copy pool of %u "
+                                  "mbufs of %u bytes on NUMA node %d for "
+                                  "chains the port cannot send: %s",
+                                  port_name, n, data_room, socket_id,
+                                  rte_strerror(error));
+            VLOG_ERR("%s", msg);
+            if (errp) {
+                *errp = msg;
+            } else {
+                free(msg);
+            }
+        } else {
+            VLOG_INFO("%s: copy pool \"%s\" of %u mbufs, %u-byte data room, "
+                      "for chains the port cannot send (NUMA node %d)",
+                      port_name, pool->name, n, data_room, socket_id);
+            mp = dpdk_mp_add(pool, socket_id,
+                             DPDK_COPY_FRAME_MAX - DPDK_FRAME_OVERHEAD,
+                             data_room);
+            mp->copy = true;
+        }
+    }
+    return dpdk_mp_get_done(port_name, mp);
+}
+
+/* Returns the bytes of memory that 'pool' takes: its objects (mbuf, private
+ * area, data room, and DPDK's header and trailer) and its ring. */
+static uint64_t
+dpdk_mp_bytes(const struct rte_mempool *pool)
+{
+    return (uint64_t) pool->size * (pool->header_size + pool->elt_size
+                                    + pool->trailer_size);
+}
+
+/* Writes one summary line for 'mp' to 'stream'. */
+static void
+dpdk_mp_summary(FILE *stream, const struct dpdk_mp *mp)
+{
+    const struct rte_mempool *pool = mp->pool;
+
+    fprintf(stream, "%s: %s pool, %u mbufs of %u bytes (%u-byte data room), "
+            "%"PRIu64" bytes, %u in use\n", pool->name,
+            mp->copy ? "copy" : mp->per_port ? "per-port" : "shared",
+            pool->size, pool->header_size + pool->elt_size
+            + pool->trailer_size, (unsigned int) mp->data_room,
+            dpdk_mp_bytes(pool), rte_mempool_in_use_count(pool));
+}
+
 /* Writes to 'stream' DPDK's dump of the pool that port 'port_name' got
- * last from dpdk_mp_get() and returns true, or returns false if it has none
- * (it never asked, or its pool is gone). */
+ * last from dpdk_mp_get(), then that of its copy pool if it has one, then a
+ * summary line per pool ("pools: N, ... bytes"), and returns true, or
+ * returns false if it has no pool (it never asked, or its pool is gone). */
 bool
 dpdk_mp_dump_port(const char *port_name, FILE *stream)
 {
@@ -979,15 +1122,73 @@ dpdk_mp_dump_port(const char *port_name, FILE *stream)
 
     pthread_mutex_lock(&mp_mutex);
     for (size_t i = 0; i < n_mp_users; i++) {
-        if (!strcmp(mp_users[i].port_name, port_name)
-            && mp_users[i].mp->refcount > 0) {
-            rte_mempool_dump(stream, mp_users[i].mp->pool);
-            found = true;
-            break;
+        const struct dpdk_mp_user *user = &mp_users[i];
+        const struct dpdk_mp *mps_of[2] = { user->mp, user->copy_mp };
+
+        if (strcmp(user->port_name, port_name)
+            || !user->mp || user->mp->refcount <= 0) {
+            continue;
         }
+        found = true;
+        uint64_t bytes = 0;
+        int n = 0;
+        for (int j = 0; j < 2; j++) {
+            if (mps_of[j] && mps_of[j]->refcount > 0) {
+                rte_mempool_dump(stream, mps_of[j]->pool);
+            }
+        }
+        for (int j = 0; j < 2; j++) {
+            if (mps_of[j] && mps_of[j]->refcount > 0) {
+                dpdk_mp_summary(stream, mps_of[j]);
+                bytes += dpdk_mp_bytes(mps_of[j]->pool);
+                n++;
+            }
+        }
+        fprintf(stream, "pools: %d, %"PRIu64" bytes\n", n, bytes);
+        break;
     }
     pthread_mutex_unlock(&mp_mutex);
     return found;
+}
+
+/* Writes a summary line for every pool of DPDK ports to 'stream', then
+ * their total. */
+void
+dpdk_mp_dump_all(FILE *stream)
+{
+    uint64_t bytes = 0;
+    int n = 0;
+
+    pthread_mutex_lock(&mp_mutex);
+    for (const struct dpdk_mp *mp = mps; mp; mp = mp->next) {
+        dpdk_mp_summary(stream, mp);
+        bytes += dpdk_mp_bytes(mp->pool);
+        n++;
+    }
+    pthread_mutex_unlock(&mp_mutex);
+    fprintf(stream, "pools: %d, %"PRIu64" bytes\n", n, bytes);
+}
+
+/* memory/show: "dpdk_mempools:N dpdk_mempool_mbufs:M
+ * dpdk_mempool_bytes:B", every pool of DPDK ports (copy pools included)
+ * that still exists. */
+static void
+dpdk_mp_memory_report(struct memory_report *report, void *aux DPS_UNUSED)
+{
+    unsigned long long int n = 0, mbufs = 0, bytes = 0;
+
+    pthread_mutex_lock(&mp_mutex);
+    for (const struct dpdk_mp *mp = mps; mp; mp = mp->next) {
+        n++;
+        mbufs += mp->pool->size;
+        bytes += dpdk_mp_bytes(mp->pool);
+    }
+    pthread_mutex_unlock(&mp_mutex);
+    if (n) {
+        memory_report_add(report, "dpdk_mempools", n);
+        memory_report_add(report, "dpdk_mempool_mbufs", mbufs);
+        memory_report_add(report, "dpdk_mempool_bytes", bytes);
+    }
 }
 
 /* Returns the DPDK pool of 'mp'. */
@@ -1152,4 +1353,5 @@ dpdk_register_commands(void)
                              dpdk_unixctl_lcore_list, NULL);
     unixctl_command_register("dpdk/get-malloc-stats", "", 0, 0,
                              dpdk_unixctl_malloc_stats, NULL);
+    memory_register_reporter(dpdk_mp_memory_report, NULL);
 }

@@ -75,9 +75,20 @@ struct dpdk_mp *dpdk_mp_get_sized(const char *port_name, int socket_id,
 struct rte_mempool *dpdk_mp_pool(const struct dpdk_mp *);
 void dpdk_mp_put(struct dpdk_mp *);
 
+/* The copy pool of NUMA node 'socket_id' for port 'port_name': single
+ * mbufs with room for the longest frame a DPDK port takes (9728 bytes),
+ * into which netdev_send() copies chains bound for a port that cannot send
+ * chains (dpdk-multi-seg-mbufs=true, a device without MULTI_SEGS).  Shared
+ * and created on first use; released with dpdk_mp_put(). */
+struct dpdk_mp *dpdk_copy_mp_get(const char *port_name, int socket_id,
+                                 char **errp);
+
 /* netdev-dpdk/get-mempool-info: dumps the pool port 'port_name' got last
- * and returns true, or returns false if it has none. */
+ * (and its copy pool), with a summary line per pool and their total, and
+ * returns true, or returns false if it has none.  dpdk_mp_dump_all()
+ * writes the summary lines of every pool. */
 bool dpdk_mp_dump_port(const char *port_name, FILE *stream);
+void dpdk_mp_dump_all(FILE *stream);
 
 /* The data room, headroom included, of the pools dpdk_mp_get() gives for
  * 'mtu': the frame rounded up to 1 KB plus headroom (2176 bytes for MTU

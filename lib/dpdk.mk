@@ -6,4 +6,6 @@ lib_libdpswitch_dpif_a_SOURCES += \
 	lib/netdev-dpdk.c \
 	lib/netdev-dpdk.h
 
-EXTRA_DIST += Documentation/topics/dpdk.rst
+EXTRA_DIST += \
+	Documentation/topics/dpdk.rst \
+	Documentation/topics/multi-segment-mbufs.rst

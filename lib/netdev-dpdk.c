@@ -118,6 +118,7 @@ struct netdev_dpdk {
     uint32_t max_frame_len;
     int txq_limit;                      /* Most tx queues the device took. */
     struct dpdk_mp *mp;
+    struct dpdk_mp *copy_mp;            /* netdev_dpdk_set_tx_copy(). */
     struct eth_addr hwaddr;
     uint32_t tx_caps;                   /* NETDEV_TX_*. */
     bool rx_csum_offload;
@@ -163,6 +164,9 @@ netdev_rxq_dpdk_cast(const struct netdev_rxq *rxq)
 }
 
 static void netdev_dpdk_register_commands(void);
+static void netdev_dpdk_set_tx_copy(struct netdev_dpdk *);
+static void netdev_dpdk_chain_status(const struct netdev_dpdk *,
+                                     struct smap *);
 static void netdev_dpdk_release_device(struct netdev_dpdk *);
 static int netdev_dpdk_check_mtu(const struct netdev_dpdk *,
                                  struct rte_eth_dev_info *, int mtu,
@@ -345,6 +349,8 @@ netdev_dpdk_destruct(struct netdev *netdev)
     netdev_dpdk_release_device(dev);
     dpdk_mp_put(dev->mp);
     dev->mp = NULL;
+    dpdk_mp_put(dev->copy_mp);
+    dev->copy_mp = NULL;
     free(dev->tx_locks);
     free(dev->devargs);
     free(dev->requested_devargs);
@@ -836,6 +842,7 @@ netdev_dpdk_reconfigure(struct netdev *netdev, char **errp)
 
     dev->mtu = mtu;
     dev->max_frame_len = MTU_TO_FRAME_LEN(mtu);
+    netdev_dpdk_set_tx_copy(dev);
     dev->applied_rxq_size = dev->requested_rxq_size;
     dev->applied_txq_size = dev->requested_txq_size;
     dev->applied_lsc_interrupt = dev->requested_lsc_interrupt;
@@ -862,6 +869,32 @@ netdev_dpdk_reconfigure(struct netdev *netdev, char **errp)
 }
 
 /* Transmit and receive. */
+
+/* Chains for a device that cannot send them (no MULTI_SEGS) are copied by
+ * netdev_send() into one mbuf (lib/netdev-provider.h): of the port's own
+ * pool when its data room holds the longest frame the MTU allows (always,
+ * without dpdk-multi-seg-mbufs), else of the shared copy pool, taken here
+ * when the port first needs it.  Without any, such chains are dropped and
+ * counted. */
+static void
+netdev_dpdk_set_tx_copy(struct netdev_dpdk *dev)
+{
+    struct rte_mempool *own = dpdk_mp_pool(dev->mp);
+    bool own_fits = (dev->max_frame_len + RTE_PKTMBUF_HEADROOM
+                     <= dp_packet_pool_data_room(own));
+    bool need_copy_pool = !(dev->tx_caps & NETDEV_TX_MULTI_SEG) && !own_fits;
+
+    if (need_copy_pool && !dev->copy_mp) {
+        dev->copy_mp = dpdk_copy_mp_get(dev->up.name, dev->socket_id, NULL);
+    } else if (!need_copy_pool && dev->copy_mp) {
+        dpdk_mp_put(dev->copy_mp);
+        dev->copy_mp = NULL;
+    }
+    dev->up.tx_copy_pool = (own_fits ? own
+                            : dev->copy_mp ? dpdk_mp_pool(dev->copy_mp)
+                            : NULL);
+    dev->up.tx_copy_max = dev->max_frame_len;
+}
 
 static int
 netdev_dpdk_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
@@ -1306,7 +1339,24 @@ netdev_dpdk_get_status(const struct netdev *netdev, struct smap *status)
     smap_add_format(status, "n_txq", "%d", netdev->n_txq);
     smap_add(status, "rx_csum_offload",
              dev->rx_csum_offload ? "true" : "false");
+    netdev_dpdk_chain_status(dev, status);
     return 0;
+}
+
+/* Interface:status keys on chains (dpdk-multi-seg-mbufs): "rx_scatter"
+ * (the device receives frames longer than a segment as chains),
+ * "tx_multi_seg" (it sends chains; if not, they are copied into one
+ * buffer first), and "tx_copy_pool" (the pool those copies come from, when
+ * it is not the port's own). */
+static void
+netdev_dpdk_chain_status(const struct netdev_dpdk *dev, struct smap *status)
+{
+    smap_add(status, "rx_scatter", dev->scatter ? "true" : "false");
+    smap_add(status, "tx_multi_seg",
+             dev->tx_caps & NETDEV_TX_MULTI_SEG ? "true" : "false");
+    if (dev->copy_mp && dev->up.tx_copy_pool) {
+        smap_add(status, "tx_copy_pool", dev->up.tx_copy_pool->name);
+    }
 }
 
 static uint32_t
@@ -1482,6 +1532,7 @@ netdev_dpdk_unixctl_mempool_info(struct unixctl_conn *conn, int argc,
         found = dpdk_mp_dump_port(name, stream);
     } else {
         rte_mempool_list_dump(stream);
+        dpdk_mp_dump_all(stream);
     }
     fclose(stream);
     if (found) {

@@ -212,6 +212,7 @@ netdev_dummy_construct(struct netdev *netdev)
                                      (dev->number >> 8) & 0xff,
                                      dev->number & 0xff } };
     dev->mtu = 1500;
+    netdev->tx_copy_max = 1500 + ETH_HEADER_LEN + VLAN_HEADER_LEN;
     dev->flags = NETDEV_UP;
     dev->numa_id = is_pmd ? 0 : -1;
 
@@ -541,6 +542,10 @@ netdev_dummy_set_mtu(struct netdev *netdev, int mtu, char **errp)
     pthread_mutex_lock(&dev->mutex);
     bool changed = dev->mtu != mtu;
     dev->mtu = mtu;
+    /* Chains longer than this are left to the MTU check in 'send'. */
+    __atomic_store_n(&netdev->tx_copy_max,
+                     mtu + ETH_HEADER_LEN + VLAN_HEADER_LEN,
+                     __ATOMIC_RELAXED);
     pthread_mutex_unlock(&dev->mutex);
     if (changed) {
         netdev_change_seq_changed(netdev);

@@ -66,9 +66,20 @@ struct netdev {
     uint32_t tx_caps;
 
     /* Counted by netdev_send() for packets it had to drop before the class
-     * saw them (a chain the port cannot take and that cannot be made
-     * linear).  Reported as Interface:statistics:ovs_tx_linearize_drops. */
+     * saw them (a chain the port cannot take and for which no single buffer
+     * could be had).  Reported as Interface:statistics:
+     * ovs_tx_linearize_drops, and part of tx_dropped. */
     uint64_t tx_linearize_drops;        /* Atomic. */
+
+    /* Chains for a port without NETDEV_TX_MULTI_SEG that do not fit in one
+     * segment of their own pool: netdev_send() passes those longer than
+     * 'tx_copy_max' (if nonzero) on unchanged, for the class to drop as
+     * longer than its MTU allows (it must), and copies the others into one
+     * mbuf of 'tx_copy_pool'; with no pool it drops and counts them.  The
+     * class sets 'tx_copy_pool' in 'construct' or 'reconfigure', and
+     * 'tx_copy_max' there or (atomically) when its MTU changes. */
+    struct rte_mempool *tx_copy_pool;
+    uint32_t tx_copy_max;               /* Atomic. */
 };
 
 struct netdev_rxq {

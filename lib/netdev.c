@@ -30,6 +30,7 @@ COVERAGE_DEFINE(netdev_sent);
 COVERAGE_DEFINE(netdev_received);
 COVERAGE_DEFINE(netdev_linearized);
 COVERAGE_DEFINE(netdev_linearize_drops);
+COVERAGE_DEFINE(netdev_tx_chain_copied);
 
 /* Registered classes, by type.  An entry whose 'overridden' is true took
  * the place of whatever class registers that type later (tests with
@@ -682,14 +683,20 @@ netdev_turn_flags_off(struct netdev *netdev, enum netdev_flags flags)
 /* Statistics and status. */
 
 /* Stores the netdev's statistics in '*stats', UINT64_MAX for those it does
- * not keep. */
+ * not keep.  tx_dropped includes the chains netdev_send() dropped. */
 int
 netdev_get_stats(const struct netdev *netdev, struct netdev_stats *stats)
 {
     memset(stats, 0xff, sizeof *stats);
-    return (netdev->netdev_class->get_stats
-            ? netdev->netdev_class->get_stats(netdev, stats)
-            : EOPNOTSUPP);
+    int error = (netdev->netdev_class->get_stats
+                 ? netdev->netdev_class->get_stats(netdev, stats)
+                 : EOPNOTSUPP);
+    uint64_t drops = __atomic_load_n(&netdev->tx_linearize_drops,
+                                     __ATOMIC_RELAXED);
+    if (!error && drops && stats->tx_dropped != UINT64_MAX) {
+        stats->tx_dropped += drops;
+    }
+    return error;
 }
 
 /* Stores the class's extra counters in '*stats' (which the caller frees
@@ -849,12 +856,54 @@ netdev_rxq_get_queue_id(const struct netdev_rxq *rxq)
 
 /* Transmit. */
 
+/* Returns chain 'p' in one segment for 'netdev', which cannot send chains:
+ * made linear in place if it fits one segment of its pool, else copied into
+ * one mbuf of the port's copy pool (and 'p' freed).  A chain too long for
+ * the port is returned as it is, for the class's MTU check to drop.
+ * Returns NULL, with 'p' freed and the reason logged, when no buffer can be
+ * had. */
+static struct dp_packet *
+netdev_tx_linearize(struct netdev *netdev, struct dp_packet *p)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    struct rte_mempool *pool = netdev->tx_copy_pool;
+    const char *reason;
+
+    uint32_t max = __atomic_load_n(&netdev->tx_copy_max, __ATOMIC_RELAXED);
+
+    if (!dp_packet_linearize(p)) {
+        COVERAGE_INC(netdev_linearized);
+        return p;
+    }
+    if (max && dp_packet_size(p) > max) {
+        return p;
+    } else if (!pool) {
+        reason = "the port has no pool for copies";
+    } else {
+        struct dp_packet *copy = dp_packet_copy_linear(p, pool);
+        if (copy) {
+            dp_packet_free(p);
+            COVERAGE_INC(netdev_tx_chain_copied);
+            return copy;
+        }
+        reason = "its copy pool is exhausted";
+    }
+    VLOG_WARN_RL(&rl, "%s: dropped a %"PRIu32"-byte packet of %u segments: "
+                 "the port cannot send chains, it does not fit in one "
+                 "segment, and %s", netdev->name, dp_packet_size(p),
+                 (unsigned int) dp_packet_n_segs(p), reason);
+    dp_packet_free(p);
+    return NULL;
+}
+
 /* Sends the packets of 'batch' on tx queue 'qid' (taken modulo n_txq) of
  * 'netdev', which takes ownership of every packet; the batch is empty on
  * return.  First completes, packet by packet, the pending checksums the
  * port cannot offload and, for a port without NETDEV_TX_MULTI_SEG, makes
- * chains linear, dropping (and counting in ovs_tx_linearize_drops) those
- * too long for one segment.  Returns 0 or the class's errno. */
+ * chains linear or copies them into one large buffer
+ * (netdev_tx_linearize()), dropping (and counting in ovs_tx_linearize_drops)
+ * only those for which no buffer can be had.  Returns 0 or the class's
+ * errno. */
 int
 netdev_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
             bool concurrent_txq)
@@ -885,19 +934,11 @@ netdev_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
         struct dp_packet *p = batch->packets[i];
 
         if (!(caps & NETDEV_TX_MULTI_SEG) && !dp_packet_is_linear(p)) {
-            if (dp_packet_linearize(p)) {
-                static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
-
-                VLOG_WARN_RL(&rl, "%s: dropped a %"PRIu32"-byte packet of "
-                             "%u segments: the port cannot send chains and "
-                             "it does not fit in one segment",
-                             netdev->name, dp_packet_size(p),
-                             (unsigned int) dp_packet_n_segs(p));
-                dp_packet_free(p);
+            p = netdev_tx_linearize(netdev, p);
+            if (!p) {
                 n_drops++;
                 continue;
             }
-            COVERAGE_INC(netdev_linearized);
         }
         dp_packet_tx_prepare(p, csum_caps);
         batch->packets[n++] = p;

@@ -11,7 +11,9 @@
  * checksums (DESIGN.md §3) for a port without the matching NETDEV_TX_*
  * capability, and chains (dp_packet segments) for a port without
  * NETDEV_TX_MULTI_SEG, which are made linear or, when too long for one
- * segment, dropped and counted (ovs_tx_linearize_drops).
+ * segment, copied into one large buffer of the port's copy pool; only when
+ * no buffer can be had are they dropped, logged and counted
+ * (ovs_tx_linearize_drops, part of tx_dropped).
  *
  * Threads: see lib/netdev-provider.h.  netdev_open() and netdev_close()
  * belong to the main thread.

@@ -41,7 +41,7 @@
     "eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=17,tos=0," \
     "ttl=64,frag=no),udp(src=1,dst=2)"
 
-static uint8_t pattern[9000];
+static uint8_t pattern[9216];
 static const struct netdev_class fake_class;
 
 static int
@@ -656,6 +656,87 @@ test_send_chains(void **state DPS_UNUSED)
     assert_int_equal(netdev->tx_linearize_drops, 1);
 
     netdev_close(netdev);
+}
+
+/* A port whose class gives a copy pool (as "dpdk" ports without
+ * MULTI_SEGS do) gets chains too long for one segment of their own pool
+ * copied into one mbuf of it, byte for byte; chains longer than the port
+ * takes pass on for its MTU check to drop; when the copy pool is empty the
+ * chain is dropped and counted in ovs_tx_linearize_drops and tx_dropped. */
+static void
+test_send_chain_copies(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_ok("p9", "dummy");
+    struct netdev_stats stats;
+    struct dp_packet *p;
+
+    assert_int_equal(netdev_set_mtu(netdev, 9000, NULL), 0);
+    netdev_dummy_set_keep_sent(netdev, 8);
+    netdev->tx_copy_pool = dp_test_pools.jumbo;
+    netdev->tx_copy_max = 9000 + 18;
+
+    /* Chains of 2 to 6 segments of 2 KB (made linear in place when they
+     * fit one, headroom given up), and one of 64-byte segments. */
+    static const size_t shapes[][3] = {
+        { 9000, 2000, 2000 }, { 9000, 1, 2047 }, { 9018, 2048, 2048 },
+        { 2100, 2000, 100 }, { 9000, 64, 64 },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(shapes); i++) {
+        p = dp_test_chain(shapes[i][2] == 64 ? dp_test_pools.tiny
+                          : dp_test_pools.std, pattern, shapes[i][0],
+                          shapes[i][1], shapes[i][2]);
+        assert_non_null(p);
+        assert_true(dp_packet_n_segs(p) > 1);
+        p->md.in_port = 7;
+        send_one(netdev, p);
+        p = netdev_dummy_pop_sent(netdev);
+        assert_non_null(p);
+        assert_true(dp_packet_is_linear(p));
+        assert_ptr_equal(p->mbuf.pool, shapes[i][0] > 2176
+                         ? dp_test_pools.jumbo : dp_test_pools.std);
+        assert_int_equal(p->md.in_port, 7);
+        assert_true(dp_test_equal(p, pattern, shapes[i][0]));
+        dp_packet_free(p);
+    }
+    assert_int_equal(netdev->tx_linearize_drops, 0);
+
+    /* Longer than the port takes: its MTU check drops it. */
+    p = dp_test_chain(dp_test_pools.std, pattern, 9000, 2000, 2000);
+    assert_int_equal(dp_packet_put(p, pattern, 19), 0);
+    send_one(netdev, p);
+    assert_null(netdev_dummy_pop_sent(netdev));
+    assert_int_equal(netdev->tx_linearize_drops, 0);
+    assert_int_equal(netdev_get_stats(netdev, &stats), 0);
+    assert_int_equal(stats.tx_dropped, 1);
+
+    /* No buffer left in the copy pool: dropped and counted. */
+    struct rte_mempool *small = dp_packet_pool_create("test-copy1", 1,
+                                                      9216);
+    assert_non_null(small);
+    struct dp_packet *hold = dp_packet_alloc(small);
+    assert_non_null(hold);
+    netdev->tx_copy_pool = small;
+    p = dp_test_chain(dp_test_pools.std, pattern, 9000, 2000, 2000);
+    send_one(netdev, p);
+    assert_null(netdev_dummy_pop_sent(netdev));
+    assert_int_equal(netdev->tx_linearize_drops, 1);
+    assert_int_equal(netdev_get_stats(netdev, &stats), 0);
+    assert_int_equal(stats.tx_dropped, 2);
+    assert_int_equal(stats.tx_packets, 5);
+
+    /* And the next one, once a buffer is back, is sent. */
+    dp_packet_free(hold);
+    p = dp_test_chain(dp_test_pools.std, pattern, 9000, 2000, 2000);
+    send_one(netdev, p);
+    p = netdev_dummy_pop_sent(netdev);
+    assert_non_null(p);
+    assert_true(dp_test_equal(p, pattern, 9000));
+    dp_packet_free(p);
+    assert_int_equal(netdev->tx_linearize_drops, 1);
+
+    netdev->tx_copy_pool = NULL;
+    netdev_close(netdev);
+    dp_packet_pool_destroy(small);
 }
 
 /* Frames longer than MTU + Ethernet + VLAN headers are dropped. */
@@ -1361,6 +1442,7 @@ main(void)
         DP_TEST(test_stats_and_status),
         DP_TEST(test_send_csum),
         DP_TEST(test_send_chains),
+        DP_TEST(test_send_chain_copies),
         DP_TEST(test_send_mtu),
         DP_TEST(test_receive),
         DP_TEST(test_reconf_wait),
