@@ -1092,7 +1092,6 @@ format_pmd_perf(struct ds *ds, const struct dp_netdev_pmd *pmd,
     } else {
         ds_put_char(ds, '\n');
     }
-    ds_put_char(ds, '\n');
 }
 
 static void
