@@ -9,12 +9,8 @@
 
 /* DPS_RUNDIR and friends come from the build (lib/automake.mk). */
 
-static const char *
-env_or(const char *name, const char *dflt)
-{
-    const char *value = getenv(name);
-    return value && value[0] ? value : dflt;
-}
+static const char *env_or(const char *name, const char *dflt);
+static void init_dbdir_from_sysconfdir(void);
 
 /* Returns the run directory: $OVS_RUNDIR or the build default. */
 const char *
@@ -39,13 +35,6 @@ dirs_sysconfdir(void)
 }
 
 static char *dbdir_from_sysconfdir;
-
-static void
-init_dbdir_from_sysconfdir(void)
-{
-    dbdir_from_sysconfdir = xasprintf("%s/openvswitch",
-                                      getenv("OVS_SYSCONFDIR"));
-}
 
 /* Returns the database directory: $OVS_DBDIR; else $OVS_SYSCONFDIR/
  * openvswitch when OVS_SYSCONFDIR is set; else the build default.  The
@@ -79,4 +68,18 @@ const char *
 dirs_bindir(void)
 {
     return env_or("OVS_BINDIR", DPS_BINDIR);
+}
+
+static const char *
+env_or(const char *name, const char *dflt)
+{
+    const char *value = getenv(name);
+    return value && value[0] ? value : dflt;
+}
+
+static void
+init_dbdir_from_sysconfdir(void)
+{
+    dbdir_from_sysconfdir = xasprintf("%s/openvswitch",
+                                      getenv("OVS_SYSCONFDIR"));
 }

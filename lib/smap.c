@@ -10,20 +10,9 @@
 #include "dynamic-string.h"
 #include "util.h"
 
-/* True if 's' is one or more decimal digits and nothing else. */
-static bool
-is_decimal(const char *s)
-{
-    if (!*s) {
-        return false;
-    }
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9') {
-            return false;
-        }
-    }
-    return true;
-}
+static bool is_decimal(const char *s);
+static size_t smap_find__(const struct smap *, const char *key, bool *found);
+static void smap_put__(struct smap *smap, const char *key, char *value);
 
 void
 smap_init(struct smap *smap)
@@ -74,54 +63,6 @@ smap_swap(struct smap *a, struct smap *b)
 
     *a = *b;
     *b = tmp;
-}
-
-/* Returns the index of 'key' in 'smap' and sets '*found', or the index where
- * it would go. */
-static size_t
-smap_find__(const struct smap *smap, const char *key, bool *found)
-{
-    size_t lo = 0, hi = smap->n;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int cmp = strcmp(key, smap->nodes[mid].key);
-
-        if (!cmp) {
-            *found = true;
-            return mid;
-        } else if (cmp < 0) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    *found = false;
-    return lo;
-}
-
-/* Takes ownership of 'value'. */
-static void
-smap_put__(struct smap *smap, const char *key, char *value)
-{
-    bool found;
-    size_t i = smap_find__(smap, key, &found);
-
-    if (found) {
-        free(smap->nodes[i].value);
-        smap->nodes[i].value = value;
-        return;
-    }
-    if (smap->n >= smap->allocated) {
-        smap->allocated = smap->allocated ? 2 * smap->allocated : 8;
-        smap->nodes = xrealloc(smap->nodes,
-                               smap->allocated * sizeof *smap->nodes);
-    }
-    memmove(&smap->nodes[i + 1], &smap->nodes[i],
-            (smap->n - i) * sizeof *smap->nodes);
-    smap->nodes[i].key = xstrdup(key);
-    smap->nodes[i].value = value;
-    smap->n++;
 }
 
 void
@@ -295,4 +236,67 @@ smap_format(const struct smap *smap, struct ds *s)
         ds_put_format(s, "%s%s=%s", i ? ", " : "",
                       smap->nodes[i].key, smap->nodes[i].value);
     }
+}
+
+/* True if 's' is one or more decimal digits and nothing else. */
+static bool
+is_decimal(const char *s)
+{
+    if (!*s) {
+        return false;
+    }
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9') {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Returns the index of 'key' in 'smap' and sets '*found', or the index where
+ * it would go. */
+static size_t
+smap_find__(const struct smap *smap, const char *key, bool *found)
+{
+    size_t lo = 0, hi = smap->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int cmp = strcmp(key, smap->nodes[mid].key);
+
+        if (!cmp) {
+            *found = true;
+            return mid;
+        } else if (cmp < 0) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    *found = false;
+    return lo;
+}
+
+/* Takes ownership of 'value'. */
+static void
+smap_put__(struct smap *smap, const char *key, char *value)
+{
+    bool found;
+    size_t i = smap_find__(smap, key, &found);
+
+    if (found) {
+        free(smap->nodes[i].value);
+        smap->nodes[i].value = value;
+        return;
+    }
+    if (smap->n >= smap->allocated) {
+        smap->allocated = smap->allocated ? 2 * smap->allocated : 8;
+        smap->nodes = xrealloc(smap->nodes,
+                               smap->allocated * sizeof *smap->nodes);
+    }
+    memmove(&smap->nodes[i + 1], &smap->nodes[i],
+            (smap->n - i) * sizeof *smap->nodes);
+    smap->nodes[i].key = xstrdup(key);
+    smap->nodes[i].value = value;
+    smap->n++;
 }

@@ -6,19 +6,8 @@
 #include <stdlib.h>
 #include "util.h"
 
-static long long int
-timespec_to_msec(const struct timespec *ts)
-{
-    return (long long int) ts->tv_sec * 1000 + ts->tv_nsec / 1000000;
-}
-
-static void
-read_clock(clockid_t id, struct timespec *ts)
-{
-    if (clock_gettime(id, ts)) {
-        util_fatal(0, "clock_gettime failed");
-    }
-}
+static long long int timespec_to_msec(const struct timespec *ts);
+static void read_clock(clockid_t id, struct timespec *ts);
 
 /* Returns the monotonic time in milliseconds. */
 long long int
@@ -63,4 +52,18 @@ time_msec_to_timespec(long long int msec, struct timespec *ts)
 {
     ts->tv_sec = msec / 1000;
     ts->tv_nsec = (msec % 1000) * 1000000;
+}
+
+static long long int
+timespec_to_msec(const struct timespec *ts)
+{
+    return (long long int) ts->tv_sec * 1000 + ts->tv_nsec / 1000000;
+}
+
+static void
+read_clock(clockid_t id, struct timespec *ts)
+{
+    if (clock_gettime(id, ts)) {
+        util_fatal(0, "clock_gettime failed");
+    }
 }
