@@ -25,33 +25,9 @@ static __thread struct poll_loop *loop_;
 static pthread_key_t loop_key;
 static pthread_once_t loop_key_once = PTHREAD_ONCE_INIT;
 
-static void
-free_loop(void *loop)
-{
-    free(((struct poll_loop *) loop)->pollfds);
-    free(loop);
-}
-
-static void
-create_loop_key(void)
-{
-    if (pthread_key_create(&loop_key, free_loop)) {
-        util_fatal(0, "pthread_key_create failed");
-    }
-}
-
-/* Returns the current thread's poll_loop-> */
-static struct poll_loop *
-this_loop(void)
-{
-    if (!loop_) {
-        pthread_once(&loop_key_once, create_loop_key);
-        loop_ = xzalloc(sizeof *loop_);
-        loop_->deadline = LLONG_MAX;
-        pthread_setspecific(loop_key, loop_);
-    }
-    return loop_;
-}
+static void free_loop(void *loop);
+static void create_loop_key(void);
+static struct poll_loop *this_loop(void);
 
 /* Makes the current thread's next poll_block() return when 'fd' has any of
  * the poll() 'events' (POLLIN, POLLOUT) pending.  An fd may be registered
@@ -143,4 +119,32 @@ poll_block(void)
 
     loop->n_pollfds = 0;
     loop->deadline = LLONG_MAX;
+}
+
+static void
+free_loop(void *loop)
+{
+    free(((struct poll_loop *) loop)->pollfds);
+    free(loop);
+}
+
+static void
+create_loop_key(void)
+{
+    if (pthread_key_create(&loop_key, free_loop)) {
+        util_fatal(0, "pthread_key_create failed");
+    }
+}
+
+/* Returns the current thread's poll_loop-> */
+static struct poll_loop *
+this_loop(void)
+{
+    if (!loop_) {
+        pthread_once(&loop_key_once, create_loop_key);
+        loop_ = xzalloc(sizeof *loop_);
+        loop_->deadline = LLONG_MAX;
+        pthread_setspecific(loop_key, loop_);
+    }
+    return loop_;
 }
