@@ -7,6 +7,8 @@ lib_libdpswitch_dp_a_SOURCES = \
 	lib/csum.h \
 	lib/dp-packet-csum.c \
 	lib/dp-packet-csum.h \
+	lib/dp-packet-tso.c \
+	lib/dp-packet-tso.h \
 	lib/dp-packet.c \
 	lib/dp-packet.h \
 	lib/dpdk-eal.c \

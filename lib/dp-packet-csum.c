@@ -7,7 +7,9 @@
 #include "dp-packet-csum.h"
 #include <string.h>
 #include <rte_byteorder.h>
+#include "coverage.h"
 #include "csum.h"
+#include "dp-packet-tso.h"
 #include "packets.h"
 #include "util.h"
 
@@ -17,6 +19,14 @@ static bool l4_geometry(const struct dp_packet *,
                         uint8_t l3[IPV6_HEADER_LEN], uint32_t *l4_size,
                         unsigned int *csum_ofs);
 static bool same_sum(uint16_t, uint16_t);
+static bool tso_prepare(struct dp_packet *, uint32_t caps);
+
+/* Checksums completed in software at egress, because the port could not
+ * take them: where the CPU goes when offloads are missing. */
+COVERAGE_DEFINE(csum_sw_ip);
+COVERAGE_DEFINE(csum_sw_l4);
+/* Partial checksums that could not be completed (the packet is dropped). */
+COVERAGE_DEFINE(csum_invalid);
 
 /* Returns the IPv4 header checksum of 'p', for the IPv4 header at 'l3_ofs'
  * (in any segments), computed as if the checksum field were zero, or 0 if
@@ -177,7 +187,7 @@ dp_packet_csum_verify(struct dp_packet *p)
 }
 
 /* See dp_packet_tx_prepare(). */
-void
+bool
 dp_packet_tx_prepare__(struct dp_packet *p, uint32_t caps)
 {
     struct dp_packet_md *md = &p->md;
@@ -189,14 +199,20 @@ dp_packet_tx_prepare__(struct dp_packet *p, uint32_t caps)
     if (md->l3_ofs == DP_PACKET_OFS_NONE
         || !dp_packet_make_contiguous(p, MIN(need, dp_packet_size(p)))
         || md->l3_ofs + IPV4_HEADER_LEN > dp_packet_head_size(p)) {
-        /* Nothing we could complete: forget the request. */
+        /* Nothing we could complete. */
         md->ip_csum = md->l4_csum = DP_CSUM_UNKNOWN;
-        return;
+        COVERAGE_INC(csum_invalid);
+        return false;
+    }
+
+    if (md->tso_segsz) {
+        return tso_prepare(p, caps);
     }
 
     uint8_t *l3 = dp_packet_l3(p);
     bool is_ipv4 = (l3[0] >> 4) == 4;
     uint64_t ol_flags = 0;
+    bool ok = true;
 
     if (md->ip_csum == DP_CSUM_PARTIAL) {
         struct ipv4_header *ip = (void *) l3;
@@ -204,12 +220,14 @@ dp_packet_tx_prepare__(struct dp_packet *p, uint32_t caps)
         if (!is_ipv4 || ipv4_header_size(ip) < IPV4_HEADER_LEN
             || md->l3_ofs + ipv4_header_size(ip) > dp_packet_size(p)) {
             md->ip_csum = DP_CSUM_UNKNOWN;
+            ok = false;
         } else if (caps & DP_TX_IP_CSUM) {
             ip->csum = 0;
             ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
         } else {
             ip->csum = dp_packet_csum_ipv4_header(p);
             md->ip_csum = DP_CSUM_GOOD;
+            COVERAGE_INC(csum_sw_ip);
         }
     }
 
@@ -235,8 +253,12 @@ dp_packet_tx_prepare__(struct dp_packet *p, uint32_t caps)
             break;
         }
 
-        if (!l4_geometry(p, l3_copy, &l4_size, &csum_ofs)) {
+        if (!l4_geometry(p, l3_copy, &l4_size, &csum_ofs)
+            || (md->l4_ofs + csum_ofs
+                + (md->l4_proto == IPPROTO_SCTP_ ? 4 : 2)
+                > dp_packet_head_size(p))) {
             md->l4_csum = DP_CSUM_UNKNOWN;
+            ok = false;
         } else if (caps & cap) {
             /* The device adds the data to what is in the field: the
              * pseudo-header sum, not complemented, for TCP and UDP. */
@@ -261,17 +283,63 @@ dp_packet_tx_prepare__(struct dp_packet *p, uint32_t caps)
                 memcpy(field, &v16, 2);
             }
             md->l4_csum = DP_CSUM_GOOD;
+            COVERAGE_INC(csum_sw_l4);
         } else {
             md->l4_csum = DP_CSUM_UNKNOWN;
+            ok = false;
         }
     }
 
+    if (!ok) {
+        COVERAGE_INC(csum_invalid);
+        return false;
+    }
     if (ol_flags) {
         m->ol_flags |= ol_flags;
         m->l2_len = md->l3_ofs;
         m->l3_len = (md->l4_ofs != DP_PACKET_OFS_NONE
                      ? md->l4_ofs - md->l3_ofs : 0);
     }
+    return true;
+}
+
+/* Hands TSO packet 'p' to a port with capabilities 'caps', which must
+ * include DP_TX_TCP_TSO (netdev_send() cuts it in software for any other):
+ * the mbuf asks the device to cut it into segments of 'md.tso_segsz'
+ * payload bytes, filling every IPv4 header and TCP checksum, with the
+ * pseudo-header sum without the length in the TCP field, as DPDK wants it.
+ * Returns false if 'p' is not a TSO packet that can be cut. */
+static bool
+tso_prepare(struct dp_packet *p, uint32_t caps)
+{
+    struct dp_packet_md *md = &p->md;
+    struct rte_mbuf *m = &p->mbuf;
+
+    if (!(caps & DP_TX_TCP_TSO) || !dp_packet_tso_valid(p)) {
+        md->ip_csum = md->l4_csum = DP_CSUM_UNKNOWN;
+        COVERAGE_INC(csum_invalid);
+        return false;
+    }
+
+    uint8_t *l3 = dp_packet_l3(p);
+    struct tcp_header *tcp = dp_packet_l4(p);
+    uint64_t ol_flags = RTE_MBUF_F_TX_TCP_SEG;
+    if ((l3[0] >> 4) == 4) {
+        struct ipv4_header *ip = (void *) l3;
+
+        ip->csum = 0;
+        ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+    } else {
+        ol_flags |= RTE_MBUF_F_TX_IPV6;
+    }
+    tcp->csum = csum_fold(pseudo_header_sum(l3, IPPROTO_TCP_, 0));
+
+    m->ol_flags |= ol_flags;
+    m->l2_len = md->l3_ofs;
+    m->l3_len = md->l4_ofs - md->l3_ofs;
+    m->l4_len = (ntohs(tcp->off_flags) >> 12) * 4;
+    m->tso_segsz = md->tso_segsz;
+    return true;
 }
 
 /* Returns the sum of the pseudo-header of the IPv4 or IPv6 header at 'l3'

@@ -32,15 +32,25 @@ void dp_packet_csum_verify(struct dp_packet *);
 #define DP_TX_TCP_CSUM  0x2
 #define DP_TX_UDP_CSUM  0x4
 #define DP_TX_SCTP_CSUM 0x8
+#define DP_TX_TCP_TSO   0x10    /* Cuts TSO packets (md.tso_segsz). */
 
-void dp_packet_tx_prepare__(struct dp_packet *, uint32_t caps);
+bool dp_packet_tx_prepare__(struct dp_packet *, uint32_t caps);
 
 /* Completes, for an egress port with capabilities 'caps' (DP_TX_*), every
  * partial checksum of 'p': in software if the port cannot do it (the state
  * becomes good), else by setting the mbuf's tx offload flags and lengths (the
  * state stays partial: the port finishes it).  A packet with nothing partial
- * costs one test and one branch. */
-static inline void
+ * costs one test and one branch.
+ *
+ * A TSO packet (md.tso_segsz nonzero, see lib/dp-packet-tso.h) is for a port
+ * with DP_TX_TCP_TSO only; its mbuf gets the TSO request.
+ *
+ * Returns false if 'p' has a partial checksum that cannot be completed: its
+ * headers do not hold the segment the checksum covers (offsets outside the
+ * packet, a lying length, an unknown protocol).  The state is then unknown,
+ * and the caller should drop 'p' (sent, it would carry whatever the field
+ * holds, typically a pseudo-header sum, which no receiver accepts). */
+static inline bool
 dp_packet_tx_prepare(struct dp_packet *p, uint32_t caps)
 {
     /* PARTIAL is GOOD | BAD: a state is partial when both bits are set. */
@@ -48,8 +58,9 @@ dp_packet_tx_prepare(struct dp_packet *p, uint32_t caps)
                        | (p->md.l4_csum & (p->md.l4_csum >> 1)));
 
     if (unlikely(pending)) {
-        dp_packet_tx_prepare__(p, caps);
+        return dp_packet_tx_prepare__(p, caps);
     }
+    return true;
 }
 
 #endif /* dp-packet-csum.h */

@@ -69,7 +69,10 @@ struct dp_packet_md {
     uint8_t ip_csum;            /* enum dp_csum, IPv4 header checksum. */
     uint8_t l4_csum;            /* enum dp_csum, L4 checksum at 'l4_ofs'. */
     uint8_t l4_proto;           /* IP protocol of the header at 'l4_ofs'. */
-    uint8_t pad[2];
+    uint16_t tso_segsz;         /* A TCP segment to be cut into segments
+                                 * of this many payload bytes at egress
+                                 * (userspace TSO), or 0.  Its L4 checksum
+                                 * is partial. */
 };
 
 /* A packet.  The mbuf is the first segment; 'md' is its private area, which

@@ -85,12 +85,14 @@ static const char *const startup_keys[] = {
     "dpdk-init", "dpdk-lcore-mask", "dpdk-socket-mem", "dpdk-alloc-mem",
     "dpdk-socket-limit", "dpdk-hugepage-dir", "dpdk-extra",
     "vhost-sock-dir", "dpdk-multi-seg-mbufs", "per-port-memory",
+    "userspace-tso-enable",
 };
 
 static bool initialized;        /* dpdk_init() ran. */
 static bool full_eal;           /* dpdk_available(). */
 static bool multi_seg_mbufs;
 static bool per_port_memory;
+static bool userspace_tso;
 static bool restart_needed;
 static char *vhost_sock_dir;
 static struct smap startup_config = SMAP_INITIALIZER;
@@ -162,6 +164,13 @@ dpdk_multi_seg_mbufs(void)
     return multi_seg_mbufs;
 }
 
+/* Returns other_config:userspace-tso-enable as read at start-up. */
+bool
+dpdk_userspace_tso(void)
+{
+    return userspace_tso;
+}
+
 /* Returns other_config:per-port-memory as read at start-up. */
 bool
 dpdk_per_port_memory(void)
@@ -190,6 +199,10 @@ dpdk_init__(const struct smap *cfg)
 
     multi_seg_mbufs = smap_get_bool(cfg, "dpdk-multi-seg-mbufs", false);
     per_port_memory = smap_get_bool(cfg, "per-port-memory", false);
+    userspace_tso = smap_get_bool(cfg, "userspace-tso-enable", false);
+    if (userspace_tso) {
+        VLOG_INFO("Userspace TCP Segmentation Offloading support enabled");
+    }
     dpdk_set_vhost_sock_dir(cfg);
 
     /* DPDK logs from rte_eal_init() on, so redirect first. */

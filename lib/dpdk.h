@@ -47,6 +47,10 @@ const char *dpdk_get_vhost_sock_dir(void);
 /* True if other_config changed a start-up key since EAL was initialised. */
 bool dpdk_restart_needed(void);
 
+/* other_config:userspace-tso-enable, as read at start-up: vhost-user
+ * guests may send TCP segments of up to 64 KB (HOST_TSO4/6). */
+bool dpdk_userspace_tso(void);
+
 /* other_config:dpdk-multi-seg-mbufs, as read at start-up. */
 bool dpdk_multi_seg_mbufs(void);
 

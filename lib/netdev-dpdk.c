@@ -623,6 +623,9 @@ netdev_dpdk_start_device(struct netdev_dpdk *dev,
     if (dev->tx_caps & NETDEV_TX_MULTI_SEG) {
         conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
     }
+    if (dev->tx_caps & NETDEV_TX_TCP_TSO) {
+        conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_TCP_TSO;
+    }
     conf.txmode.offloads &= tx_capa;
 
     /* Fewer tx queues may still work where many do not (net_tap wants as
@@ -798,6 +801,13 @@ netdev_dpdk_reconfigure(struct netdev *netdev, char **errp)
     if (multi_seg && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)) {
         caps |= NETDEV_TX_MULTI_SEG;
     }
+    /* TSO packets are chains: with userspace TSO, a device that cuts TCP
+     * segments and sends chains takes them as they are. */
+    uint64_t tso_capa = (RTE_ETH_TX_OFFLOAD_TCP_TSO
+                         | RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
+    if (dpdk_userspace_tso() && (info.tx_offload_capa & tso_capa) == tso_capa) {
+        caps |= NETDEV_TX_TCP_TSO | NETDEV_TX_MULTI_SEG;
+    }
     dev->tx_caps = caps;
     if (multi_seg && !dev->scatter
         && MTU_TO_FRAME_LEN(mtu) + RTE_PKTMBUF_HEADROOM
@@ -915,7 +925,8 @@ netdev_dpdk_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
     uint32_t max_size = dev->max_frame_len;
     for (uint32_t i = 0; i < batch->count; i++) {
         struct dp_packet *p = batch->packets[i];
-        if (unlikely(dp_packet_size(p) > max_size)) {
+        /* A TSO packet is cut to the MTU by the device. */
+        if (unlikely(dp_packet_size(p) > max_size) && !p->md.tso_segsz) {
             dp_packet_free(p);
             n_mtu_drops++;
         } else {

@@ -80,6 +80,11 @@ struct netdev {
      * 'tx_copy_max' there or (atomically) when its MTU changes. */
     struct rte_mempool *tx_copy_pool;
     uint32_t tx_copy_max;               /* Atomic. */
+
+    /* Packets netdev_send() dropped because a partial checksum could not
+     * be completed (lib/dp-packet-csum.h).  Reported as
+     * Interface:statistics:ovs_tx_invalid_hwol_drops. */
+    uint64_t tx_csum_drops;             /* Atomic. */
 };
 
 struct netdev_rxq {

@@ -86,15 +86,18 @@ COVERAGE_DEFINE(vhost_notification);
  * one VLAN tag (Open vSwitch allows the same). */
 #define VHOST_FRAME_OVERHEAD (14 + 4)
 
-/* Virtio features dpswitch refuses: segmentation offloads in either
- * direction it cannot take, and partial checksums from the guest (it
- * computes them itself, so received checksums are plain "unknown"). */
+/* Virtio features dpswitch refuses.  Partial checksums (VIRTIO_NET_F_CSUM)
+ * are taken from guests and given to those that take them (GUEST_CSUM):
+ * librte_vhost, in its compliant mode, reports a packet the guest left
+ * with NEEDS_CSUM as RTE_MBUF_F_RX_L4_CKSUM_NONE, our "partial".  TCP
+ * segments larger than the MTU (HOST_TSO4/6) only with
+ * other_config:userspace-tso-enable; ECN and UFO never. */
 #define VHOST_DISABLED_FEATURES                 \
-    ((1ULL << VIRTIO_NET_F_CSUM)                \
-     | (1ULL << VIRTIO_NET_F_HOST_TSO4)         \
-     | (1ULL << VIRTIO_NET_F_HOST_TSO6)         \
-     | (1ULL << VIRTIO_NET_F_HOST_ECN)          \
+    ((1ULL << VIRTIO_NET_F_HOST_ECN)            \
      | (1ULL << VIRTIO_NET_F_HOST_UFO))
+#define VHOST_TSO_FEATURES                      \
+    ((1ULL << VIRTIO_NET_F_HOST_TSO4)           \
+     | (1ULL << VIRTIO_NET_F_HOST_TSO6))
 
 /* Counters of dpswitch's own (Interface:statistics), in the order they are
  * shown.  The ones without a source here stay 0, as in Open vSwitch for a
@@ -592,7 +595,9 @@ netdev_vhost_send(struct netdev *netdev, int qid,
     for (uint32_t i = 0; i < n; i++) {
         struct dp_packet *p = batch->packets[i];
 
-        if (unlikely(dp_packet_size(p) > max_len)) {
+        /* A TSO frame (only ever sent to a guest that takes them) is cut
+         * to the MTU by the guest. */
+        if (unlikely(dp_packet_size(p) > max_len) && !p->md.tso_segsz) {
             dp_packet_free(p);
             mtu_drops++;
             continue;
@@ -991,10 +996,14 @@ netdev_vhost_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
     for (uint16_t i = 0; i < n; i++) {
         struct dp_packet *p = dp_packet_from_mbuf(mbufs[i]);
 
-        /* The guest computes its checksums (VIRTIO_NET_F_CSUM is off), so
-         * their state is unknown, and no offload flag applies. */
-        mbufs[i]->ol_flags = 0;
+        /* L4 "none" (the guest left the checksum for us) is partial;
+         * the IP checksum is the guest's, unknown.  A TCP segment larger
+         * than the MTU (HOST_TSO4/6) comes as "LRO" with its MSS. */
         dp_packet_md_reset(p);
+        dp_packet_csum_from_rx_flags(p);
+        if (mbufs[i]->ol_flags & RTE_MBUF_F_RX_LRO) {
+            p->md.tso_segsz = mbufs[i]->tso_segsz;
+        }
         bytes += dp_packet_size(p);
         batch->packets[i] = p;
     }
@@ -1061,7 +1070,11 @@ vhost_register_socket(struct netdev_vhost *dev, const char *path, char **errp)
         error = EINVAL;
         goto error;
     }
-    if (rte_vhost_driver_disable_features(path, VHOST_DISABLED_FEATURES)
+    uint64_t disabled = VHOST_DISABLED_FEATURES;
+    if (!dpdk_userspace_tso()) {
+        disabled |= VHOST_TSO_FEATURES;
+    }
+    if (rte_vhost_driver_disable_features(path, disabled)
         || rte_vhost_driver_callback_register(path, &vhost_device_ops)) {
         *errp = xasprintf("%s: librte_vhost cannot set up socket %s",
                           name, path);
@@ -1337,14 +1350,23 @@ vhost_remap_txqs__(struct netdev_vhost *dev)
 
 /* The NETDEV_TX_* a guest with virtio 'features' can do.  With
  * VIRTIO_NET_F_GUEST_CSUM the guest takes partial TCP and UDP checksums,
- * and librte_vhost fills IPv4 header checksums itself. */
+ * and librte_vhost fills IPv4 header checksums itself.  (Not SCTP: a
+ * virtio partial checksum is a ones' complement sum, never a CRC.)  With
+ * GUEST_TSO4 and GUEST_TSO6 as well, and userspace TSO enabled, it takes
+ * whole TCP segments of up to 64 KB. */
 static uint32_t
 vhost_tx_caps_from_features(uint64_t features)
 {
+    static const uint64_t tso = ((1ULL << VIRTIO_NET_F_GUEST_CSUM)
+                                 | (1ULL << VIRTIO_NET_F_GUEST_TSO4)
+                                 | (1ULL << VIRTIO_NET_F_GUEST_TSO6));
     uint32_t caps = NETDEV_TX_MULTI_SEG;
 
     if (features & (1ULL << VIRTIO_NET_F_GUEST_CSUM)) {
         caps |= NETDEV_TX_IPV4_CSUM | NETDEV_TX_TCP_CSUM | NETDEV_TX_UDP_CSUM;
+    }
+    if ((features & tso) == tso && dpdk_userspace_tso()) {
+        caps |= NETDEV_TX_TCP_TSO;
     }
     return caps;
 }

@@ -14,6 +14,7 @@
 #include <strings.h>
 #include "coverage.h"
 #include "dp-packet-csum.h"
+#include "dp-packet-tso.h"
 #include "dp-packet.h"
 #include "dynamic-string.h"
 #include "latch.h"
@@ -31,6 +32,7 @@ COVERAGE_DEFINE(netdev_received);
 COVERAGE_DEFINE(netdev_linearized);
 COVERAGE_DEFINE(netdev_linearize_drops);
 COVERAGE_DEFINE(netdev_tx_chain_copied);
+COVERAGE_DEFINE(netdev_invalid_csum_drops);
 
 /* Registered classes, by type.  An entry whose 'overridden' is true took
  * the place of whatever class registers that type later (tests with
@@ -58,6 +60,13 @@ static pthread_once_t reconf_once = PTHREAD_ONCE_INIT;
 static struct netdev_registered_class *find_class(const char *type);
 static void netdev_destroy(struct netdev *);
 static void netdev_update_tx_caps(struct netdev *);
+static int netdev_send__(struct netdev *, int qid, struct dp_packet_batch *,
+                         bool concurrent_txq);
+static int netdev_send_segments(struct netdev *, int qid,
+                                struct dp_packet_batch *, size_t n_ready,
+                                struct dp_packet *, bool concurrent_txq);
+static void netdev_add_invalid_hwol_drops(const struct netdev *,
+                                          struct netdev_custom_stats *);
 static void reconf_init(void);
 
 /* Custom statistics. */
@@ -723,12 +732,16 @@ netdev_get_custom_stats(const struct netdev *netdev,
     if (drops || stats->n) {
         netdev_custom_stats_add(stats, "ovs_tx_linearize_drops", drops);
     }
+    netdev_add_invalid_hwol_drops(netdev, stats);
     return error;
 }
 
 /* Adds the netdev's Interface:status keys to 'status': the class's own and
  * tx_ip_csum_offload, tx_tcp_csum_offload, tx_udp_csum_offload,
- * tx_sctp_csum_offload ("true" or "false"). */
+ * tx_sctp_csum_offload, tx_tcp_seg_offload and (always "false" for now)
+ * tx_vxlan_tso_offload, tx_geneve_tso_offload, tx_out_ip_csum_offload,
+ * tx_out_udp_csum_offload, as Open vSwitch 3.3 names them ("true" or
+ * "false"). */
 int
 netdev_get_status(const struct netdev *netdev, struct smap *status)
 {
@@ -740,6 +753,12 @@ netdev_get_status(const struct netdev *netdev, struct smap *status)
         { NETDEV_TX_TCP_CSUM, "tx_tcp_csum_offload" },
         { NETDEV_TX_UDP_CSUM, "tx_udp_csum_offload" },
         { NETDEV_TX_SCTP_CSUM, "tx_sctp_csum_offload" },
+        { NETDEV_TX_TCP_TSO, "tx_tcp_seg_offload" },
+        /* Tunnels come later: never offloaded yet. */
+        { 0, "tx_vxlan_tso_offload" },
+        { 0, "tx_geneve_tso_offload" },
+        { 0, "tx_out_ip_csum_offload" },
+        { 0, "tx_out_udp_csum_offload" },
     };
     int error = 0;
 
@@ -899,20 +918,25 @@ netdev_tx_linearize(struct netdev *netdev, struct dp_packet *p)
 /* Sends the packets of 'batch' on tx queue 'qid' (taken modulo n_txq) of
  * 'netdev', which takes ownership of every packet; the batch is empty on
  * return.  First completes, packet by packet, the pending checksums the
- * port cannot offload and, for a port without NETDEV_TX_MULTI_SEG, makes
- * chains linear or copies them into one large buffer
- * (netdev_tx_linearize()), dropping (and counting in ovs_tx_linearize_drops)
- * only those for which no buffer can be had.  Returns 0 or the class's
- * errno. */
+ * port cannot offload (dropping, and counting in ovs_tx_invalid_hwol_drops,
+ * those whose headers cannot hold them), cuts TSO packets (md.tso_segsz)
+ * into segments for a port without NETDEV_TX_TCP_TSO and, for a port
+ * without NETDEV_TX_MULTI_SEG, makes chains linear or copies them into one
+ * large buffer (netdev_tx_linearize()), dropping (and counting in
+ * ovs_tx_linearize_drops) only those for which no buffer can be had.
+ * Returns 0 or the class's errno. */
 int
 netdev_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
             bool concurrent_txq)
 {
     uint32_t caps = __atomic_load_n(&netdev->tx_caps, __ATOMIC_RELAXED);
     uint32_t csum_caps = caps & (NETDEV_TX_IPV4_CSUM | NETDEV_TX_TCP_CSUM
-                                 | NETDEV_TX_UDP_CSUM | NETDEV_TX_SCTP_CSUM);
+                                 | NETDEV_TX_UDP_CSUM | NETDEV_TX_SCTP_CSUM
+                                 | NETDEV_TX_TCP_TSO);
     size_t n_drops = 0;
+    size_t n_csum_drops = 0;
     size_t n = 0;
+    int error = 0;
 
     /* The common packet, linear (or the port takes chains) with no
      * checksum pending, costs one test: a chain's 'next' masked by whether
@@ -933,6 +957,17 @@ netdev_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
     for (; i < batch->count; i++) {
         struct dp_packet *p = batch->packets[i];
 
+        /* A TSO packet (always partial, so never on the quick path above)
+         * that the port cannot cut: its segments, made here, go in its
+         * place, after the packets before it. */
+        if (unlikely(p->md.tso_segsz) && !(caps & NETDEV_TX_TCP_TSO)) {
+            int retval = netdev_send_segments(netdev, qid, batch, n, p,
+                                              concurrent_txq);
+            error = error ? error : retval;
+            n = 0;
+            continue;
+        }
+
         if (!(caps & NETDEV_TX_MULTI_SEG) && !dp_packet_is_linear(p)) {
             p = netdev_tx_linearize(netdev, p);
             if (!p) {
@@ -940,27 +975,34 @@ netdev_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
                 continue;
             }
         }
-        dp_packet_tx_prepare(p, csum_caps);
+        if (unlikely(!dp_packet_tx_prepare(p, csum_caps))) {
+            dp_packet_free(p);
+            n_csum_drops++;
+            continue;
+        }
         batch->packets[n++] = p;
     }
     batch->count = n;
+    if (n_csum_drops) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+        VLOG_WARN_RL(&rl, "%s: dropped %zu packet(s) whose partial "
+                     "checksum cannot be completed (headers that do not "
+                     "hold the checksummed segment)", netdev->name,
+                     n_csum_drops);
+        __atomic_fetch_add(&netdev->tx_csum_drops, n_csum_drops,
+                           __ATOMIC_RELAXED);
+        COVERAGE_ADD(netdev_invalid_csum_drops, n_csum_drops);
+    }
     if (n_drops) {
         __atomic_fetch_add(&netdev->tx_linearize_drops, n_drops,
                            __ATOMIC_RELAXED);
         COVERAGE_ADD(netdev_linearize_drops, n_drops);
     }
-    if (!n) {
-        return 0;
+    if (n) {
+        int retval = netdev_send__(netdev, qid, batch, concurrent_txq);
+        error = error ? error : retval;
     }
-
-    if (netdev->n_txq > 0 && (qid < 0 || qid >= netdev->n_txq)) {
-        qid = (qid < 0 ? 0 : qid) % netdev->n_txq;
-    }
-    COVERAGE_ADD(netdev_sent, n);
-    int error = netdev->netdev_class->send(netdev, qid, batch,
-                                           concurrent_txq);
-    /* The class owns the packets now, whatever it returned. */
-    dp_packet_batch_init(batch);
     return error;
 }
 
@@ -1039,6 +1081,100 @@ netdev_update_tx_caps(struct netdev *netdev)
     __atomic_store_n(&netdev->tx_caps,
                      class->get_tx_caps ? class->get_tx_caps(netdev) : 0,
                      __ATOMIC_RELAXED);
+}
+
+/* Hands the packets of 'batch' to the class of 'netdev' on tx queue 'qid'
+ * (taken modulo n_txq) and empties 'batch'.  Returns the class's errno. */
+static int
+netdev_send__(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
+              bool concurrent_txq)
+{
+    if (netdev->n_txq > 0 && (qid < 0 || qid >= netdev->n_txq)) {
+        qid = (qid < 0 ? 0 : qid) % netdev->n_txq;
+    }
+    COVERAGE_ADD(netdev_sent, batch->count);
+    int error = netdev->netdev_class->send(netdev, qid, batch,
+                                           concurrent_txq);
+    /* The class owns the packets now, whatever it returned. */
+    dp_packet_batch_init(batch);
+    return error;
+}
+
+/* Userspace TSO for netdev_send(): sends the first 'n_ready' packets of
+ * 'batch' (already prepared), then TSO packet 'p' cut into segments in
+ * software, which netdev_send() prepares like any packet (checksums,
+ * chains), and frees 'p'.  An invalid TSO packet (absurd MSS, lying
+ * lengths) is dropped and counted in ovs_tx_invalid_hwol_drops.  Returns
+ * 0 or the class's errno. */
+static int
+netdev_send_segments(struct netdev *netdev, int qid,
+                     struct dp_packet_batch *batch, size_t n_ready,
+                     struct dp_packet *p, bool concurrent_txq)
+{
+    struct dp_packet_batch segs;
+    int error = 0;
+
+    if (n_ready) {
+        memcpy(segs.packets, batch->packets, n_ready * sizeof *segs.packets);
+        segs.count = n_ready;
+        error = netdev_send__(netdev, qid, &segs, concurrent_txq);
+    }
+
+    if (!dp_packet_tso_valid(p)) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+        VLOG_WARN_RL(&rl, "%s: dropped a %"PRIu32"-byte TSO packet with "
+                     "MSS %u: not a TCP segment that can be cut",
+                     netdev->name, dp_packet_size(p),
+                     (unsigned int) p->md.tso_segsz);
+        __atomic_fetch_add(&netdev->tx_csum_drops, 1, __ATOMIC_RELAXED);
+        dp_packet_free(p);
+        return error;
+    }
+
+    uint32_t offset = 0;
+    int retval;
+    do {
+        dp_packet_batch_init(&segs);
+        retval = dp_packet_tso_segment(p, &offset, &segs);
+        if (segs.count) {
+            int e = netdev_send(netdev, qid, &segs, concurrent_txq);
+            error = error ? error : e;
+        }
+    } while (!retval);
+    if (retval != EOF) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+        VLOG_WARN_RL(&rl, "%s: TSO packet cut short: %s", netdev->name,
+                     util_strerror(retval));
+        __atomic_fetch_add(&netdev->tx_csum_drops, 1, __ATOMIC_RELAXED);
+    }
+    dp_packet_free(p);
+    return error;
+}
+
+/* Adds the packets netdev_send() dropped for a partial checksum it could
+ * not complete to "ovs_tx_invalid_hwol_drops" in 'stats' (Open vSwitch's
+ * counter of packets with offload requests that cannot be met): to the
+ * class's own counter of that name if it has one, else as a new one when
+ * there are drops or other counters. */
+static void
+netdev_add_invalid_hwol_drops(const struct netdev *netdev,
+                              struct netdev_custom_stats *stats)
+{
+    static const char key[] = "ovs_tx_invalid_hwol_drops";
+    uint64_t drops = __atomic_load_n(&netdev->tx_csum_drops,
+                                     __ATOMIC_RELAXED);
+
+    for (size_t i = 0; i < stats->n; i++) {
+        if (!strcmp(stats->counters[i].name, key)) {
+            stats->counters[i].value += drops;
+            return;
+        }
+    }
+    if (drops) {
+        netdev_custom_stats_add(stats, key, drops);
+    }
 }
 
 static void

@@ -48,6 +48,10 @@ enum netdev_flags {
 #define NETDEV_TX_TCP_CSUM   0x02       /*   tx_ip_csum_offload ... */
 #define NETDEV_TX_UDP_CSUM   0x04
 #define NETDEV_TX_SCTP_CSUM  0x08
+#define NETDEV_TX_TCP_TSO    0x10       /* tx_tcp_seg_offload: takes TCP
+                                         * segments larger than the MTU
+                                         * (md.tso_segsz) and cuts them
+                                         * itself. */
 #define NETDEV_TX_MULTI_SEG  0x100      /* Takes chained packets. */
 
 /* Interface:statistics.  UINT64_MAX means "not supported": not written to

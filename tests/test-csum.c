@@ -14,6 +14,7 @@
 #include <string.h>
 #include "csum.h"
 #include "dp-packet-csum.h"
+#include "dp-packet-tso.h"
 #include "dp-packet.h"
 #include "dp-test.h"
 #include "packets.h"
@@ -367,7 +368,7 @@ test_malformed_lengths(void **state DPS_UNUSED)
     dp_packet_csum_verify(p);
     assert_int_equal(p->md.l4_csum, DP_CSUM_UNKNOWN);
     p->md.l4_csum = DP_CSUM_PARTIAL;
-    dp_packet_tx_prepare(p, 0);
+    assert_false(dp_packet_tx_prepare(p, 0));       /* To be dropped. */
     assert_int_equal(p->md.l4_csum, DP_CSUM_UNKNOWN);
     dp_packet_free(p);
 
@@ -512,6 +513,339 @@ test_tx_prepare(void **state DPS_UNUSED)
     }
 }
 
+/* Userspace TSO. */
+
+/* A TCP segment for the TSO tests: Ethernet, IPv4 (id 0xfffe, so that the
+ * ids wrap) or IPv6, TCP with 12 bytes of options and flags CWR, PSH, FIN
+ * and ACK, sequence number 0xfffff000 (it wraps too), and 'payload' bytes
+ * of a pattern. */
+struct tso_pkt {
+    uint8_t data[65600];
+    size_t size;
+    size_t l3_ofs, l4_ofs, hdr_size;
+    bool ipv6;
+};
+
+static void
+tso_build(struct tso_pkt *t, bool ipv6, size_t payload)
+{
+    uint8_t *d = t->data;
+    size_t tcp_size = TCP_HEADER_LEN + 12;
+
+    memset(d, 0, 14);
+    d[0] = 0x02;
+    d[11] = 0x01;
+    d[12] = ipv6 ? 0x86 : 0x08;
+    d[13] = ipv6 ? 0xdd : 0x00;
+    t->ipv6 = ipv6;
+    t->l3_ofs = 14;
+    if (ipv6) {
+        struct ipv6_header *ip6 = (void *) (d + 14);
+
+        memset(ip6, 0, sizeof *ip6);
+        ip6->ver_tc_label = htonl(0x60000000);
+        ip6->payload_len = htons(tcp_size + payload);
+        ip6->next = IPPROTO_TCP_;
+        ip6->hlimit = 64;
+        ip6->src.s6[0] = 0x20;
+        ip6->dst.s6[0] = 0x20;
+        ip6->dst.s6[15] = 2;
+        t->l4_ofs = 14 + IPV6_HEADER_LEN;
+    } else {
+        struct ipv4_header *ip = (void *) (d + 14);
+
+        memset(ip, 0, sizeof *ip);
+        ip->ver_ihl = 0x45;
+        ip->tot_len = htons(IPV4_HEADER_LEN + tcp_size + payload);
+        ip->id = htons(0xfffe);
+        ip->frag_off = htons(0x4000);       /* DF. */
+        ip->ttl = 64;
+        ip->proto = IPPROTO_TCP_;
+        ip->src = htonl(0x0a000001);
+        ip->dst = htonl(0x0a000002);
+        t->l4_ofs = 14 + IPV4_HEADER_LEN;
+    }
+    struct tcp_header *tcp = (void *) (d + t->l4_ofs);
+    memset(tcp, 0, tcp_size);
+    tcp->src = htons(40000);
+    tcp->dst = htons(5201);
+    tcp->seq = htonl(0xfffff000);
+    tcp->ack = htonl(77);
+    tcp->off_flags = htons((tcp_size / 4) << 12 | TCP_CWR | TCP_PSH | TCP_FIN
+                           | 0x010);
+    tcp->window = htons(512);
+    memset((uint8_t *) tcp + TCP_HEADER_LEN, 1, 12);    /* NOPs. */
+    t->hdr_size = t->l4_ofs + tcp_size;
+    for (size_t i = 0; i < payload; i++) {
+        d[t->hdr_size + i] = (i * 7 + i / 251) & 0xff;
+    }
+    t->size = t->hdr_size + payload;
+}
+
+/* 't' as a chain of 'first'-byte and then 'rest'-byte segments, partial,
+ * to be cut at 'mss'. */
+static struct dp_packet *
+tso_packet(const struct tso_pkt *t, struct rte_mempool *pool, size_t first,
+           size_t rest, uint16_t mss)
+{
+    struct dp_packet *p = dp_test_chain(pool, t->data, t->size, first, rest);
+
+    assert_non_null(p);
+    p->md.l2_ofs = 0;
+    p->md.l3_ofs = t->l3_ofs;
+    p->md.l4_ofs = t->l4_ofs;
+    p->md.l4_proto = IPPROTO_TCP_;
+    p->md.l4_csum = DP_CSUM_PARTIAL;
+    p->md.tso_segsz = mss;
+    return p;
+}
+
+/* Segments are MSS-sized but the last, carry the payload in order, with
+ * lengths, ids, sequence numbers, flags and checksums right, whatever the
+ * segments of the original. */
+static void
+test_tso_segment(void **state DPS_UNUSED)
+{
+    static struct tso_pkt t;
+    static const size_t payloads[] = { 0, 1, 535, 536, 537, 1609, 4000,
+                                       65000 };
+    static const uint16_t msss[] = { 536, 1448, 8948 };
+
+    for (int v6 = 0; v6 < 2; v6++) {
+        for (size_t pi = 0; pi < ARRAY_SIZE(payloads); pi++) {
+            for (size_t mi = 0; mi < ARRAY_SIZE(msss); mi++) {
+                size_t payload = payloads[pi];
+                uint16_t mss = msss[mi];
+
+                if (v6 && payload > 65000 - 40) {
+                    payload = 65000 - 40;
+                }
+                tso_build(&t, v6, payload);
+                struct dp_packet *p = tso_packet(&t, dp_test_pools.std,
+                                                 t.hdr_size + 3, 700, mss);
+                assert_true(dp_packet_tso_valid(p));
+
+                struct dp_packet_batch segs;
+                uint32_t offset = 0;
+                size_t k = 0, done = 0;
+                int retval;
+                do {
+                    dp_packet_batch_init(&segs);
+                    retval = dp_packet_tso_segment(p, &offset, &segs);
+                    assert_true(retval == 0 || retval == EOF);
+                    for (size_t i = 0; i < segs.count; i++, k++) {
+                        struct dp_packet *seg = segs.packets[i];
+                        size_t size = MIN(mss, payload - done);
+                        bool last = done + size == payload;
+
+                        assert_true(dp_test_chain_ok(seg));
+                        assert_int_equal(dp_packet_size(seg),
+                                         t.hdr_size + size);
+                        assert_int_equal(seg->md.tso_segsz, 0);
+                        assert_true(dp_packet_tx_prepare(seg, 0));
+
+                        uint8_t h[128];
+                        assert_int_equal(dp_packet_copy_out(seg, 0,
+                                                            t.hdr_size, h),
+                                         0);
+                        if (v6) {
+                            struct ipv6_header *ip6 = (void *) (h + 14);
+                            assert_int_equal(ntohs(ip6->payload_len),
+                                             t.hdr_size - t.l4_ofs + size);
+                        } else {
+                            struct ipv4_header *ip = (void *) (h + 14);
+                            assert_int_equal(ntohs(ip->tot_len),
+                                             t.hdr_size - 14 + size);
+                            assert_int_equal(ntohs(ip->id),
+                                             (uint16_t) (0xfffe + k));
+                            assert_int_equal(ntohs(ip->frag_off), 0x4000);
+                        }
+                        struct tcp_header *tcp = (void *) (h + t.l4_ofs);
+                        assert_int_equal(ntohl(tcp->seq),
+                                         (uint32_t) (0xfffff000 + done));
+                        uint16_t flags = ntohs(tcp->off_flags) & 0x1ff;
+                        uint16_t want = 0x010;
+                        want |= k == 0 ? TCP_CWR : 0;
+                        want |= last ? TCP_PSH | TCP_FIN : 0;
+                        assert_int_equal(flags, want);
+                        assert_int_equal(ntohs(tcp->off_flags) >> 12, 8);
+
+                        /* The payload, in order. */
+                        uint8_t *buf = xmalloc(size + 1);
+                        assert_int_equal(dp_packet_copy_out(seg, t.hdr_size,
+                                                            size, buf), 0);
+                        assert_memory_equal(buf, t.data + t.hdr_size + done,
+                                            size);
+                        free(buf);
+
+                        /* Checksums verify from scratch. */
+                        seg->md.ip_csum = DP_CSUM_UNKNOWN;
+                        seg->md.l4_csum = DP_CSUM_UNKNOWN;
+                        dp_packet_csum_verify(seg);
+                        assert_int_equal(seg->md.l4_csum, DP_CSUM_GOOD);
+                        assert_int_equal(seg->md.ip_csum, v6
+                                         ? DP_CSUM_UNKNOWN : DP_CSUM_GOOD);
+                        done += size;
+                        dp_packet_free(seg);
+                    }
+                } while (!retval);
+                assert_int_equal(done, payload);
+                assert_int_equal(k, payload ? (payload + mss - 1) / mss : 1);
+                dp_packet_free(p);
+            }
+        }
+    }
+}
+
+/* Headers split over small segments are pulled forward, and the payload
+ * is gathered from many. */
+static void
+test_tso_segment_tiny_chain(void **state DPS_UNUSED)
+{
+    static struct tso_pkt t;
+
+    tso_build(&t, false, 3000);
+    struct dp_packet *p = tso_packet(&t, dp_test_pools.std, 20, 64, 1000);
+    assert_true(dp_packet_n_segs(p) > 40);
+    assert_true(dp_packet_tso_valid(p));
+
+    struct dp_packet_batch segs;
+    uint32_t offset = 0;
+    dp_packet_batch_init(&segs);
+    assert_int_equal(dp_packet_tso_segment(p, &offset, &segs), EOF);
+    assert_int_equal(segs.count, 3);
+    for (size_t i = 0; i < segs.count; i++) {
+        struct dp_packet *seg = segs.packets[i];
+
+        assert_true(dp_test_chain_ok(seg));
+        assert_int_equal(dp_packet_size(seg), t.hdr_size + 1000);
+        assert_true(dp_packet_tx_prepare(seg, 0));
+        seg->md.ip_csum = seg->md.l4_csum = DP_CSUM_UNKNOWN;
+        dp_packet_csum_verify(seg);
+        assert_int_equal(seg->md.ip_csum, DP_CSUM_GOOD);
+        assert_int_equal(seg->md.l4_csum, DP_CSUM_GOOD);
+    }
+    dp_packet_batch_free(&segs);
+    dp_packet_free(p);
+}
+
+/* Absurd segment sizes and lying headers: refused, never cut. */
+static void
+test_tso_invalid(void **state DPS_UNUSED)
+{
+    static struct tso_pkt t;
+    static const uint16_t bad_msss[] = { 1, 10, DP_TSO_MIN_MSS - 1,
+                                         DP_TSO_MAX_MSS + 1, 65535 };
+    const uint32_t caps = DP_TX_TCP_TSO | DP_TX_TCP_CSUM | DP_TX_IP_CSUM;
+
+    tso_build(&t, false, 5000);
+    for (size_t i = 0; i < ARRAY_SIZE(bad_msss); i++) {
+        struct dp_packet *p = tso_packet(&t, dp_test_pools.std, 1000, 1000,
+                                         bad_msss[i]);
+        assert_false(dp_packet_tso_valid(p));
+        /* Nor handed to a port that would cut it. */
+        assert_false(dp_packet_tx_prepare(p, caps));
+        assert_int_equal(p->mbuf.ol_flags & RTE_MBUF_F_TX_TCP_SEG, 0);
+        dp_packet_free(p);
+    }
+
+    /* An IP length beyond the packet. */
+    struct ipv4_header *ip = (void *) (t.data + 14);
+    ip->tot_len = htons(ntohs(ip->tot_len) + 1);
+    struct dp_packet *p = tso_packet(&t, dp_test_pools.std, 1000, 1000, 1000);
+    assert_false(dp_packet_tso_valid(p));
+    dp_packet_free(p);
+
+    /* A TCP data offset below 5 words, or beyond the IP length. */
+    tso_build(&t, false, 5000);
+    struct tcp_header *tcp = (void *) (t.data + t.l4_ofs);
+    tcp->off_flags = htons(4 << 12);
+    p = tso_packet(&t, dp_test_pools.std, 1000, 1000, 1000);
+    assert_false(dp_packet_tso_valid(p));
+    dp_packet_free(p);
+    tso_build(&t, false, 10);
+    tcp->off_flags = htons(15 << 12);
+    p = tso_packet(&t, dp_test_pools.std, 1000, 1000, 1000);
+    assert_false(dp_packet_tso_valid(p));
+    dp_packet_free(p);
+
+    /* Not TCP, or no L4 offset. */
+    tso_build(&t, true, 5000);
+    p = tso_packet(&t, dp_test_pools.std, 1000, 1000, 1000);
+    p->md.l4_proto = IPPROTO_UDP_;
+    assert_false(dp_packet_tso_valid(p));
+    p->md.l4_proto = IPPROTO_TCP_;
+    p->md.l4_ofs = DP_PACKET_OFS_NONE;
+    assert_false(dp_packet_tso_valid(p));
+    dp_packet_free(p);
+}
+
+/* A port that cuts segments gets the request: flags, lengths, MSS, and the
+ * pseudo-header sum without the length in the TCP checksum field. */
+static void
+test_tso_offload(void **state DPS_UNUSED)
+{
+    static struct tso_pkt t;
+    const uint32_t caps = DP_TX_TCP_TSO | DP_TX_TCP_CSUM | DP_TX_IP_CSUM;
+
+    for (int v6 = 0; v6 < 2; v6++) {
+        tso_build(&t, v6, 20000);
+        struct dp_packet *p = tso_packet(&t, dp_test_pools.std, 1000, 2000,
+                                         1448);
+        assert_true(dp_packet_tx_prepare(p, caps));
+        struct rte_mbuf *m = &p->mbuf;
+        assert_true(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
+        assert_true(m->ol_flags & (v6 ? RTE_MBUF_F_TX_IPV6
+                                   : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM));
+        assert_int_equal(m->tso_segsz, 1448);
+        assert_int_equal(m->l2_len, 14);
+        assert_int_equal(m->l3_len, t.l4_ofs - 14);
+        assert_int_equal(m->l4_len, 32);
+        assert_int_equal(dp_packet_size(p), t.size);
+
+        /* The field holds the pseudo-header sum of addresses and protocol
+         * only. */
+        const uint8_t *l3 = t.data + 14;
+        uint32_t sum = 0;
+        size_t ofs = v6 ? 8 : 12, n = v6 ? 32 : 8;
+        for (size_t i = 0; i < n; i += 2) {
+            sum += (l3[ofs + i] << 8) | l3[ofs + i + 1];
+        }
+        sum += IPPROTO_TCP_;
+        while (sum >> 16) {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        uint8_t field[2];
+        dp_packet_copy_out(p, t.l4_ofs + 16, 2, field);
+        assert_int_equal((field[0] << 8) | field[1], sum);
+        dp_packet_free(p);
+    }
+}
+
+/* A partial checksum with no L4 header to put it in: refused. */
+static void
+test_tx_prepare_unfinishable(void **state DPS_UNUSED)
+{
+    static struct tso_pkt t;
+
+    tso_build(&t, false, 100);
+    struct dp_packet *p = tso_packet(&t, dp_test_pools.std, 60, 100, 0);
+    p->md.l4_ofs = DP_PACKET_OFS_NONE;
+    assert_false(dp_packet_tx_prepare(p, 0));
+    assert_int_equal(p->md.l4_csum, DP_CSUM_UNKNOWN);
+    dp_packet_free(p);
+
+    /* The same packet with its offsets is completed on the chain. */
+    p = tso_packet(&t, dp_test_pools.tiny, 30, 40, 0);
+    assert_true(dp_packet_n_segs(p) > 3);
+    assert_true(dp_packet_tx_prepare(p, 0));
+    assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
+    p->md.l4_csum = DP_CSUM_UNKNOWN;
+    dp_packet_csum_verify(p);
+    assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
+    dp_packet_free(p);
+}
+
 int
 main(void)
 {
@@ -526,6 +860,11 @@ main(void)
         DP_TEST(test_malformed_lengths),
         DP_TEST(test_rewrite_states),
         DP_TEST(test_tx_prepare),
+        DP_TEST(test_tso_segment),
+        DP_TEST(test_tso_segment_tiny_chain),
+        DP_TEST(test_tso_invalid),
+        DP_TEST(test_tso_offload),
+        DP_TEST(test_tx_prepare_unfinishable),
     };
     return cmocka_run_group_tests_name("csum", tests, setup,
                                        dp_test_teardown_group);

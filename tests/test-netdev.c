@@ -304,7 +304,7 @@ test_minimal_class(void **state DPS_UNUSED)
     assert_int_equal(netdev_get_custom_stats(netdev, &custom), 0);
     assert_int_equal(custom.n, 0);
     assert_int_equal(netdev_get_status(netdev, &options), 0);
-    assert_int_equal(smap_count(&options), 4);
+    assert_int_equal(smap_count(&options), 9);     /* tx_*_offload. */
 
     assert_int_equal(netdev_get_etheraddr(netdev, &mac), EOPNOTSUPP);
     assert_int_equal(netdev_set_etheraddr(netdev, &mac), EOPNOTSUPP);
@@ -496,7 +496,13 @@ test_stats_and_status(void **state DPS_UNUSED)
     assert_string_equal(smap_get(&status, "tx_tcp_csum_offload"), "false");
     assert_string_equal(smap_get(&status, "tx_udp_csum_offload"), "false");
     assert_string_equal(smap_get(&status, "tx_sctp_csum_offload"), "false");
-    assert_int_equal(smap_count(&status), 4);
+    assert_string_equal(smap_get(&status, "tx_tcp_seg_offload"), "false");
+    assert_string_equal(smap_get(&status, "tx_vxlan_tso_offload"), "false");
+    assert_string_equal(smap_get(&status, "tx_geneve_tso_offload"), "false");
+    assert_string_equal(smap_get(&status, "tx_out_ip_csum_offload"), "false");
+    assert_string_equal(smap_get(&status, "tx_out_udp_csum_offload"),
+                        "false");
+    assert_int_equal(smap_count(&status), 9);
 
     struct smap options = SMAP_INITIALIZER;
     smap_add(&options, "ol_ip_csum", "true");
