@@ -7,4 +7,5 @@ EXTRA_DIST += \
 	Documentation/intro/install.rst \
 	Documentation/topics/testing.rst \
 	Documentation/topics/logging.rst \
-	Documentation/topics/unixctl.rst
+	Documentation/topics/unixctl.rst \
+	Documentation/topics/userspace-checksum-offloading.rst
