@@ -42,7 +42,7 @@
 VLOG_DEFINE_THIS_MODULE(netdev_afpacket);
 
 /* Most segments a packet may have to be sent in one message. */
-#define AFPACKET_MAX_IOV 16
+#define AFPACKET_MAX_IOV 64
 
 /* Socket buffers, so that a few dozen 64 KB segmentation frames fit. */
 #define AFPACKET_SOCK_BUF (4 * 1024 * 1024)
@@ -302,7 +302,8 @@ netdev_afpacket_get_status(const struct netdev *netdev, struct smap *status)
 static uint32_t
 netdev_afpacket_get_tx_caps(const struct netdev *netdev DPS_UNUSED)
 {
-    return NETDEV_TX_TCP_CSUM | NETDEV_TX_UDP_CSUM | NETDEV_TX_MULTI_SEG;
+    return (NETDEV_TX_TCP_CSUM | NETDEV_TX_UDP_CSUM | NETDEV_TX_TCP_TSO
+            | NETDEV_TX_MULTI_SEG);
 }
 
 /* Receive. */

@@ -30,14 +30,9 @@
 VLOG_DEFINE_THIS_MODULE(netdev_linux);
 
 COVERAGE_DEFINE(netdev_linux_rx_partial_csum);
-COVERAGE_DEFINE(netdev_linux_rx_gso);
-COVERAGE_DEFINE(netdev_linux_rx_gso_segments);
 COVERAGE_DEFINE(netdev_linux_tx_partial_csum);
-
-/* TCP flags in the low byte of 'off_flags'. */
-#define TCP_FLAG_FIN 0x01
-#define TCP_FLAG_PSH 0x08
-#define TCP_FLAG_CWR 0x80
+COVERAGE_DEFINE(netdev_linux_rx_tso);
+COVERAGE_DEFINE(netdev_linux_tx_tso);
 
 static int ioctl_sock = -1;
 
@@ -45,10 +40,7 @@ static int get_ioctl_sock(void);
 static int do_ioctl(const char *name, unsigned long cmd, struct ifreq *);
 static void rx_deliver(struct netdev_linux_rx *, struct dp_packet *,
                        uint32_t vlan, struct dp_packet_batch *);
-static bool rx_segment(struct netdev_linux_rx *, size_t i, size_t size,
-                       uint32_t vlan, struct dp_packet_batch *);
-static void frame_copy_to(struct dp_packet *, const struct iovec frame[2],
-                          size_t ofs, size_t size, bool *ok);
+static void tx_tso(struct dp_packet *, struct virtio_net_hdr *);
 
 /* See netdev-linux.h. */
 void
@@ -416,10 +408,15 @@ netdev_linux_rx_finish(struct netdev_linux_rx *rx, size_t i, size_t size,
     }
     size -= sizeof *h;
 
-    if ((h->gso_type & ~VIRTIO_NET_HDR_GSO_ECN) != VIRTIO_NET_HDR_GSO_NONE) {
-        if (!rx_segment(rx, i, size, vlan, batch)) {
-            rx->rx_dropped++;
-        }
+    unsigned int gso = h->gso_type & ~VIRTIO_NET_HDR_GSO_ECN;
+    bool is_tso = ((gso == VIRTIO_NET_HDR_GSO_TCPV4
+                    || gso == VIRTIO_NET_HDR_GSO_TCPV6)
+                   && (h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
+                   && h->gso_size);
+    if (gso != VIRTIO_NET_HDR_GSO_NONE && !is_tso) {
+        /* UDP segmentation (the switch does not offer it) or a frame that
+         * does not say where its TCP header is. */
+        rx->rx_dropped++;
         return;                 /* The buffer stays for the next frame. */
     }
 
@@ -433,7 +430,12 @@ netdev_linux_rx_finish(struct netdev_linux_rx *rx, size_t i, size_t size,
         return;
     }
 
-    if (h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
+    if (is_tso) {
+        /* A TSO packet: netdev_send() cuts it for ports that cannot. */
+        p->md.l4_csum = DP_CSUM_PARTIAL;
+        p->md.tso_segsz = h->gso_size;
+        COVERAGE_INC(netdev_linux_rx_tso);
+    } else if (h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
         unsigned int start = h->csum_start, ofs = h->csum_offset;
 
         if (ofs == offsetof(struct tcp_header, csum)
@@ -491,140 +493,6 @@ rx_deliver(struct netdev_linux_rx *rx, struct dp_packet *p, uint32_t vlan,
     rx->rx_bytes += size;
 }
 
-/* Cuts the TCP segmentation frame in buffer 'i' ('size' bytes after the
- * virtio-net header) into segments of the header's gso_size, as the kernel
- * would have sent them: IPv4 lengths, identifiers and header checksums,
- * IPv6 payload lengths, TCP sequence numbers and flags (FIN and PSH on the
- * last segment only, CWR on the first only) are rewritten; the TCP
- * checksums are left partial.  Returns false if the frame is not one it
- * can cut (nothing is then delivered). */
-static bool
-rx_segment(struct netdev_linux_rx *rx, size_t i, size_t size, uint32_t vlan,
-           struct dp_packet_batch *batch)
-{
-    const struct virtio_net_hdr *h = &rx->hdrs[i];
-    const uint8_t *frame = rx->iovs[i][1].iov_base;
-    size_t room = rx->iovs[i][1].iov_len;
-    struct iovec parts[2] = {
-        { rx->iovs[i][1].iov_base, MIN(size, room) },
-        { rx->iovs[i][2].iov_base, size > room ? size - room : 0 },
-    };
-    unsigned int gso = h->gso_type & ~VIRTIO_NET_HDR_GSO_ECN;
-    unsigned int mss = h->gso_size;
-    unsigned int l3_ofs = ETH_HEADER_LEN;
-    unsigned int l4_ofs = h->csum_start;
-
-    if ((gso != VIRTIO_NET_HDR_GSO_TCPV4 && gso != VIRTIO_NET_HDR_GSO_TCPV6)
-        || !(h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) || !mss) {
-        return false;
-    }
-    /* Skip VLAN tags to find the IP header. */
-    for (;;) {
-        uint16_t type;
-
-        if (l3_ofs + 2 > parts[0].iov_len) {
-            return false;
-        }
-        memcpy(&type, frame + l3_ofs - 2, 2);
-        if (type != htons(ETH_TYPE_VLAN)
-            && type != htons(ETH_TYPE_VLAN_8021AD)) {
-            break;
-        }
-        l3_ofs += VLAN_HEADER_LEN;
-    }
-    bool is_ipv4 = gso == VIRTIO_NET_HDR_GSO_TCPV4;
-    if (l4_ofs < l3_ofs + (is_ipv4 ? IPV4_HEADER_LEN : IPV6_HEADER_LEN)
-        || l4_ofs + TCP_HEADER_LEN > parts[0].iov_len) {
-        return false;
-    }
-    const struct tcp_header *tcp = (const void *) (frame + l4_ofs);
-    unsigned int tcp_len = (ntohs(tcp->off_flags) >> 12) * 4;
-    unsigned int hdr_len = l4_ofs + tcp_len;
-    if (tcp_len < TCP_HEADER_LEN || hdr_len > parts[0].iov_len
-        || hdr_len >= size) {
-        return false;
-    }
-
-    uint32_t seq0 = ntohl(tcp->seq);
-    uint16_t id0 = 0;
-    if (is_ipv4) {
-        const struct ipv4_header *ip = (const void *) (frame + l3_ofs);
-        id0 = ntohs(ip->id);
-    }
-
-    struct rte_mempool *pool = rx->bufs[i]->mbuf.pool;
-    size_t payload = size - hdr_len;
-    COVERAGE_INC(netdev_linux_rx_gso);
-    COVERAGE_ADD(netdev_linux_rx_gso_segments, (payload + mss - 1) / mss);
-    for (size_t ofs = 0, k = 0; ofs < payload; ofs += mss, k++) {
-        size_t chunk = MIN((size_t) mss, payload - ofs);
-        struct dp_packet *seg = dp_packet_alloc(pool);
-        bool ok = seg != NULL;
-
-        if (ok) {
-            ok = !dp_packet_put(seg, frame, hdr_len);
-        }
-        if (ok) {
-            frame_copy_to(seg, parts, hdr_len + ofs, chunk, &ok);
-        }
-        if (!ok) {
-            dp_packet_free(seg);
-            rx->rx_dropped++;
-            continue;
-        }
-
-        uint8_t *d = dp_packet_data(seg);
-        unsigned int l4_size = tcp_len + chunk;
-        if (is_ipv4) {
-            struct ipv4_header *ip = (void *) (d + l3_ofs);
-            unsigned int ihl = l4_ofs - l3_ofs;
-
-            ip->tot_len = htons(ihl + l4_size);
-            ip->id = htons(id0 + k);
-            ip->csum = 0;
-            ip->csum = csum_finish(csum_add(0, ip, ihl));
-            seg->md.ip_csum = DP_CSUM_GOOD;
-        } else {
-            struct ipv6_header *ip6 = (void *) (d + l3_ofs);
-
-            ip6->payload_len = htons(l4_ofs - l3_ofs - IPV6_HEADER_LEN
-                                     + l4_size);
-        }
-        struct tcp_header *t = (void *) (d + l4_ofs);
-        uint16_t off_flags = ntohs(t->off_flags);
-        if (ofs + chunk < payload) {
-            off_flags &= ~(TCP_FLAG_FIN | TCP_FLAG_PSH);
-        }
-        if (k) {
-            off_flags &= ~TCP_FLAG_CWR;
-        }
-        t->off_flags = htons(off_flags);
-        t->seq = htonl(seq0 + ofs);
-        seg->md.l4_csum = DP_CSUM_PARTIAL;
-        rx_deliver(rx, seg, vlan, batch);
-    }
-    return true;
-}
-
-/* Appends the 'size' bytes at 'ofs' of the frame in 'frame' (two areas,
- * one after the other) to 'p'.  Clears '*ok' on failure. */
-static void
-frame_copy_to(struct dp_packet *p, const struct iovec frame[2], size_t ofs,
-              size_t size, bool *ok)
-{
-    for (size_t k = 0; k < 2 && size && *ok; k++) {
-        if (ofs >= frame[k].iov_len) {
-            ofs -= frame[k].iov_len;
-            continue;
-        }
-        size_t n = MIN(size, frame[k].iov_len - ofs);
-        *ok = !dp_packet_put(p, (const uint8_t *) frame[k].iov_base + ofs, n);
-        size -= n;
-        ofs = 0;
-    }
-    *ok = *ok && !size;
-}
-
 /* Transmitting. */
 
 /* See netdev-linux.h.  netdev_send() left a TCP or UDP checksum partial
@@ -632,7 +500,7 @@ frame_copy_to(struct dp_packet *p, const struct iovec frame[2], size_t ofs,
  * mbuf's l2_len and l3_len set, which is what the kernel's partial
  * checksums are. */
 int
-netdev_linux_tx_iov(const struct dp_packet *p, struct virtio_net_hdr *hdr,
+netdev_linux_tx_iov(struct dp_packet *p, struct virtio_net_hdr *hdr,
                     struct iovec *iov, int max_iov)
 {
     const struct rte_mbuf *m = &p->mbuf;
@@ -640,7 +508,10 @@ netdev_linux_tx_iov(const struct dp_packet *p, struct virtio_net_hdr *hdr,
     int n = 0;
 
     memset(hdr, 0, sizeof *hdr);
-    if (l4 == RTE_MBUF_F_TX_TCP_CKSUM || l4 == RTE_MBUF_F_TX_UDP_CKSUM) {
+    if (m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) {
+        tx_tso(p, hdr);
+    } else if (l4 == RTE_MBUF_F_TX_TCP_CKSUM
+               || l4 == RTE_MBUF_F_TX_UDP_CKSUM) {
         hdr->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
         COVERAGE_INC(netdev_linux_tx_partial_csum);
         hdr->csum_start = m->l2_len + m->l3_len;
@@ -657,6 +528,37 @@ netdev_linux_tx_iov(const struct dp_packet *p, struct virtio_net_hdr *hdr,
                                     m->data_len };
     }
     return n;
+}
+
+/* Fills 'hdr' for TSO packet 'p', which netdev_send() prepared for a device
+ * (lib/dp-packet-csum.c): the kernel cuts it, or passes it on whole.  The
+ * kernel wants what DPDK does not: a TCP field that holds the
+ * pseudo-header sum with the length of the whole segment, and the IPv4
+ * header checksum filled in. */
+static void
+tx_tso(struct dp_packet *p, struct virtio_net_hdr *hdr)
+{
+    struct rte_mbuf *m = &p->mbuf;
+    uint8_t *d = dp_packet_data(p);
+    unsigned int l4_ofs = m->l2_len + m->l3_len;
+    uint32_t l4_size = dp_packet_size(p) - l4_ofs;
+    struct tcp_header *tcp = (void *) (d + l4_ofs);
+
+    tcp->csum = csum_fold(csum_add_word(tcp->csum, htons(l4_size)));
+    if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM) {
+        struct ipv4_header *ip = (void *) (d + m->l2_len);
+
+        ip->csum = 0;
+        ip->csum = csum_finish(csum_add(0, ip, m->l3_len));
+    }
+    hdr->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+    hdr->gso_type = (m->ol_flags & RTE_MBUF_F_TX_IPV6
+                     ? VIRTIO_NET_HDR_GSO_TCPV6 : VIRTIO_NET_HDR_GSO_TCPV4);
+    hdr->gso_size = m->tso_segsz;
+    hdr->hdr_len = l4_ofs + m->l4_len;
+    hdr->csum_start = l4_ofs;
+    hdr->csum_offset = offsetof(struct tcp_header, csum);
+    COVERAGE_INC(netdev_linux_tx_tso);
 }
 
 /* Helpers. */

@@ -19,10 +19,11 @@
  * a virtio-net header with each frame, so that the kernel's checksum and
  * segmentation state is understood: a partial checksum from the kernel is a
  * DP_CSUM_PARTIAL one here, a checksum the kernel verified is DP_CSUM_GOOD,
- * and a TCP segmentation (GSO) frame from the kernel is cut into segments
- * on receipt; towards the kernel, a TCP or UDP checksum still to be filled
- * in goes as a partial one (the ports offer NETDEV_TX_TCP_CSUM and
- * NETDEV_TX_UDP_CSUM).
+ * and a TCP segmentation (GSO) frame from the kernel is a TSO packet
+ * (md.tso_segsz), which netdev_send() cuts for ports that cannot take it;
+ * towards the kernel, a TCP or UDP checksum still to be filled in goes as
+ * a partial one and a TSO packet as a GSO frame (the ports offer
+ * NETDEV_TX_TCP_CSUM, NETDEV_TX_UDP_CSUM and NETDEV_TX_TCP_TSO).
  *
  * The helpers below are for those files only.  Device control (MTU, MAC,
  * flags) goes by device name through ioctl(); statistics through rtnetlink.
@@ -83,9 +84,9 @@ int netdev_linux_get_stats(int ifindex, struct netdev_stats *);
 
 /* Receiving.  A 'struct netdev_linux_rx' holds, for one receive queue, one
  * batch of buffers: for each frame a virtio-net header, a fresh packet for
- * the first bytes and an overflow area for the rest (jumbo and GSO frames),
- * as three iovecs; and the segments of GSO frames that did not fit in the
- * batch, handed out first by the next call.  Users:
+ * the first bytes and an overflow area for the rest (jumbo and GSO frames,
+ * which become chains), as three iovecs; and packets that did not fit in
+ * the batch, handed out first by the next call.  Users:
  *
  *     if (!netdev_linux_rx_pending(rx, batch)) {
  *         n = netdev_linux_rx_prepare(rx, pool, max);
@@ -149,7 +150,7 @@ void netdev_linux_rx_finish(struct netdev_linux_rx *, size_t i, size_t size,
 /* Transmitting: fills 'iov' with a virtio-net header for 'p' (in '*hdr')
  * and the packet's segments; returns the number of iovecs used, or 0 if
  * 'p' has more than 'max_iov' - 1 segments. */
-int netdev_linux_tx_iov(const struct dp_packet *p, struct virtio_net_hdr *hdr,
+int netdev_linux_tx_iov(struct dp_packet *p, struct virtio_net_hdr *hdr,
                         struct iovec *iov, int max_iov);
 
 /* Counters shared between threads. */

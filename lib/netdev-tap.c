@@ -392,7 +392,8 @@ netdev_tap_get_tx_caps(const struct netdev *netdev)
     struct netdev_tap *dev = netdev_tap_cast(netdev);
 
     return (dev->fd >= 0
-            ? NETDEV_TX_TCP_CSUM | NETDEV_TX_UDP_CSUM | NETDEV_TX_MULTI_SEG
+            ? (NETDEV_TX_TCP_CSUM | NETDEV_TX_UDP_CSUM | NETDEV_TX_TCP_TSO
+               | NETDEV_TX_MULTI_SEG)
             : NETDEV_TX_MULTI_SEG);
 }
 
