@@ -22,6 +22,7 @@
 #include "dpdk.h"
 #include "dynamic-string.h"
 #include "latch.h"
+#include "netdev-offload.h"
 #include "netdev-provider.h"
 #include "odp-util.h"
 #include "packets.h"
@@ -92,6 +93,11 @@ struct netdev_dummy {
     size_t sent_head, n_sent, keep_sent;
 
     struct smap options;        /* Last options applied. */
+
+    /* The "dummy" flow API's rules (lib/netdev-offload-dummy.c), or NULL.
+     * Set and cleared by the main thread while nothing polls the port. */
+    struct netdev_offload_dummy_port *offload;
+    int ifindex;                /* options:ifindex, or 0. */
 };
 
 struct netdev_rxq_dummy {
@@ -101,6 +107,7 @@ struct netdev_rxq_dummy {
 static unsigned int next_number = 1;
 static struct rte_mempool *receive_pool;    /* netdev_dummy_set_pool(). */
 static bool registered;
+static bool dummy_types_registered;     /* Not only "internal". */
 static pthread_mutex_t number_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 static const struct netdev_class dummy_class;
@@ -239,6 +246,9 @@ netdev_dummy_destruct(struct netdev *netdev)
     }
     pcap_file_close(dev->tx_pcap);
     netdev_dummy_set_keep_sent(netdev, 0);
+    if (dev->offload) {
+        netdev_offload_dummy.uninit_flow_api(netdev);
+    }
     smap_destroy(&dev->options);
     pthread_mutex_destroy(&dev->mutex);
 }
@@ -281,7 +291,7 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
     static const char *const known[] = {
         "n_rxq", "n_txq", "numa_id", "pcap", "rxq_pcap", "tx_pcap",
         "ol_ip_csum", "ol_tcp_csum", "ol_udp_csum", "ol_sctp_csum",
-        "ol_multi_seg",
+        "ol_multi_seg", "ifindex",
     };
     static const struct {
         const char *key;
@@ -322,6 +332,12 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
     }
     if (!error) {
         error = smap_parse_int(options, "numa_id", -1, 1023, &numa_id);
+    }
+    long long int ifindex = 0;
+    if (!error) {
+        /* Open vSwitch's tests give dummy ports an ifindex for offloads;
+         * it is accepted and kept. */
+        error = smap_parse_int(options, "ifindex", 0, INT_MAX, &ifindex);
     }
     for (size_t i = 0; !error && i < ARRAY_SIZE(caps); i++) {
         bool on = false;
@@ -373,6 +389,7 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
     dev->tx_pcap = tx_pcap;
 
     dev->numa_id = numa_id;
+    dev->ifindex = ifindex;
     dev->tx_caps = tx_caps;
     dev->requested_n_rxq = n_rxq;
     dev->options_n_txq = n_txq;
@@ -660,6 +677,9 @@ netdev_dummy_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
     }
     pthread_mutex_unlock(&dev->mutex);
 
+    if (batch->count && dev->offload) {
+        netdev_offload_dummy_mark(dev->offload, batch);
+    }
     if (qfill) {
         *qfill = left;
     }
@@ -692,7 +712,7 @@ netdev_dummy_rxq_wait(struct netdev_rxq *rxq)
 
 /* Classes. */
 
-#define NETDEV_DUMMY_CLASS(TYPE, IS_PMD)                        \
+#define NETDEV_DUMMY_CLASS(TYPE, IS_PMD, FLOW_API)              \
     {                                                           \
         .type = TYPE,                                           \
         .is_pmd = IS_PMD,                                       \
@@ -720,20 +740,22 @@ netdev_dummy_rxq_wait(struct netdev_rxq *rxq)
         .rxq_recv = netdev_dummy_rxq_recv,                      \
         .rxq_wait = netdev_dummy_rxq_wait,                      \
         .set_tx_multiq = netdev_dummy_set_tx_multiq,            \
+        .flow_api = FLOW_API,                                   \
     }
 
 static const struct netdev_class dummy_class
-    = NETDEV_DUMMY_CLASS("dummy", false);
+    = NETDEV_DUMMY_CLASS("dummy", false, &netdev_offload_dummy);
 static const struct netdev_class dummy_pmd_class
-    = NETDEV_DUMMY_CLASS("dummy-pmd", true);
+    = NETDEV_DUMMY_CLASS("dummy-pmd", true, &netdev_offload_dummy);
 static const struct netdev_class dummy_internal_class
-    = NETDEV_DUMMY_CLASS("dummy-internal", false);
+    = NETDEV_DUMMY_CLASS("dummy-internal", false,
+                         &netdev_offload_dummy);
 
 /* The bridge's local port in tests (--enable-dummy): a dummy port, as in
  * Open vSwitch's test datapath.  Without --enable-dummy, "internal" ports
  * are tap devices (lib/netdev-tap.c). */
 static const struct netdev_class internal_class
-    = NETDEV_DUMMY_CLASS("internal", false);
+    = NETDEV_DUMMY_CLASS("internal", false, &netdev_offload_dummy);
 
 /* Registers the classes, unless 'mode' is NETDEV_DUMMY_OFF: "internal",
  * "dummy", "dummy-pmd" and "dummy-internal"; with
@@ -752,6 +774,7 @@ netdev_dummy_register(enum netdev_dummy_mode mode)
         return;
     }
     netdev_register_class(&internal_class);
+    dummy_types_registered = true;
     netdev_register_class(&dummy_class);
     netdev_register_class(&dummy_pmd_class);
     netdev_register_class(&dummy_internal_class);
@@ -770,6 +793,33 @@ bool
 netdev_dummy_is_dummy(const struct netdev *netdev)
 {
     return netdev->netdev_class->construct == netdev_dummy_construct;
+}
+
+/* See netdev-dummy.h. */
+bool
+netdev_dummy_offload_allowed(const struct netdev *netdev)
+{
+    return (netdev_dummy_is_dummy(netdev)
+            && (dummy_types_registered
+                || netdev->netdev_class != &internal_class));
+}
+
+/* See netdev-dummy.h. */
+struct netdev_offload_dummy_port *
+netdev_dummy_get_offload_port(const struct netdev *netdev)
+{
+    return (netdev_dummy_is_dummy(netdev)
+            ? netdev_dummy_cast(netdev)->offload : NULL);
+}
+
+/* See netdev-dummy.h. */
+void
+netdev_dummy_set_offload_port(struct netdev *netdev,
+                              struct netdev_offload_dummy_port *port)
+{
+    if (netdev_dummy_is_dummy(netdev)) {
+        netdev_dummy_cast(netdev)->offload = port;
+    }
 }
 
 /* See netdev-dummy.h.  The packet is recorded in the rxq_pcap file, if

@@ -17,7 +17,13 @@
  * the polling thread empties.  Options: n_rxq, n_txq, numa_id, pcap (both
  * directions), rxq_pcap, tx_pcap, and the transmit capabilities
  * ol_ip_csum, ol_tcp_csum, ol_udp_csum, ol_sctp_csum, ol_multi_seg
- * (booleans, default false).  Unknown options are errors.
+ * (booleans, default false), and ifindex (accepted, as Open vSwitch's tests
+ * set it for offloads).  Unknown options are errors.
+ *
+ * Flow API: "dummy" (lib/netdev-offload-dummy.c) on every type ("internal"
+ * only when the dummy types are registered, for tests): with
+ * hw-offload=true the port marks received packets that match an offloaded
+ * flow, as a NIC would.
  *
  * unixctl: netdev-dummy/receive, netdev-dummy/set-admin-state (see
  * Documentation/topics/netdev.rst).
@@ -63,5 +69,16 @@ void netdev_dummy_set_tx_caps(struct netdev *, uint32_t caps);
  * dpdk_init(). */
 struct rte_mempool;
 void netdev_dummy_set_pool(struct rte_mempool *);
+
+/* True if the "dummy" flow API may serve 'netdev'. */
+bool netdev_dummy_offload_allowed(const struct netdev *);
+
+/* The "dummy" flow API's state for 'netdev' (NULL if none, or if 'netdev'
+ * is not a dummy), and its setter.  For lib/netdev-offload-dummy.c. */
+struct netdev_offload_dummy_port;
+struct netdev_offload_dummy_port *netdev_dummy_get_offload_port(
+    const struct netdev *);
+void netdev_dummy_set_offload_port(struct netdev *,
+                                   struct netdev_offload_dummy_port *);
 
 #endif /* netdev-dummy.h */

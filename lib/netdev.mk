@@ -8,6 +8,9 @@ lib_libdpswitch_dpif_a_SOURCES += \
 	lib/netdev-linux.c \
 	lib/netdev-linux.h \
 	lib/netdev-tap.c \
+	lib/netdev-offload.c \
+	lib/netdev-offload.h \
+	lib/netdev-offload-dummy.c \
 	lib/netdev-provider.h \
 	lib/netdev.c \
 	lib/netdev.h \
