@@ -60,6 +60,9 @@ struct dp_flow {
     struct dpcls_rule cr;               /* In a dpcls. */
     bool dead;                          /* Deleted: caches ignore it. */
     uint32_t mark;                      /* Offload mark, or none. */
+    struct dp_flow *mark_next;          /* Other PMDs' copies that share
+                                         * the mark (RCU list, written by
+                                         * the offload thread). */
     struct dp_flow_actions *actions;    /* RCU-published. */
     struct dp_flow_stats stats;         /* Written by the owning PMD. */
 

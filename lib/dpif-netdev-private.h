@@ -23,7 +23,9 @@
 
 struct dp_emc;
 struct dp_flow;
+struct dp_offload;
 struct dp_rcu;
+struct netdev_flow_api;
 struct netdev_rxq;
 
 /* Per-thread statistics: the enum name, the label pmd-stats-show prints
@@ -93,6 +95,8 @@ struct dp_netdev_port {
     bool need_reopen;                   /* Rx queues must be reopened. */
     int requested_txq;                  /* Last netdev_set_tx_multiq(). */
     char *rxq_affinity;                 /* Interface:other_config, or NULL. */
+    const struct netdev_flow_api *flow_api;     /* Assigned with hw-offload,
+                                                 * or NULL.  Atomic. */
     struct dp_netdev_rxq *rxqs;
     int n_rxq;
 };
@@ -170,6 +174,7 @@ struct dp_netdev_flow_node {
     long long int created;              /* Msec, for aging unused flows. */
     struct flow_key first_key;          /* Unmasked key of its first packet,
                                          * for "dpctl/dump-flows -m". */
+    bool offload_queued;                /* Handed to the offload threads. */
 };
 
 enum dp_rxq_assign {
@@ -178,8 +183,14 @@ enum dp_rxq_assign {
     DP_RXQ_ASSIGN_GROUP,
 };
 
-/* Size of the mark-to-flow array: marks are 0 .. DP_N_MARKS - 1. */
-#define DP_N_MARKS 65536
+/* The mark-to-flow array, indexed by 32-bit mark: a directory of
+ * DP_MARK_N_PAGES pages of DP_MARK_PAGE_SIZE entries, each allocated when
+ * its first mark is published and kept until the datapath goes, so that a
+ * PMD reads an entry with two loads and no lock.  An entry is the head of
+ * the list (dp_flow.mark_next) of the megaflow's copies, one per PMD. */
+#define DP_MARK_PAGE_SHIFT 16
+#define DP_MARK_PAGE_SIZE (1u << DP_MARK_PAGE_SHIFT)
+#define DP_MARK_N_PAGES (1u << (32 - DP_MARK_PAGE_SHIFT))
 
 /* Hooks for partial offload.  With other_config:hw-offload=true,
  * 'installed' is called after a megaflow is installed, on the polling
@@ -228,7 +239,10 @@ struct dp_netdev {
     /* Flows: total over all threads, and the mark-to-flow array (entries
      * published with release stores, read lock-free by the PMDs). */
     unsigned int n_flows;
-    struct dp_flow **mark_to_flow;
+    struct dp_flow ***mark_to_flow;     /* DP_MARK_N_PAGES pages. */
+    pthread_mutex_t mark_mutex;         /* Allocates pages. */
+    struct dp_offload *offload;         /* With hw-offload: the offload
+                                         * threads.  Set once. */
     struct dp_netdev_flow_hooks hooks;  /* Changed with the PMDs paused. */
 
     /* Main loop timers, in msec. */
@@ -250,10 +264,27 @@ struct dp_netdev_port *dp_netdev_lookup_port(const struct dp_netdev *,
 void dp_netdev_request_rebalance(struct dp_netdev *);
 
 /* Flow marks (partial offload): makes packets that carry 'mark' go straight
- * to 'flow' (NULL to clear).  A PMD uses the flow only if it is its own
- * copy and alive; others take the usual path. */
+ * to 'flow' (NULL to clear), the head of the list of copies of one megaflow
+ * linked through 'mark_next'.  A PMD uses the copy that is its own, if it
+ * is alive; others take the usual path.  Only one thread at a time writes
+ * a given mark's entry (the offload thread that owns the megaflow). */
 void dp_netdev_set_mark_to_flow(struct dp_netdev *, uint32_t mark,
                                 struct dp_flow *);
+
+/* Returns the head of the list of flows published for 'mark', or NULL.
+ * Any thread, lock-free; valid until the caller's next quiescent state. */
+static inline struct dp_flow *
+dp_netdev_get_mark_to_flow(const struct dp_netdev *dp, uint32_t mark)
+{
+    struct dp_flow **page
+        = __atomic_load_n(&dp->mark_to_flow[mark >> DP_MARK_PAGE_SHIFT],
+                          __ATOMIC_ACQUIRE);
+
+    return (page
+            ? __atomic_load_n(&page[mark & (DP_MARK_PAGE_SIZE - 1)],
+                              __ATOMIC_ACQUIRE)
+            : NULL);
+}
 
 /* Offload hooks: see struct dp_netdev_flow_hooks above. */
 void dp_netdev_set_flow_hooks(struct dp_netdev *,

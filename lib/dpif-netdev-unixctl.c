@@ -17,8 +17,10 @@
 #include <time.h>
 #include <rte_cycles.h>
 #include "dp-flow.h"
+#include "dpif-netdev-offload.h"
 #include "dynamic-string.h"
 #include "flow.h"
+#include "netdev-offload.h"
 #include "netdev.h"
 #include "odp-util.h"
 #include "ovs-numa.h"
@@ -36,6 +38,7 @@ static unixctl_cb_func pmd_stats_clear;
 static unixctl_cb_func pmd_rxq_show;
 static unixctl_cb_func pmd_perf_show;
 static unixctl_cb_func pmd_rxq_rebalance;
+static unixctl_cb_func dpctl_offload_stats_show;
 
 /* Registers the commands for 'dp'. */
 void
@@ -63,6 +66,8 @@ dp_netdev_unixctl_register(struct dp_netdev *dp)
                              pmd_perf_show, dp);
     unixctl_command_register("dpif-netdev/pmd-rxq-rebalance", "[dp]", 0, 1,
                              pmd_rxq_rebalance, dp);
+    unixctl_command_register("dpctl/offload-stats-show", "[dp]", 0, 1,
+                             dpctl_offload_stats_show, dp);
 }
 
 /* Datapath names a command may be given: ours, in any of the forms
@@ -504,10 +509,12 @@ format_dump_flow(struct ds *ds, struct dp_netdev *dp,
         format_tcp_flags(ds, st.tcp_flags);
     }
     if (verbose) {
-        ds_put_cstr(ds, ", dp:ovs");
+        /* Open vSwitch's order: the offload state, then the layer that
+         * executes the actions (always ours: partial offload). */
         if (dp_flow_get_mark(f) != DP_FLOW_MARK_NONE) {
             ds_put_cstr(ds, ", offloaded:partial");
         }
+        ds_put_cstr(ds, ", dp:ovs");
     }
 
     struct dp_actions acts = {
@@ -535,11 +542,15 @@ format_dump_flow(struct ds *ds, struct dp_netdev *dp,
     ds_put_char(ds, '\n');
 }
 
-/* Which flows "type=" selects. */
+/* Which flows "type=" selects: a set of these bits, as Open vSwitch's
+ * dpctl takes a comma-separated list.  Every flow here is executed by the
+ * datapath ("dp:ovs"), offloaded partially or not at all, so "ovs" selects
+ * them all, "partially-offloaded" the offloaded ones, "non-offloaded" the
+ * others, and "offloaded" (fully), "dpdk" and "tc" none. */
 enum dump_type {
-    DUMP_ALL,
-    DUMP_NOT_OFFLOADED,         /* type=ovs */
-    DUMP_OFFLOADED,             /* type=offloaded, partially-offloaded, dpdk */
+    DUMP_PARTIAL = 1 << 0,
+    DUMP_NOT_OFFLOADED = 1 << 1,
+    DUMP_ALL = DUMP_PARTIAL | DUMP_NOT_OFFLOADED,
 };
 
 /* Returns true if 'node' passes the filter 'fkey'/'fmask' (every field the
@@ -551,8 +562,7 @@ dump_filter_match(const struct dp_netdev_flow_node *node,
 {
     bool offloaded = dp_flow_get_mark(node->flow) != DP_FLOW_MARK_NONE;
 
-    if ((type == DUMP_NOT_OFFLOADED && offloaded)
-        || (type == DUMP_OFFLOADED && !offloaded)) {
+    if (!(type & (offloaded ? DUMP_PARTIAL : DUMP_NOT_OFFLOADED))) {
         return false;
     }
     if (fkey) {
@@ -580,7 +590,7 @@ dpctl_dump_flows(struct unixctl_conn *conn, int argc, const char *argv[],
     bool verbose = false;
     int names = -1;
     int pmd_core = -2;          /* -2: all; -1: the main thread. */
-    enum dump_type type = DUMP_ALL;
+    unsigned int type = DUMP_ALL;
     struct flow fkey, fmask;
     bool filter = false;
 
@@ -603,21 +613,29 @@ dpctl_dump_flows(struct unixctl_conn *conn, int argc, const char *argv[],
             }
             filter = true;
         } else if (!strncmp(argv[i], "type=", 5)) {
-            const char *t = argv[i] + 5;
+            char *list = xstrdup(argv[i] + 5);
+            char *save = NULL;
 
-            if (!strcmp(t, "all")) {
-                type = DUMP_ALL;
-            } else if (!strcmp(t, "ovs")) {
-                type = DUMP_NOT_OFFLOADED;
-            } else if (!strcmp(t, "offloaded") || !strcmp(t, "dpdk")
-                       || !strcmp(t, "partially-offloaded")) {
-                type = DUMP_OFFLOADED;
-            } else {
-                char *msg = xasprintf("Failed to parse type (%s)", t);
-                unixctl_command_reply_error(conn, msg);
-                free(msg);
-                return;
+            type = 0;
+            for (char *t = strtok_r(list, ",", &save); t;
+                 t = strtok_r(NULL, ",", &save)) {
+                if (!strcmp(t, "all") || !strcmp(t, "ovs")) {
+                    type |= DUMP_ALL;
+                } else if (!strcmp(t, "partially-offloaded")) {
+                    type |= DUMP_PARTIAL;
+                } else if (!strcmp(t, "non-offloaded")) {
+                    type |= DUMP_NOT_OFFLOADED;
+                } else if (strcmp(t, "offloaded") && strcmp(t, "dpdk")
+                           && strcmp(t, "tc")) {
+                    char *msg = xasprintf("ovs-vswitchd: Failed to parse "
+                                          "type (%s) (Invalid argument)", t);
+                    unixctl_command_reply_error(conn, msg);
+                    free(msg);
+                    free(list);
+                    return;
+                }
             }
+            free(list);
         } else if (!strncmp(argv[i], "pmd=", 4)) {
             if (!util_str_to_int(argv[i] + 4, 10, &pmd_core)
                 || pmd_core < -1) {
@@ -1131,4 +1149,73 @@ pmd_rxq_rebalance(struct unixctl_conn *conn, int argc, const char *argv[],
     }
     dp_netdev_request_rebalance(dp_);
     unixctl_command_reply(conn, "pmd rxq rebalance requested.");
+}
+
+/* dpctl/offload-stats-show [dp]: the offload threads' statistics, in Open
+ * vSwitch 3.1's layout (the total first, then each thread). */
+static void
+dpctl_offload_stats_show(struct unixctl_conn *conn, int argc,
+                         const char *argv[], void *dp_)
+{
+    static const char *const labels[] = {
+        "                Enqueued offloads",
+        "                Inserted offloads",
+        "  Cumulative Average latency (us)",
+        "   Cumulative Latency stddev (us)",
+        " Exponential Average latency (us)",
+        "  Exponential Latency stddev (us)",
+    };
+    enum { N_LABELS = ARRAY_SIZE(labels) };
+    struct dp_netdev *dp = dp_;
+
+    if (argc > 1 && !is_dp_name(argv[1])) {
+        unixctl_command_reply_error(conn, "ovs-vswitchd: datapath not "
+                                    "found (Invalid argument)");
+        return;
+    }
+    struct dp_offload *ofl = __atomic_load_n(&dp->offload, __ATOMIC_ACQUIRE);
+    if (!ofl) {
+        unixctl_command_reply_error(conn, "ovs-vswitchd: retrieving offload "
+                                    "statistics (Invalid argument)");
+        return;
+    }
+
+    unsigned int n = dp_offload_n_threads(ofl);
+    uint64_t values[NETDEV_OFFLOAD_MAX_THREADS][N_LABELS];
+    double totals[N_LABELS] = { 0 };
+    for (unsigned int t = 0; t < n; t++) {
+        struct dp_offload_stats st;
+        double v[N_LABELS];
+
+        dp_offload_get_stats(ofl, t, &st);
+        v[0] = st.enqueued;
+        v[1] = st.inserted;
+        v[2] = st.cma_mean;
+        v[3] = st.cma_stddev;
+        v[4] = st.ema_mean;
+        v[5] = st.ema_stddev;
+        for (int i = 0; i < N_LABELS; i++) {
+            values[t][i] = v[i];
+            totals[i] += v[i];
+        }
+    }
+    /* Counts add up; latencies are averaged over the threads. */
+    for (int i = 2; i < N_LABELS; i++) {
+        totals[i] /= n;
+    }
+
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&ds, "HW Offload stats:\n");
+    for (int i = 0; i < N_LABELS; i++) {
+        ds_put_format(&ds, "     Total %s: %6"PRIu64"\n", labels[i],
+                      (uint64_t) totals[i]);
+    }
+    for (unsigned int t = 0; t < n; t++) {
+        for (int i = 0; i < N_LABELS; i++) {
+            ds_put_format(&ds, "     [%3u] %s: %6"PRIu64"\n", t, labels[i],
+                          values[t][i]);
+        }
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
 }

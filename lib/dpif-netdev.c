@@ -20,9 +20,11 @@
 #include "dp-packet.h"
 #include "dp-rcu.h"
 #include "dpcls.h"
+#include "dpif-netdev-offload.h"
 #include "dpif-netdev-private.h"
 #include "dynamic-string.h"
 #include "flow.h"
+#include "netdev-offload.h"
 #include "netdev.h"
 #include "ovs-numa.h"
 #include "poll-loop.h"
@@ -135,7 +137,8 @@ dp_netdev_create(struct dp_netdev **dpp)
     dp->emc_insert_inv_prob = DP_EMC_DEFAULT_INSERT_INV_PROB;
     dp->max_idle = DEFAULT_MAX_IDLE;
     dp->flow_limit = DEFAULT_FLOW_LIMIT;
-    dp->mark_to_flow = xcalloc(DP_N_MARKS, sizeof *dp->mark_to_flow);
+    dp->mark_to_flow = xcalloc(DP_MARK_N_PAGES, sizeof *dp->mark_to_flow);
+    pthread_mutex_init(&dp->mark_mutex, NULL);
     dp->main_pmd = pmd_create(dp, OVS_CORE_UNSPEC);
     dp->need_reconfigure = true;
     dp->last_reconf_seq = netdev_reconf_seq();
@@ -176,13 +179,23 @@ dp_netdev_destroy(struct dp_netdev *dp)
     dp->pmds = NULL;
     dp->n_pmds = 0;
     pmd_destroy(dp->main_pmd);
+    /* The flows are gone; their offload requests are not, yet. */
+    if (dp->offload) {
+        dp_offload_destroy(dp->offload);
+        dp->offload = NULL;
+        netdev_offload_reset();
+    }
     for (size_t i = 0; i < dp->n_ports; i++) {
         port_destroy(dp->ports[i]);
     }
     free(dp->ports);
     dp_rcu_barrier(dp->rcu);
     dp_rcu_destroy(dp->rcu);
+    for (size_t i = 0; i < DP_MARK_N_PAGES; i++) {
+        free(dp->mark_to_flow[i]);
+    }
     free(dp->mark_to_flow);
+    pthread_mutex_destroy(&dp->mark_mutex);
     free(dp->pmd_cpu_mask);
     if (the_dp == dp) {
         the_dp = NULL;
@@ -348,8 +361,20 @@ dp_netdev_set_config(struct dp_netdev *dp, const struct smap *cfg,
                 errors);
     __atomic_store_n(&dp->flow_limit, (unsigned int) v, __ATOMIC_RELAXED);
 
-    bool hw_offload = smap_get_bool(cfg, "hw-offload", false);
-    __atomic_store_n(&dp->hw_offload, hw_offload, __ATOMIC_RELAXED);
+    /* hw-offload: enabled at once, disabled only by a restart (as in Open
+     * vSwitch); n-offload-threads is read when it is enabled. */
+    unsigned int n_threads;
+    if (netdev_offload_set_config(cfg, &n_threads, errors) && !dp->offload) {
+        dp->offload = dp_offload_create(dp, n_threads);
+        for (size_t i = 0; i < dp->n_ports; i++) {
+            struct dp_netdev_port *port = dp->ports[i];
+
+            __atomic_store_n(&port->flow_api,
+                             netdev_offload_assign(port->netdev),
+                             __ATOMIC_RELEASE);
+        }
+        __atomic_store_n(&dp->hw_offload, true, __ATOMIC_RELEASE);
+    }
 }
 
 /* Ports. */
@@ -441,6 +466,9 @@ dp_netdev_port_add(struct dp_netdev *dp, struct netdev *netdev,
     port->netdev = netdev_ref(netdev);
     port->is_pmd = netdev_is_pmd(netdev);
     port->emc_enabled = true;
+    if (dp->offload) {
+        port->flow_api = netdev_offload_assign(netdev);
+    }
 
     bool found;
     size_t idx = port_index(dp, no, &found);
@@ -511,6 +539,10 @@ dp_netdev_port_del(struct dp_netdev *dp, uint32_t port_no)
     }
     dp->need_reconfigure = true;
     dp_reconfigure(dp);             /* Rebuilds poll lists, resumes. */
+    if (port->flow_api) {
+        /* Nothing polls the port now, so no new request names it. */
+        dp_offload_port_flush(dp->offload, port->netdev);
+    }
     VLOG_INFO("Datapath %s: removed port %s (%"PRIu32")", DP_NETDEV_NAME,
               netdev_get_name(port->netdev), port_no);
     port_destroy(port);
@@ -653,6 +685,7 @@ static void
 port_destroy(struct dp_netdev_port *port)
 {
     port_close_rxqs(port);
+    netdev_offload_release(port->netdev, port->flow_api);
     netdev_close(port->netdev);
     free(port->rxq_affinity);
     free(port);
@@ -1644,9 +1677,9 @@ pmd_find_flow(struct dp_netdev_pmd *pmd, const struct flow_key *key)
  * 'p' was consumed here (dropped after a failed upcall, or executed alone
  * because the flow table is full). */
 static struct dp_flow *
-pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_packet *p,
-           const struct flow_key *key, uint32_t hash, bool emc_enabled,
-           long long int now)
+pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
+           struct dp_packet *p, const struct flow_key *key, uint32_t hash,
+           bool emc_enabled, long long int now)
 {
     struct dp_netdev *dp = pmd->dp;
     struct dp_actions *acts = &pmd->upcall_actions;
@@ -1716,6 +1749,18 @@ pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_packet *p,
             f->aux = node;
             __atomic_add_fetch(&dp->n_flows, 1, __ATOMIC_RELAXED);
             installed = true;
+
+            /* Under the flow mutex, so that a deletion's request cannot
+             * overtake this one. */
+            const struct netdev_flow_api *api
+                = (rxq && __atomic_load_n(&dp->hw_offload, __ATOMIC_ACQUIRE)
+                   ? __atomic_load_n(&rxq->port->flow_api, __ATOMIC_ACQUIRE)
+                   : NULL);
+            if (api) {
+                node->offload_queued = true;
+                dp_offload_flow_put(dp->offload, f, rxq->port->netdev, api,
+                                    rxq->queue_id);
+            }
         }
         pthread_mutex_unlock(&pmd->flow_mutex);
     }
@@ -1758,11 +1803,11 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
     struct dpcls_rule *rules[DP_PACKET_BATCH_SIZE];
     size_t miss_idx[DP_PACKET_BATCH_SIZE];
     size_t n_miss = 0;
+    uint16_t mark_tcp_flags[DP_PACKET_BATCH_SIZE];
     unsigned int n_emc = 0, n_phwol = 0;
     uint64_t uncounted = 0;
     bool hw_offload = __atomic_load_n(&dp->hw_offload, __ATOMIC_RELAXED);
 
-    (void) rxq;
     stat_add(pmd, PMD_STAT_RECV, n);
     for (size_t i = 0; i < n; i++) {
         struct dp_packet *p = batch->packets[i];
@@ -1772,13 +1817,20 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
         p->md.recirc_id = 0;
         flows[i] = NULL;
 
-        if (hw_offload && dp_packet_flow_mark(p, &mark) && mark < DP_N_MARKS) {
-            struct dp_flow *f = __atomic_load_n(&dp->mark_to_flow[mark],
-                                                __ATOMIC_ACQUIRE);
-            if (f && !dp_flow_is_dead(f) && f->aux
-                && ((struct dp_netdev_flow_node *) f->aux)->pmd == pmd) {
+        if (hw_offload && dp_packet_flow_mark(p, &mark)) {
+            /* The mark's list holds one copy of the megaflow per thread:
+             * take ours.  The key is not needed, but the actions may need
+             * the header offsets, and the statistics the TCP flags. */
+            struct dp_flow *f = dp_netdev_get_mark_to_flow(dp, mark);
+
+            while (f && (!f->aux || ((struct dp_netdev_flow_node *)
+                                     f->aux)->pmd != pmd)) {
+                f = __atomic_load_n(&f->mark_next, __ATOMIC_ACQUIRE);
+            }
+            if (f && !dp_flow_is_dead(f)) {
                 flows[i] = f;
                 keys[i].map = 0;
+                mark_tcp_flags[i] = flow_parse_offsets(p);
                 n_phwol++;
                 continue;
             }
@@ -1844,7 +1896,7 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
                 stat_add(pmd, PMD_STAT_MASKED_LOOKUP, 1);
                 continue;
             }
-            flows[i] = pmd_upcall(pmd, batch->packets[i], &keys[i],
+            flows[i] = pmd_upcall(pmd, rxq, batch->packets[i], &keys[i],
                                   hashes[i], emc_enabled, now);
             if (!flows[i]) {
                 batch->packets[i] = NULL;       /* Consumed. */
@@ -1862,7 +1914,8 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
     for (size_t i = 0; i < n; i++) {
         if (batch->packets[i] && flows[i]) {
             flow_batch_add(fbs, &n_fbs, flows[i], batch->packets[i],
-                           keys[i].map ? key_tcp_flags(&keys[i]) : 0,
+                           (keys[i].map ? key_tcp_flags(&keys[i])
+                            : mark_tcp_flags[i]),
                            !(uncounted & (UINT64_C(1) << i)));
         }
     }
@@ -1938,9 +1991,23 @@ void
 dp_netdev_set_mark_to_flow(struct dp_netdev *dp, uint32_t mark,
                            struct dp_flow *flow)
 {
-    if (mark < DP_N_MARKS) {
-        __atomic_store_n(&dp->mark_to_flow[mark], flow, __ATOMIC_RELEASE);
+    struct dp_flow ***pagep = &dp->mark_to_flow[mark >> DP_MARK_PAGE_SHIFT];
+    struct dp_flow **page = __atomic_load_n(pagep, __ATOMIC_ACQUIRE);
+
+    if (!page) {
+        if (!flow) {
+            return;
+        }
+        pthread_mutex_lock(&dp->mark_mutex);
+        page = *pagep;
+        if (!page) {
+            page = xcalloc(DP_MARK_PAGE_SIZE, sizeof *page);
+            __atomic_store_n(pagep, page, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&dp->mark_mutex);
     }
+    __atomic_store_n(&page[mark & (DP_MARK_PAGE_SIZE - 1)], flow,
+                     __ATOMIC_RELEASE);
 }
 
 /* Sets the offload hooks (see dpif-netdev-private.h), or clears them if
@@ -1987,9 +2054,14 @@ flow_node_delete(struct dp_netdev_pmd *pmd, struct dp_netdev_flow_node *node)
     }
     pmd->n_flows--;
     __atomic_sub_fetch(&dp->n_flows, 1, __ATOMIC_RELAXED);
-    if (mark < DP_N_MARKS
-        && __atomic_load_n(&dp->mark_to_flow[mark], __ATOMIC_RELAXED) == f) {
-        dp_netdev_set_mark_to_flow(dp, mark, NULL);
+    if (node->offload_queued) {
+        /* The offload thread unlinks it from its mark and removes the rule
+         * with the last copy; until then the mark finds it dead. */
+        dp_offload_flow_del(dp->offload, f);
+    } else if (mark != DP_FLOW_MARK_NONE
+               && dp_netdev_get_mark_to_flow(dp, mark) == f) {
+        /* Published by hand (tests). */
+        dp_netdev_set_mark_to_flow(dp, mark, f->mark_next);
     }
     if (dp->hooks.deleted) {
         dp->hooks.deleted(dp->hooks.aux, f);
@@ -2049,6 +2121,9 @@ dp_netdev_revalidate(struct dp_netdev *dp, dp_revalidate_cb *cb, void *aux)
             } else if (!dp_actions_equal(&cur, &new)) {
                 dp_flow_set_actions(f, new.actions,
                                     new.n_actions * sizeof *new.actions);
+                if (node->offload_queued) {
+                    dp_offload_flow_mod(dp->offload, f);
+                }
             }
         }
         pthread_mutex_unlock(&pmd->flow_mutex);

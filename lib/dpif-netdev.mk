@@ -23,9 +23,12 @@ lib_libdpswitch_dpif_a_SOURCES += \
 	lib/dp-execute.c \
 	lib/dp-execute.h \
 	lib/dpif-netdev.c \
+	lib/dpif-netdev-offload.c \
+	lib/dpif-netdev-offload.h \
 	lib/dpif-netdev-private.h \
 	lib/dpif-netdev-unixctl.c \
 	lib/ovs-numa.c \
 	lib/ovs-numa.h
 
-EXTRA_DIST += Documentation/topics/dpif-netdev.rst
+EXTRA_DIST += Documentation/topics/dpif-netdev.rst \
+	Documentation/topics/hw-offload.rst

@@ -114,6 +114,7 @@ enum flow_parse_result {
 
 uint32_t flow_extract(struct dp_packet *, struct flow *);
 uint32_t flow_extract_key(struct dp_packet *, struct flow_key *);
+uint16_t flow_parse_offsets(struct dp_packet *);
 
 /* Compact keys. */
 void flow_key_from_flow(struct flow_key *, const struct flow *);
