@@ -4,7 +4,8 @@ DPIF_UNIT_TESTS = \
 	tests/test-dp-execute \
 	tests/test-dpcls \
 	tests/test-dpif-netdev \
-	tests/test-emc
+	tests/test-emc \
+	tests/test-offload
 check_PROGRAMS += $(DPIF_UNIT_TESTS)
 TESTS += $(DPIF_UNIT_TESTS)
 
@@ -35,6 +36,12 @@ tests_perf_perf_dpcls_LDADD = $(DPIF_LIBS)
 tests_test_dpif_netdev_SOURCES = tests/test-dpif-netdev.c $(DP_TEST_COMMON)
 tests_test_dpif_netdev_CFLAGS = $(DPIF_TEST_CFLAGS)
 tests_test_dpif_netdev_LDADD = $(DPIF_TEST_LDADD)
+
+# Partial offload: the marked path's parse, the dummy flow API, and the
+# stress test of marks under churn with two PMD threads.
+tests_test_offload_SOURCES = tests/test-offload.c $(DP_TEST_COMMON)
+tests_test_offload_CFLAGS = $(DPIF_TEST_CFLAGS)
+tests_test_offload_LDADD = $(DPIF_TEST_LDADD)
 
 tests_test_dp_execute_SOURCES = tests/test-dp-execute.c $(DP_TEST_COMMON)
 tests_test_dp_execute_CFLAGS = $(DPIF_TEST_CFLAGS)
