@@ -4,7 +4,9 @@ lib_libdpswitch_dpif_a_SOURCES += \
 	lib/dpdk.c \
 	lib/dpdk.h \
 	lib/netdev-dpdk.c \
-	lib/netdev-dpdk.h
+	lib/netdev-dpdk.h \
+	lib/netdev-offload-dpdk.c \
+	lib/netdev-offload-dpdk.h
 
 EXTRA_DIST += \
 	Documentation/topics/dpdk.rst \

@@ -36,6 +36,7 @@
 #include "dp-packet.h"
 #include "dpdk.h"
 #include "dynamic-string.h"
+#include "netdev-offload.h"
 #include "netdev-provider.h"
 #include "smap.h"
 #include "unixctl.h"
@@ -106,6 +107,7 @@ struct netdev_dpdk {
      * sends. */
     bool started;
     bool configured;                    /* rte_eth_dev_configure() done. */
+    bool rx_mark_negotiated;            /* The device delivers flow marks. */
     uint16_t configured_port_id;
     int rxq_size;
     int txq_size;
@@ -627,6 +629,23 @@ netdev_dpdk_start_device(struct netdev_dpdk *dev,
         conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_TCP_TSO;
     }
     conf.txmode.offloads &= tx_capa;
+
+    /* Ask for flow marks on received packets (partial offload), before
+     * the device is first configured (DPDK refuses it later); devices
+     * without it say ENOTSUP. */
+    if (!dev->configured || dev->configured_port_id != port_id) {
+        uint64_t rx_metadata = RTE_ETH_RX_METADATA_USER_MARK
+                               | RTE_ETH_RX_METADATA_USER_FLAG;
+
+        retval = rte_eth_rx_metadata_negotiate(port_id, &rx_metadata);
+        dev->rx_mark_negotiated = (!retval
+                                   && (rx_metadata
+                                       & RTE_ETH_RX_METADATA_USER_MARK));
+        if (retval && retval != -ENOTSUP) {
+            VLOG_DBG("%s: rx metadata negotiation failed (%s)", name,
+                     rte_strerror(-retval));
+        }
+    }
 
     /* Fewer tx queues may still work where many do not (net_tap wants as
      * many as rx queues). */
@@ -1382,9 +1401,28 @@ netdev_dpdk_get_numa_id(const struct netdev *netdev)
     return netdev_dpdk_cast(netdev)->socket_id;
 }
 
+/* See netdev-dpdk.h. */
+bool
+netdev_dpdk_is_dpdk(const struct netdev *netdev)
+{
+    return netdev->netdev_class == &dpdk_class;
+}
+
+/* See netdev-dpdk.h. */
+int
+netdev_dpdk_get_port_id(const struct netdev *netdev)
+{
+    if (!netdev_dpdk_is_dpdk(netdev)) {
+        return -1;
+    }
+    const struct netdev_dpdk *dev = netdev_dpdk_cast(netdev);
+    return dev->port_id == DPDK_PORT_NONE ? -1 : dev->port_id;
+}
+
 static const struct netdev_class dpdk_class = {
     .type = "dpdk",
     .is_pmd = true,
+    .flow_api = &netdev_offload_dpdk,
     .alloc = netdev_dpdk_alloc,
     .construct = netdev_dpdk_construct,
     .destruct = netdev_dpdk_destruct,

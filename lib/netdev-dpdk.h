@@ -15,6 +15,15 @@
 #ifndef NETDEV_DPDK_H
 #define NETDEV_DPDK_H 1
 
+#include <stdbool.h>
+
+struct netdev;
+
 void netdev_dpdk_register(void);
+
+/* For the rte_flow flow API (lib/netdev-offload-dpdk.c): true if 'netdev'
+ * is a "dpdk" port; its DPDK port id, or -1 if it has no device yet. */
+bool netdev_dpdk_is_dpdk(const struct netdev *);
+int netdev_dpdk_get_port_id(const struct netdev *);
 
 #endif /* netdev-dpdk.h */

@@ -147,6 +147,9 @@ int netdev_offload_flow_flush(const struct netdev_flow_api *,
 void netdev_offload_match_from_flow(struct netdev_offload_match *,
                                     const struct dp_flow *);
 
+/* The rte_flow provider (lib/netdev-offload-dpdk.c), for netdev-dpdk.c. */
+extern const struct netdev_flow_api netdev_offload_dpdk;
+
 /* The dummy provider (lib/netdev-offload-dummy.c), for netdev-dummy.c. */
 extern const struct netdev_flow_api netdev_offload_dummy;
 struct dp_packet_batch;

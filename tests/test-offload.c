@@ -21,6 +21,8 @@
 #include "dpif-netdev.h"
 #include "flow.h"
 #include "netdev-dummy.h"
+#include "dynamic-string.h"
+#include "netdev-offload-dpdk.h"
 #include "netdev-offload.h"
 #include "netdev-provider.h"
 #include "netdev.h"
@@ -178,6 +180,303 @@ test_dummy_provider(void **state DPS_UNUSED)
 
     api->uninit_flow_api(nd);
     netdev_close(nd);
+}
+
+/* rte_flow translation: golden rules in testpmd syntax, and refusals. */
+struct xlate_case {
+    const char *name;
+    void (*build)(struct netdev_offload_match *);
+    const char *rule;                   /* NULL: refused. */
+    const char *reason;                 /* Part of the refusal's reason. */
+};
+
+static void
+m_normal(struct netdev_offload_match *m)
+{
+    m->key.in_port = 1;
+    m->mask.in_port = UINT32_MAX;
+    m->mask.recirc_id = UINT32_MAX;
+    m->key.dl_src = (struct eth_addr) { { 0x50, 0x54, 0, 0, 0, 1 } };
+    m->key.dl_dst = (struct eth_addr) { { 0x50, 0x54, 0, 0, 0, 2 } };
+    memset(&m->mask.dl_src, 0xff, 6);
+    memset(&m->mask.dl_dst, 0xff, 6);
+    m->key.dl_type = htons(ETH_TYPE_IP);
+    m->mask.dl_type = htons(0xffff);
+    m->mask.nw_frag = FLOW_NW_FRAG_ANY;
+}
+
+static void
+m_vlan_tcp(struct netdev_offload_match *m)
+{
+    m->mask.in_port = UINT32_MAX;
+    m->key.dl_dst = (struct eth_addr) { { 0xaa, 0xbb, 0xcc, 0, 0, 9 } };
+    memset(&m->mask.dl_dst, 0xff, 6);
+    m->key.vlan_tpid[0] = htons(ETH_TYPE_VLAN);
+    m->mask.vlan_tpid[0] = htons(0xffff);
+    m->key.vlan_tci[0] = htons(VLAN_CFI | 0x2064);
+    m->mask.vlan_tci[0] = htons(0xffff);
+    m->key.dl_type = htons(ETH_TYPE_IP);
+    m->mask.dl_type = htons(0xffff);
+    m->key.nw_src = htonl(0x0a000001);
+    m->mask.nw_src = htonl(0xffffff00);
+    m->key.nw_proto = IPPROTO_TCP_;
+    m->mask.nw_proto = 0xff;
+    m->key.nw_tos = 0x28;
+    m->mask.nw_tos = 0xfc;
+    m->key.tp_dst = htons(80);
+    m->mask.tp_dst = htons(0xffff);
+    m->key.tcp_flags = htons(TCP_SYN);
+    m->mask.tcp_flags = htons(TCP_SYN | TCP_ACK);
+}
+
+static void
+m_no_vlan(struct netdev_offload_match *m)
+{
+    m->mask.vlan_tci[0] = htons(0xffff);
+    m->key.dl_type = htons(ETH_TYPE_ARP);
+    m->mask.dl_type = htons(0xffff);
+}
+
+static void
+m_ipv6_udp(struct netdev_offload_match *m)
+{
+    m->key.dl_type = htons(ETH_TYPE_IPV6);
+    m->mask.dl_type = htons(0xffff);
+    m->key.ipv6_dst.s6[0] = 0x20;
+    m->key.ipv6_dst.s6[1] = 0x01;
+    m->key.ipv6_dst.s6[15] = 0x02;
+    memset(&m->mask.ipv6_dst, 0xff, 16);
+    m->key.ipv6_label = htonl(0x12345);
+    m->mask.ipv6_label = htonl(0xfffff);
+    m->key.nw_tos = 0xb8;
+    m->mask.nw_tos = 0xff;
+    m->key.nw_ttl = 64;
+    m->mask.nw_ttl = 0xff;
+    m->mask.nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+    m->key.nw_proto = IPPROTO_UDP_;
+    m->mask.nw_proto = 0xff;
+    m->key.tp_src = htons(5353);
+    m->mask.tp_src = htons(0xffff);
+}
+
+static void
+m_icmp(struct netdev_offload_match *m)
+{
+    m->key.dl_type = htons(ETH_TYPE_IP);
+    m->mask.dl_type = htons(0xffff);
+    m->key.nw_proto = IPPROTO_ICMP_;
+    m->mask.nw_proto = 0xff;
+    m->key.tp_src = htons(8);
+    m->mask.tp_src = htons(0xffff);
+    m->key.tp_dst = htons(0);
+    m->mask.tp_dst = htons(0xffff);
+}
+
+static void
+m_icmp6(struct netdev_offload_match *m)
+{
+    m->key.dl_type = htons(ETH_TYPE_IPV6);
+    m->mask.dl_type = htons(0xffff);
+    m->key.nw_proto = IPPROTO_ICMPV6_;
+    m->mask.nw_proto = 0xff;
+    m->key.tp_src = htons(128);
+    m->mask.tp_src = htons(0xffff);
+}
+
+static void
+m_sctp(struct netdev_offload_match *m)
+{
+    m->key.dl_type = htons(ETH_TYPE_IP);
+    m->mask.dl_type = htons(0xffff);
+    m->key.nw_dst = htonl(0xc0a80102);
+    m->mask.nw_dst = htonl(0xffffffff);
+    m->key.nw_proto = IPPROTO_SCTP_;
+    m->mask.nw_proto = 0xff;
+    m->key.tp_src = htons(1);
+    m->mask.tp_src = htons(0xff00);
+    m->key.tp_dst = htons(2);
+    m->mask.tp_dst = htons(0xffff);
+}
+
+static void
+r_recirc(struct netdev_offload_match *m)
+{
+    m_normal(m);
+    m->key.recirc_id = 3;
+}
+
+static void
+r_arp(struct netdev_offload_match *m)
+{
+    m->key.dl_type = htons(ETH_TYPE_ARP);
+    m->mask.dl_type = htons(0xffff);
+    m->key.arp_op = htons(1);
+    m->mask.arp_op = htons(0xffff);
+}
+
+static void
+r_nd(struct netdev_offload_match *m)
+{
+    m_icmp6(m);
+    m->key.tp_src = htons(135);
+    m->mask.nd_target.s6[0] = 0xff;
+}
+
+static void
+r_qinq(struct netdev_offload_match *m)
+{
+    m_vlan_tcp(m);
+    m->key.vlan_tci[1] = htons(VLAN_CFI | 5);
+    m->mask.vlan_tci[1] = htons(0xffff);
+}
+
+static void
+r_tcp_ns(struct netdev_offload_match *m)
+{
+    m_vlan_tcp(m);
+    m->mask.tcp_flags = htons(0x100);
+}
+
+static void
+r_frag_later(struct netdev_offload_match *m)
+{
+    m_normal(m);
+    m->key.nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+    m->mask.nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+}
+
+static void
+r_icmp_in_v6(struct netdev_offload_match *m)
+{
+    m_icmp6(m);
+    m->key.nw_proto = IPPROTO_ICMP_;
+}
+
+static void
+r_ip_fields_without_type(struct netdev_offload_match *m)
+{
+    m->key.nw_src = htonl(0x0a000001);
+    m->mask.nw_src = htonl(0xffffffff);
+}
+
+static void
+test_rte_flow_translate(void **state DPS_UNUSED)
+{
+    static const struct xlate_case cases[] = {
+        { "normal", m_normal,
+          "flow create 0 ingress pattern eth src spec 50:54:00:00:00:01 "
+          "src mask ff:ff:ff:ff:ff:ff dst spec 50:54:00:00:00:02 dst mask "
+          "ff:ff:ff:ff:ff:ff type spec 0x800 type mask 0xffff / ipv4 "
+          "fragment_offset spec 0x0 fragment_offset mask 0x3fff / end "
+          "actions mark id 5 / rss queues 0 1 end / end", NULL },
+        { "vlan-tcp", m_vlan_tcp,
+          "flow create 0 ingress pattern eth dst spec aa:bb:cc:00:00:09 "
+          "dst mask ff:ff:ff:ff:ff:ff type spec 0x8100 type mask 0xffff "
+          "has_vlan spec 0x1 has_vlan mask 0x1 / vlan tci spec 0x2064 tci "
+          "mask 0xefff inner_type spec 0x800 inner_type mask 0xffff / ipv4 "
+          "src spec 10.0.0.1 src mask 255.255.255.0 proto spec 0x6 proto "
+          "mask 0xff tos spec 0x28 tos mask 0xfc / tcp dst spec 0x50 dst "
+          "mask 0xffff flags spec 0x2 flags mask 0x12 / end actions mark "
+          "id 5 / rss queues 0 1 end / end", NULL },
+        { "no-vlan", m_no_vlan,
+          "flow create 0 ingress pattern eth type spec 0x806 type mask "
+          "0xffff has_vlan spec 0x0 has_vlan mask 0x1 / end actions mark "
+          "id 5 / rss queues 0 1 end / end", NULL },
+        { "ipv6-udp", m_ipv6_udp,
+          "flow create 0 ingress pattern eth type spec 0x86dd type mask "
+          "0xffff / ipv6 dst spec 2001:0:0:0:0:0:0:2 dst mask "
+          "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff proto spec 0x11 proto "
+          "mask 0xff tc spec 0xb8 tc mask 0xff flow spec 0x12345 flow mask "
+          "0xfffff hop spec 0x40 hop mask 0xff has_frag_ext spec 0x0 "
+          "has_frag_ext mask 0x1 / udp src spec 0x14e9 src mask 0xffff / "
+          "end actions mark id 5 / rss queues 0 1 end / end", NULL },
+        { "icmp", m_icmp,
+          "flow create 0 ingress pattern eth type spec 0x800 type mask "
+          "0xffff / ipv4 proto spec 0x1 proto mask 0xff / icmp type spec "
+          "0x8 type mask 0xff code spec 0x0 code mask 0xff / end actions "
+          "mark id 5 / rss queues 0 1 end / end", NULL },
+        { "icmp6", m_icmp6,
+          "flow create 0 ingress pattern eth type spec 0x86dd type mask "
+          "0xffff / ipv6 proto spec 0x3a proto mask 0xff / icmp6 type spec "
+          "0x80 type mask 0xff / end actions mark id 5 / rss queues 0 1 "
+          "end / end", NULL },
+        { "sctp", m_sctp,
+          "flow create 0 ingress pattern eth type spec 0x800 type mask "
+          "0xffff / ipv4 dst spec 192.168.1.2 dst mask 255.255.255.255 "
+          "proto spec 0x84 proto mask 0xff / sctp src spec 0x1 src mask "
+          "0xff00 dst spec 0x2 dst mask 0xffff / end actions mark id 5 / "
+          "rss queues 0 1 end / end", NULL },
+        { "recirc", r_recirc, NULL, "recirculated" },
+        { "arp", r_arp, NULL, "field arp_op" },
+        { "nd", r_nd, NULL, "field nd_target" },
+        { "qinq", r_qinq, NULL, "second VLAN" },
+        { "tcp-ns", r_tcp_ns, NULL, "TCP flags above" },
+        { "frag-later", r_frag_later, NULL, "fragments" },
+        { "icmp-in-v6", r_icmp_in_v6, NULL, "ICMP in IPv6" },
+        { "ip-no-type", r_ip_fields_without_type, NULL, "field nw_src" },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        const struct xlate_case *c = &cases[i];
+        struct netdev_offload_match m;
+        struct netdev_offload_dpdk_pattern pt;
+        struct ds reason = DS_EMPTY_INITIALIZER;
+
+        memset(&m, 0, sizeof m);
+        c->build(&m);
+        int error = netdev_offload_dpdk_translate(&m, &pt, &reason);
+        if (c->rule) {
+            struct netdev_offload_dpdk_actions a;
+            struct ds rule = DS_EMPTY_INITIALIZER;
+
+            if (error) {
+                print_error("%s: refused: %s\n", c->name, ds_cstr(&reason));
+            }
+            assert_int_equal(error, 0);
+            netdev_offload_dpdk_actions_rss(&a, 5, 2);
+            netdev_offload_dpdk_format(&rule, 0, pt.items, a.actions);
+            if (strcmp(ds_cstr(&rule), c->rule)) {
+                print_error("%s:\n got: %s\nwant: %s\n", c->name,
+                            ds_cstr(&rule), c->rule);
+            }
+            assert_string_equal(ds_cstr(&rule), c->rule);
+            assert_int_equal(pt.items[pt.n_items - 1].type,
+                             RTE_FLOW_ITEM_TYPE_END);
+            ds_destroy(&rule);
+        } else {
+            assert_int_equal(error, EOPNOTSUPP);
+            if (!strstr(ds_cstr(&reason), c->reason)) {
+                print_error("%s: reason \"%s\"\n", c->name,
+                            ds_cstr(&reason));
+            }
+            assert_non_null(strstr(ds_cstr(&reason), c->reason));
+        }
+        ds_destroy(&reason);
+    }
+
+    /* The specs and masks themselves, in network order. */
+    struct netdev_offload_match m;
+    struct netdev_offload_dpdk_pattern pt;
+    memset(&m, 0, sizeof m);
+    m_vlan_tcp(&m);
+    assert_int_equal(netdev_offload_dpdk_translate(&m, &pt, NULL), 0);
+    assert_int_equal(pt.n_items, 5);
+    assert_int_equal(pt.items[1].type, RTE_FLOW_ITEM_TYPE_VLAN);
+    assert_int_equal(pt.vlan_spec.hdr.vlan_tci, htons(0x2064));
+    assert_int_equal(pt.vlan_mask.hdr.vlan_tci, htons(0xefff));
+    assert_int_equal(pt.ipv4_spec.hdr.src_addr, htonl(0x0a000001));
+    assert_int_equal(pt.ipv4_mask.hdr.src_addr, htonl(0xffffff00));
+    assert_int_equal(pt.l4_spec.tcp.hdr.dst_port, htons(80));
+    assert_ptr_equal(pt.items[3].spec, &pt.l4_spec.tcp);
+
+    /* The QUEUE fallback. */
+    struct netdev_offload_dpdk_actions a;
+    struct ds rule = DS_EMPTY_INITIALIZER;
+    netdev_offload_dpdk_actions_queue(&a, 7, 1);
+    netdev_offload_dpdk_format(&rule, 3, pt.items + 4, a.actions);
+    assert_string_equal(ds_cstr(&rule), "flow create 3 ingress pattern end "
+                        "actions mark id 7 / queue index 1 / end");
+    ds_destroy(&rule);
 }
 
 /* The stress test.
@@ -388,6 +687,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         DP_TEST(test_parse_offsets),
         DP_TEST(test_dummy_provider),
+        DP_TEST(test_rte_flow_translate),
         DP_TEST(test_stress_marks),
     };
 
