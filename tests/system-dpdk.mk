@@ -16,6 +16,7 @@ SYSTEM_DPDK_TESTSUITE_AT = \
 	tests/system-dpdk.at \
 	tests/system-dpdk-vhost.at \
 	tests/system-dpdk-csum.at \
+	tests/system-dpdk-offload.at \
 	tests/ovs-macros.at \
 	tests/ofproto-macros.at
 SYSTEM_DPDK_TESTSUITE = $(srcdir)/tests/system-dpdk-testsuite
@@ -25,9 +26,20 @@ $(SYSTEM_DPDK_TESTSUITE): $(SYSTEM_DPDK_TESTSUITE_AT) $(srcdir)/tests/package.m4
 	$(AM_V_GEN)$(AUTOM4TE) -l autotest -I '$(srcdir)' -I '$(srcdir)/tests' \
 	  -o $@.tmp $@.at && mv $@.tmp $@
 
+# The NIC emulator (tests/nic-emu.c): a shared library that system-dpdk
+# tests preload into ovs-vswitchd in place of DPDK's rte_flow functions.
+# Built without the sanitizer flags (a preloaded library must not bring
+# its own runtime).
+NICEMU_LIB = tests/libdps-nicemu.so
+$(NICEMU_LIB): tests/nic-emu.c
+	$(AM_V_CC)$(CC) -O2 -g -Wall -Werror -fPIC -shared $(DPDK_CFLAGS) \
+	  -o $@ $(srcdir)/tests/nic-emu.c $(DPDK_LIBS)
+EXTRA_DIST += tests/nic-emu.c
+CLEANFILES += $(NICEMU_LIB)
+
 # Everything the tests run must be built first.
 check-dpdk: all tests/atconfig tests/atlocal $(SYSTEM_DPDK_TESTSUITE) \
-	  $(check_PROGRAMS)
+	  $(check_PROGRAMS) $(NICEMU_LIB)
 	$(SHELL) '$(SYSTEM_DPDK_TESTSUITE)' -C tests \
 	  AUTOTEST_PATH='$(AUTOTEST_PATH)' $(TESTSUITEFLAGS)
 
