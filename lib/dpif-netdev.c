@@ -1823,8 +1823,13 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
              * the header offsets, and the statistics the TCP flags. */
             struct dp_flow *f = dp_netdev_get_mark_to_flow(dp, mark);
 
-            while (f && (!f->aux || ((struct dp_netdev_flow_node *)
-                                     f->aux)->pmd != pmd)) {
+            while (f) {
+                const struct dp_netdev_flow_node *node
+                    = __atomic_load_n(&f->aux, __ATOMIC_ACQUIRE);
+
+                if (node && node->pmd == pmd) {
+                    break;
+                }
                 f = __atomic_load_n(&f->mark_next, __ATOMIC_ACQUIRE);
             }
             if (f && !dp_flow_is_dead(f)) {
@@ -2067,8 +2072,11 @@ flow_node_delete(struct dp_netdev_pmd *pmd, struct dp_netdev_flow_node *node)
         dp->hooks.deleted(dp->hooks.aux, f);
     }
     dp_flow_mark_dead(f);
+    /* The flow may outlive its node (a mark's list holds it until the
+     * offload thread unlinks it): unpublish the node first.  A PMD may
+     * still read it through 'aux' until the grace period ends. */
+    __atomic_store_n(&f->aux, NULL, __ATOMIC_RELEASE);
     dp_flow_unref(f);
-    /* A PMD may still read 'node' through the flow's 'aux'. */
     dp_rcu_postpone(dp->rcu, free_node, node);
 }
 

@@ -389,7 +389,7 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
     dev->tx_pcap = tx_pcap;
 
     dev->numa_id = numa_id;
-    dev->ifindex = ifindex;
+    __atomic_store_n(&dev->ifindex, (int) ifindex, __ATOMIC_RELAXED);
     dev->tx_caps = tx_caps;
     dev->requested_n_rxq = n_rxq;
     dev->options_n_txq = n_txq;
@@ -620,6 +620,15 @@ netdev_dummy_get_tx_caps(const struct netdev *netdev)
     return __atomic_load_n(&dev->tx_caps, __ATOMIC_RELAXED);
 }
 
+/* options:ifindex, as Interface:ifindex (0 without it). */
+static int
+netdev_dummy_get_ifindex(const struct netdev *netdev)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    return __atomic_load_n(&dev->ifindex, __ATOMIC_RELAXED);
+}
+
 static int
 netdev_dummy_get_numa_id(const struct netdev *netdev)
 {
@@ -733,6 +742,7 @@ netdev_dummy_rxq_wait(struct netdev_rxq *rxq)
         .get_stats = netdev_dummy_get_stats,                    \
         .get_tx_caps = netdev_dummy_get_tx_caps,                \
         .get_numa_id = netdev_dummy_get_numa_id,                \
+        .get_ifindex = netdev_dummy_get_ifindex,                \
         .rxq_alloc = netdev_dummy_rxq_alloc,                    \
         .rxq_construct = netdev_dummy_rxq_construct,            \
         .rxq_destruct = netdev_dummy_rxq_destruct,              \
