@@ -4,6 +4,8 @@ noinst_LIBRARIES += ovsdb/libovsdb.a
 ovsdb_libovsdb_a_SOURCES = \
 	ovsdb/condition.c \
 	ovsdb/condition.h \
+	ovsdb/convert.c \
+	ovsdb/convert.h \
 	ovsdb/execution.c \
 	ovsdb/execution.h \
 	ovsdb/file.c \

@@ -243,6 +243,8 @@ usage(void)
            "  monitor [SERVER] [DATABASE] ALL\n"
            "  monitor-cond [SERVER] [DATABASE] CONDITION TABLE "
            "[COLUMN,...]...\n"
+           "  convert [SERVER] SCHEMA\n"
+           "  needs-conversion [SERVER] SCHEMA\n"
            "  lock [SERVER] LOCK\n"
            "  steal [SERVER] LOCK\n"
            "  unlock [SERVER] LOCK\n\n"
@@ -268,8 +270,20 @@ usage(void)
 
 /* Sends request 'method' with 'params' (consumed) and returns the result,
  * exiting with a message on failure. */
+static json_t *request__(struct context *, const char *method, json_t *params,
+                         const char *what);
+
 static json_t *
 request(struct context *ctx, const char *method, json_t *params)
+{
+    return request__(ctx, method, params, method);
+}
+
+/* Like request(), with 'what' in place of the method in the message for an
+ * error reply ("WHAT returned error: ..."). */
+static json_t *
+request__(struct context *ctx, const char *method, json_t *params,
+          const char *what)
 {
     struct jsonrpc_msg *reply;
     json_t *result;
@@ -285,7 +299,7 @@ request(struct context *ctx, const char *method, json_t *params)
     if (reply->error) {
         char *s = ovsdb_json_to_string(reply->error, OVSDB_JSON_SORT);
 
-        util_fatal(0, "%s returned error: %s", method, s);
+        util_fatal(0, "%s returned error: %s", what, s);
     }
     result = json_incref(reply->result);
     jsonrpc_msg_destroy(reply);
@@ -1004,6 +1018,53 @@ do_unlock(struct context *ctx)
     lock_command(ctx, "unlock");
 }
 
+/* Reads the schema file named by the command's last argument. */
+static struct ovsdb_schema *
+read_schema_arg(struct context *ctx)
+{
+    struct ovsdb_schema *schema;
+    struct ovsdb_error *error;
+
+    error = ovsdb_schema_from_file(ctx->argv[ctx->argc - 1], &schema);
+    if (error) {
+        char *s = ovsdb_error_to_string(error);
+
+        ovsdb_error_destroy(error);
+        util_fatal(0, "%s", s);
+    }
+    return schema;
+}
+
+/* "convert [SERVER] SCHEMA": asks the server to convert the database that
+ * SCHEMA names to SCHEMA.  Prints nothing on success. */
+static void
+do_convert(struct context *ctx)
+{
+    struct ovsdb_schema *schema = read_schema_arg(ctx);
+    json_t *params = json_array();
+
+    json_array_append_new(params, json_string(schema->name));
+    json_array_append_new(params, ovsdb_schema_to_json(schema));
+    /* Open vSwitch's wording for an error, which scripts match. */
+    json_decref(request__(ctx, "convert", params, "transaction"));
+    ovsdb_schema_destroy(schema);
+}
+
+/* "needs-conversion [SERVER] SCHEMA": prints "yes" if the database that
+ * SCHEMA names has a different schema on the server, else "no". */
+static void
+do_needs_conversion(struct context *ctx)
+{
+    struct ovsdb_schema *schema = read_schema_arg(ctx);
+    struct ovsdb_schema *current;
+
+    ctx->db = schema->name;
+    current = fetch_schema(ctx);
+    puts(ovsdb_schema_equal(schema, current) ? "no" : "yes");
+    ovsdb_schema_destroy(current);
+    ovsdb_schema_destroy(schema);
+}
+
 static const struct command *
 find_command(const char *name)
 {
@@ -1019,6 +1080,8 @@ find_command(const char *name)
         { "dump", true, 0, INT_MAX, do_dump },
         { "monitor", true, 1, INT_MAX, do_monitor },
         { "monitor-cond", true, 2, INT_MAX, do_monitor_cond },
+        { "convert", false, 1, 1, do_convert },
+        { "needs-conversion", false, 1, 1, do_needs_conversion },
         { "lock", false, 1, 1, do_lock },
         { "steal", false, 1, 1, do_steal },
         { "unlock", false, 1, 1, do_unlock },

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "convert.h"
 #include "coverage.h"
 #include "daemon.h"
 #include "dirs.h"
@@ -97,6 +98,11 @@ struct session {
     unsigned long long int rx_bytes; /* Input seen so far. */
     long long int last_rx;      /* When input last arrived. */
     bool probe_sent;
+
+    /* Set when a schema conversion disconnects a client that did not ask
+     * for "set_db_change_aware" (as Open vSwitch does): the session reads
+     * no more requests and goes once its queued output is written. */
+    bool closing;
 };
 
 #define PROBE_INTERVAL 5000
@@ -180,6 +186,7 @@ static void session_destroy(struct session *);
 static void remote_close(struct remote *);
 static void commit_cb(const struct ovsdb_txn *, void *aux);
 static void trim_heap(void);
+static void cancel_db_users(struct db *, bool notify_all);
 static void memory_report_cb(struct memory_report *, void *aux);
 static void run_compaction(void);
 static void schedule_compaction(struct db *);
@@ -1379,6 +1386,88 @@ handle_monitor_cancel(struct session *s, const struct jsonrpc_msg *msg)
     send_msg(s, jsonrpc_create_reply(json_object(), msg->id));
 }
 
+static struct ovsdb_error *write_converted_db(struct db *, struct ovsdb *);
+static void install_converted_db(struct db *, struct ovsdb *);
+
+/* The "convert" method (Open vSwitch's extension of RFC 7047): params
+ * [DB-NAME, SCHEMA].  Converts database DB-NAME to SCHEMA, whose name
+ * must be DB-NAME, and rewrites its file with the new schema and the
+ * converted rows; the reply is an empty object.  Then, as Open vSwitch
+ * 3.1 does, every client that did not send "set_db_change_aware" is
+ * disconnected (it reconnects and reads the new schema), the monitors of
+ * the others on DB-NAME are canceled with a "monitor_canceled"
+ * notification, their blocked transactions on it fail with "canceled",
+ * and the "schema" column of DB-NAME's row in "_Server" changes. */
+static void
+handle_convert(struct session *s, const struct jsonrpc_msg *msg)
+{
+    struct ovsdb_schema *schema = NULL;
+    struct ovsdb_error *error;
+    struct ovsdb *new = NULL;
+    struct session *other;
+    struct db *db;
+
+    if (!json_is_array(msg->params) || json_array_size(msg->params) != 2) {
+        send_error(s, msg->id, ovsdb_syntax_error(msg->params, NULL,
+                                                  "array expected"));
+        return;
+    }
+    db = lookup_db(s, msg);
+    if (!db) {
+        return;
+    }
+    if (db == server_db) {
+        send_error(s, msg->id, ovsdb_error("not allowed", "conversion is "
+                                           "not allowed for read-only "
+                                           "database %s",
+                                           db->ovsdb->schema->name));
+        return;
+    }
+    error = ovsdb_schema_from_json(json_array_get(msg->params, 1), &schema);
+    if (!error && strcmp(schema->name, db->ovsdb->schema->name)) {
+        error = ovsdb_error("invalid parameters", "new schema name (%s) "
+                            "does not match database name (%s)",
+                            schema->name, db->ovsdb->schema->name);
+    }
+    if (!error) {
+        error = ovsdb_convert(db->ovsdb, schema, &new);
+    }
+    if (!error) {
+        error = write_converted_db(db, new);
+        if (error) {
+            ovsdb_destroy(new);
+        }
+    }
+    ovsdb_schema_destroy(schema);
+    if (error) {
+        char *text = ovsdb_error_to_string(error);
+
+        VLOG_INFO("%s: conversion of database %s failed: %s",
+                  jsonrpc_get_name(s->rpc), db->ovsdb->schema->name, text);
+        free(text);
+        send_error(s, msg->id, error);
+        return;
+    }
+    VLOG_INFO("%s: converted database %s to schema version %s",
+              jsonrpc_get_name(s->rpc), new->schema->name,
+              new->schema->version);
+    send_msg(s, jsonrpc_create_reply(json_object(), msg->id));
+
+    /* Like Open vSwitch, drop the other sessions before they see anything
+     * more: their blocked transactions end with the connection, not with
+     * an error. */
+    for (other = sessions; other; other = other->next) {
+        if (!other->change_aware && !other->closing) {
+            VLOG_INFO("%s: disconnecting (committed %s database schema "
+                      "conversion)", jsonrpc_get_name(other->rpc),
+                      db->ovsdb->schema->name);
+            other->closing = true;
+            poll_immediate_wake();
+        }
+    }
+    install_converted_db(db, new);
+}
+
 static void
 handle_request(struct session *s, struct jsonrpc_msg *msg)
 {
@@ -1396,6 +1485,8 @@ handle_request(struct session *s, struct jsonrpc_msg *msg)
         handle_monitor_cond_change(s, msg);
     } else if (!strcmp(method, "monitor_cancel")) {
         handle_monitor_cancel(s, msg);
+    } else if (!strcmp(method, "convert")) {
+        handle_convert(s, msg);
     } else if (!strcmp(method, "get_schema")) {
         struct db *db = lookup_db(s, msg);
 
@@ -1468,6 +1559,12 @@ run_sessions(void)
 
         next = s->next;
         jsonrpc_run(s->rpc);
+        if (s->closing) {
+            if (jsonrpc_get_status(s->rpc) || !jsonrpc_get_backlog(s->rpc)) {
+                session_destroy(s);
+            }
+            continue;
+        }
         /* Handle a bounded number of messages so that one busy client
          * cannot starve the others. */
         for (i = 0; i < 50; i++) {
@@ -1551,6 +1648,10 @@ wait_all(void)
     }
     for (s = sessions; s; s = s->next) {
         jsonrpc_wait(s->rpc);
+        if (s->closing) {
+            /* Only its output matters now. */
+            continue;
+        }
         jsonrpc_recv_wait(s->rpc);
         if (s->probe_interval) {
             poll_timer_wait_until(s->last_rx + s->probe_interval);
@@ -1713,6 +1814,9 @@ send_updates(struct session *s, const struct ovsdb_txn *txn,
 {
     size_t i;
 
+    if (s->closing) {
+        return;
+    }
     for (i = 0; i < s->n_monitors; i++) {
         struct ovsdb_monitor *m = s->monitors[i];
         struct shared_update *su;
@@ -1918,42 +2022,10 @@ add_db_cb(struct unixctl_conn *conn, int argc DPS_UNUSED, const char *argv[],
 static void
 remove_db(struct db *db)
 {
-    struct trigger **tp;
-    struct session *s;
     json_t *ops, *op, *where;
     size_t i;
 
-    for (s = sessions; s; s = s->next) {
-        for (i = 0; i < s->n_monitors; ) {
-            struct ovsdb_monitor *m = s->monitors[i];
-
-            if (ovsdb_monitor_get_db(m) == db->ovsdb) {
-                json_t *params = json_array();
-
-                json_array_append_new(params,
-                                      json_deep_copy(ovsdb_monitor_get_id(m)));
-                send_msg(s, jsonrpc_create_notify("monitor_canceled",
-                                                  params));
-                ovsdb_monitor_destroy(m);
-                s->monitors[i] = s->monitors[--s->n_monitors];
-            } else {
-                i++;
-            }
-        }
-    }
-    for (tp = &triggers; *tp; ) {
-        struct trigger *t = *tp;
-
-        if (t->db == db) {
-            send_error(t->session, t->id, ovsdb_error("canceled", NULL));
-            *tp = t->next;
-            json_decref(t->id);
-            json_decref(t->params);
-            free(t);
-        } else {
-            tp = &t->next;
-        }
-    }
+    cancel_db_users(db, true);
 
     ops = json_array();
     op = json_object();
@@ -1976,6 +2048,116 @@ remove_db(struct db *db)
     ovsdb_destroy(db->ovsdb);
     free(db->file_name);
     free(db);
+    db_changed = true;
+}
+
+/* Cancels the monitors and the blocked transactions of every session on
+ * 'db'.  Each canceled monitor gets a "monitor_canceled" notification if
+ * 'notify_all' or its session sent "set_db_change_aware"; each
+ * transaction gets a "canceled" error; a session being disconnected gets
+ * neither. */
+static void
+cancel_db_users(struct db *db, bool notify_all)
+{
+    struct trigger **tp;
+    struct session *s;
+    size_t i;
+
+    for (s = sessions; s; s = s->next) {
+        for (i = 0; i < s->n_monitors; ) {
+            struct ovsdb_monitor *m = s->monitors[i];
+
+            if (ovsdb_monitor_get_db(m) == db->ovsdb) {
+                if ((notify_all || s->change_aware) && !s->closing) {
+                    json_t *params = json_array();
+
+                    json_array_append_new(params, json_deep_copy(
+                                              ovsdb_monitor_get_id(m)));
+                    send_msg(s, jsonrpc_create_notify("monitor_canceled",
+                                                      params));
+                }
+                ovsdb_monitor_destroy(m);
+                s->monitors[i] = s->monitors[--s->n_monitors];
+            } else {
+                i++;
+            }
+        }
+    }
+    for (tp = &triggers; *tp; ) {
+        struct trigger *t = *tp;
+
+        if (t->db == db) {
+            if (!t->session->closing) {
+                send_error(t->session, t->id, ovsdb_error("canceled", NULL));
+            }
+            *tp = t->next;
+            json_decref(t->id);
+            json_decref(t->params);
+            free(t);
+        } else {
+            tp = &t->next;
+        }
+    }
+}
+
+/* Writes 'new', the conversion of 'db''s database to a new schema, to
+ * 'db''s file: the new schema and a snapshot of the rows, replacing the
+ * file atomically.  On error nothing changes. */
+static struct ovsdb_error *
+write_converted_db(struct db *db, struct ovsdb *new)
+{
+    struct ovsdb *old = db->ovsdb;
+    struct ovsdb_error *error;
+
+    if (!old->file) {
+        return NULL;
+    }
+    new->file = old->file;
+    old->file = NULL;
+    error = ovsdb_file_compact(new, "converted by ovsdb-server");
+    if (error) {
+        old->file = new->file;
+        new->file = NULL;
+    }
+    return error;
+}
+
+/* Makes 'new', written by write_converted_db(), the database that 'db'
+ * serves: cancels the monitors and blocked transactions on the old one
+ * and updates the "schema" column of its "_Server" row. */
+static void
+install_converted_db(struct db *db, struct ovsdb *new)
+{
+    struct ovsdb *old = db->ovsdb;
+    json_t *ops, *op, *where, *row, *schema_json;
+    char *schema_text;
+
+    cancel_db_users(db, false);
+    new->commit_cb = old->commit_cb;
+    new->commit_aux = old->commit_aux;
+    db->ovsdb = new;
+    ovsdb_destroy(old);
+    if (new->file) {
+        schedule_compaction(db);
+    }
+
+    schema_json = ovsdb_schema_to_json(new->schema);
+    schema_text = ovsdb_json_to_string(schema_json, OVSDB_JSON_SORT);
+    json_decref(schema_json);
+    ops = json_array();
+    op = json_object();
+    where = json_array();
+    row = json_object();
+    json_array_append_new(where, json_pack("[s,s,s]", "name", "==",
+                                           new->schema->name));
+    json_object_set_new(row, "schema", json_string(schema_text));
+    json_object_set_new(op, "op", json_string("update"));
+    json_object_set_new(op, "table", json_string("Database"));
+    json_object_set_new(op, "where", where);
+    json_object_set_new(op, "row", row);
+    json_array_append_new(ops, op);
+    free(schema_text);
+    server_db_transact(ops);
     db_changed = true;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "dirs.h"
+#include "convert.h"
 #include "dynamic-string.h"
 #include "execution.h"
 #include "file.h"
@@ -233,62 +234,27 @@ do_compact(int argc, char *argv[])
     free(db_name);
 }
 
-/* Copies the rows of 'src' into 'dst', whose schema may differ: tables and
- * columns that 'dst' lacks are dropped, values are converted through JSON
- * to the new column types. */
+/* Writes 'db' to 'file_name' through a temporary file renamed over it, so
+ * that an existing file (the target of "convert DB SCHEMA TARGET", as Open
+ * vSwitch allows) is replaced whole or not at all. */
 static struct ovsdb_error *
-convert_db(const struct ovsdb *src, struct ovsdb *dst)
+replace_file(const char *file_name, const struct ovsdb *db,
+             const char *comment)
 {
-    size_t t;
+    char *tmp = xasprintf("%s.tmp", file_name);
+    struct ovsdb_error *error;
 
-    for (t = 0; t < dst->schema->n_tables; t++) {
-        struct ovsdb_table *dst_table = &dst->tables[t];
-        const struct ovsdb_table *src_table;
-        struct ovsdb_row *src_row;
-
-        src_table = ovsdb_get_table(src, dst_table->schema->name);
-        if (!src_table) {
-            continue;
-        }
-        OHMAP_FOR_EACH (src_row, node, &src_table->rows) {
-            struct ovsdb_row *row = ovsdb_row_create(dst_table);
-            size_t c;
-
-            ovsdb_row_set_uuid(row, ovsdb_row_get_uuid(src_row));
-            for (c = OVSDB_N_HIDDEN_COLUMNS; c < src_table->schema->n_columns;
-                 c++) {
-                const struct ovsdb_column *src_col
-                    = src_table->schema->columns[c];
-                const struct ovsdb_column *dst_col;
-                struct ovsdb_error *error;
-                struct ovsdb_datum datum;
-                json_t *json;
-
-                dst_col = ovsdb_table_schema_find_column(dst_table->schema,
-                                                         src_col->name);
-                if (!dst_col) {
-                    continue;
-                }
-                json = ovsdb_datum_to_json(&src_row->fields[c],
-                                           &src_col->type);
-                error = ovsdb_datum_from_json(&datum, &dst_col->type, json,
-                                              NULL);
-                json_decref(json);
-                if (error) {
-                    ovsdb_row_destroy(row);
-                    return ovsdb_wrap_error(error, "Table %s column %s "
-                                            "cannot be converted",
-                                            src_table->schema->name,
-                                            src_col->name);
-                }
-                ovsdb_datum_swap(&row->fields[dst_col->index], &datum);
-                ovsdb_datum_destroy(&datum, &dst_col->type);
-            }
-            ohmap_insert(&dst_table->rows, &row->node,
-                         uuid_hash(ovsdb_row_get_uuid(row)));
-        }
+    unlink(tmp);
+    error = ovsdb_file_save_copy(tmp, db, comment);
+    if (!error && rename(tmp, file_name)) {
+        error = ovsdb_io_error(errno, "%s: rename to %s failed", tmp,
+                               file_name);
     }
-    return NULL;
+    if (error) {
+        unlink(tmp);
+    }
+    free(tmp);
+    return error;
 }
 
 static void
@@ -296,49 +262,32 @@ do_convert(int argc, char *argv[])
 {
     char *db_name = arg_or(argc, argv, 1, default_db);
     char *schema_name = arg_or(argc, argv, 2, default_schema);
-    struct ovsdb_schema *schema = read_schema_file(schema_name);
     char *comment = tool_comment("converted");
+    struct ovsdb_schema *schema;
     struct ovsdb *src, *dst;
     struct ovsdb_error *error;
 
     check_error(ovsdb_file_open(db_name, OVSDB_FILE_READ_ONLY, &src));
-    dst = ovsdb_create(schema);
-    error = convert_db(src, dst);
+    schema = read_schema_file(schema_name);
+    error = ovsdb_convert(src, schema, &dst);
     if (!error) {
-        /* Referential integrity and reference counts of the result. */
-        struct ovsdb *check;
-        json_t *snapshot = ovsdb_file_snapshot_to_json(dst, NULL);
-
-        check = ovsdb_create(ovsdb_schema_clone(dst->schema));
-        if (snapshot) {
-            error = ovsdb_file_replay(check, snapshot);
-            json_decref(snapshot);
-        }
-        ovsdb_destroy(check);
-    }
-    if (!error) {
-        if (argc > 3) {
-            error = ovsdb_file_save_copy(argv[3], dst, comment);
+        if (argc > 3 && strcmp(argv[3], db_name)) {
+            error = replace_file(argv[3], dst, comment);
         } else {
-            char *tmp = xasprintf("%s.tmp", db_name);
             struct ovsdb *locked;
 
-            /* Hold the lock on the original while replacing it. */
+            /* Hold the lock on the original while replacing it, so that
+             * a running ovsdb-server's file is never swapped under it. */
             error = ovsdb_file_open(db_name, 0, &locked);
             if (!error) {
-                unlink(tmp);
-                error = ovsdb_file_save_copy(tmp, dst, comment);
-                if (!error && rename(tmp, db_name)) {
-                    error = ovsdb_io_error(errno, "%s: rename to %s failed",
-                                           tmp, db_name);
-                }
+                error = replace_file(db_name, dst, comment);
                 ovsdb_destroy(locked);
             }
-            free(tmp);
         }
     }
     ovsdb_destroy(src);
     ovsdb_destroy(dst);
+    ovsdb_schema_destroy(schema);
     free(comment);
     free(db_name);
     free(schema_name);
