@@ -5,6 +5,7 @@ EXTRA_DIST += \
 	Documentation/internals/idl.rst \
 	Documentation/internals/layers.rst \
 	Documentation/intro/install.rst \
+	Documentation/topics/packaging.rst \
 	Documentation/topics/testing.rst \
 	Documentation/topics/logging.rst \
 	Documentation/topics/unixctl.rst \

@@ -74,7 +74,7 @@ TESTSUITE_AT = \
 	tests/stream.at \
 	tests/ovsdb.at \
 	tests/vlog.at
-TESTSUITE_AT += tests/vswitch-schema.at
+TESTSUITE_AT += tests/vswitch-schema.at tests/ovs-ctl.at
 TESTSUITE_AT += tests/ofproto-macros.at tests/vswitchd.at \
 	tests/netdev-dummy.at tests/ofproto-dpif.at tests/dpif-netdev.at \
 	tests/offload.at tests/vswitchd-diff.at tests/system-kernel.at
