@@ -41,6 +41,11 @@ static operation_func execute_commit;
 static operation_func execute_abort;
 static operation_func execute_comment;
 static operation_func execute_assert;
+static struct ovsdb_error *check_defaults(const struct ovsdb_row *);
+static struct ovsdb_error *parse_column_set(const json_t *,
+                                            const struct ovsdb_table_schema *,
+                                            const struct ovsdb_column ***,
+                                            size_t *n_columnsp);
 
 static const struct {
     const char *name;
@@ -281,31 +286,50 @@ parse_columns(struct ovsdb_parser *parser, const struct ovsdb_table *table,
         *n_columnsp = ts->n_columns;
         return NULL;
     }
+    return parse_column_set(json, ts, columnsp, n_columnsp);
+}
 
+/* Parses 'json', an array of distinct column names of 'ts', into
+ * '*columnsp' and '*n_columnsp'. */
+static struct ovsdb_error *
+parse_column_set(const json_t *json, const struct ovsdb_table_schema *ts,
+                 const struct ovsdb_column ***columnsp, size_t *n_columnsp)
+{
+    const struct ovsdb_column **columns;
+    size_t i, j;
+
+    *columnsp = NULL;
+    *n_columnsp = 0;
     columns = xmalloc((json_array_size(json) + 1) * sizeof *columns);
     for (i = 0; i < json_array_size(json); i++) {
         const json_t *name = json_array_get(json, i);
         const struct ovsdb_column *column;
 
-        column = (json_is_string(name)
-                  ? ovsdb_table_schema_find_column(ts,
-                                                   json_string_value(name))
-                  : NULL);
+        if (!json_is_string(name)) {
+            goto not_distinct;
+        }
+        column = ovsdb_table_schema_find_column(ts, json_string_value(name));
         if (!column) {
             free(columns);
-            if (!json_is_string(name)) {
-                return ovsdb_syntax_error(json, NULL,
-                                          "array of column names expected");
-            }
             return ovsdb_syntax_error(json, NULL, "%s is not a "
                                       "valid column name",
                                       json_string_value(name));
+        }
+        for (j = 0; j < i; j++) {
+            if (columns[j] == column) {
+                goto not_distinct;
+            }
         }
         columns[i] = column;
     }
     *columnsp = columns;
     *n_columnsp = json_array_size(json);
     return NULL;
+
+not_distinct:
+    free(columns);
+    return ovsdb_syntax_error(json, NULL,
+                              "array of distinct column names expected");
 }
 
 static struct ovsdb_error *
@@ -370,6 +394,11 @@ execute_insert(struct exec_context *ctx, struct ovsdb_parser *parser,
             return error;
         }
     }
+    error = check_defaults(row);
+    if (error) {
+        ovsdb_row_destroy(row);
+        return error;
+    }
     ovsdb_txn_row_insert(ctx->txn, row);
 
     uuid_to_string(&uuid, s);
@@ -380,25 +409,110 @@ execute_insert(struct exec_context *ctx, struct ovsdb_parser *parser,
     return NULL;
 }
 
+/* Checks the columns of the new 'row' that hold one element against their
+ * constraints: the operation may have left them at their defaults (0, "",
+ * false, the all-zeros UUID), which a constraint such as "minInteger": 1
+ * forbids.  Columns with more elements were checked when they were parsed.
+ * The columns are checked in Open vSwitch's order, so that the first error
+ * is the one it reports. */
+static struct ovsdb_error *
+check_defaults(const struct ovsdb_row *row)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    size_t i;
+
+    for (i = 0; i < ts->n_columns; i++) {
+        const struct ovsdb_column *column = ts->columns[ts->ovs_order[i]];
+        const struct ovsdb_datum *datum = &row->fields[column->index];
+
+        if (datum->n == 1) {
+            struct ovsdb_error *error
+                = ovsdb_datum_check_constraints(datum, &column->type);
+
+            if (error) {
+                return error;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* One row being sorted: its place in the query's order breaks ties. */
+struct sort_entry {
+    struct ovsdb_row *row;
+    size_t position;
+    const struct ovsdb_column **columns;
+    size_t n_columns;
+};
+
+static int
+compare_sort_entries(const void *a_, const void *b_)
+{
+    const struct sort_entry *a = a_, *b = b_;
+    size_t i;
+
+    for (i = 0; i < a->n_columns; i++) {
+        const struct ovsdb_column *column = a->columns[i];
+        int cmp = ovsdb_datum_compare_ovs(&a->row->fields[column->index],
+                                          &b->row->fields[column->index],
+                                          &column->type);
+        if (cmp) {
+            return cmp;
+        }
+    }
+    return a->position < b->position ? -1 : a->position > b->position;
+}
+
+/* Sorts 'rows' by 'columns', each in ascending order, as Open vSwitch's
+ * extension "sort" to "select" does; rows that compare equal keep their
+ * order. */
+static void
+sort_rows(struct ovsdb_row **rows, size_t n_rows,
+          const struct ovsdb_column **columns, size_t n_columns)
+{
+    struct sort_entry *entries = xmalloc((n_rows + 1) * sizeof *entries);
+    size_t i;
+
+    for (i = 0; i < n_rows; i++) {
+        entries[i] = (struct sort_entry) { rows[i], i, columns, n_columns };
+    }
+    qsort(entries, n_rows, sizeof *entries, compare_sort_entries);
+    for (i = 0; i < n_rows; i++) {
+        rows[i] = entries[i].row;
+    }
+    free(entries);
+}
+
 static struct ovsdb_error *
 execute_select(struct exec_context *ctx, struct ovsdb_parser *parser,
                json_t **resultp)
 {
-    const struct ovsdb_column **columns = NULL;
+    const struct ovsdb_column **columns = NULL, **sort_columns = NULL;
+    size_t n_rows, n_columns, n_sort_columns = 0, i;
     struct ovsdb_row **rows;
     struct ovsdb_table *table;
     struct ovsdb_error *error;
-    size_t n_rows, n_columns, i;
+    const json_t *sort_json;
     json_t *rows_json;
 
     error = parse_where(ctx, parser, &table, &rows, &n_rows);
+    sort_json = ovsdb_parser_member(parser, "sort", OP_ARRAY | OP_OPTIONAL);
     if (!error && !ovsdb_parser_has_error(parser)) {
         error = parse_columns(parser, table, &columns, &n_columns);
     }
+    if (!error && !ovsdb_parser_has_error(parser) && sort_json) {
+        error = parse_column_set(sort_json, table->schema, &sort_columns,
+                                 &n_sort_columns);
+    }
     if (error || ovsdb_parser_has_error(parser)) {
         free(rows);
+        free(columns);
         return error;
     }
+    if (n_sort_columns) {
+        sort_rows(rows, n_rows, sort_columns, n_sort_columns);
+    }
+    free(sort_columns);
 
     rows_json = json_array();
     for (i = 0; i < n_rows; i++) {

@@ -693,6 +693,37 @@ ovsdb_datum_compare_3way(const struct ovsdb_datum *a,
     return a->n < b->n ? -1 : a->n > b->n;
 }
 
+/* Compares 'a' and 'b' as Open vSwitch orders datums: by their number of
+ * elements, then by their keys, then by their values.  Its "sort" and its
+ * choice of which row to name first in an index error follow this order. */
+int
+ovsdb_datum_compare_ovs(const struct ovsdb_datum *a,
+                        const struct ovsdb_datum *b,
+                        const struct ovsdb_type *type)
+{
+    unsigned int i;
+    int cmp;
+
+    if (a->n != b->n) {
+        return a->n < b->n ? -1 : 1;
+    }
+    for (i = 0; i < a->n; i++) {
+        cmp = ovsdb_atom_compare_3way(&a->keys[i], &b->keys[i],
+                                      type->key.type);
+        if (cmp) {
+            return cmp;
+        }
+    }
+    for (i = 0; a->values && b->values && i < a->n; i++) {
+        cmp = ovsdb_atom_compare_3way(&a->values[i], &b->values[i],
+                                      type->value.type);
+        if (cmp) {
+            return cmp;
+        }
+    }
+    return 0;
+}
+
 /* Returns true if 'a' and 'b' hold the same elements. */
 bool
 ovsdb_datum_equals(const struct ovsdb_datum *a, const struct ovsdb_datum *b,

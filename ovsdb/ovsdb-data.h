@@ -98,6 +98,9 @@ uint32_t ovsdb_datum_hash(const struct ovsdb_datum *,
 int ovsdb_datum_compare_3way(const struct ovsdb_datum *,
                              const struct ovsdb_datum *,
                              const struct ovsdb_type *);
+int ovsdb_datum_compare_ovs(const struct ovsdb_datum *,
+                            const struct ovsdb_datum *,
+                            const struct ovsdb_type *);
 bool ovsdb_datum_equals(const struct ovsdb_datum *,
                         const struct ovsdb_datum *,
                         const struct ovsdb_type *);

@@ -4,10 +4,13 @@
 #include "schema.h"
 
 #include <ctype.h>
+#include <endian.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
+#include "ovsdb-data.h"
 #include "ovsdb-error.h"
 #include "ovsdb-json.h"
 #include "ovsdb-parser.h"
@@ -30,6 +33,8 @@ static void table_destroy(struct ovsdb_table_schema *);
 static json_t *table_to_json(const struct ovsdb_table_schema *,
                              bool default_is_root);
 static bool is_valid_version(const char *);
+static unsigned int *compute_ovs_order(struct ovsdb_column **text_order,
+                                       size_t n_columns);
 static int compare_column_names(const void *, const void *);
 static int compare_table_names(const void *, const void *);
 
@@ -169,6 +174,12 @@ ovsdb_schema_clone(const struct ovsdb_schema *schema)
     error = ovsdb_schema_from_json(json, &copy);
     util_assert(!error);
     json_decref(json);
+    /* The JSON form lists columns by name: keep the original's order. */
+    for (size_t i = 0; i < copy->n_tables; i++) {
+        memcpy(copy->tables[i]->ovs_order, schema->tables[i]->ovs_order,
+               copy->tables[i]->n_columns
+               * sizeof *copy->tables[i]->ovs_order);
+    }
     return copy;
 }
 
@@ -264,6 +275,7 @@ table_from_json(const char *name, const json_t *json,
     struct ovsdb_error *error;
     const char *column_name;
     struct ovsdb_type uuid_type;
+    struct ovsdb_column **text_order;
 
     *tablep = NULL;
     ovsdb_parser_init(&parser, json, "table schema for table %s", name);
@@ -318,12 +330,16 @@ table_from_json(const char *name, const json_t *json,
         }
         table->columns[table->n_columns++] = column;
     }
+    text_order = xmemdup(table->columns,
+                         table->n_columns * sizeof *table->columns);
     qsort(table->columns + OVSDB_N_HIDDEN_COLUMNS,
           table->n_columns - OVSDB_N_HIDDEN_COLUMNS, sizeof *table->columns,
           compare_column_names);
     for (size_t i = 0; i < table->n_columns; i++) {
         table->columns[i]->index = i;
     }
+    table->ovs_order = compute_ovs_order(text_order, table->n_columns);
+    free(text_order);
 
     if (indexes) {
         error = parse_indexes(table, indexes);
@@ -484,6 +500,7 @@ table_destroy(struct ovsdb_table_schema *table)
         free(table->indexes[i].columns);
     }
     free(table->indexes);
+    free(table->ovs_order);
     for (i = 0; i < table->n_columns; i++) {
         column_destroy(table->columns[i]);
     }
@@ -538,6 +555,32 @@ table_to_json(const struct ovsdb_table_schema *table, bool default_is_root)
     return json;
 }
 
+/* Compares the rows whose fields are 'a_fields' and 'b_fields', both of
+ * table 'ts', as Open vSwitch compares "all columns" of two rows: column by
+ * column in its order ('ovs_order'), each datum first by its number of
+ * elements, then by its keys, then by its values.  Open vSwitch uses this
+ * order to decide which of two rows that clash in a unique index it names
+ * first, so its error texts and ours agree.  Returns negative, zero or
+ * positive as 'a' sorts before, with or after 'b'. */
+int
+ovsdb_table_schema_compare_rows(const struct ovsdb_table_schema *ts,
+                                const struct ovsdb_datum *a_fields,
+                                const struct ovsdb_datum *b_fields)
+{
+    size_t i;
+
+    for (i = 0; i < ts->n_columns; i++) {
+        const struct ovsdb_column *column = ts->columns[ts->ovs_order[i]];
+        int cmp = ovsdb_datum_compare_ovs(&a_fields[column->index],
+                                          &b_fields[column->index],
+                                          &column->type);
+        if (cmp) {
+            return cmp;
+        }
+    }
+    return 0;
+}
+
 /* Returns true if 's' has the form "x.y.z" with decimal x, y, z. */
 static bool
 is_valid_version(const char *s)
@@ -574,4 +617,135 @@ compare_table_names(const void *a_, const void *b_)
     const struct ovsdb_table_schema *const *b = b_;
 
     return strcmp((*a)->name, (*b)->name);
+}
+
+/* Open vSwitch's string hash (32-bit Murmur3 over 4-byte little-endian
+ * words, basis 0), which its hash maps of names use. */
+static uint32_t
+ovs_name_hash(const char *name)
+{
+    static const uint32_t c1 = 0xcc9e2d51, c2 = 0x1b873593;
+    size_t n = strlen(name), i;
+    uint32_t hash = 0;
+
+    for (i = 0; i < n; i += 4) {
+        uint32_t word = 0;
+
+        memcpy(&word, name + i, n - i < 4 ? n - i : 4);
+        word = le32toh(word) * c1;
+        word = (word << 15 | word >> 17) * c2;
+        hash ^= word;
+        hash = (hash << 13 | hash >> 19) * 5 + 0xe6546b64;
+    }
+    hash ^= n;
+    hash ^= hash >> 16;
+    hash *= 0x85ebca6b;
+    hash ^= hash >> 13;
+    hash *= 0xc2b2ae35;
+    hash ^= hash >> 16;
+    return hash;
+}
+
+/* The bucket mask Open vSwitch's hash map picks for 'capacity' nodes. */
+static size_t
+ovs_hmap_mask(size_t capacity)
+{
+    size_t mask = capacity / 2;
+    int shift;
+
+    for (shift = 1; shift < 64; shift <<= 1) {
+        mask |= mask >> shift;
+    }
+    return mask | (mask & 1) << 1;
+}
+
+/* Replays inserting 'n' names with 'hashes', in that order, into an Open
+ * vSwitch hash map (each node pushed on the front of its bucket, the map
+ * rebuilt bucket by bucket when it grows) and stores in 'order' the
+ * positions of the names in the map's iteration order. */
+static void
+ovs_hmap_replay(const uint32_t *hashes, size_t n, size_t *order)
+{
+    size_t *heads = xmalloc(sizeof *heads), *next = xmalloc(n * sizeof *next);
+    size_t mask = 0, i, b, k;
+    const size_t none = SIZE_MAX;
+
+    heads[0] = none;
+    for (i = 0; i < n; i++) {
+        size_t new_mask;
+
+        next[i] = heads[hashes[i] & mask];
+        heads[hashes[i] & mask] = i;
+        new_mask = ovs_hmap_mask(i + 1);
+        if ((i + 1) / 2 > mask && new_mask > mask) {
+            size_t *new_heads = xmalloc((new_mask + 1) * sizeof *new_heads);
+
+            for (b = 0; b <= new_mask; b++) {
+                new_heads[b] = none;
+            }
+            for (b = 0; b <= mask; b++) {
+                size_t node, after;
+
+                for (node = heads[b]; node != none; node = after) {
+                    after = next[node];
+                    next[node] = new_heads[hashes[node] & new_mask];
+                    new_heads[hashes[node] & new_mask] = node;
+                }
+            }
+            free(heads);
+            heads = new_heads;
+            mask = new_mask;
+        }
+    }
+    for (b = k = 0; b <= mask; b++) {
+        size_t node;
+
+        for (node = heads[b]; node != none; node = next[node]) {
+            order[k++] = node;
+        }
+    }
+    free(heads);
+    free(next);
+}
+
+/* Returns the indexes of a table's 'n_columns' columns (the hidden ones
+ * first in 'text_order', then the schema's in the order its JSON text
+ * lists them) in the order Open vSwitch walks them: it parses the "columns"
+ * object into a hash map, adds "_uuid", "_version" and then the columns in
+ * that map's order to the table's own map, and walks the latter. */
+static unsigned int *
+compute_ovs_order(struct ovsdb_column **text_order, size_t n_columns)
+{
+    size_t n_user = n_columns - OVSDB_N_HIDDEN_COLUMNS, i;
+    uint32_t *hashes = xmalloc(n_columns * sizeof *hashes);
+    size_t *user_order = xmalloc((n_user + 1) * sizeof *user_order);
+    size_t *table_order = xmalloc(n_columns * sizeof *table_order);
+    struct ovsdb_column **added = xmalloc(n_columns * sizeof *added);
+    unsigned int *result = xmalloc(n_columns * sizeof *result);
+
+    for (i = 0; i < n_user; i++) {
+        hashes[i] = ovs_name_hash(text_order[i + OVSDB_N_HIDDEN_COLUMNS]
+                                  ->name);
+    }
+    ovs_hmap_replay(hashes, n_user, user_order);
+
+    for (i = 0; i < OVSDB_N_HIDDEN_COLUMNS; i++) {
+        added[i] = text_order[i];
+    }
+    for (i = 0; i < n_user; i++) {
+        added[i + OVSDB_N_HIDDEN_COLUMNS]
+            = text_order[user_order[i] + OVSDB_N_HIDDEN_COLUMNS];
+    }
+    for (i = 0; i < n_columns; i++) {
+        hashes[i] = ovs_name_hash(added[i]->name);
+    }
+    ovs_hmap_replay(hashes, n_columns, table_order);
+    for (i = 0; i < n_columns; i++) {
+        result[i] = added[table_order[i]]->index;
+    }
+    free(hashes);
+    free(user_order);
+    free(table_order);
+    free(added);
+    return result;
 }

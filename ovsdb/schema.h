@@ -17,6 +17,8 @@
 #include "compiler.h"
 #include "ovsdb-types.h"
 
+struct ovsdb_datum;
+
 enum {
     OVSDB_COL_UUID = 0,         /* Index of column "_uuid". */
     OVSDB_COL_VERSION = 1,      /* Index of column "_version". */
@@ -45,6 +47,7 @@ struct ovsdb_table_schema {
     unsigned int max_rows;      /* UINT_MAX if unlimited. */
     struct ovsdb_index_schema *indexes;
     size_t n_indexes;
+    unsigned int *ovs_order;    /* Column indexes, in Open vSwitch's order. */
 };
 
 struct ovsdb_schema {
@@ -69,6 +72,9 @@ bool ovsdb_schema_equal(const struct ovsdb_schema *,
 struct ovsdb_table_schema *ovsdb_schema_find_table(
     const struct ovsdb_schema *, const char *name);
 
+int ovsdb_table_schema_compare_rows(const struct ovsdb_table_schema *,
+                                    const struct ovsdb_datum *a_fields,
+                                    const struct ovsdb_datum *b_fields);
 struct ovsdb_column *ovsdb_table_schema_find_column(
     const struct ovsdb_table_schema *, const char *name);
 

@@ -118,7 +118,7 @@ struct ovsdb_error *
 ovsdb_txn_precommit(struct ovsdb_txn *txn)
 {
     struct ovsdb_error *error;
-    bool progress;
+    bool progress, first_pass = true;
 
     do {
         struct ovsdb_txn_row *txr;
@@ -135,6 +135,17 @@ ovsdb_txn_precommit(struct ovsdb_txn *txn)
             if (error) {
                 return error;
             }
+        }
+        if (first_pass) {
+            /* As in Open vSwitch, the rows the operations deleted must have
+             * lost every reference before garbage collection runs: a row
+             * that only a row that would become garbage references may not
+             * be deleted. */
+            error = check_deleted_rows(txn);
+            if (error) {
+                return error;
+            }
+            first_pass = false;
         }
         progress |= collect_garbage(txn);
         progress |= touch_weak_referrers(txn);
@@ -249,6 +260,10 @@ ovsdb_txn_row_insert(struct ovsdb_txn *txn, struct ovsdb_row *row)
     row->n_refs = 0;
     row->txn_row = txr;
     txr->new = row;
+    /* As in Open vSwitch, a new row has its own "_version" from the start,
+     * which later operations of the transaction already see and which the
+     * commit keeps. */
+    uuid_generate(&row->fields[OVSDB_COL_VERSION].keys[0].uuid);
     ohmap_insert(&row->table->rows, &row->node, uuid_hash(uuid));
 }
 
@@ -609,8 +624,26 @@ touch_weak_referrers(struct ovsdb_txn *txn)
     return touched;
 }
 
+/* Returns how many of the strong references that 'txr' counted for its new
+ * row point to that row itself. */
+static size_t
+count_self_refs(const struct ovsdb_txn_row *txr)
+{
+    const struct uuid *uuid = ovsdb_row_get_uuid(txr->new);
+    size_t i, n = 0;
+
+    for (i = 0; i < txr->n_counted; i++) {
+        if (txr->refs[i].table == txr->table->schema
+            && uuid_equals(&txr->refs[i].uuid, uuid)) {
+            n++;
+        }
+    }
+    return n;
+}
+
 /* Deletes the rows of non-root tables that 'txn' touched and that no strong
- * reference holds any more.  Returns true if it deleted any. */
+ * reference from another row holds any more: as in Open vSwitch, a row that
+ * only references itself is garbage too.  Returns true if it deleted any. */
 static bool
 collect_garbage(struct ovsdb_txn *txn)
 {
@@ -618,7 +651,8 @@ collect_garbage(struct ovsdb_txn *txn)
     bool deleted = false;
 
     for (txr = txn->first; txr; txr = txr->next) {
-        if (txr->new && !txr->table->schema->is_root && !txr->n_refs) {
+        if (txr->new && !txr->table->schema->is_root
+            && txr->n_refs <= count_self_refs(txr)) {
             ovsdb_txn_row_delete(txn, txr->new);
             deleted = true;
         }
@@ -656,32 +690,43 @@ check_max_rows(const struct ovsdb_txn *txn)
 
         if (txr->new && n > ts->max_rows) {
             return ovsdb_error("constraint violation",
-                               "Transaction causes \"%s\" table to contain "
+                               "transaction causes \"%s\" table to contain "
                                "%zu rows, greater than the schema-defined "
-                               "limit of %u row(s).", ts->name, n,
+                               "limit of %u row(s)", ts->name, n,
                                ts->max_rows);
         }
     }
     return NULL;
 }
 
+/* Appends to 'ds' "X", "X and Y" or "X, Y, and Z", with 'i' the index of
+ * the item about to be appended among 'n'. */
+static void
+put_list_separator(size_t i, size_t n, struct ds *ds)
+{
+    if (i) {
+        ds_put_cstr(ds, n > 2 ? ", " : " ");
+        if (i == n - 1) {
+            ds_put_cstr(ds, "and ");
+        }
+    }
+}
+
+/* Appends the values of 'row' in the columns of 'ix' to 'ds', as an English
+ * list. */
 static void
 put_index_values(const struct ovsdb_row *row,
                  const struct ovsdb_index_schema *ix, struct ds *ds)
 {
     size_t i;
 
-    ds_put_char(ds, '(');
     for (i = 0; i < ix->n_columns; i++) {
         const struct ovsdb_column *column = ix->columns[i];
 
-        if (i) {
-            ds_put_cstr(ds, ", ");
-        }
+        put_list_separator(i, ix->n_columns, ds);
         ovsdb_datum_to_string(&row->fields[column->index], &column->type,
                               ds);
     }
-    ds_put_char(ds, ')');
 }
 
 static void
@@ -720,18 +765,22 @@ index_error(const struct ovsdb_row *a, const struct ovsdb_row *b,
     struct ovsdb_error *error;
     size_t i;
 
+    /* Open vSwitch names the greater row, comparing all columns in its own
+     * column order, first; so do we, for the same text. */
+    if (ovsdb_table_schema_compare_rows(a->table->schema, a->fields,
+                                        b->fields) < 0) {
+        const struct ovsdb_row *tmp = a;
+
+        a = b;
+        b = tmp;
+    }
     ds_put_format(&ds, "Transaction causes multiple rows in \"%s\" table to "
-                  "have identical values ", a->table->schema->name);
+                  "have identical values (", a->table->schema->name);
     put_index_values(a, ix, &ds);
-    ds_put_format(&ds, " for index on column%s ",
+    ds_put_format(&ds, ") for index on column%s ",
                   ix->n_columns > 1 ? "s" : "");
     for (i = 0; i < ix->n_columns; i++) {
-        if (i) {
-            ds_put_cstr(&ds, ix->n_columns > 2 ? ", " : " ");
-            if (i == ix->n_columns - 1) {
-                ds_put_cstr(&ds, "and ");
-            }
-        }
+        put_list_separator(i, ix->n_columns, &ds);
         ds_put_format(&ds, "\"%s\"", ix->columns[i]->name);
     }
     ds_put_cstr(&ds, ".  First ");
@@ -845,14 +894,15 @@ check_indexes(const struct ovsdb_txn *txn)
     return NULL;
 }
 
-/* Gives every row that 'txn' inserted or changed a new "_version". */
+/* Gives every row that 'txn' changed a new "_version" (inserted rows got
+ * theirs when they were inserted). */
 static void
 bump_versions(struct ovsdb_txn *txn)
 {
     struct ovsdb_txn_row *txr;
 
     for (txr = txn->first; txr; txr = txr->next) {
-        if (txr->new && ovsdb_txn_row_changed(txr, NULL)) {
+        if (txr->old && txr->new && ovsdb_txn_row_changed(txr, NULL)) {
             uuid_generate(&txr->new->fields[OVSDB_COL_VERSION].keys[0].uuid);
         }
     }

@@ -521,18 +521,21 @@ test_index_and_max_rows(void **state DPS_UNUSED)
     run_ok(db, "[\"S\",{\"op\":\"insert\",\"table\":\"P\",\"row\":"
         "{\"name\":\"a\"}},{\"op\":\"insert\",\"table\":\"P\",\"row\":"
         "{\"name\":\"b\"}}]");
-    check(db, "[\"S\",{\"op\":\"insert\",\"table\":\"P\",\"row\":"
-          "{\"name\":\"a\"}}]",
-          "[{\"uuid\":[\"uuid\",\"<0>\"]},{\"details\":\"Transaction causes "
-          "multiple rows in \\\"P\\\" table to have identical values (a) for "
-          "index on column \\\"name\\\".  First row, with UUID <0>, was "
-          "inserted by this transaction.  Second row, with UUID <1>, existed "
-          "in the database before this transaction and was not modified by "
-          "the transaction.\",\"error\":\"constraint violation\"}]");
+    /* Which row comes first depends on the rows' "_version"s, as in Open
+     * vSwitch (tests/ovsdb-diff-rfc.txt checks the order). */
+    check_has(db, "[\"S\",{\"op\":\"insert\",\"table\":\"P\",\"row\":"
+              "{\"name\":\"a\"}}]",
+              "Transaction causes multiple rows in \\\"P\\\" table to have "
+              "identical values (a) for index on column \\\"name\\\".  ");
+    check_has(db, "[\"S\",{\"op\":\"insert\",\"table\":\"P\",\"row\":"
+              "{\"name\":\"a\"}}]", "was inserted by this transaction.");
+    check_has(db, "[\"S\",{\"op\":\"insert\",\"table\":\"P\",\"row\":"
+              "{\"name\":\"a\"}}]", "existed in the database before this "
+              "transaction and was not modified by the transaction.");
     check_has(db, "[\"S\",{\"op\":\"update\",\"table\":\"P\",\"where\":"
               "[[\"name\",\"==\",\"b\"]],\"row\":{\"name\":\"a\"}}]",
               "had the following index values before the transaction: "
-              "(b).");
+              "b.");
     /* Swapping two names in one transaction is fine. */
     check(db, "[\"S\",{\"op\":\"update\",\"table\":\"P\",\"where\":"
           "[[\"name\",\"==\",\"b\"]],\"row\":{\"name\":\"c\"}},"
@@ -568,9 +571,9 @@ test_index_and_max_rows(void **state DPS_UNUSED)
           "{\"op\":\"insert\",\"table\":\"L\",\"row\":{}},"
           "{\"op\":\"insert\",\"table\":\"L\",\"row\":{}}]",
           "[{\"uuid\":[\"uuid\",\"<0>\"]},{\"uuid\":[\"uuid\",\"<1>\"]},"
-          "{\"uuid\":[\"uuid\",\"<2>\"]},{\"details\":\"Transaction causes "
+          "{\"uuid\":[\"uuid\",\"<2>\"]},{\"details\":\"transaction causes "
           "\\\"L\\\" table to contain 3 rows, greater than the "
-          "schema-defined limit of 2 row(s).\",\"error\":"
+          "schema-defined limit of 2 row(s)\",\"error\":"
           "\"constraint violation\"}]");
     assert_int_equal(count_rows(db, "L"), 0);
     ovsdb_destroy(db);
