@@ -51,6 +51,7 @@ static void put_string(struct ds *, const char *, size_t length);
 static void put_integer(struct ds *, json_int_t);
 static void put_real(struct ds *, double, int flags);
 static void put_newline(struct ds *, int flags, int level);
+static void put_closing_newline(struct ds *, int flags, int level);
 static bool utf8_sequence_length(const unsigned char *, size_t n,
                                  size_t *lengthp);
 static bool is_json_space(unsigned char);
@@ -462,7 +463,7 @@ put_object(struct ds *ds, const json_t *json, int flags, int level)
             first = false;
         }
     }
-    put_newline(ds, flags, level);
+    put_closing_newline(ds, flags, level);
     ds_put_char(ds, '}');
 }
 
@@ -484,7 +485,7 @@ put_array(struct ds *ds, const json_t *json, int flags, int level)
         put_newline(ds, flags, level + 1);
         put_value(ds, json_array_get(json, i), flags, level + 1);
     }
-    put_newline(ds, flags, level);
+    put_closing_newline(ds, flags, level);
     ds_put_char(ds, ']');
 }
 
@@ -526,6 +527,15 @@ put_newline(struct ds *ds, int flags, int level)
     if (flags & JSONX_PRETTY) {
         ds_put_char(ds, '\n');
         ds_put_char_multiple(ds, ' ', 2 * (size_t) level);
+    }
+}
+
+/* Before the closing bracket of an array or object at 'level'. */
+static void
+put_closing_newline(struct ds *ds, int flags, int level)
+{
+    if (!(flags & JSONX_PRETTY_OVS)) {
+        put_newline(ds, flags, level);
     }
 }
 

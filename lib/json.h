@@ -48,8 +48,11 @@ struct ds;
 enum {
     JSONX_PRETTY = 1 << 0,      /* Multi-line, indented. */
     JSONX_SORT_KEYS = 1 << 1,   /* Object members sorted by key. */
-    JSONX_SHORT_REALS = 1 << 2  /* Reals as "%.15g", as Open vSwitch writes
+    JSONX_SHORT_REALS = 1 << 2, /* Reals as "%.15g", as Open vSwitch writes
                                  * them in OVSDB files: 1.0 is "1". */
+    JSONX_PRETTY_OVS = 1 << 3   /* With JSONX_PRETTY, closing brackets right
+                                 * after the last element, as Open vSwitch's
+                                 * --pretty output has them. */
 };
 
 /* jsonx_to_string() returns a string the caller must free();

@@ -4,6 +4,7 @@
 
 #include <config.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -15,8 +16,10 @@
 #include "dirs.h"
 #include "dynamic-string.h"
 #include "fatal-signal.h"
-#include "json.h"
 #include "jsonrpc.h"
+#include "file.h"
+#include "log.h"
+#include "ovsdb.h"
 #include "ovsdb-data.h"
 #include "ovsdb-error.h"
 #include "ovsdb-json.h"
@@ -24,22 +27,52 @@
 #include "schema.h"
 #include "stream.h"
 #include "stream-ssl.h"
-#include "table.h"
 #include "timeval.h"
 #include "util.h"
+#include "uuid.h"
 #include "vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(ovsdb_client);
 
-static enum table_format format = TABLE_FORMAT_TABLE;
+enum table_format {
+    FMT_TABLE, FMT_LIST, FMT_CSV, FMT_JSON, FMT_HTML
+};
+
+/* How a cell that holds a database value is written (--data). */
+enum data_format {
+    DATA_STRING,                /* As ovs-vsctl takes it: "a b", [1, 2]. */
+    DATA_BARE,                  /* No quotes or brackets: a b, 1 2. */
+    DATA_JSON                   /* RFC 7047 JSON: ["set",[1,2]]. */
+};
+
+static enum table_format format = FMT_TABLE;
+static enum data_format data_format = DATA_STRING;
+static int json_flags = OVSDB_JSON_SORT;
 static bool headings = true;
 static bool timestamp;
+static bool force;
 static int timeout_secs;
+
+/* A table of output: one heading per column, rows of cells, each cell as
+ * text and as JSON. */
+struct cell {
+    char *text;
+    json_t *json;
+};
+
+struct table {
+    char *caption;
+    char **headings;
+    size_t n_columns;
+    struct cell **rows;
+    size_t n_rows;
+};
 
 /* The connection and what the command line named. */
 struct context {
     struct jsonrpc *rpc;
     const char *db;             /* Database name. */
+    char *db_name;              /* Owned copy of 'db', if any. */
     int argc;                   /* Remaining arguments. */
     char **argv;
 };
@@ -52,6 +85,11 @@ struct command {
 };
 
 static const struct command *find_command(const char *name);
+static void do_wait(struct context *);
+static char *restore_row_name(const char *uuid);
+static struct jsonrpc *open_rpc(const char *server);
+static const char *choose_db(struct context *, const char *server,
+                             char ***argsp, int *n_argsp, int min_args);
 static void parse_options(int argc, char *argv[]);
 static void usage(void) DPS_NO_RETURN;
 
@@ -61,9 +99,8 @@ main(int argc, char *argv[])
     const struct command *command;
     struct context ctx;
     char *server;
-    struct stream *stream;
     char **args;
-    int n_args, error;
+    int n_args;
 
     util_set_program_name(argv[0]);
     vlog_init();
@@ -85,8 +122,23 @@ main(int argc, char *argv[])
     args++;
     n_args--;
 
-    if (n_args > 0 && (!stream_verify_name(args[0])
-                       || !strncmp(args[0], "unix:", 5))) {
+    memset(&ctx, 0, sizeof ctx);
+    if (command->handler == do_wait) {
+        /* "wait" parses its [SERVER] itself and keeps reconnecting. */
+        if (n_args < command->min_args || n_args > command->max_args) {
+            util_fatal(0, "invalid syntax for '%s' (use --help for help)",
+                       command->name);
+        }
+        ctx.argc = n_args;
+        ctx.argv = args;
+        command->handler(&ctx);
+        return 0;
+    }
+
+    /* As in Open vSwitch's client, a first argument is the server only if
+     * the command has arguments to spare and it looks like "method:...". */
+    if (n_args > command->min_args
+        && isalpha((unsigned char) args[0][0]) && strchr(args[0], ':')) {
         server = xstrdup(args[0]);
         args++;
         n_args--;
@@ -94,41 +146,10 @@ main(int argc, char *argv[])
         server = xasprintf("unix:%s/db.sock", dirs_rundir());
     }
 
-    error = stream_open_block(stream_open(server, &stream), -1, &stream);
-    if (error) {
-        util_fatal(0, "failed to connect to \"%s\" (%s)", server,
-                   error == EOF ? "End of file" : util_strerror(error));
-    }
-    memset(&ctx, 0, sizeof ctx);
-    ctx.rpc = jsonrpc_open(stream);
-
-    ctx.db = "Open_vSwitch";
-    if (command->needs_db && n_args > 0) {
-        struct jsonrpc_msg *reply;
-        size_t i;
-
-        /* A first argument that names a database on the server is one. */
-        error = jsonrpc_transact_block(ctx.rpc,
-                                       jsonrpc_create_request("list_dbs",
-                                                              json_array(),
-                                                              NULL),
-                                       &reply);
-        if (error) {
-            util_fatal(error, "%s: list_dbs failed", server);
-        }
-        for (i = 0; reply->result && i < json_array_size(reply->result);
-             i++) {
-            const json_t *name = json_array_get(reply->result, i);
-
-            if (json_is_string(name)
-                && !strcmp(json_string_value(name), args[0])) {
-                ctx.db = args[0];
-                args++;
-                n_args--;
-                break;
-            }
-        }
-        jsonrpc_msg_destroy(reply);
+    ctx.rpc = open_rpc(server);
+    if (command->needs_db) {
+        ctx.db = choose_db(&ctx, server, &args, &n_args,
+                           command->min_args);
     }
     if (n_args < command->min_args || n_args > command->max_args) {
         util_fatal(0, "invalid syntax for '%s' (use --help for help)",
@@ -139,8 +160,99 @@ main(int argc, char *argv[])
     command->handler(&ctx);
 
     jsonrpc_close(ctx.rpc);
+    free(ctx.db_name);
     free(server);
     return 0;
+}
+
+/* Connects to 'server', exiting with Open vSwitch's message on failure. */
+static struct jsonrpc *
+open_rpc(const char *server)
+{
+    struct stream *stream;
+    int error;
+
+    error = stream_open_block(stream_open(server, &stream), -1, &stream);
+    if (error) {
+        util_fatal(0, "failed to connect to \"%s\" (%s)", server,
+                   error == EOF ? "End of file" : util_strerror(error));
+    }
+    return jsonrpc_open(stream);
+}
+
+/* Returns the names of the databases on the server of 'ctx'. */
+static json_t *
+fetch_dbs(struct context *ctx, const char *server)
+{
+    struct jsonrpc_msg *reply;
+    json_t *dbs;
+    int error;
+
+    error = jsonrpc_transact_block(ctx->rpc,
+                                   jsonrpc_create_request("list_dbs",
+                                                          json_array(),
+                                                          NULL), &reply);
+    if (error) {
+        util_fatal(error, "%s: list_dbs failed", server);
+    }
+    dbs = json_is_array(reply->result) ? json_incref(reply->result)
+                                       : json_array();
+    jsonrpc_msg_destroy(reply);
+    return dbs;
+}
+
+static bool
+dbs_contain(const json_t *dbs, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < json_array_size(dbs); i++) {
+        const json_t *db = json_array_get(dbs, i);
+
+        if (json_is_string(db) && !strcmp(json_string_value(db), name)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Picks the database of a command that takes [DATABASE], as Open vSwitch's
+ * client does: the first of the '*n_argsp' arguments '*argsp' if the
+ * command has arguments to spare and the server has a database of that
+ * name (consuming it), otherwise "Open_vSwitch" if the server has it,
+ * otherwise the server's only database whose name does not begin with
+ * "_".  Exits if there is none.  Returns the name, which 'ctx' owns. */
+static const char *
+choose_db(struct context *ctx, const char *server, char ***argsp,
+          int *n_argsp, int min_args)
+{
+    json_t *dbs = fetch_dbs(ctx, server);
+    const char *best = NULL;
+    size_t i, n = 0;
+
+    if (*n_argsp > min_args && dbs_contain(dbs, (*argsp)[0])) {
+        best = (*argsp)[0];
+        (*argsp)++;
+        (*n_argsp)--;
+    } else if (dbs_contain(dbs, "Open_vSwitch")) {
+        best = "Open_vSwitch";
+    } else {
+        for (i = 0; i < json_array_size(dbs); i++) {
+            const char *name = json_string_value(json_array_get(dbs, i));
+
+            if (name && name[0] != '_') {
+                best = name;
+                n++;
+            }
+        }
+        if (n != 1) {
+            util_fatal(0, "could not find a default database, please "
+                       "specify a database name");
+        }
+    }
+    ctx->db_name = xstrdup(best);
+    json_decref(dbs);
+    return ctx->db_name;
 }
 
 static void
@@ -149,13 +261,20 @@ parse_options(int argc, char *argv[])
     enum {
         OPT_NO_HEADINGS = UCHAR_MAX + 1,
         OPT_TIMESTAMP,
+        OPT_PRETTY,
+        OPT_BARE,
+        OPT_FORCE,
         STREAM_SSL_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
         {"format", required_argument, NULL, 'f'},
+        {"data", required_argument, NULL, 'd'},
         {"no-headings", no_argument, NULL, OPT_NO_HEADINGS},
+        {"pretty", no_argument, NULL, OPT_PRETTY},
+        {"bare", no_argument, NULL, OPT_BARE},
+        {"force", no_argument, NULL, OPT_FORCE},
         {"timestamp", no_argument, NULL, OPT_TIMESTAMP},
         {"timeout", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},
@@ -167,7 +286,7 @@ parse_options(int argc, char *argv[])
     };
 
     for (;;) {
-        int c = getopt_long(argc, argv, "f:t:p:c:C:hVv::", long_options,
+        int c = getopt_long(argc, argv, "f:d:t:p:c:C:hVv::", long_options,
                             NULL);
 
         if (c == -1) {
@@ -176,16 +295,44 @@ parse_options(int argc, char *argv[])
         switch (c) {
         case 'f':
             if (!strcmp(optarg, "table")) {
-                format = TABLE_FORMAT_TABLE;
+                format = FMT_TABLE;
             } else if (!strcmp(optarg, "list")) {
-                format = TABLE_FORMAT_LIST;
+                format = FMT_LIST;
             } else if (!strcmp(optarg, "csv")) {
-                format = TABLE_FORMAT_CSV;
+                format = FMT_CSV;
             } else if (!strcmp(optarg, "json")) {
-                format = TABLE_FORMAT_JSON;
+                format = FMT_JSON;
+            } else if (!strcmp(optarg, "html")) {
+                format = FMT_HTML;
             } else {
                 util_fatal(0, "unknown output format \"%s\"", optarg);
             }
+            break;
+
+        case 'd':
+            if (!strcmp(optarg, "string")) {
+                data_format = DATA_STRING;
+            } else if (!strcmp(optarg, "bare")) {
+                data_format = DATA_BARE;
+            } else if (!strcmp(optarg, "json")) {
+                data_format = DATA_JSON;
+            } else {
+                util_fatal(0, "unknown data format \"%s\"", optarg);
+            }
+            break;
+
+        case OPT_PRETTY:
+            json_flags |= OVSDB_JSON_PRETTY;
+            break;
+
+        case OPT_FORCE:
+            force = true;
+            break;
+
+        case OPT_BARE:
+            format = FMT_LIST;
+            data_format = DATA_BARE;
+            headings = false;
             break;
 
         case OPT_NO_HEADINGS:
@@ -245,14 +392,24 @@ usage(void)
            "[COLUMN,...]...\n"
            "  convert [SERVER] SCHEMA\n"
            "  needs-conversion [SERVER] SCHEMA\n"
+           "  monitor-cond-since [SERVER] [DATABASE] [LASTID] CONDITION "
+           "TABLE [COLUMN,...]...\n"
+           "  wait [SERVER] DATABASE STATE\n"
+           "    (STATE is \"added\", \"connected\" or \"removed\")\n"
+           "  backup [SERVER] [DATABASE] > SNAPSHOT\n"
+           "  [--force] restore [SERVER] [DATABASE] < SNAPSHOT\n"
            "  lock [SERVER] LOCK\n"
            "  steal [SERVER] LOCK\n"
            "  unlock [SERVER] LOCK\n\n"
            "The default SERVER is unix:%s/db.sock.\n"
            "The default DATABASE is Open_vSwitch.\n\n"
            "Output formatting options:\n"
-           "  -f, --format=FORMAT     table, list, csv or json\n"
+           "  -f, --format=FORMAT     table, list, html, csv or json\n"
+           "  -d, --data=FORMAT       cells as string, bare or json\n"
            "  --no-headings           omit table headings\n"
+           "  --pretty                pretty-print JSON in output\n"
+           "  --bare                  --format=list --data=bare "
+           "--no-headings\n"
            "  --timestamp             timestamp \"monitor\" output\n",
            util_program_name(), util_program_name(), dirs_rundir());
     daemon_usage();
@@ -343,7 +500,7 @@ parse_json_arg(const char *s)
 static void
 print_json(const json_t *json)
 {
-    char *s = ovsdb_json_to_string(json, OVSDB_JSON_SORT);
+    char *s = ovsdb_json_to_string(json, json_flags);
 
     puts(s);
     fflush(stdout);
@@ -354,32 +511,305 @@ print_json(const json_t *json)
  * Tables of output.
  * ------------------------------------------------------------------------ */
 
-/* Sets 'c' to 'datum' as text and JSON. */
+static struct table *
+table_create(const char *caption, size_t n_columns)
+{
+    struct table *t = xzalloc(sizeof *t);
+
+    t->caption = caption ? xstrdup(caption) : NULL;
+    t->n_columns = n_columns;
+    t->headings = xcalloc(n_columns + 1, sizeof *t->headings);
+    return t;
+}
+
 static void
-cell_set_datum(struct table_cell *c, const struct ovsdb_datum *datum,
+table_set_heading(struct table *t, size_t i, const char *heading)
+{
+    t->headings[i] = xstrdup(heading);
+}
+
+static struct cell *
+table_add_row(struct table *t)
+{
+    t->rows = xrealloc(t->rows, (t->n_rows + 1) * sizeof *t->rows);
+    t->rows[t->n_rows] = xcalloc(t->n_columns + 1, sizeof **t->rows);
+    return t->rows[t->n_rows++];
+}
+
+static void
+cell_set(struct cell *c, const char *text, json_t *json)
+{
+    c->text = xstrdup(text);
+    c->json = json ? json : json_string(text);
+}
+
+static void
+cell_set_datum(struct cell *c, const struct ovsdb_datum *datum,
                const struct ovsdb_type *type)
 {
     struct ds ds = DS_EMPTY_INITIALIZER;
 
-    ovsdb_datum_to_string(datum, type, &ds);
-    table_cell_set(c, ds_cstr(&ds), NULL, ovsdb_datum_to_json(datum, type));
-    ds_destroy(&ds);
+    c->json = ovsdb_datum_to_json(datum, type);
+    if (data_format == DATA_BARE) {
+        ovsdb_datum_to_bare(datum, type, &ds);
+    } else if (data_format == DATA_JSON) {
+        ovsdb_json_to_ds(c->json, OVSDB_JSON_SORT, &ds);
+    } else {
+        ovsdb_datum_to_string(datum, type, &ds);
+    }
+    c->text = ds_steal_cstr(&ds);
 }
 
-/* Prints 't' to stdout in the format the options ask for. */
 static void
-print_table(const struct table *t)
+table_destroy(struct table *t)
 {
-    const struct table_style style = {
-        .format = format,
-        .data = TABLE_DATA_STRING,
-        .headings = headings,
-        .json_flags = JSONX_SHORT_REALS,
-        .csv_specials = ",\"\r\n",
-    };
-    struct ds ds = DS_EMPTY_INITIALIZER;
+    size_t i, j;
 
-    table_format(t, &style, &ds);
+    for (i = 0; i < t->n_rows; i++) {
+        for (j = 0; j < t->n_columns; j++) {
+            free(t->rows[i][j].text);
+            if (t->rows[i][j].json) {
+                json_decref(t->rows[i][j].json);
+            }
+        }
+        free(t->rows[i]);
+    }
+    for (j = 0; j < t->n_columns; j++) {
+        free(t->headings[j]);
+    }
+    free(t->rows);
+    free(t->headings);
+    free(t->caption);
+    free(t);
+}
+
+static void
+put_csv_field(struct ds *ds, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n")) {
+        ds_put_char(ds, '"');
+        for (; *s; s++) {
+            if (*s == '"') {
+                ds_put_char(ds, '"');
+            }
+            ds_put_char(ds, *s);
+        }
+        ds_put_char(ds, '"');
+    } else {
+        ds_put_cstr(ds, s);
+    }
+}
+
+/* Copies up to UUID_LEN bytes of 's' into 'prefix', null-terminated. */
+static void
+copy_uuid_prefix(char prefix[UUID_LEN + 1], const char *s)
+{
+    size_t n = strnlen(s, UUID_LEN);
+
+    memcpy(prefix, s, n);
+    prefix[n] = '\0';
+}
+
+/* Whether consecutive tables of output have a blank line between them. */
+static bool
+format_separates_tables(void)
+{
+    return format != FMT_JSON && format != FMT_HTML;
+}
+
+/* Appends the first 'n' bytes of 's' to 'ds', escaped for HTML. */
+static void
+put_html_text(struct ds *ds, const char *s, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        switch (s[i]) {
+        case '&':
+            ds_put_cstr(ds, "&amp;");
+            break;
+        case '<':
+            ds_put_cstr(ds, "&lt;");
+            break;
+        case '>':
+            ds_put_cstr(ds, "&gt;");
+            break;
+        case '"':
+            ds_put_cstr(ds, "&quot;");
+            break;
+        default:
+            ds_put_char(ds, s[i]);
+            break;
+        }
+    }
+}
+
+/* Appends an HTML 'element' holding 'text', in which, as in Open vSwitch's
+ * output, each UUID becomes a link to the row it names, shown by its first
+ * 8 digits. */
+static void
+put_html_cell(struct ds *ds, const char *element, const char *text)
+{
+    const char *p;
+
+    ds_put_format(ds, "    <%s>", element);
+    for (p = text; *p; ) {
+        char prefix[UUID_LEN + 1];
+        struct uuid uuid;
+
+        copy_uuid_prefix(prefix, p);
+        if (strlen(prefix) == UUID_LEN && uuid_from_string(&uuid, prefix)) {
+            ds_put_format(ds, "<a href=\"#%.*s\">%.8s</a>", UUID_LEN, p, p);
+            p += UUID_LEN;
+        } else {
+            put_html_text(ds, p, 1);
+            p++;
+        }
+    }
+    ds_put_format(ds, "</%s>\n", element);
+}
+
+static void
+table_print(const struct table *t)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    size_t i, j;
+
+    switch (format) {
+    case FMT_TABLE: {
+        size_t *widths = xcalloc(t->n_columns + 1, sizeof *widths);
+
+        for (j = 0; j < t->n_columns; j++) {
+            widths[j] = headings ? strlen(t->headings[j]) : 0;
+            for (i = 0; i < t->n_rows; i++) {
+                widths[j] = MAX(widths[j], strlen(t->rows[i][j].text));
+            }
+        }
+        if (t->caption) {
+            ds_put_format(&ds, "%s\n", t->caption);
+        }
+        for (i = 0; i < t->n_rows + (headings ? 2 : 0); i++) {
+            for (j = 0; j < t->n_columns; j++) {
+                size_t len;
+
+                if (j) {
+                    ds_put_char(&ds, ' ');
+                }
+                if (headings && i == 0) {
+                    ds_put_cstr(&ds, t->headings[j]);
+                    len = strlen(t->headings[j]);
+                } else if (headings && i == 1) {
+                    ds_put_char_multiple(&ds, '-', widths[j]);
+                    len = widths[j];
+                } else {
+                    const char *text = t->rows[i - (headings ? 2 : 0)][j]
+                                       .text;
+
+                    ds_put_cstr(&ds, text);
+                    len = strlen(text);
+                }
+                ds_put_char_multiple(&ds, ' ', widths[j] - len);
+            }
+            while (ds.length && ds.string[ds.length - 1] == ' ') {
+                ds.length--;
+            }
+            ds_put_char(&ds, '\n');
+        }
+        free(widths);
+        break;
+    }
+    case FMT_LIST:
+        if (t->caption) {
+            ds_put_format(&ds, "%s\n", t->caption);
+        }
+        for (i = 0; i < t->n_rows; i++) {
+            if (i) {
+                ds_put_char(&ds, '\n');
+            }
+            for (j = 0; j < t->n_columns; j++) {
+                if (headings) {
+                    ds_put_format(&ds, "%-20s: ", t->headings[j]);
+                }
+                ds_put_format(&ds, "%s\n", t->rows[i][j].text);
+            }
+        }
+        break;
+    case FMT_CSV:
+        if (t->caption) {
+            ds_put_format(&ds, "%s\n", t->caption);
+        }
+        for (i = 0; i < t->n_rows + (headings ? 1 : 0); i++) {
+            for (j = 0; j < t->n_columns; j++) {
+                if (j) {
+                    ds_put_char(&ds, ',');
+                }
+                put_csv_field(&ds, headings && !i ? t->headings[j]
+                              : t->rows[i - (headings ? 1 : 0)][j].text);
+            }
+            ds_put_char(&ds, '\n');
+        }
+        break;
+    case FMT_JSON: {
+        json_t *json = json_object(), *data = json_array();
+
+        if (t->caption) {
+            json_object_set_new(json, "caption", json_string(t->caption));
+        }
+        for (i = 0; i < t->n_rows; i++) {
+            json_t *row = json_array();
+
+            for (j = 0; j < t->n_columns; j++) {
+                json_array_append(row, t->rows[i][j].json);
+            }
+            json_array_append_new(data, row);
+        }
+        json_object_set_new(json, "data", data);
+        if (headings) {
+            json_t *names = json_array();
+
+            for (j = 0; j < t->n_columns; j++) {
+                json_array_append_new(names, json_string(t->headings[j]));
+            }
+            json_object_set_new(json, "headings", names);
+        }
+        ovsdb_json_to_ds(json, json_flags, &ds);
+        ds_put_char(&ds, '\n');
+        json_decref(json);
+        break;
+    }
+    case FMT_HTML:
+        ds_put_cstr(&ds, "<table border=1>\n");
+        if (t->caption) {
+            put_html_cell(&ds, "caption", t->caption);
+        }
+        if (headings) {
+            ds_put_cstr(&ds, "  <tr>\n");
+            for (j = 0; j < t->n_columns; j++) {
+                put_html_cell(&ds, "th", t->headings[j]);
+            }
+            ds_put_cstr(&ds, "  </tr>\n");
+        }
+        for (i = 0; i < t->n_rows; i++) {
+            ds_put_cstr(&ds, "  <tr>\n");
+            for (j = 0; j < t->n_columns; j++) {
+                const char *text = t->rows[i][j].text;
+
+                if (!strcmp(t->headings[j], "_uuid")) {
+                    /* A row's UUID is the anchor that links to it. */
+                    ds_put_cstr(&ds, "    <td><a name=\"");
+                    put_html_text(&ds, text, strlen(text));
+                    ds_put_cstr(&ds, "\">");
+                    put_html_text(&ds, text, MIN(strlen(text), 8));
+                    ds_put_cstr(&ds, "</a></td>\n");
+                } else {
+                    put_html_cell(&ds, "td", text);
+                }
+            }
+            ds_put_cstr(&ds, "  </tr>\n");
+        }
+        ds_put_cstr(&ds, "</table>\n");
+        break;
+    }
     fputs(ds_cstr(&ds), stdout);
     fflush(stdout);
     ds_destroy(&ds);
@@ -438,15 +868,16 @@ static void
 do_list_tables(struct context *ctx)
 {
     struct ovsdb_schema *schema = fetch_schema(ctx);
-    struct table *t = table_create(NULL);
+    struct table *t = table_create(NULL, 1);
     size_t i;
 
-    table_add_column(t, "Table");
+    /* In Open vSwitch's order, which its client prints. */
+    table_set_heading(t, 0, "Table");
     for (i = 0; i < schema->n_tables; i++) {
-        table_cell_set(&table_add_row(t)[0], schema->tables[i]->name, NULL,
-                       NULL);
+        cell_set(&table_add_row(t)[0],
+                 schema->tables[schema->ovs_order[i]]->name, NULL);
     }
-    print_table(t);
+    table_print(t);
     table_destroy(t);
     ovsdb_schema_destroy(schema);
 }
@@ -456,7 +887,7 @@ do_list_columns(struct context *ctx)
 {
     struct ovsdb_schema *schema = fetch_schema(ctx);
     const char *only = ctx->argc ? ctx->argv[0] : NULL;
-    struct table *t = table_create(NULL);
+    struct table *t = table_create(NULL, only ? 2 : 3);
     size_t i, j;
 
     if (only && !ovsdb_schema_find_table(schema, only)) {
@@ -464,33 +895,36 @@ do_list_columns(struct context *ctx)
     }
     j = 0;
     if (!only) {
-        table_add_column(t, "Table");
+        table_set_heading(t, j++, "Table");
     }
-    table_add_column(t, "Column");
-    table_add_column(t, "Type");
+    table_set_heading(t, j++, "Column");
+    table_set_heading(t, j, "Type");
+    /* Tables and columns in Open vSwitch's order, which its client
+     * prints. */
     for (i = 0; i < schema->n_tables; i++) {
-        const struct ovsdb_table_schema *ts = schema->tables[i];
+        const struct ovsdb_table_schema *ts
+            = schema->tables[schema->ovs_order[i]];
         size_t c;
 
         if (only && strcmp(only, ts->name)) {
             continue;
         }
         for (c = 0; c < ts->n_columns; c++) {
-            const struct ovsdb_column *column = ts->columns[c];
-            struct table_cell *row = table_add_row(t);
+            const struct ovsdb_column *column = ts->columns[ts->ovs_order[c]];
+            struct cell *row = table_add_row(t);
             json_t *type = ovsdb_type_to_json(&column->type);
             char *s = ovsdb_json_to_string(type, OVSDB_JSON_SORT);
 
             j = 0;
             if (!only) {
-                table_cell_set(&row[j++], ts->name, NULL, NULL);
+                cell_set(&row[j++], ts->name, NULL);
             }
-            table_cell_set(&row[j++], column->name, NULL, NULL);
-            table_cell_set(&row[j], s, NULL, type);
+            cell_set(&row[j++], column->name, NULL);
+            cell_set(&row[j], s, type);
             free(s);
         }
     }
-    print_table(t);
+    table_print(t);
     table_destroy(t);
     ovsdb_schema_destroy(schema);
 }
@@ -511,8 +945,12 @@ transact(struct context *ctx, bool query)
         json_array_append_new(params, abort_op);
     }
     result = request(ctx, "transact", params);
-    if (query && json_is_array(result) && json_array_size(result)) {
-        /* Drop the result of the "abort". */
+    if (query && json_is_array(result) && json_array_size(result)
+        && !json_is_null(json_array_get(result,
+                                        json_array_size(result) - 1))) {
+        /* Drop the result of our "abort", as Open vSwitch's client does;
+         * if an earlier operation failed, it did not run and its null
+         * stays. */
         json_array_remove(result, json_array_size(result) - 1);
     }
     print_json(result);
@@ -531,35 +969,58 @@ do_query(struct context *ctx)
     transact(ctx, true);
 }
 
-/* Compares rows of a dump by their cells, _uuid (the first) last. */
+/* The columns of the table being dumped, for compare_dump_rows(). */
+static const struct ovsdb_column **dump_columns;
 static size_t dump_n_columns;
 
+/* Compares two rows of a dump (arrays of datums, one per dump column) as
+ * Open vSwitch's client does: column by column in the dump's order, with
+ * "_uuid" last. */
 static int
-compare_rows(const void *a_, const void *b_)
+compare_dump_rows(const void *a_, const void *b_)
 {
-    const struct table_cell *a = a_, *b = b_;
-    size_t i;
+    struct ovsdb_datum *const *a = a_, *const *b = b_;
+    size_t uuid_column = SIZE_MAX, i;
+    int cmp;
 
-    for (i = 1; i <= dump_n_columns; i++) {
-        size_t j = i % dump_n_columns;
-        int cmp = strcmp(a[j].text, b[j].text);
-
+    for (i = 0; i < dump_n_columns; i++) {
+        if (!strcmp(dump_columns[i]->name, "_uuid")) {
+            uuid_column = i;
+            continue;
+        }
+        cmp = ovsdb_datum_compare_ovs(&(*a)[i], &(*b)[i],
+                                      &dump_columns[i]->type);
         if (cmp) {
             return cmp;
         }
     }
-    return 0;
+    return (uuid_column == SIZE_MAX ? 0
+            : ovsdb_datum_compare_ovs(&(*a)[uuid_column], &(*b)[uuid_column],
+                                      &dump_columns[uuid_column]->type));
 }
 
+static int
+compare_columns_by_name(const void *a_, const void *b_)
+{
+    const struct ovsdb_column *const *a = a_, *const *b = b_;
+
+    return strcmp((*a)->name, (*b)->name);
+}
+
+/* Prints the rows of table 'ts', in the columns 'names' (all but
+ * "_version" if 'n_names' is 0), as Open vSwitch's client does: columns in
+ * order of their names, rows sorted by their values, and rows that look
+ * the same in those columns printed once. */
 static void
 dump_table(struct context *ctx, const struct ovsdb_table_schema *ts,
            char **names, int n_names)
 {
     const struct ovsdb_column **columns;
     json_t *params = json_array(), *op = json_object(), *cols, *result;
+    struct ovsdb_datum **data;
     const json_t *rows;
     struct table *t;
-    size_t n = 0, i, j;
+    size_t n = 0, n_rows, i, j;
     char *caption;
 
     columns = xcalloc(ts->n_columns + n_names + 1, sizeof *columns);
@@ -570,7 +1031,10 @@ dump_table(struct context *ctx, const struct ovsdb_table_schema *ts,
                 util_fatal(0, "%s does not contain a column whose name "
                            "matches \"%s\"", ts->name, names[i]);
             }
-            n++;
+            /* Open vSwitch's client never dumps "_version". */
+            if (columns[n]->index != OVSDB_COL_VERSION) {
+                n++;
+            }
         }
     } else {
         for (i = 0; i < ts->n_columns; i++) {
@@ -579,6 +1043,7 @@ dump_table(struct context *ctx, const struct ovsdb_table_schema *ts,
             }
         }
     }
+    qsort(columns, n, sizeof *columns, compare_columns_by_name);
 
     cols = json_array();
     for (i = 0; i < n; i++) {
@@ -598,40 +1063,54 @@ dump_table(struct context *ctx, const struct ovsdb_table_schema *ts,
         util_fatal(0, "select failed: %s", s);
     }
 
-    caption = xasprintf("%s table", ts->name);
-    t = table_create(caption);
-    free(caption);
-    for (j = 0; j < n; j++) {
-        table_add_column(t, columns[j]->name);
-    }
-    for (i = 0; i < json_array_size(rows); i++) {
+    n_rows = json_array_size(rows);
+    data = xcalloc(n_rows + 1, sizeof *data);
+    for (i = 0; i < n_rows; i++) {
         const json_t *row_json = json_array_get(rows, i);
-        struct table_cell *row = table_add_row(t);
 
+        data[i] = xcalloc(n + 1, sizeof **data);
         for (j = 0; j < n; j++) {
-            const struct ovsdb_column *column = columns[j];
-            struct ovsdb_datum datum;
             struct ovsdb_error *error;
 
-            error = ovsdb_datum_from_json(&datum, &column->type,
+            error = ovsdb_datum_from_json(&data[i][j], &columns[j]->type,
                                           json_object_get(row_json,
-                                                          column->name),
+                                                          columns[j]->name),
                                           NULL);
             if (error) {
-                char *s = ovsdb_error_to_string(error);
-
-                util_fatal(0, "%s", s);
+                util_fatal(0, "%s", ovsdb_error_to_string(error));
             }
-            cell_set_datum(&row[j], &datum, &column->type);
-            ovsdb_datum_destroy(&datum, &column->type);
         }
     }
+    dump_columns = columns;
     dump_n_columns = n;
-    if (n && t->n_rows) {
-        qsort(t->cells, t->n_rows, n * sizeof *t->cells, compare_rows);
+    if (n_rows) {
+        qsort(data, n_rows, sizeof *data, compare_dump_rows);
     }
-    print_table(t);
+
+    caption = xasprintf("%s table", ts->name);
+    t = table_create(caption, n);
+    free(caption);
+    for (j = 0; j < n; j++) {
+        table_set_heading(t, j, columns[j]->name);
+    }
+    for (i = 0; i < n_rows; i++) {
+        if (!i || compare_dump_rows(&data[i - 1], &data[i])) {
+            struct cell *row = table_add_row(t);
+
+            for (j = 0; j < n; j++) {
+                cell_set_datum(&row[j], &data[i][j], &columns[j]->type);
+            }
+        }
+    }
+    table_print(t);
     table_destroy(t);
+    for (i = 0; i < n_rows; i++) {
+        for (j = 0; j < n; j++) {
+            ovsdb_datum_destroy(&data[i][j], &columns[j]->type);
+        }
+        free(data[i]);
+    }
+    free(data);
     json_decref(result);
     free(columns);
 }
@@ -652,7 +1131,7 @@ do_dump(struct context *ctx)
         dump_table(ctx, ts, ctx->argv + 1, ctx->argc - 1);
     } else {
         for (i = 0; i < schema->n_tables; i++) {
-            if (i && format == TABLE_FORMAT_TABLE) {
+            if (i && format_separates_tables()) {
                 putchar('\n');
             }
             dump_table(ctx, schema->tables[i], NULL, 0);
@@ -706,6 +1185,22 @@ struct monitored {
     size_t n_columns;
 };
 
+/* How many tables "monitor" printed, and whether the next one follows a
+ * line that already separates it from the previous one. */
+static unsigned int n_tables_printed;
+static bool separated;
+
+/* Starts a new table of "monitor" output with a blank line, unless it is
+ * the first. */
+static void
+put_table_separator(void)
+{
+    if (format_separates_tables() && n_tables_printed++ && !separated) {
+        putchar('\n');
+    }
+    separated = false;
+}
+
 static void
 print_updates(const struct monitored *tables, size_t n_tables,
               const json_t *updates, bool initial)
@@ -714,7 +1209,6 @@ print_updates(const struct monitored *tables, size_t n_tables,
      * separated from the previous one by a blank line, preceded by the time
      * with --timestamp and, when several tables are monitored, by its
      * name. */
-    static unsigned int n_printed;
     size_t k;
 
     for (k = 0; k < n_tables; k++) {
@@ -730,12 +1224,12 @@ print_updates(const struct monitored *tables, size_t n_tables,
             continue;
         }
         caption = n_tables > 1 ? xstrdup(mt->ts->name) : NULL;
-        t = table_create(caption);
+        t = table_create(caption, mt->n_columns + 2);
         free(caption);
-        table_add_column(t, "row");
-        table_add_column(t, "action");
+        table_set_heading(t, 0, "row");
+        table_set_heading(t, 1, "action");
         for (j = 0; j < mt->n_columns; j++) {
-            table_add_column(t, mt->columns[j]->name);
+            table_set_heading(t, j + 2, mt->columns[j]->name);
         }
         json_object_foreach ((json_t *) table_updates, uuid, update) {
             const json_t *old = json_object_get(update, "old");
@@ -753,7 +1247,7 @@ print_updates(const struct monitored *tables, size_t n_tables,
             for (pass = 0; pass < 2; pass++) {
                 const json_t *row = pass ? new : old;
                 const char *action;
-                struct table_cell *cells;
+                struct cell *cells;
 
                 if (!row) {
                     continue;
@@ -763,9 +1257,8 @@ print_updates(const struct monitored *tables, size_t n_tables,
                           : old && new ? (pass ? "new" : "old")
                           : new ? "insert" : "delete");
                 cells = table_add_row(t);
-                table_cell_set(&cells[0], pass && old ? "" : uuid, NULL,
-                               NULL);
-                table_cell_set(&cells[1], action, NULL, NULL);
+                cell_set(&cells[0], pass && old ? "" : uuid, NULL);
+                cell_set(&cells[1], action, NULL);
                 for (j = 0; j < mt->n_columns; j++) {
                     const struct ovsdb_column *column = mt->columns[j];
                     const json_t *value = json_object_get(row, column->name);
@@ -779,7 +1272,7 @@ print_updates(const struct monitored *tables, size_t n_tables,
                     type.n_max = MAX(type.n_max, OVSDB_UNLIMITED);
                     if (!value || ovsdb_datum_from_json(&datum, &type,
                                                         value, NULL)) {
-                        table_cell_set(&cells[j + 2], "", NULL, json_null());
+                        cell_set(&cells[j + 2], "", json_null());
                         continue;
                     }
                     cell_set_datum(&cells[j + 2], &datum, &column->type);
@@ -787,9 +1280,7 @@ print_updates(const struct monitored *tables, size_t n_tables,
                 }
             }
         }
-        if (format == TABLE_FORMAT_TABLE && n_printed++) {
-            putchar('\n');
-        }
+        put_table_separator();
         if (timestamp) {
             struct ds ds = DS_EMPTY_INITIALIZER;
 
@@ -798,14 +1289,16 @@ print_updates(const struct monitored *tables, size_t n_tables,
             puts(ds_cstr(&ds));
             ds_destroy(&ds);
         }
-        print_table(t);
+        table_print(t);
         table_destroy(t);
     }
     fflush(stdout);
 }
 
+/* Runs "monitor" (without 'condition'), "monitor-cond" (with it) or, if
+ * 'last_id' is nonnull, "monitor-cond-since" from that transaction. */
 static void
-monitor(struct context *ctx, const json_t *condition)
+monitor(struct context *ctx, const json_t *condition, const char *last_id)
 {
     struct ovsdb_schema *schema = fetch_schema(ctx);
     struct monitored *tables;
@@ -909,9 +1402,25 @@ monitor(struct context *ctx, const json_t *condition)
     json_array_append_new(params, json_string(ctx->db));
     json_array_append_new(params, json_null());
     json_array_append_new(params, requests);
-    initial = request(ctx, condition ? "monitor_cond" : "monitor", params);
+    if (last_id) {
+        json_array_append_new(params, json_string(last_id));
+    }
+    initial = request(ctx, (last_id ? "monitor_cond_since"
+                            : condition ? "monitor_cond" : "monitor"),
+                      params);
     daemonize_keeping_stdout();
-    print_updates(tables, n_tables, initial, true);
+    if (last_id) {
+        /* The reply is [found, last-txn-id, updates]. */
+        const json_t *found = json_array_get(initial, 0);
+        const json_t *id = json_array_get(initial, 1);
+
+        printf("found: %s, last_id: %s\n",
+               json_is_true(found) ? "true" : "false",
+               json_is_string(id) ? json_string_value(id) : "");
+        print_updates(tables, n_tables, json_array_get(initial, 2), true);
+    } else {
+        print_updates(tables, n_tables, initial, true);
+    }
     json_decref(initial);
 
     for (;;) {
@@ -933,6 +1442,19 @@ monitor(struct context *ctx, const json_t *condition)
                    && json_array_size(msg->params) == 2) {
             print_updates(tables, n_tables, json_array_get(msg->params, 1),
                           false);
+        } else if (msg->type == JSONRPC_NOTIFY && last_id
+                   && !strcmp(msg->method, "update3")
+                   && json_array_size(msg->params) == 3) {
+            const json_t *id = json_array_get(msg->params, 1);
+
+            /* Open vSwitch's client puts the blank line before this. */
+            put_table_separator();
+            n_tables_printed--;
+            separated = true;
+            printf("last_id: %s\n",
+                   json_is_string(id) ? json_string_value(id) : "");
+            print_updates(tables, n_tables, json_array_get(msg->params, 2),
+                          false);
         }
         jsonrpc_msg_destroy(msg);
     }
@@ -946,7 +1468,7 @@ monitor(struct context *ctx, const json_t *condition)
 static void
 do_monitor(struct context *ctx)
 {
-    monitor(ctx, NULL);
+    monitor(ctx, NULL, NULL);
 }
 
 static void
@@ -959,8 +1481,439 @@ do_monitor_cond(struct context *ctx)
     }
     ctx->argv++;
     ctx->argc--;
-    monitor(ctx, condition);
+    monitor(ctx, condition, NULL);
     json_decref(condition);
+}
+
+/* monitor-cond-since [SERVER] [DATABASE] [LASTID] CONDITION TABLE... */
+static void
+do_monitor_cond_since(struct context *ctx)
+{
+    const char *last_id = "00000000-0000-0000-0000-000000000000";
+    json_t *condition;
+    struct uuid uuid;
+
+    if (ctx->argc > 2 && uuid_from_string(&uuid, ctx->argv[0])) {
+        last_id = ctx->argv[0];
+        ctx->argv++;
+        ctx->argc--;
+    }
+    condition = parse_json_arg(ctx->argv[0]);
+    if (!json_is_array(condition)) {
+        util_fatal(0, "CONDITION must be a JSON array");
+    }
+    ctx->argv++;
+    ctx->argc--;
+    monitor(ctx, condition, last_id);
+    json_decref(condition);
+}
+
+/* wait [SERVER] DATABASE STATE: waits, reconnecting as needed, until the
+ * server's _Server database shows DATABASE "added", "connected" or
+ * "removed", by sending the same blocking "wait" operation Open vSwitch's
+ * client sends. */
+static void
+do_wait(struct context *ctx)
+{
+    const char *db = ctx->argv[ctx->argc - 2];
+    const char *state = ctx->argv[ctx->argc - 1];
+    char *server = (ctx->argc == 3 ? xstrdup(ctx->argv[0])
+                    : xasprintf("unix:%s/db.sock", dirs_rundir()));
+    json_t *rows = json_array(), *columns = json_array(), *request_id = NULL;
+    struct jsonrpc_session *session;
+    unsigned int seqno = 0;
+
+    if (!strcmp(state, "added")) {
+        json_array_append_new(rows, json_object());
+    } else if (!strcmp(state, "connected")) {
+        json_t *row = json_object();
+
+        json_object_set_new(row, "connected", json_true());
+        json_array_append_new(rows, row);
+        json_array_append_new(columns, json_string("connected"));
+    } else if (strcmp(state, "removed")) {
+        util_fatal(0, "%s: unknown state", state);
+    }
+
+    session = jsonrpc_session_open(server, true);
+    for (;;) {
+        struct jsonrpc_msg *msg;
+
+        fatal_signal_run();
+        jsonrpc_session_run(session);
+        if (jsonrpc_session_is_connected(session)
+            && seqno != jsonrpc_session_get_seqno(session)) {
+            json_t *params = json_array(), *op = json_object();
+            json_t *where = json_array(), *clause = json_array();
+
+            seqno = jsonrpc_session_get_seqno(session);
+            json_array_append_new(params, json_true());
+            jsonrpc_session_send(session,
+                                 jsonrpc_create_request("set_db_change_aware",
+                                                        params, NULL));
+            json_array_append_new(clause, json_string("name"));
+            json_array_append_new(clause, json_string("=="));
+            json_array_append_new(clause, json_string(db));
+            json_array_append_new(where, clause);
+            json_object_set_new(op, "op", json_string("wait"));
+            json_object_set_new(op, "table", json_string("Database"));
+            json_object_set_new(op, "where", where);
+            json_object_set(op, "columns", columns);
+            json_object_set_new(op, "until", json_string("=="));
+            json_object_set(op, "rows", rows);
+            params = json_array();
+            json_array_append_new(params, json_string("_Server"));
+            json_array_append_new(params, op);
+            if (request_id) {
+                json_decref(request_id);
+            }
+            jsonrpc_session_send(session,
+                                 jsonrpc_create_request("transact", params,
+                                                        &request_id));
+        }
+        msg = jsonrpc_session_recv(session);
+        if (msg) {
+            bool done = (msg->type == JSONRPC_REPLY && request_id
+                         && json_equal(msg->id, request_id));
+
+            if (done) {
+                const json_t *result = json_array_get(msg->result, 0);
+
+                if (!json_is_object(result)
+                    || json_object_get(result, "error")) {
+                    char *text = ovsdb_json_to_string(msg->result,
+                                                      OVSDB_JSON_SORT);
+
+                    util_fatal(0, "%s: wait failed: %s", server, text);
+                }
+            }
+            jsonrpc_msg_destroy(msg);
+            if (done) {
+                break;
+            }
+        }
+        jsonrpc_session_wait(session);
+        jsonrpc_session_recv_wait(session);
+        fatal_signal_wait();
+        poll_block();
+    }
+    jsonrpc_session_close(session);
+    json_decref(request_id);
+    json_decref(rows);
+    json_decref(columns);
+    free(server);
+}
+
+/* Writes 'json' to standard output as one database file record. */
+static void
+write_record(const json_t *json)
+{
+    struct ds header = DS_EMPTY_INITIALIZER, data = DS_EMPTY_INITIALIZER;
+
+    ovsdb_log_compose_record(json, &header, &data);
+    fputs(ds_cstr(&header), stdout);
+    fputs(ds_cstr(&data), stdout);
+    ds_destroy(&header);
+    ds_destroy(&data);
+}
+
+/* backup [SERVER] [DATABASE] > SNAPSHOT: writes the database's schema and
+ * contents to standard output as a database file, as Open vSwitch's client
+ * does: one record with the schema, one with every row. */
+static void
+do_backup(struct context *ctx)
+{
+    json_t *params = json_array(), *schema_json, *result, *record;
+    struct ovsdb_schema *schema;
+    struct ovsdb_error *error;
+    size_t i;
+
+    if (isatty(STDOUT_FILENO)) {
+        util_fatal(0, "not writing backup to a terminal; "
+                   "please redirect stdout to a file");
+    }
+    json_array_append_new(params, json_string(ctx->db));
+    schema_json = request(ctx, "get_schema", params);
+    error = ovsdb_schema_from_json(schema_json, &schema);
+    if (error) {
+        util_fatal(0, "%s", ovsdb_error_to_string(error));
+    }
+
+    params = json_array();
+    json_array_append_new(params, json_string(ctx->db));
+    for (i = 0; i < schema->n_tables; i++) {
+        const struct ovsdb_table_schema *ts = schema->tables[i];
+        json_t *op = json_object(), *cols = json_array();
+        size_t c;
+
+        for (c = 0; c < ts->n_columns; c++) {
+            if (c != OVSDB_COL_VERSION) {
+                json_array_append_new(cols,
+                                      json_string(ts->columns[c]->name));
+            }
+        }
+        json_object_set_new(op, "op", json_string("select"));
+        json_object_set_new(op, "table", json_string(ts->name));
+        json_object_set_new(op, "where", json_array());
+        json_object_set_new(op, "columns", cols);
+        json_array_append_new(params, op);
+    }
+    result = request(ctx, "transact", params);
+
+    record = json_object();
+    json_object_set_new(record, "_date", json_integer(time_wall_msec()));
+    for (i = 0; i < schema->n_tables; i++) {
+        const json_t *rows = json_object_get(json_array_get(result, i),
+                                             "rows");
+        json_t *table = json_object();
+        size_t r;
+
+        if (!json_is_array(rows)) {
+            char *s = ovsdb_json_to_string(result, OVSDB_JSON_SORT);
+
+            util_fatal(0, "select failed: %s", s);
+        }
+        for (r = 0; r < json_array_size(rows); r++) {
+            json_t *row = json_deep_copy(json_array_get(rows, r));
+            const json_t *uuid = json_array_get(json_object_get(row,
+                                                                "_uuid"), 1);
+
+            if (!json_is_string(uuid)) {
+                util_fatal(0, "row without _uuid in table %s",
+                           schema->tables[i]->name);
+            }
+            json_object_set_new(table, json_string_value(uuid), row);
+            json_object_del(row, "_uuid");
+        }
+        if (json_object_size(table)) {
+            json_object_set_new(record, schema->tables[i]->name, table);
+        } else {
+            json_decref(table);
+        }
+    }
+    json_object_set_new(record, "_is_diff", json_true());
+    json_object_set_new(record, "_comment",
+                        json_string("produced by \"ovsdb-client backup\""));
+
+    write_record(schema_json);
+    write_record(record);
+    if (fflush(stdout) || ferror(stdout)) {
+        util_fatal(errno, "writing backup failed");
+    }
+    json_decref(record);
+    json_decref(result);
+    json_decref(schema_json);
+    ovsdb_schema_destroy(schema);
+}
+
+/* Replaces, in 'json' (the value of a reference column), each
+ * ["uuid", UUID] by the ["named-uuid", "rowUUID"] that do_restore() gives
+ * the row with that UUID. */
+static void
+uuids_to_named(json_t *json)
+{
+    size_t i;
+
+    if (!json_is_array(json)) {
+        return;
+    }
+    if (json_array_size(json) == 2
+        && json_is_string(json_array_get(json, 0))
+        && !strcmp(json_string_value(json_array_get(json, 0)), "uuid")
+        && json_is_string(json_array_get(json, 1))) {
+        char *name = restore_row_name(json_string_value(
+                                          json_array_get(json, 1)));
+
+        json_array_set_new(json, 0, json_string("named-uuid"));
+        json_array_set_new(json, 1, json_string(name));
+        free(name);
+        return;
+    }
+    for (i = 0; i < json_array_size(json); i++) {
+        uuids_to_named(json_array_get(json, i));
+    }
+}
+
+/* The "uuid-name" of the row with 'uuid' in a restore: "row" and the UUID
+ * with '_' for '-', as Open vSwitch's client names it. */
+static char *
+restore_row_name(const char *uuid)
+{
+    char *name = xasprintf("row%s", uuid), *p;
+
+    for (p = name; *p; p++) {
+        if (*p == '-') {
+            *p = '_';
+        }
+    }
+    return name;
+}
+
+/* Returns the "insert" operation that restores 'row' of 'ts'.  Columns at
+ * their defaults are left out. */
+static json_t *
+restore_insert_op(const struct ovsdb_table_schema *ts,
+                  const struct ovsdb_row *row)
+{
+    json_t *op = json_object(), *row_json = json_object();
+    char uuid[UUID_LEN + 1], *name;
+    size_t c;
+
+    for (c = OVSDB_N_HIDDEN_COLUMNS; c < ts->n_columns; c++) {
+        const struct ovsdb_column *column = ts->columns[c];
+        json_t *value;
+
+        if (ovsdb_datum_is_default(&row->fields[c], &column->type)) {
+            continue;
+        }
+        value = ovsdb_datum_to_json(&row->fields[c], &column->type);
+        if (ovsdb_base_type_is_ref(&column->type.key)
+            || ovsdb_base_type_is_ref(&column->type.value)) {
+            uuids_to_named(value);
+        }
+        json_object_set_new(row_json, column->name, value);
+    }
+    uuid_to_string(ovsdb_row_get_uuid(row), uuid);
+    name = restore_row_name(uuid);
+    json_object_set_new(op, "op", json_string("insert"));
+    json_object_set_new(op, "table", json_string(ts->name));
+    json_object_set_new(op, "uuid-name", json_string(name));
+    json_object_set_new(op, "row", row_json);
+    free(name);
+    return op;
+}
+
+/* Reads the database file on standard input into a new in-memory database,
+ * which the caller must destroy. */
+static struct ovsdb *
+read_backup(void)
+{
+    struct ovsdb_schema *schema = NULL;
+    struct ovsdb_error *error;
+    struct ovsdb_log *log;
+    struct ovsdb *db = NULL;
+    json_t *json = NULL;
+
+    error = ovsdb_log_open("/dev/stdin", OVSDB_LOG_READ_ONLY, &log);
+    if (error) {
+        util_fatal(0, "%s", ovsdb_error_to_string(error));
+    }
+    error = ovsdb_log_read(log, &json);
+    if (!error && !json) {
+        error = ovsdb_error("ovsdb error",
+                            "/dev/stdin: cannot identify file type");
+    }
+    if (!error) {
+        error = ovsdb_schema_from_json(json, &schema);
+        json_decref(json);
+    }
+    if (!error) {
+        db = ovsdb_create(schema);
+        for (;;) {
+            error = ovsdb_log_read(log, &json);
+            if (error || !json) {
+                break;
+            }
+            error = ovsdb_file_replay(db, json);
+            json_decref(json);
+            if (error) {
+                break;
+            }
+        }
+    }
+    if (error) {
+        util_fatal(0, "%s", ovsdb_error_to_string(error));
+    }
+    ovsdb_log_close(log);
+    return db;
+}
+
+/* [--force] restore [SERVER] [DATABASE] < SNAPSHOT: replaces the contents
+ * of the database by those of the database file on standard input, in one
+ * transaction that deletes every row and inserts the file's rows.  As in
+ * Open vSwitch, the rows get new UUIDs (references among them are kept);
+ * the file's schema must be the server's unless --force is given. */
+static void
+do_restore(struct context *ctx)
+{
+    const struct ovsdb_schema *backup_schema;
+    struct jsonrpc_msg *reply;
+    struct ovsdb_schema *schema;
+    json_t *params, *result;
+    struct ovsdb *db;
+    size_t i;
+    int error;
+
+    if (isatty(STDIN_FILENO)) {
+        util_fatal(0, "not reading backup from a terminal; "
+                   "please redirect stdin from a file");
+    }
+    db = read_backup();
+    backup_schema = db->schema;
+    schema = fetch_schema(ctx);
+    if (!ovsdb_schema_equal(backup_schema, schema)) {
+        char *problem = (!strcmp(backup_schema->version, schema->version)
+                         ? xasprintf("backup schema and database schema are "
+                                     "both version %s but still differ",
+                                     schema->version)
+                         : xasprintf("backup schema has version \"%s\" but "
+                                     "database schema has version \"%s\"",
+                                     backup_schema->version,
+                                     schema->version));
+        if (!force) {
+            util_fatal(0, "%s (use --force to override differences, or "
+                       "\"ovsdb-client convert\" to change the schema)",
+                       problem);
+        }
+        VLOG_INFO("%s", problem);
+        free(problem);
+    }
+    ovsdb_schema_destroy(schema);
+
+    /* Like Open vSwitch's client, into the database the backup names. */
+    params = json_array();
+    json_array_append_new(params, json_string(backup_schema->name));
+    for (i = 0; i < backup_schema->n_tables; i++) {
+        const struct ovsdb_table *table = &db->tables[i];
+        json_t *op = json_object();
+        struct ovsdb_row *row;
+
+        json_object_set_new(op, "op", json_string("delete"));
+        json_object_set_new(op, "table", json_string(table->schema->name));
+        json_object_set_new(op, "where", json_array());
+        json_array_append_new(params, op);
+        OHMAP_FOR_EACH (row, node, &table->rows) {
+            json_array_append_new(params,
+                                  restore_insert_op(table->schema, row));
+        }
+    }
+    ovsdb_destroy(db);
+
+    error = jsonrpc_transact_block(ctx->rpc,
+                                   jsonrpc_create_request("transact", params,
+                                                          NULL), &reply);
+    if (error) {
+        util_fatal(0, "transaction failed (%s)",
+                   error == EOF ? "End of file" : util_strerror(error));
+    }
+    if (reply->error) {
+        char *s = ovsdb_json_to_string(reply->error, OVSDB_JSON_SORT);
+
+        util_fatal(0, "transaction returned error: %s", s);
+    }
+    result = json_incref(reply->result);
+    jsonrpc_msg_destroy(reply);
+    for (i = 0; i < json_array_size(result); i++) {
+        const json_t *op_result = json_array_get(result, i);
+
+        if (json_is_object(op_result)
+            && json_object_get(op_result, "error")) {
+            char *s = ovsdb_json_to_string(result, OVSDB_JSON_SORT);
+
+            util_fatal(0, "transaction returned error: %s", s);
+        }
+    }
+    json_decref(result);
 }
 
 static void
@@ -1082,6 +2035,10 @@ find_command(const char *name)
         { "monitor-cond", true, 2, INT_MAX, do_monitor_cond },
         { "convert", false, 1, 1, do_convert },
         { "needs-conversion", false, 1, 1, do_needs_conversion },
+        { "monitor-cond-since", true, 2, INT_MAX, do_monitor_cond_since },
+        { "wait", false, 2, 3, do_wait },
+        { "backup", true, 0, 0, do_backup },
+        { "restore", true, 0, 0, do_restore },
         { "lock", false, 1, 1, do_lock },
         { "steal", false, 1, 1, do_steal },
         { "unlock", false, 1, 1, do_unlock },

@@ -26,6 +26,8 @@ static void datum_reserve(struct ovsdb_datum *, unsigned int n,
                           const struct ovsdb_type *);
 static bool string_needs_quotes(const char *);
 static size_t utf8_length(const char *);
+static void atom_to_bare(const union ovsdb_atom *, enum ovsdb_atomic_type,
+                         struct ds *);
 
 /* ------------------------------------------------------------------------
  * Atoms.
@@ -724,6 +726,27 @@ ovsdb_datum_compare_ovs(const struct ovsdb_datum *a,
     return 0;
 }
 
+/* Appends 'datum' to 'ds' in the "bare" form of Open vSwitch's tools: the
+ * elements separated by spaces, a map's as KEY=VALUE, strings without
+ * quotes. */
+void
+ovsdb_datum_to_bare(const struct ovsdb_datum *datum,
+                    const struct ovsdb_type *type, struct ds *ds)
+{
+    unsigned int i;
+
+    for (i = 0; i < datum->n; i++) {
+        if (i) {
+            ds_put_char(ds, ' ');
+        }
+        atom_to_bare(&datum->keys[i], type->key.type, ds);
+        if (datum->values) {
+            ds_put_char(ds, '=');
+            atom_to_bare(&datum->values[i], type->value.type, ds);
+        }
+    }
+}
+
 /* Returns true if 'a' and 'b' hold the same elements. */
 bool
 ovsdb_datum_equals(const struct ovsdb_datum *a, const struct ovsdb_datum *b,
@@ -1187,4 +1210,15 @@ utf8_length(const char *s)
         }
     }
     return n;
+}
+
+static void
+atom_to_bare(const union ovsdb_atom *atom, enum ovsdb_atomic_type type,
+             struct ds *ds)
+{
+    if (type == OVSDB_TYPE_STRING) {
+        ds_put_cstr(ds, atom->string);
+    } else {
+        ovsdb_atom_to_string(atom, type, ds);
+    }
 }

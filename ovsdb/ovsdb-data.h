@@ -98,6 +98,8 @@ uint32_t ovsdb_datum_hash(const struct ovsdb_datum *,
 int ovsdb_datum_compare_3way(const struct ovsdb_datum *,
                              const struct ovsdb_datum *,
                              const struct ovsdb_type *);
+void ovsdb_datum_to_bare(const struct ovsdb_datum *,
+                         const struct ovsdb_type *, struct ds *);
 int ovsdb_datum_compare_ovs(const struct ovsdb_datum *,
                             const struct ovsdb_datum *,
                             const struct ovsdb_type *);

@@ -13,12 +13,16 @@
 
 /* Appends the compact serialization of 'json' to 'ds', with reals as Open
  * vSwitch writes them.  With OVSDB_JSON_SORT in 'flags', object members are
- * written in order of their names; otherwise in insertion order. */
+ * written in order of their names; otherwise in insertion order.  With
+ * OVSDB_JSON_PRETTY, one member or element per line, indented as Open
+ * vSwitch indents. */
 void
 ovsdb_json_to_ds(const json_t *json, int flags, struct ds *ds)
 {
     jsonx_to_ds(json, (JSONX_SHORT_REALS
-                       | (flags & OVSDB_JSON_SORT ? JSONX_SORT_KEYS : 0)),
+                       | (flags & OVSDB_JSON_SORT ? JSONX_SORT_KEYS : 0)
+                       | (flags & OVSDB_JSON_PRETTY
+                          ? JSONX_PRETTY | JSONX_PRETTY_OVS : 0)),
                 ds);
 }
 

@@ -22,6 +22,7 @@ struct ovsdb_error;
 
 enum {
     OVSDB_JSON_SORT = 1 << 0,   /* Object members sorted by name. */
+    OVSDB_JSON_PRETTY = 1 << 1, /* Indented as Open vSwitch's --pretty. */
 };
 
 void ovsdb_json_to_ds(const json_t *, int flags, struct ds *);

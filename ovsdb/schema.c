@@ -35,6 +35,9 @@ static json_t *table_to_json(const struct ovsdb_table_schema *,
 static bool is_valid_version(const char *);
 static unsigned int *compute_ovs_order(struct ovsdb_column **text_order,
                                        size_t n_columns);
+static unsigned int *compute_ovs_table_order(
+    struct ovsdb_table_schema **text_order, size_t n_tables);
+static size_t *ovs_json_order(const char *const *names, size_t n);
 static int compare_column_names(const void *, const void *);
 static int compare_table_names(const void *, const void *);
 
@@ -46,6 +49,7 @@ ovsdb_schema_from_json(const json_t *json, struct ovsdb_schema **schemap)
     struct ovsdb_schema *schema;
     struct ovsdb_parser parser;
     struct ovsdb_error *error;
+    struct ovsdb_table_schema **text_order;
     bool any_root = false;
     const char *table_name;
     size_t i;
@@ -90,12 +94,17 @@ ovsdb_schema_from_json(const json_t *json, struct ovsdb_schema **schemap)
         }
         schema->tables[schema->n_tables++] = table;
     }
+    text_order = xmemdup(schema->tables,
+                         (schema->n_tables + 1) * sizeof *schema->tables);
     qsort(schema->tables, schema->n_tables, sizeof *schema->tables,
           compare_table_names);
     for (i = 0; i < schema->n_tables; i++) {
         schema->tables[i]->index = i;
         any_root |= schema->tables[i]->is_root;
     }
+    schema->ovs_order = compute_ovs_table_order(text_order,
+                                                schema->n_tables);
+    free(text_order);
     /* A schema that marks no table as a root (written before "isRoot"
      * existed) keeps every row, as if every table were one. */
     if (!any_root) {
@@ -140,7 +149,8 @@ ovsdb_schema_to_json(const struct ovsdb_schema *schema)
 {
     json_t *json = json_object(), *tables = json_object();
     bool default_is_root = true;
-    size_t i;
+    const char **names;
+    size_t *order, i;
 
     json_object_set_new(json, "name", json_string(schema->name));
     if (schema->version[0]) {
@@ -152,12 +162,25 @@ ovsdb_schema_to_json(const struct ovsdb_schema *schema)
     for (i = 0; i < schema->n_tables; i++) {
         default_is_root &= schema->tables[i]->is_root;
     }
+    /* Tables and columns in the order Open vSwitch writes them, so that a
+     * program that reads this text in order walks them as it would walk
+     * the text Open vSwitch writes: Open vSwitch puts them in a JSON object
+     * in the order it walks them, and writes the object in its own hash
+     * order. */
+    names = xmalloc((schema->n_tables + 1) * sizeof *names);
     for (i = 0; i < schema->n_tables; i++) {
-        const struct ovsdb_table_schema *table = schema->tables[i];
+        names[i] = schema->tables[schema->ovs_order[i]]->name;
+    }
+    order = ovs_json_order(names, schema->n_tables);
+    for (i = 0; i < schema->n_tables; i++) {
+        const struct ovsdb_table_schema *table
+            = schema->tables[schema->ovs_order[order[i]]];
 
         json_object_set_new(tables, table->name,
                             table_to_json(table, default_is_root));
     }
+    free(order);
+    free(names);
     json_object_set_new(json, "tables", tables);
     return json;
 }
@@ -174,7 +197,10 @@ ovsdb_schema_clone(const struct ovsdb_schema *schema)
     error = ovsdb_schema_from_json(json, &copy);
     util_assert(!error);
     json_decref(json);
-    /* The JSON form lists columns by name: keep the original's order. */
+    /* The JSON form lists tables and columns by name: keep the original's
+     * orders. */
+    memcpy(copy->ovs_order, schema->ovs_order,
+           copy->n_tables * sizeof *copy->ovs_order);
     for (size_t i = 0; i < copy->n_tables; i++) {
         memcpy(copy->tables[i]->ovs_order, schema->tables[i]->ovs_order,
                copy->tables[i]->n_columns
@@ -196,6 +222,7 @@ ovsdb_schema_destroy(struct ovsdb_schema *schema)
         table_destroy(schema->tables[i]);
     }
     free(schema->tables);
+    free(schema->ovs_order);
     free(schema->name);
     free(schema->version);
     free(schema->cksum);
@@ -515,8 +542,25 @@ table_to_json(const struct ovsdb_table_schema *table, bool default_is_root)
     json_t *json = json_object(), *columns = json_object();
     size_t i;
 
-    for (i = OVSDB_N_HIDDEN_COLUMNS; i < table->n_columns; i++) {
-        const struct ovsdb_column *column = table->columns[i];
+    const struct ovsdb_column **shown;
+    const char **names;
+    size_t n = 0, *order;
+
+    /* In Open vSwitch's order: see ovsdb_schema_to_json(). */
+    shown = xmalloc((table->n_columns + 1) * sizeof *shown);
+    names = xmalloc((table->n_columns + 1) * sizeof *names);
+    for (i = 0; i < table->n_columns; i++) {
+        const struct ovsdb_column *column
+            = table->columns[table->ovs_order[i]];
+
+        if (column->index >= OVSDB_N_HIDDEN_COLUMNS) {
+            names[n] = column->name;
+            shown[n++] = column;
+        }
+    }
+    order = ovs_json_order(names, n);
+    for (i = 0; i < n; i++) {
+        const struct ovsdb_column *column = shown[order[i]];
         json_t *column_json = json_object();
 
         json_object_set_new(column_json, "type",
@@ -529,6 +573,9 @@ table_to_json(const struct ovsdb_table_schema *table, bool default_is_root)
         }
         json_object_set_new(columns, column->name, column_json);
     }
+    free(order);
+    free(names);
+    free(shown);
     json_object_set_new(json, "columns", columns);
     if (table->max_rows != UINT_MAX) {
         json_object_set_new(json, "maxRows", json_integer(table->max_rows));
@@ -708,44 +755,98 @@ ovs_hmap_replay(const uint32_t *hashes, size_t n, size_t *order)
     free(next);
 }
 
+/* Returns the positions in 'names' of its 'n' names in the order Open
+ * vSwitch writes the members of a JSON object into which it put members
+ * with these names in this order. */
+static size_t *
+ovs_json_order(const char *const *names, size_t n)
+{
+    uint32_t *hashes = xmalloc((n + 1) * sizeof *hashes);
+    size_t *order = xmalloc((n + 1) * sizeof *order);
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        hashes[i] = ovs_name_hash(names[i]);
+    }
+    ovs_hmap_replay(hashes, n, order);
+    free(hashes);
+    return order;
+}
+
+/* Returns the positions in 'names' of its 'n' names in the order Open
+ * vSwitch walks them after parsing a JSON object whose members have these
+ * names in this order into a hash map and then adding, to a second hash
+ * map, first the 'n_fixed' names it adds itself (the first 'n_fixed' of
+ * 'names') and then the members in the first map's order.  This is how it
+ * builds a schema's tables (no fixed names) and a table's columns
+ * ("_uuid" and "_version" fixed). */
+static size_t *
+ovs_walk_order(const char *const *names, size_t n, size_t n_fixed)
+{
+    uint32_t *hashes = xmalloc((n + 1) * sizeof *hashes);
+    size_t *member_order = xmalloc((n + 1) * sizeof *member_order);
+    size_t *added = xmalloc((n + 1) * sizeof *added);
+    size_t *walk = xmalloc((n + 1) * sizeof *walk);
+    size_t i;
+
+    for (i = n_fixed; i < n; i++) {
+        hashes[i - n_fixed] = ovs_name_hash(names[i]);
+    }
+    ovs_hmap_replay(hashes, n - n_fixed, member_order);
+    for (i = 0; i < n; i++) {
+        added[i] = i < n_fixed ? i : member_order[i - n_fixed] + n_fixed;
+        hashes[i] = ovs_name_hash(names[added[i]]);
+    }
+    ovs_hmap_replay(hashes, n, walk);
+    for (i = 0; i < n; i++) {
+        walk[i] = added[walk[i]];
+    }
+    free(hashes);
+    free(member_order);
+    free(added);
+    return walk;
+}
+
 /* Returns the indexes of a table's 'n_columns' columns (the hidden ones
  * first in 'text_order', then the schema's in the order its JSON text
- * lists them) in the order Open vSwitch walks them: it parses the "columns"
- * object into a hash map, adds "_uuid", "_version" and then the columns in
- * that map's order to the table's own map, and walks the latter. */
+ * lists them) in the order Open vSwitch walks them. */
 static unsigned int *
 compute_ovs_order(struct ovsdb_column **text_order, size_t n_columns)
 {
-    size_t n_user = n_columns - OVSDB_N_HIDDEN_COLUMNS, i;
-    uint32_t *hashes = xmalloc(n_columns * sizeof *hashes);
-    size_t *user_order = xmalloc((n_user + 1) * sizeof *user_order);
-    size_t *table_order = xmalloc(n_columns * sizeof *table_order);
-    struct ovsdb_column **added = xmalloc(n_columns * sizeof *added);
-    unsigned int *result = xmalloc(n_columns * sizeof *result);
+    const char **names = xmalloc((n_columns + 1) * sizeof *names);
+    unsigned int *result = xmalloc((n_columns + 1) * sizeof *result);
+    size_t *walk, i;
 
-    for (i = 0; i < n_user; i++) {
-        hashes[i] = ovs_name_hash(text_order[i + OVSDB_N_HIDDEN_COLUMNS]
-                                  ->name);
+    for (i = 0; i < n_columns; i++) {
+        names[i] = text_order[i]->name;
     }
-    ovs_hmap_replay(hashes, n_user, user_order);
+    walk = ovs_walk_order(names, n_columns, OVSDB_N_HIDDEN_COLUMNS);
+    for (i = 0; i < n_columns; i++) {
+        result[i] = text_order[walk[i]]->index;
+    }
+    free(walk);
+    free(names);
+    return result;
+}
 
-    for (i = 0; i < OVSDB_N_HIDDEN_COLUMNS; i++) {
-        added[i] = text_order[i];
+/* Returns the indexes of a schema's 'n_tables' tables, given in the order
+ * its JSON text lists them, in the order Open vSwitch walks them. */
+static unsigned int *
+compute_ovs_table_order(struct ovsdb_table_schema **text_order,
+                        size_t n_tables)
+{
+    const char **names = xmalloc((n_tables + 1) * sizeof *names);
+    unsigned int *result = xmalloc((n_tables + 1) * sizeof *result);
+    size_t *walk, i;
+
+    for (i = 0; i < n_tables; i++) {
+        names[i] = text_order[i]->name;
     }
-    for (i = 0; i < n_user; i++) {
-        added[i + OVSDB_N_HIDDEN_COLUMNS]
-            = text_order[user_order[i] + OVSDB_N_HIDDEN_COLUMNS];
+    walk = ovs_walk_order(names, n_tables, 0);
+    for (i = 0; i < n_tables; i++) {
+        result[i] = text_order[walk[i]]->index;
     }
-    for (i = 0; i < n_columns; i++) {
-        hashes[i] = ovs_name_hash(added[i]->name);
-    }
-    ovs_hmap_replay(hashes, n_columns, table_order);
-    for (i = 0; i < n_columns; i++) {
-        result[i] = added[table_order[i]]->index;
-    }
-    free(hashes);
-    free(user_order);
-    free(table_order);
-    free(added);
+    free(walk);
+    free(names);
     return result;
 }

@@ -56,6 +56,7 @@ struct ovsdb_schema {
     char *cksum;                /* "" if the schema has none. */
     struct ovsdb_table_schema **tables; /* In name order. */
     size_t n_tables;
+    unsigned int *ovs_order;    /* Table indexes, in Open vSwitch's order. */
 };
 
 struct ovsdb_error *ovsdb_schema_from_json(const json_t *,

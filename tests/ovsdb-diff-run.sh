@@ -31,7 +31,7 @@ while read -r line; do
         '' | '#'*) continue ;;
     esac
     echo "\$ $line"
-    (eval "$line") > "$dir/cmd.out" 2>&1
+    (cd "$dir" && eval "$line") > "$dir/cmd.out" 2>&1
     rc=$?
     sed -e '/^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T.*|/d' \
         "$dir/cmd.out"

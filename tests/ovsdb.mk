@@ -28,7 +28,8 @@ TESTSUITE_AT += tests/ovsdb-tool.at tests/ovsdb-server.at \
 EXTRA_DIST += \
 	tests/ovsdb-diff-run.sh \
 	tests/ovsdb-diff.ovsschema \
-	tests/ovsdb-diff-rfc.txt
+	tests/ovsdb-diff-rfc.txt \
+	tests/ovsdb-diff-client.txt
 
 # Benchmark (not run by "make check"; see tests/perf/ovsdb-bench.sh).
 check_PROGRAMS += tests/perf/perf-ovsdb
