@@ -42,6 +42,7 @@ static operation_func execute_abort;
 static operation_func execute_comment;
 static operation_func execute_assert;
 static struct ovsdb_error *check_defaults(const struct ovsdb_row *);
+static struct ovsdb_error *read_only_error(const char *op_name);
 static struct ovsdb_error *parse_column_set(const json_t *,
                                             const struct ovsdb_table_schema *,
                                             const struct ovsdb_column ***,
@@ -134,7 +135,17 @@ ovsdb_execute(struct ovsdb *db, const json_t *params,
             }
         }
         if (error) {
-            ovsdb_error_destroy(ovsdb_parser_finish(&parser));
+            struct ovsdb_error *parse_error = ovsdb_parser_finish(&parser);
+
+            /* As in Open vSwitch, a malformed operation is reported as
+             * such rather than as not allowed. */
+            if (parse_error
+                && !strcmp(ovsdb_error_get_tag(error), "not allowed")) {
+                ovsdb_error_destroy(error);
+                error = parse_error;
+            } else {
+                ovsdb_error_destroy(parse_error);
+            }
         } else {
             error = ovsdb_parser_finish(&parser);
         }
@@ -351,6 +362,9 @@ execute_insert(struct exec_context *ctx, struct ovsdb_parser *parser,
     if (ovsdb_parser_has_error(parser)) {
         return NULL;
     }
+    if (ctx->options->read_only) {
+        return read_only_error("insert");
+    }
 
     if (uuid_json) {
         if (!uuid_from_string(&uuid, json_string_value(uuid_json))) {
@@ -435,6 +449,15 @@ check_defaults(const struct ovsdb_row *row)
         }
     }
     return NULL;
+}
+
+/* The error Open vSwitch gives for an operation that would change the
+ * database on a read-only connection. */
+static struct ovsdb_error *
+read_only_error(const char *op_name)
+{
+    return ovsdb_error("not allowed", "%s operation not allowed when "
+                       "database server is in read only mode", op_name);
 }
 
 /* One row being sorted: its place in the query's order breaks ties. */
@@ -548,6 +571,9 @@ execute_update(struct exec_context *ctx, struct ovsdb_parser *parser,
 
     error = parse_where(ctx, parser, &table, &rows, &n_rows);
     row_json = ovsdb_parser_member(parser, "row", OP_OBJECT);
+    if (!error && !ovsdb_parser_has_error(parser) && ctx->options->read_only) {
+        error = read_only_error("update");
+    }
     if (error || ovsdb_parser_has_error(parser)) {
         free(rows);
         return error;
@@ -612,6 +638,9 @@ execute_mutate(struct exec_context *ctx, struct ovsdb_parser *parser,
 
     error = parse_where(ctx, parser, &table, &rows, &n_rows);
     mutations_json = ovsdb_parser_member(parser, "mutations", OP_ARRAY);
+    if (!error && !ovsdb_parser_has_error(parser) && ctx->options->read_only) {
+        error = read_only_error("mutate");
+    }
     if (error || ovsdb_parser_has_error(parser)) {
         free(rows);
         return error;
@@ -641,6 +670,9 @@ execute_delete(struct exec_context *ctx, struct ovsdb_parser *parser,
     size_t n_rows, i;
 
     error = parse_where(ctx, parser, &table, &rows, &n_rows);
+    if (!error && !ovsdb_parser_has_error(parser) && ctx->options->read_only) {
+        error = read_only_error("delete");
+    }
     if (error || ovsdb_parser_has_error(parser)) {
         free(rows);
         return error;
@@ -767,6 +799,9 @@ execute_commit(struct exec_context *ctx, struct ovsdb_parser *parser,
     const json_t *durable = ovsdb_parser_member(parser, "durable",
                                                 OP_BOOLEAN);
 
+    if (durable && ctx->options->read_only) {
+        return read_only_error("commit");
+    }
     if (durable && json_is_true(durable)) {
         ctx->durable = true;
     }

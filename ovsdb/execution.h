@@ -23,6 +23,11 @@ struct ovsdb_execute_options {
     /* Run the operations, then roll them back instead of committing. */
     bool dry_run;
 
+    /* Refuse the operations that change the database ("insert", "update",
+     * "mutate", "delete", "commit"), as Open vSwitch does for a client of
+     * a read-only remote: "not allowed". */
+    bool read_only;
+
     /* How long the request has already waited, for "wait" timeouts. */
     long long int elapsed_msec;
 

@@ -36,21 +36,28 @@ static struct ovsdb_error *lock_file(const char *name, int *lock_fdp);
 static struct ovsdb_error *write_all(int fd, const char *, size_t, off_t);
 static void sha1_hex(const void *, size_t, char hex[41]);
 static struct ovsdb_error *fsync_parent_dir(const char *name);
+static char *follow_symlinks(const char *name);
 
 /* Opens the log 'name' in 'mode' and stores it in '*logp'. */
 struct ovsdb_error *
-ovsdb_log_open(const char *name, enum ovsdb_log_open_mode mode,
+ovsdb_log_open(const char *name_, enum ovsdb_log_open_mode mode,
                struct ovsdb_log **logp)
 {
     int lock_fd = -1, flags, fd;
     struct ovsdb_error *error;
     struct ovsdb_log *log;
     struct stat st;
+    char *name;
 
+    /* As Open vSwitch does, work on the file a symbolic link points to,
+     * even a dangling one ("ovsdb-tool create" then creates the target),
+     * and lock, compact and sync next to the target. */
     *logp = NULL;
+    name = follow_symlinks(name_);
     if (mode != OVSDB_LOG_READ_ONLY) {
         error = lock_file(name, &lock_fd);
         if (error) {
+            free(name);
             return error;
         }
     }
@@ -77,10 +84,12 @@ ovsdb_log_open(const char *name, enum ovsdb_log_open_mode mode,
         if (lock_fd >= 0) {
             close(lock_fd);
         }
-        return ovsdb_io_error(e, "%s: %s failed", name,
-                              (mode == OVSDB_LOG_CREATE_EXCL
-                               || mode == OVSDB_LOG_CREATE)
-                              ? "create" : "open");
+        error = ovsdb_io_error(e, "%s: %s failed", name_,
+                               (mode == OVSDB_LOG_CREATE_EXCL
+                                || mode == OVSDB_LOG_CREATE)
+                               ? "create" : "open");
+        free(name);
+        return error;
     }
     if (mode == OVSDB_LOG_CREATE_EXCL || mode == OVSDB_LOG_CREATE) {
         error = fsync_parent_dir(name);
@@ -89,12 +98,13 @@ ovsdb_log_open(const char *name, enum ovsdb_log_open_mode mode,
             if (lock_fd >= 0) {
                 close(lock_fd);
             }
+            free(name);
             return error;
         }
     }
 
     log = xzalloc(sizeof *log);
-    log->name = xstrdup(name);
+    log->name = name;
     log->fd = fd;
     log->lock_fd = lock_fd;
     log->writable = mode != OVSDB_LOG_READ_ONLY;
@@ -484,4 +494,36 @@ fsync_parent_dir(const char *name)
     free(copy);
     return error ? ovsdb_io_error(error, "%s: fsync of directory failed",
                                   name) : NULL;
+}
+
+/* Returns the name of the file that 'name' finally names after following
+ * up to 10 symbolic links (a relative link is relative to the link's
+ * directory), which need not exist.  The caller must free() it. */
+static char *
+follow_symlinks(const char *name)
+{
+    char *current = xstrdup(name);
+    int i;
+
+    for (i = 0; i < 10; i++) {
+        char target[4096];
+        ssize_t n = readlink(current, target, sizeof target - 1);
+        char *next;
+
+        if (n < 0) {
+            break;
+        }
+        target[n] = '\0';
+        if (target[0] == '/' || !strchr(current, '/')) {
+            next = xstrdup(target);
+        } else {
+            char *copy = xstrdup(current);
+
+            next = xasprintf("%s/%s", dirname(copy), target);
+            free(copy);
+        }
+        free(current);
+        current = next;
+    }
+    return current;
 }

@@ -14,6 +14,7 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "convert.h"
 #include "coverage.h"
@@ -79,6 +80,10 @@ struct remote {
     bool active;
     struct stream *connecting;  /* Connection in progress, or NULL. */
     int backoff;                /* Next retry delay, in ms. */
+
+    /* Clients of this remote may only read ("read_only" in the row of a
+     * "db:" remote's table, as Open vSwitch reads it). */
+    bool read_only;
 };
 
 /* One client connection. */
@@ -88,6 +93,7 @@ struct session {
     struct ovsdb_monitor **monitors;
     size_t n_monitors;
     bool change_aware;
+    bool read_only;             /* From its remote: no changes allowed. */
     char *active_name;          /* Active remote we connected to, or NULL
                                  * for a client that connected to us. */
 
@@ -137,6 +143,10 @@ static size_t n_locks;
 static char server_id[UUID_LEN + 1];
 static bool exiting;
 
+/* --run=COMMAND: the command, and its process while it runs. */
+static char *run_command;
+static pid_t run_pid;
+
 /* Remotes found through "db:DB,TABLE,COLUMN" remotes, re-read whenever a
  * database changes. */
 static struct remote *db_remotes;
@@ -178,6 +188,11 @@ static void server_db_add_row(const struct ovsdb_schema *);
 static void add_remote(const char *name);
 static void run_remotes(void);
 static void ssl_set(char **, const char *);
+static void start_run_command(void);
+static void check_run_command(void);
+static char *check_db_spec(const char *spec);
+static void reply_sorted(struct unixctl_conn *, const char **names,
+                         size_t n);
 static void update_db_config(void);
 static void run_sessions(void);
 static void run_triggers(bool force);
@@ -226,6 +241,14 @@ main(int argc, char *argv[])
     }
     free(db_names);
     create_server_db();
+    for (i = 0; i < n_remotes; i++) {
+        char *msg = check_db_spec(remotes[i].name);
+
+        if (msg) {
+            /* Open vSwitch's message ends in an empty line. */
+            util_fatal(0, "%s\n", msg);
+        }
+    }
     /* Reading a large database parses its records into JSON trees and
      * frees them again; give those pages back to the system rather than
      * keep them resident for the life of the server. */
@@ -263,9 +286,15 @@ main(int argc, char *argv[])
     daemon_complete();
     VLOG_INFO("%s (dpswitch) %s", util_program_name(),
               util_program_version());
+    if (run_command) {
+        start_run_command();
+    }
 
     while (!exiting) {
         fatal_signal_run();
+        if (run_pid) {
+            check_run_command();
+        }
         coverage_run();
         unixctl_server_run(unixctl);
         if (db_changed) {
@@ -282,6 +311,10 @@ main(int argc, char *argv[])
         wait_all();
         if (exiting) {
             poll_immediate_wake();
+        }
+        if (run_pid) {
+            /* No SIGCHLD handling: look again soon. */
+            poll_timer_wait(50);
         }
         poll_block();
     }
@@ -317,6 +350,46 @@ main(int argc, char *argv[])
     return 0;
 }
 
+/* Starts --run's command with /bin/sh. */
+static void
+start_run_command(void)
+{
+    run_pid = fork();
+    if (run_pid < 0) {
+        util_fatal(errno, "%s: fork failed", run_command);
+    } else if (!run_pid) {
+        execl("/bin/sh", "sh", "-c", run_command, (char *) NULL);
+        _exit(127);
+    }
+}
+
+/* Once --run's command has exited, makes the server exit: with status 0
+ * if the command succeeded, otherwise with Open vSwitch's message and
+ * status 1. */
+static void
+check_run_command(void)
+{
+    int status;
+    pid_t pid = waitpid(run_pid, &status, WNOHANG);
+
+    if (pid != run_pid) {
+        return;
+    }
+    run_pid = 0;
+    if (WIFEXITED(status) && !WEXITSTATUS(status)) {
+        exiting = true;
+    } else if (WIFEXITED(status)) {
+        util_fatal(0, "%s: child exited, exit status %d", run_command,
+                   WEXITSTATUS(status));
+    } else if (WIFSIGNALED(status)) {
+        util_fatal(0, "%s: child exited, killed (%s)%s", run_command,
+                   strsignal(WTERMSIG(status)),
+                   WCOREDUMP(status) ? ", core dumped" : "");
+    } else {
+        util_fatal(0, "%s: child exited, status %d", run_command, status);
+    }
+}
+
 static void
 parse_options(int argc, char *argv[], char **unixctl_pathp,
               char ***db_namesp, size_t *n_db_namesp)
@@ -332,6 +405,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
     static const struct option long_options[] = {
         {"remote", required_argument, NULL, OPT_REMOTE},
         {"unixctl", required_argument, NULL, OPT_UNIXCTL},
+        {"run", required_argument, NULL, OPT_RUN},
         STREAM_SSL_LONG_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -356,6 +430,11 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
         case OPT_UNIXCTL:
             free(*unixctl_pathp);
             *unixctl_pathp = xstrdup(optarg);
+            break;
+
+        case OPT_RUN:
+            free(run_command);
+            run_command = xstrdup(optarg);
             break;
 
         case 'p':
@@ -419,6 +498,7 @@ usage(void)
            "                          ptcp:PORT[:IP], pssl:PORT[:IP]), or\n"
            "                          db:DB,TABLE,COLUMN for the remotes\n"
            "                          named there\n"
+           "  --run COMMAND           run COMMAND as subprocess then exit\n"
            "\nSSL options (FILE may be db:DB,TABLE,COLUMN):\n"
            "  -p, --private-key=FILE  private key\n"
            "  -c, --certificate=FILE  certificate for the private key\n"
@@ -612,6 +692,7 @@ retry_later(struct remote *r)
 static void
 run_active_remote(struct remote *r)
 {
+    struct session *s;
     int error;
 
     if (find_active_session(r->name)) {
@@ -642,8 +723,9 @@ run_active_remote(struct remote *r)
         return;
     }
     VLOG_INFO("%s: connected", r->name);
-    session_create(jsonrpc_open(r->connecting))->active_name
-        = xstrdup(r->name);
+    s = session_create(jsonrpc_open(r->connecting));
+    s->active_name = xstrdup(r->name);
+    s->read_only = r->read_only;
     r->connecting = NULL;
     r->backoff = 1000;
 }
@@ -729,7 +811,7 @@ run_remote(struct remote *r)
             }
             break;
         }
-        session_create(jsonrpc_open(stream));
+        session_create(jsonrpc_open(stream))->read_only = r->read_only;
     }
 }
 
@@ -767,9 +849,11 @@ run_remotes(void)
 
 /* Returns the strings that "db:DB,TABLE,COLUMN" 'spec' names: the string
  * values of COLUMN in every row of TABLE or, where COLUMN references rows
- * of a table with a "target" column (such as Manager), their targets. */
+ * of a table with a "target" column (such as Manager), their targets.  If
+ * 'read_onlysp' is nonnull, stores there a parallel array that says which
+ * came from a row whose "read_only" is true. */
 static char **
-read_db_strings(const char *spec, size_t *np)
+read_db_strings(const char *spec, size_t *np, bool **read_onlysp)
 {
     char *copy = xstrdup(spec + 3), *save = NULL;
     char *db_name = strtok_r(copy, ",", &save);
@@ -778,10 +862,14 @@ read_db_strings(const char *spec, size_t *np)
     const struct ovsdb_column *column = NULL;
     struct ovsdb_table *table = NULL;
     char **strings = NULL;
+    bool *read_onlys = NULL;
     struct ovsdb_row *row;
     struct db *db;
 
     *np = 0;
+    if (read_onlysp) {
+        *read_onlysp = NULL;
+    }
     db = db_name ? find_db(db_name) : NULL;
     if (db && table_name) {
         table = ovsdb_get_table(db->ovsdb, table_name);
@@ -804,6 +892,7 @@ read_db_strings(const char *spec, size_t *np)
 
         for (i = 0; i < datum->n; i++) {
             const char *value = NULL;
+            bool read_only = false;
 
             if (key->type == OVSDB_TYPE_STRING) {
                 value = datum->keys[i].string;
@@ -813,6 +902,9 @@ read_db_strings(const char *spec, size_t *np)
                 const struct ovsdb_column *tc
                     = ovsdb_table_schema_find_column(target->schema,
                                                      "target");
+                const struct ovsdb_column *ro
+                    = ovsdb_table_schema_find_column(target->schema,
+                                                     "read_only");
                 const struct ovsdb_row *trow
                     = ovsdb_table_get_row(target, &datum->keys[i].uuid);
 
@@ -820,14 +912,29 @@ read_db_strings(const char *spec, size_t *np)
                     && trow->fields[tc->index].n) {
                     value = trow->fields[tc->index].keys[0].string;
                 }
+                /* As in Open vSwitch: a boolean "read_only" column (OVN's
+                 * Connection tables have one) makes the remote's clients
+                 * read-only. */
+                if (ro && trow && ro->type.key.type == OVSDB_TYPE_BOOLEAN
+                    && trow->fields[ro->index].n) {
+                    read_only = trow->fields[ro->index].keys[0].boolean;
+                }
             }
             if (value) {
                 strings = xrealloc(strings, (*np + 1) * sizeof *strings);
+                read_onlys = xrealloc(read_onlys,
+                                      (*np + 1) * sizeof *read_onlys);
+                read_onlys[*np] = read_only;
                 strings[(*np)++] = xstrdup(value);
             }
         }
     }
     free(copy);
+    if (read_onlysp) {
+        *read_onlysp = read_onlys;
+    } else {
+        free(read_onlys);
+    }
     return strings;
 }
 
@@ -842,13 +949,14 @@ update_db_config(void)
     char *values[3] = { NULL, NULL, NULL };
 
     for (i = 0; i < n_remotes; i++) {
+        bool *read_onlys;
         char **names;
         size_t n;
 
         if (strncmp(remotes[i].name, "db:", 3)) {
             continue;
         }
-        names = read_db_strings(remotes[i].name, &n);
+        names = read_db_strings(remotes[i].name, &n, &read_onlys);
         for (j = 0; j < n; j++) {
             bool active = pstream_verify_name(names[j]) != 0;
 
@@ -863,9 +971,11 @@ update_db_config(void)
             memset(&wanted[n_wanted], 0, sizeof *wanted);
             wanted[n_wanted].active = active;
             wanted[n_wanted].backoff = 1000;
+            wanted[n_wanted].read_only = read_onlys[j];
             wanted[n_wanted++].name = names[j];
         }
         free(names);
+        free(read_onlys);
     }
 
     /* Keep the listeners, connections and back-off of the remotes that
@@ -900,7 +1010,7 @@ update_db_config(void)
             char **strings;
             size_t n;
 
-            strings = read_db_strings(*files[i], &n);
+            strings = read_db_strings(*files[i], &n, NULL);
             if (n) {
                 values[i] = strings[0];
                 for (j = 1; j < n; j++) {
@@ -930,6 +1040,39 @@ update_db_config(void)
     for (i = 0; i < 3; i++) {
         free(values[i]);
     }
+}
+
+/* If 'spec' is "db:DB,TABLE,COLUMN", checks that the database, table and
+ * column exist, and returns Open vSwitch's error text if not (which the
+ * caller must free()); otherwise returns NULL. */
+static char *
+check_db_spec(const char *spec)
+{
+    char *copy, *db_name, *table_name, *column_name, *save = NULL;
+    const struct ovsdb_table *table;
+    char *error = NULL;
+    struct db *db;
+
+    if (strncmp(spec, "db:", 3)) {
+        return NULL;
+    }
+    copy = xstrdup(spec + 3);
+    db_name = strtok_r(copy, ",", &save);
+    table_name = strtok_r(NULL, ",", &save);
+    column_name = strtok_r(NULL, ",", &save);
+    if (!db_name || !table_name || !column_name) {
+        error = xasprintf("\"%s\": invalid syntax", spec);
+    } else if (!(db = find_db(db_name))) {
+        error = xasprintf("\"%s\": no database named %s", spec, db_name);
+    } else if (!(table = ovsdb_get_table(db->ovsdb, table_name))) {
+        error = xasprintf("\"%s\": no table named %s", spec, table_name);
+    } else if (!ovsdb_table_schema_find_column(table->schema,
+                                               column_name)) {
+        error = xasprintf("\"%s\": table \"%s\" has no column \"%s\"",
+                          spec, table_name, column_name);
+    }
+    free(copy);
+    return error;
 }
 
 static void
@@ -1182,6 +1325,7 @@ trigger_try(struct trigger *t, long long int now)
     options.aux = t->session;
     /* The "_Server" database is read-only to clients. */
     options.dry_run = t->db == server_db;
+    options.read_only = t->session->read_only;
     options.resultsp = &committing_results;
     committing = t;
     committing_replied = false;
@@ -1947,11 +2091,35 @@ static void
 list_dbs_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
             const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
 {
-    struct ds ds = DS_EMPTY_INITIALIZER;
+    const char **names = xmalloc((n_dbs + 1) * sizeof *names);
     size_t i;
 
     for (i = 0; i < n_dbs; i++) {
-        ds_put_format(&ds, "%s\n", dbs[i]->ovsdb->schema->name);
+        names[i] = dbs[i]->ovsdb->schema->name;
+    }
+    reply_sorted(conn, names, n_dbs);
+    free(names);
+}
+
+static int
+compare_strings(const void *a_, const void *b_)
+{
+    const char *const *a = a_, *const *b = b_;
+
+    return strcmp(*a, *b);
+}
+
+/* Replies to 'conn' with the 'n' 'names', one per line, sorted (as Open
+ * vSwitch lists databases and remotes). */
+static void
+reply_sorted(struct unixctl_conn *conn, const char **names, size_t n)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    size_t i;
+
+    qsort(names, n, sizeof *names, compare_strings);
+    for (i = 0; i < n; i++) {
+        ds_put_format(&ds, "%s\n", names[i]);
     }
     unixctl_command_reply(conn, ds_cstr(&ds));
     ds_destroy(&ds);
@@ -1961,23 +2129,31 @@ static void
 list_remotes_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
                 const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
 {
-    struct ds ds = DS_EMPTY_INITIALIZER;
+    const char **names = xmalloc((n_remotes + 1) * sizeof *names);
     size_t i;
 
     for (i = 0; i < n_remotes; i++) {
-        ds_put_format(&ds, "%s\n", remotes[i].name);
+        names[i] = remotes[i].name;
     }
-    unixctl_command_reply(conn, ds_cstr(&ds));
-    ds_destroy(&ds);
+    reply_sorted(conn, names, n_remotes);
+    free(names);
 }
 
 static void
 add_remote_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
               const char *argv[], void *aux DPS_UNUSED)
 {
+    char *error;
+
     if (strncmp(argv[1], "db:", 3) && pstream_verify_name(argv[1])
         && stream_verify_name(argv[1])) {
         unixctl_command_reply_error(conn, "unknown remote type");
+        return;
+    }
+    error = check_db_spec(argv[1]);
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
         return;
     }
     add_remote(argv[1]);

@@ -4,10 +4,12 @@
 # Starts SERVER (an ovsdb-server binary) in ./run.PID on a fresh database
 # created from SCHEMA, listening on punix:$dir/db.sock, then runs each line
 # of SCRIPT (blank lines and lines starting with "#" skipped) as a shell
-# command with $client (CLIENT, an ovsdb-client binary), $remote
-# (unix:$dir/db.sock), $dir and $ctl (the server's control socket) set, and
+# command in $dir with $client (CLIENT, an ovsdb-client binary), $server
+# (SERVER), $remote (unix:$dir/db.sock), $dir and $ctl (the server's
+# control socket) set, and
 # writes to OUTPUT, for each line: "$ LINE", the command's standard output
-# and error with log lines dropped and each UUID replaced by <N>, N
+# and error with log lines dropped, $dir replaced by DIR and each UUID
+# replaced by <N>, N
 # counting distinct UUIDs in order of first appearance in the whole
 # output, and "rc=STATUS".  Used by tests/ovsdb-diff.at to compare our
 # ovsdb-server and ovsdb-client with Debian's.
@@ -34,7 +36,7 @@ while read -r line; do
     (cd "$dir" && eval "$line") > "$dir/cmd.out" 2>&1
     rc=$?
     sed -e '/^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T.*|/d' \
-        "$dir/cmd.out"
+        -e "s|$dir|DIR|g" "$dir/cmd.out"
     echo "rc=$rc"
 done < "$script" | awk '
     BEGIN {

@@ -29,7 +29,8 @@ EXTRA_DIST += \
 	tests/ovsdb-diff-run.sh \
 	tests/ovsdb-diff.ovsschema \
 	tests/ovsdb-diff-rfc.txt \
-	tests/ovsdb-diff-client.txt
+	tests/ovsdb-diff-client.txt \
+	tests/ovsdb-diff-server.txt
 
 # Benchmark (not run by "make check"; see tests/perf/ovsdb-bench.sh).
 check_PROGRAMS += tests/perf/perf-ovsdb
