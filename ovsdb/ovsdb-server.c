@@ -143,6 +143,12 @@ static size_t n_locks;
 static char server_id[UUID_LEN + 1];
 static bool exiting;
 
+/* The remotes and database files as changed at run time, in an unlinked
+ * temporary file that a process restarted by --monitor inherits and reads,
+ * so that what ovsdb-server/add-remote and friends did outlives a crash
+ * (as in Open vSwitch). */
+static FILE *config_file;
+
 /* --run=COMMAND: the command, and its process while it runs. */
 static char *run_command;
 static pid_t run_pid;
@@ -189,6 +195,8 @@ static void add_remote(const char *name);
 static void run_remotes(void);
 static void ssl_set(char **, const char *);
 static void start_run_command(void);
+static void save_config(void);
+static void load_config(char ***db_namesp, size_t *n_db_namesp);
 static void check_run_command(void);
 static char *check_db_spec(const char *spec);
 static void reply_sorted(struct unixctl_conn *, const char **names,
@@ -227,7 +235,14 @@ main(int argc, char *argv[])
     uuid_to_string(&sid, server_id);
     srandom(sid.parts[0]);
 
+    config_file = tmpfile();
+    if (!config_file) {
+        util_fatal(errno, "could not create a temporary file");
+    }
     daemon_start();
+    /* A process that --monitor started again takes the remotes and
+     * databases its predecessor last had. */
+    load_config(&db_names, &n_db_names);
 
     /* Open databases before daemonizing completes, so that errors reach
      * the user who started us. */
@@ -241,6 +256,7 @@ main(int argc, char *argv[])
     }
     free(db_names);
     create_server_db();
+    save_config();
     for (i = 0; i < n_remotes; i++) {
         char *msg = check_db_spec(remotes[i].name);
 
@@ -348,6 +364,85 @@ main(int argc, char *argv[])
     unixctl_server_destroy(unixctl);
     free(unixctl_path);
     return 0;
+}
+
+/* Writes the remotes and database files to 'config_file'. */
+static void
+save_config(void)
+{
+    json_t *json = json_object(), *names = json_array();
+    size_t i;
+    char *s;
+
+    for (i = 0; i < n_remotes; i++) {
+        json_array_append_new(names, json_string(remotes[i].name));
+    }
+    json_object_set_new(json, "remotes", names);
+    names = json_array();
+    for (i = 0; i < n_dbs; i++) {
+        if (dbs[i]->file_name) {
+            json_array_append_new(names, json_string(dbs[i]->file_name));
+        }
+    }
+    json_object_set_new(json, "db_filenames", names);
+    s = ovsdb_json_to_string(json, 0);
+    json_decref(json);
+    if (fseek(config_file, 0, SEEK_SET)
+        || ftruncate(fileno(config_file), 0)
+        || fputs(s, config_file) < 0 || fflush(config_file)) {
+        VLOG_WARN("failed to save the remotes and databases (%s)",
+                  util_strerror(errno));
+    }
+    free(s);
+}
+
+/* If 'config_file' holds what save_config() wrote (in a process that
+ * --monitor restarted), replaces the remotes and '*db_namesp' by what it
+ * says. */
+static void
+load_config(char ***db_namesp, size_t *n_db_namesp)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    const json_t *names;
+    json_t *json;
+    size_t i;
+    int c;
+
+    rewind(config_file);
+    while ((c = getc(config_file)) != EOF) {
+        ds_put_char(&ds, c);
+    }
+    json = ds.length ? json_loads(ds_cstr(&ds), 0, NULL) : NULL;
+    ds_destroy(&ds);
+    if (!json) {
+        return;
+    }
+
+    for (i = 0; i < n_remotes; i++) {
+        remote_close(&remotes[i]);
+    }
+    n_remotes = 0;
+    names = json_object_get(json, "remotes");
+    for (i = 0; i < json_array_size(names); i++) {
+        if (json_is_string(json_array_get(names, i))) {
+            add_remote(json_string_value(json_array_get(names, i)));
+        }
+    }
+
+    for (i = 0; i < *n_db_namesp; i++) {
+        free((*db_namesp)[i]);
+    }
+    names = json_object_get(json, "db_filenames");
+    *n_db_namesp = 0;
+    *db_namesp = xrealloc(*db_namesp,
+                          (json_array_size(names) + 1) * sizeof **db_namesp);
+    for (i = 0; i < json_array_size(names); i++) {
+        if (json_is_string(json_array_get(names, i))) {
+            (*db_namesp)[(*n_db_namesp)++]
+                = xstrdup(json_string_value(json_array_get(names, i)));
+        }
+    }
+    json_decref(json);
 }
 
 /* Starts --run's command with /bin/sh. */
@@ -2157,6 +2252,7 @@ add_remote_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
         return;
     }
     add_remote(argv[1]);
+    save_config();
     unixctl_command_reply(conn, NULL);
 }
 
@@ -2170,6 +2266,7 @@ remove_remote_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
         if (!strcmp(remotes[i].name, argv[1])) {
             remote_close(&remotes[i]);
             remotes[i] = remotes[--n_remotes];
+            save_config();
             unixctl_command_reply(conn, NULL);
             return;
         }
@@ -2188,6 +2285,7 @@ add_db_cb(struct unixctl_conn *conn, int argc DPS_UNUSED, const char *argv[],
         free(msg);
     } else {
         db_changed = true;
+        save_config();
         unixctl_command_reply(conn, NULL);
     }
 }
@@ -2350,6 +2448,7 @@ remove_db_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
                                     "database.");
     } else {
         remove_db(db);
+        save_config();
         unixctl_command_reply(conn, NULL);
     }
 }
