@@ -30,6 +30,11 @@ struct ovsdb_log {
     off_t size;                 /* File size when opened. */
     size_t n_records;           /* Good records read or written. */
     bool read_error;            /* Reading stopped at a bad record. */
+    off_t last_offset;          /* Where the last record written began,
+                                 * or -1 if it is synced or taken back. */
+    bool tail_dirty;            /* A record that must be taken back (its
+                                 * fsync failed) is still in the file:
+                                 * the file must be cut to 'offset'. */
 };
 
 static struct ovsdb_error *lock_file(const char *name, int *lock_fdp);
@@ -109,6 +114,7 @@ ovsdb_log_open(const char *name_, enum ovsdb_log_open_mode mode,
     log->lock_fd = lock_fd;
     log->writable = mode != OVSDB_LOG_READ_ONLY;
     log->size = fstat(fd, &st) ? 0 : st.st_size;
+    log->last_offset = -1;
     *logp = log;
     return NULL;
 }
@@ -282,13 +288,16 @@ ovsdb_log_write(struct ovsdb_log *log, const json_t *json)
     if (!log->writable) {
         return ovsdb_io_error(EBADF, "%s: not open for writing", log->name);
     }
-    if (log->read_error) {
+    if (log->read_error || log->tail_dirty) {
         off_t n;
 
+        /* A bad tail, or a record taken back whose truncation failed: the
+         * new record must not land after it. */
         error = ovsdb_log_truncate_tail(log, &n);
         if (error) {
             return error;
         }
+        log->tail_dirty = false;
     }
 
     ovsdb_log_compose_record(json, &header, &data);
@@ -303,6 +312,7 @@ ovsdb_log_write(struct ovsdb_log *log, const json_t *json)
         }
         error = ovsdb_wrap_error(error, "%s: write failed", log->name);
     } else {
+        log->last_offset = log->offset;
         log->offset += header.length;
         log->n_records++;
     }
@@ -311,14 +321,39 @@ ovsdb_log_write(struct ovsdb_log *log, const json_t *json)
     return error;
 }
 
-/* Makes everything written to 'log' so far durable. */
+/* Makes everything written to 'log' so far durable.
+ *
+ * If that fails, the record written last (the one whose durability the
+ * caller asked for, and whose transaction it is about to refuse) is taken
+ * back: the file is cut to where that record began, so that a later open
+ * does not replay a transaction its client was told failed.  (After a
+ * failed fsync the kernel may or may not have the record on disk, and may
+ * forget that it failed; retrying the fsync proves nothing.)  If the cut
+ * fails too, the next ovsdb_log_write() retries it and fails while it
+ * cannot be done, so that nothing is ever appended after the refused
+ * record.  The records written before it stay: their transactions were
+ * acknowledged. */
 struct ovsdb_error *
 ovsdb_log_commit_block(struct ovsdb_log *log)
 {
-    if (fdatasync(log->fd) && fsync(log->fd)) {
-        return ovsdb_io_error(errno, "%s: fsync failed", log->name);
+    struct ovsdb_error *error;
+    int err;
+
+    if (!fdatasync(log->fd) || !fsync(log->fd)) {
+        log->last_offset = -1;
+        return NULL;
     }
-    return NULL;
+    err = errno;
+    error = ovsdb_io_error(err, "%s: fsync failed", log->name);
+    if (log->last_offset >= 0) {
+        log->offset = log->last_offset;
+        log->n_records--;
+        log->last_offset = -1;
+        if (ftruncate(log->fd, log->offset)) {
+            log->tail_dirty = true;
+        }
+    }
+    return error;
 }
 
 /* Replaces the whole contents of 'log' by the 'n' 'records': they are
@@ -363,6 +398,8 @@ ovsdb_log_replace(struct ovsdb_log *log, json_t *const *records, size_t n)
     log->size = tmp->offset;
     log->n_records = tmp->n_records;
     log->read_error = false;
+    log->last_offset = -1;
+    log->tail_dirty = false;
     if (tmp->lock_fd >= 0) {
         close(tmp->lock_fd);
         tmp->lock_fd = -1;

@@ -9,7 +9,9 @@
  *
  * Writes append a whole record with one write() and, on failure, truncate
  * the file back to where the record began.  ovsdb_log_commit_block()
- * makes everything written so far durable.  ovsdb_log_replace() rewrites
+ * makes everything written so far durable; if its fsync fails, it takes
+ * back the record written last, so that a refused commit is never
+ * replayed when the log is opened again.  ovsdb_log_replace() rewrites
  * the whole log (compaction) through a temporary file that is synced and
  * then renamed over the old one.
  *
