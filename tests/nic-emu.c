@@ -12,25 +12,62 @@
  * part of the production fast path: without the preload, DPDK's own
  * functions run.
  *
+ * Rules are kept as a NIC keeps them in its classifier: grouped by shape
+ * (the same items with the same masks), each shape a hash table of the
+ * rules' masked values, so that a packet costs one look-up per shape
+ * however many rules there are (a TCAM's constant cost, in software).
+ *
+ * NIC mode (DPS_NICEMU_WIRE set): the emulator is a whole device whose
+ * receive work and classification run on a core of their own, as a NIC's
+ * do.  After rte_eal_init() it creates a ring-backed ethdev
+ * (rte_eth_from_rings(): "net_ring_" followed by DPS_NICEMU_NAME, default
+ * net_ring_nicemu0) that the switch attaches as a "dpdk" port with that
+ * name as devargs;
+ * a "NIC" thread pinned to DPS_NICEMU_CPU (default 0) replays the frames
+ * of the pcap file DPS_NICEMU_WIRE forever: it allocates mbufs from the
+ * pool the switch gives the port's rx queue, copies each frame in, stamps
+ * the mark of the rule it matches and enqueues the burst on the port's rx
+ * ring, so the switch's PMD only dequeues.  What the switch sends on the
+ * port is freed by the same thread.  A full rx ring makes the thread
+ * yield (back-pressure, no drops), so that the switch's other threads on
+ * that CPU keep running.
+ *
  * Environment:
  *   DPS_NICEMU_NO_RSS=1   refuse RSS actions (to exercise the switch's
  *                         MARK + QUEUE fallback).
- *   DPS_NICEMU_LOG=FILE   append one line per rule created or destroyed.
+ *   DPS_NICEMU_LOG=FILE   append one line per rule created or destroyed,
+ *                         and in NIC mode one per rule's first marked
+ *                         packet ("first-mark port P mark M after US us",
+ *                         the time since the rule was created).
+ *   DPS_NICEMU_WIRE=PCAP  NIC mode, replaying PCAP (classic pcap format).
+ *   DPS_NICEMU_NAME=NAME  NIC mode: the ethdev is net_ring_NAME (nicemu0).
+ *   DPS_NICEMU_CPU=N      NIC mode: the NIC thread's CPU (0).
  *
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <rte_byteorder.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_flow.h>
+#include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_memcpy.h>
+#include <rte_ring.h>
 
 #define EMU_MAX_ITEMS 8
 #define EMU_MAX_PORTS 64
@@ -43,31 +80,82 @@ struct emu_item {
     bool has_flag_spec, has_flag_mask;  /* ETH has_vlan, IPv6 frag ext. */
 };
 
+struct emu_shape;
+
 struct rte_flow {
-    struct rte_flow *next;
+    struct rte_flow *next;      /* In emu_rules. */
+    struct rte_flow *hnext;     /* In its shape's bucket. */
+    struct emu_shape *shape;
+    uint32_t hash;              /* Of its masked values. */
     uint16_t port_id;
     uint32_t mark;
     struct emu_item items[EMU_MAX_ITEMS];
     int n_items;
     uint64_t hits;
+    uint64_t created_ns;        /* CLOCK_MONOTONIC. */
+};
+
+/* Rules of one port with the same items, masks and flags: a hash table of
+ * their masked values. */
+struct emu_shape {
+    struct emu_shape *next;
+    uint16_t port_id;
+    struct emu_item items[EMU_MAX_ITEMS];   /* Specs unused. */
+    int n_items;
+    struct rte_flow **buckets;
+    uint32_t n_buckets;         /* A power of 2. */
+    uint32_t n_rules;
 };
 
 static pthread_mutex_t emu_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct rte_flow *emu_rules;     /* Newest first. */
+static struct emu_shape *emu_shapes;   /* Newest first. */
 static unsigned int emu_n_rules;        /* Atomic: for the RX callback. */
 static bool emu_cb_installed[EMU_MAX_PORTS][RTE_MAX_QUEUES_PER_PORT];
 
+/* NIC mode. */
+static struct {
+    bool active;
+    uint16_t port_id;
+    struct rte_ring *rx, *tx;
+    struct rte_mempool *mp;     /* Atomic: the switch's rx queue pool. */
+    uint8_t *frames;            /* Each frame's bytes, one after another. */
+    uint32_t *ofs;              /* Frame i at frames + ofs[i], ... */
+    uint16_t *len;              /* ... of len[i] bytes. */
+    size_t n_frames;
+    int cpu;
+} nic;
+
+static uint64_t
+now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
 static void
-emu_log(const char *fmt, uint16_t port, uint32_t mark)
+emu_logf(const char *fmt, ...)
 {
     const char *file = getenv("DPS_NICEMU_LOG");
     FILE *f = file ? fopen(file, "a") : NULL;
 
     if (f) {
-        fprintf(f, fmt, port, mark);
+        va_list args;
+
+        va_start(args, fmt);
+        vfprintf(f, fmt, args);
+        va_end(args);
         fputc('\n', f);
         fclose(f);
     }
+}
+
+static void
+emu_log(const char *fmt, uint16_t port, uint32_t mark)
+{
+    emu_logf(fmt, port, mark);
 }
 
 static int
@@ -201,9 +289,12 @@ masked_equal(const uint8_t *pkt, const struct emu_item *ei, size_t size)
     return true;
 }
 
-/* True if the packet at 'data' ('len' bytes) matches 'r'. */
+/* Walks the packet at 'data' ('len' bytes) along 'items' (their types and
+ * flags, not their values): true if the packet has each item's header, in
+ * order, with '*hdrs' then pointing to each. */
 static bool
-emu_match(const struct rte_flow *r, const uint8_t *data, uint32_t len)
+emu_walk(const struct emu_item *items, int n_items, const uint8_t *data,
+         uint32_t len, const uint8_t *hdrs[])
 {
     uint32_t ofs = 0;
     uint16_t type = 0;
@@ -215,26 +306,26 @@ emu_match(const struct rte_flow *r, const uint8_t *data, uint32_t len)
     }
     type = (data[12] << 8) | data[13];
     is_vlan_outer = type == RTE_ETHER_TYPE_VLAN || type == RTE_ETHER_TYPE_QINQ;
-    for (int i = 0; i < r->n_items; i++) {
-        const struct emu_item *ei = &r->items[i];
+    for (int i = 0; i < n_items; i++) {
+        const struct emu_item *ei = &items[i];
         size_t size = item_hdr_size(ei->type);
 
         switch (ei->type) {
         case RTE_FLOW_ITEM_TYPE_ETH:
-            if (!masked_equal(data, ei, size)
-                || (ei->has_flag_mask
-                    && is_vlan_outer != ei->has_flag_spec)) {
+            if (ei->has_flag_mask && is_vlan_outer != ei->has_flag_spec) {
                 return false;
             }
+            hdrs[i] = data;
             ofs = sizeof(struct rte_ether_hdr);
             continue;
         case RTE_FLOW_ITEM_TYPE_VLAN:
             if (type != RTE_ETHER_TYPE_VLAN && type != RTE_ETHER_TYPE_QINQ) {
                 return false;
             }
-            if (ofs + size > len || !masked_equal(data + ofs, ei, size)) {
+            if (ofs + size > len) {
                 return false;
             }
+            hdrs[i] = data + ofs;
             type = (data[ofs + 2] << 8) | data[ofs + 3];
             ofs += size;
             continue;
@@ -252,10 +343,10 @@ emu_match(const struct rte_flow *r, const uint8_t *data, uint32_t len)
             return false;
         }
         const uint8_t *h = data + ofs;
+        hdrs[i] = h;
         switch (ei->type) {
         case RTE_FLOW_ITEM_TYPE_IPV4:
-            if (type != RTE_ETHER_TYPE_IPV4 || (h[0] >> 4) != 4
-                || !masked_equal(h, ei, size)) {
+            if (type != RTE_ETHER_TYPE_IPV4 || (h[0] >> 4) != 4) {
                 return false;
             }
             proto = h[9];
@@ -264,7 +355,6 @@ emu_match(const struct rte_flow *r, const uint8_t *data, uint32_t len)
             break;
         case RTE_FLOW_ITEM_TYPE_IPV6:
             if (type != RTE_ETHER_TYPE_IPV6 || (h[0] >> 4) != 6
-                || !masked_equal(h, ei, size)
                 || (ei->has_flag_mask
                     && (h[6] == IPPROTO_FRAGMENT) != ei->has_flag_spec)) {
                 return false;
@@ -285,7 +375,7 @@ emu_match(const struct rte_flow *r, const uint8_t *data, uint32_t len)
                 [RTE_FLOW_ITEM_TYPE_ICMP] = IPPROTO_ICMP,
                 [RTE_FLOW_ITEM_TYPE_ICMP6] = IPPROTO_ICMPV6,
             };
-            if (proto != protos[ei->type] || !masked_equal(h, ei, size)) {
+            if (proto != protos[ei->type]) {
                 return false;
             }
             break;
@@ -295,6 +385,184 @@ emu_match(const struct rte_flow *r, const uint8_t *data, uint32_t len)
         }
     }
     return true;
+}
+
+/* True if the packet at 'data' ('len' bytes) matches 'r'. */
+static bool
+emu_match(const struct rte_flow *r, const uint8_t *data, uint32_t len)
+{
+    const uint8_t *hdrs[EMU_MAX_ITEMS];
+
+    if (!emu_walk(r->items, r->n_items, data, len, hdrs)) {
+        return false;
+    }
+    for (int i = 0; i < r->n_items; i++) {
+        if (!masked_equal(hdrs[i], &r->items[i],
+                          item_hdr_size(r->items[i].type))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* FNV-1a of the headers 'hdrs' (a packet's, or the rule's specs if null)
+ * under the masks of 'items'. */
+static uint32_t
+emu_hash(const struct emu_item *items, int n_items, const uint8_t *hdrs[])
+{
+    uint32_t h = 2166136261u;
+
+    for (int i = 0; i < n_items; i++) {
+        const uint8_t *v = hdrs ? hdrs[i] : items[i].spec;
+        const uint8_t *m = items[i].mask;
+        size_t size = item_hdr_size(items[i].type);
+
+        for (size_t b = 0; b < size; b++) {
+            if (m[b]) {
+                h = (h ^ (v[b] & m[b])) * 16777619u;
+            }
+        }
+    }
+    return h;
+}
+
+static bool
+emu_same_shape(const struct emu_shape *s, const struct rte_flow *r)
+{
+    if (s->port_id != r->port_id || s->n_items != r->n_items) {
+        return false;
+    }
+    for (int i = 0; i < r->n_items; i++) {
+        const struct emu_item *a = &s->items[i], *b = &r->items[i];
+
+        if (a->type != b->type || a->has_flag_mask != b->has_flag_mask
+            || a->has_flag_spec != b->has_flag_spec
+            || memcmp(a->mask, b->mask, item_hdr_size(a->type))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void
+emu_shape_rehash(struct emu_shape *s, uint32_t n_buckets)
+{
+    struct rte_flow **b = calloc(n_buckets, sizeof *b);
+
+    if (!b) {
+        return;                 /* Keeps the old table: slower, correct. */
+    }
+    for (uint32_t i = 0; i < s->n_buckets; i++) {
+        for (struct rte_flow *r = s->buckets[i], *next; r; r = next) {
+            next = r->hnext;
+            r->hnext = b[r->hash & (n_buckets - 1)];
+            b[r->hash & (n_buckets - 1)] = r;
+        }
+    }
+    free(s->buckets);
+    s->buckets = b;
+    s->n_buckets = n_buckets;
+}
+
+/* Adds 'r' to the classifier.  Caller holds emu_mutex.  False if out of
+ * memory. */
+static bool
+emu_classifier_insert(struct rte_flow *r)
+{
+    struct emu_shape *s;
+
+    for (s = emu_shapes; s; s = s->next) {
+        if (emu_same_shape(s, r)) {
+            break;
+        }
+    }
+    if (!s) {
+        s = calloc(1, sizeof *s);
+        if (!s || !(s->buckets = calloc(16, sizeof *s->buckets))) {
+            free(s);
+            return false;
+        }
+        s->n_buckets = 16;
+        s->port_id = r->port_id;
+        s->n_items = r->n_items;
+        memcpy(s->items, r->items, sizeof s->items);
+        s->next = emu_shapes;
+        emu_shapes = s;
+    }
+    if (s->n_rules >= s->n_buckets) {
+        emu_shape_rehash(s, s->n_buckets * 2);
+    }
+    r->shape = s;
+    r->hash = emu_hash(r->items, r->n_items, NULL);
+    r->hnext = s->buckets[r->hash & (s->n_buckets - 1)];
+    s->buckets[r->hash & (s->n_buckets - 1)] = r;
+    s->n_rules++;
+    return true;
+}
+
+/* Takes 'r' out of the classifier (and frees its shape once empty).
+ * Caller holds emu_mutex. */
+static void
+emu_classifier_remove(struct rte_flow *r)
+{
+    struct emu_shape *s = r->shape;
+
+    for (struct rte_flow **p = &s->buckets[r->hash & (s->n_buckets - 1)];
+         *p; p = &(*p)->hnext) {
+        if (*p == r) {
+            *p = r->hnext;
+            break;
+        }
+    }
+    if (!--s->n_rules) {
+        for (struct emu_shape **p = &emu_shapes; *p; p = &(*p)->next) {
+            if (*p == s) {
+                *p = s->next;
+                break;
+            }
+        }
+        free(s->buckets);
+        free(s);
+    }
+}
+
+/* The rule of 'port_id' that the packet at 'data' ('len' bytes) matches,
+ * or NULL.  Caller holds emu_mutex. */
+static struct rte_flow *
+emu_classify(uint16_t port_id, const uint8_t *data, uint32_t len)
+{
+    for (struct emu_shape *s = emu_shapes; s; s = s->next) {
+        const uint8_t *hdrs[EMU_MAX_ITEMS];
+
+        if (s->port_id != port_id
+            || !emu_walk(s->items, s->n_items, data, len, hdrs)) {
+            continue;
+        }
+        uint32_t hash = emu_hash(s->items, s->n_items, hdrs);
+        for (struct rte_flow *r = s->buckets[hash & (s->n_buckets - 1)]; r;
+             r = r->hnext) {
+            if (r->hash == hash && emu_match(r, data, len)) {
+                return r;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Stamps the mark of the rule 'm' matches on 'm'.  Returns the rule if
+ * this was its first packet, otherwise NULL.  Caller holds emu_mutex. */
+static struct rte_flow *
+emu_stamp(uint16_t port_id, struct rte_mbuf *m)
+{
+    struct rte_flow *r = emu_classify(port_id,
+                                      rte_pktmbuf_mtod(m, const uint8_t *),
+                                      m->data_len);
+    if (!r) {
+        return NULL;
+    }
+    m->hash.fdir.hi = r->mark;
+    m->ol_flags |= RTE_MBUF_F_RX_FDIR | RTE_MBUF_F_RX_FDIR_ID;
+    return r->hits++ ? NULL : r;
 }
 
 static uint16_t
@@ -309,30 +577,22 @@ emu_rx_cb(uint16_t port_id, uint16_t queue, struct rte_mbuf *pkts[],
     }
     pthread_mutex_lock(&emu_mutex);
     for (uint16_t i = 0; i < nb_pkts; i++) {
-        struct rte_mbuf *m = pkts[i];
-        const uint8_t *data = rte_pktmbuf_mtod(m, const uint8_t *);
-
-        for (struct rte_flow *r = emu_rules; r; r = r->next) {
-            if (r->port_id == port_id && emu_match(r, data, m->data_len)) {
-                m->hash.fdir.hi = r->mark;
-                m->ol_flags |= RTE_MBUF_F_RX_FDIR | RTE_MBUF_F_RX_FDIR_ID;
-                r->hits++;
-                break;
-            }
-        }
+        emu_stamp(port_id, pkts[i]);
     }
     pthread_mutex_unlock(&emu_mutex);
     return nb_pkts;
 }
 
 /* Installs the RX callback on every rx queue of 'port_id' that does not
- * have it yet.  Caller holds emu_mutex. */
+ * have it yet (not on the NIC-mode port: its NIC thread marks).  Caller
+ * holds emu_mutex. */
 static void
 emu_install_callbacks(uint16_t port_id)
 {
     struct rte_eth_dev_info info;
 
-    if (rte_eth_dev_info_get(port_id, &info)) {
+    if ((nic.active && port_id == nic.port_id)
+        || rte_eth_dev_info_get(port_id, &info)) {
         return;
     }
     for (uint16_t q = 0; q < info.nb_rx_queues
@@ -369,13 +629,21 @@ rte_flow_create(uint16_t port_id, const struct rte_flow_attr *attr,
         free(r);
         return NULL;
     }
+    r->created_ns = now_ns();
     pthread_mutex_lock(&emu_mutex);
+    if (!emu_classifier_insert(r)) {
+        pthread_mutex_unlock(&emu_mutex);
+        free(r);
+        emu_error(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, "no memory");
+        return NULL;
+    }
     emu_install_callbacks(port_id);
     r->next = emu_rules;
     emu_rules = r;
     __atomic_add_fetch(&emu_n_rules, 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&emu_mutex);
-    emu_log("create port %u mark %u", port_id, r->mark);
+    emu_logf("create port %u mark %"PRIu32" t %.6f", port_id, r->mark,
+             r->created_ns / 1e9);
     return r;
 }
 
@@ -387,6 +655,7 @@ rte_flow_destroy(uint16_t port_id, struct rte_flow *flow,
     for (struct rte_flow **p = &emu_rules; *p; p = &(*p)->next) {
         if (*p == flow && flow->port_id == port_id) {
             *p = flow->next;
+            emu_classifier_remove(flow);
             __atomic_sub_fetch(&emu_n_rules, 1, __ATOMIC_RELEASE);
             pthread_mutex_unlock(&emu_mutex);
             emu_log("destroy port %u mark %u", port_id, flow->mark);
@@ -409,6 +678,7 @@ rte_flow_flush(uint16_t port_id, struct rte_flow_error *error)
 
         if (r->port_id == port_id) {
             *p = r->next;
+            emu_classifier_remove(r);
             __atomic_sub_fetch(&emu_n_rules, 1, __ATOMIC_RELEASE);
             free(r);
         } else {
@@ -437,4 +707,219 @@ rte_flow_query(uint16_t port_id, struct rte_flow *flow,
     }
     return emu_error(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
                      "only COUNT queries");
+}
+
+/* NIC mode. */
+
+/* Reads the frames of the classic pcap file 'path' into 'nic'.  Returns
+ * false with a message on stderr on failure. */
+static bool
+nic_load_pcap(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    uint32_t ghdr[6];
+    size_t room = 0, used = 0, cap = 0;
+
+    if (!f || fread(ghdr, sizeof ghdr, 1, f) != 1
+        || (ghdr[0] != 0xa1b2c3d4 && ghdr[0] != 0xa1b23c4d)) {
+        fprintf(stderr, "nicemu: %s: not a pcap file\n", path);
+        if (f) {
+            fclose(f);
+        }
+        return false;
+    }
+    for (;;) {
+        uint32_t rec[4];
+
+        if (fread(rec, sizeof rec, 1, f) != 1) {
+            break;
+        }
+        uint32_t caplen = rec[2];
+        if (caplen > 2048) {
+            fprintf(stderr, "nicemu: %s: frame of %u bytes\n", path, caplen);
+            fclose(f);
+            return false;
+        }
+        if (nic.n_frames == cap) {
+            cap = cap ? cap * 2 : 1024;
+            nic.ofs = realloc(nic.ofs, cap * sizeof *nic.ofs);
+            nic.len = realloc(nic.len, cap * sizeof *nic.len);
+        }
+        if (used + caplen > room) {
+            room = room ? room * 2 : 1 << 20;
+            nic.frames = realloc(nic.frames, room);
+        }
+        if (!nic.ofs || !nic.len || !nic.frames
+            || fread(nic.frames + used, 1, caplen, f) != caplen) {
+            break;
+        }
+        nic.ofs[nic.n_frames] = used;
+        nic.len[nic.n_frames] = caplen;
+        nic.n_frames++;
+        used += caplen;
+    }
+    fclose(f);
+    if (!nic.n_frames) {
+        fprintf(stderr, "nicemu: %s: no frames\n", path);
+        return false;
+    }
+    return true;
+}
+
+#define NIC_BURST 32
+
+/* The NIC thread: the device's receive work and classification. */
+static void *
+nic_main(void *arg)
+{
+    struct rte_mbuf *pkts[NIC_BURST];
+    void *sent[64];
+    size_t pos = 0;
+    cpu_set_t cpus;
+
+    (void) arg;
+    CPU_ZERO(&cpus);
+    CPU_SET(nic.cpu, &cpus);
+    pthread_setaffinity_np(pthread_self(), sizeof cpus, &cpus);
+    rte_thread_register();      /* A mempool cache, if an lcore is free. */
+    for (;;) {
+        struct rte_mempool *mp = __atomic_load_n(&nic.mp, __ATOMIC_ACQUIRE);
+        if (!mp) {
+            usleep(1000);
+            continue;
+        }
+
+        unsigned int n = rte_ring_sc_dequeue_burst(nic.tx, sent,
+                                                   RTE_DIM(sent), NULL);
+        if (n) {
+            rte_pktmbuf_free_bulk((struct rte_mbuf **) sent, n);
+        }
+        if (rte_ring_free_count(nic.rx) < NIC_BURST
+            || rte_pktmbuf_alloc_bulk(mp, pkts, NIC_BURST)) {
+            sched_yield();
+            continue;
+        }
+
+        struct rte_flow *first[NIC_BURST];
+        uint64_t first_ns[NIC_BURST];
+        int n_first = 0;
+        bool classify = __atomic_load_n(&emu_n_rules, __ATOMIC_ACQUIRE);
+
+        if (classify) {
+            pthread_mutex_lock(&emu_mutex);
+        }
+        for (int i = 0; i < NIC_BURST; i++) {
+            struct rte_mbuf *m = pkts[i];
+            uint16_t len = nic.len[pos];
+
+            rte_memcpy(rte_pktmbuf_mtod(m, void *),
+                       nic.frames + nic.ofs[pos], len);
+            m->data_len = m->pkt_len = len;
+            m->port = nic.port_id;
+            pos = pos + 1 < nic.n_frames ? pos + 1 : 0;
+            if (classify) {
+                struct rte_flow *r = emu_stamp(nic.port_id, m);
+                if (r) {
+                    first_ns[n_first] = now_ns() - r->created_ns;
+                    first[n_first++] = r;
+                }
+            }
+        }
+        uint32_t marks[NIC_BURST];
+        for (int i = 0; i < n_first; i++) {
+            marks[i] = first[i]->mark;  /* Logged after the unlock. */
+        }
+        if (classify) {
+            pthread_mutex_unlock(&emu_mutex);
+        }
+        for (int i = 0; i < n_first; i++) {
+            emu_logf("first-mark port %u mark %"PRIu32" after %.1f us",
+                     nic.port_id, marks[i], first_ns[i] / 1e3);
+        }
+
+        n = rte_ring_sp_enqueue_burst(nic.rx, (void **) pkts, NIC_BURST,
+                                      NULL);
+        if (n < NIC_BURST) {
+            rte_pktmbuf_free_bulk(pkts + n, NIC_BURST - n);
+        }
+    }
+    return NULL;
+}
+
+/* Creates the NIC-mode device and its thread; exits the process on
+ * failure (test equipment that does not work must not look as if it
+ * did). */
+static void
+nic_create(const char *wire)
+{
+    const char *name = getenv("DPS_NICEMU_NAME");
+    const char *cpu = getenv("DPS_NICEMU_CPU");
+    struct rte_ring *txs[8];
+    pthread_t thread;
+    int port;
+
+    name = name && *name ? name : "nicemu0";
+    nic.cpu = cpu ? atoi(cpu) : 0;
+    if (!nic_load_pcap(wire)) {
+        exit(1);
+    }
+    nic.rx = rte_ring_create("nicemu_rx", 2048, SOCKET_ID_ANY,
+                             RING_F_SP_ENQ | RING_F_SC_DEQ);
+    nic.tx = rte_ring_create("nicemu_tx", 2048, SOCKET_ID_ANY, RING_F_SC_DEQ);
+    for (size_t i = 0; i < RTE_DIM(txs); i++) {
+        txs[i] = nic.tx;
+    }
+    port = (nic.rx && nic.tx
+            ? rte_eth_from_rings(name, &nic.rx, 1, txs, RTE_DIM(txs),
+                                 SOCKET_ID_ANY)
+            : -1);
+    if (port < 0) {
+        fprintf(stderr, "nicemu: cannot create %s: %s\n", name,
+                rte_strerror(rte_errno));
+        exit(1);
+    }
+    nic.port_id = port;
+    nic.active = true;
+    if (pthread_create(&thread, NULL, nic_main, NULL)) {
+        fprintf(stderr, "nicemu: cannot start the NIC thread\n");
+        exit(1);
+    }
+    pthread_setname_np(thread, "nicemu");
+    emu_logf("nic net_ring_%s port %u cpu %d frames %zu", name, nic.port_id,
+             nic.cpu,
+             nic.n_frames);
+}
+
+int
+rte_eal_init(int argc, char **argv)
+{
+    int (*real)(int, char **) = (int (*)(int, char **))
+                                dlsym(RTLD_NEXT, "rte_eal_init");
+    const char *wire = getenv("DPS_NICEMU_WIRE");
+    int retval = real ? real(argc, argv) : -1;
+
+    if (retval >= 0 && wire && *wire) {
+        nic_create(wire);
+    }
+    return retval;
+}
+
+int
+rte_eth_rx_queue_setup(uint16_t port_id, uint16_t rx_queue_id,
+                       uint16_t nb_rx_desc, unsigned int socket_id,
+                       const struct rte_eth_rxconf *rx_conf,
+                       struct rte_mempool *mb_pool)
+{
+    int (*real)(uint16_t, uint16_t, uint16_t, unsigned int,
+                const struct rte_eth_rxconf *, struct rte_mempool *)
+        = (int (*)(uint16_t, uint16_t, uint16_t, unsigned int,
+                   const struct rte_eth_rxconf *, struct rte_mempool *))
+          dlsym(RTLD_NEXT, "rte_eth_rx_queue_setup");
+    int retval = real ? real(port_id, rx_queue_id, nb_rx_desc, socket_id,
+                             rx_conf, mb_pool) : -ENOSYS;
+
+    if (!retval && nic.active && port_id == nic.port_id) {
+        __atomic_store_n(&nic.mp, mb_pool, __ATOMIC_RELEASE);
+    }
+    return retval;
 }

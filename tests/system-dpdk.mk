@@ -33,7 +33,7 @@ $(SYSTEM_DPDK_TESTSUITE): $(SYSTEM_DPDK_TESTSUITE_AT) $(srcdir)/tests/package.m4
 NICEMU_LIB = tests/libdps-nicemu.so
 $(NICEMU_LIB): tests/nic-emu.c
 	$(AM_V_CC)$(CC) -O2 -g -Wall -Werror -fPIC -shared $(DPDK_CFLAGS) \
-	  -o $@ $(srcdir)/tests/nic-emu.c $(DPDK_LIBS)
+	  -o $@ $(srcdir)/tests/nic-emu.c $(DPDK_LIBS) -lrte_net_ring
 EXTRA_DIST += tests/nic-emu.c
 CLEANFILES += $(NICEMU_LIB)
 

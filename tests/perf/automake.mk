@@ -14,4 +14,5 @@ tests_perf_perf_dpif_LDADD = $(DPIF_LIBS)
 # The throughput harness (run by hand, as root) and its documentation.
 EXTRA_DIST += \
 	tests/perf/dps-bench \
+	tests/perf/dps-offload-bench \
 	Documentation/topics/benchmarks.rst
