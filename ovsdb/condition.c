@@ -94,6 +94,27 @@ ovsdb_condition_evaluate(const struct ovsdb_condition *cond,
     return true;
 }
 
+/* Returns true if 'row' satisfies at least one clause of 'cond', or if 'cond'
+ * has no clause at all.  This is how the "where" of a monitor_cond request
+ * selects rows (unlike a transaction's "where", whose clauses must all
+ * hold). */
+bool
+ovsdb_condition_evaluate_any(const struct ovsdb_condition *cond,
+                             const struct ovsdb_row *row)
+{
+    size_t i;
+
+    if (!cond->n_clauses) {
+        return true;
+    }
+    for (i = 0; i < cond->n_clauses; i++) {
+        if (clause_evaluate(&cond->clauses[i], row)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* If 'cond' includes a clause "_uuid == <uuid>", returns that UUID, which
  * lets a caller look the row up instead of scanning; otherwise NULL. */
 const struct uuid *

@@ -48,6 +48,8 @@ struct ovsdb_error *ovsdb_condition_from_json(
 void ovsdb_condition_destroy(struct ovsdb_condition *);
 bool ovsdb_condition_evaluate(const struct ovsdb_condition *,
                               const struct ovsdb_row *);
+bool ovsdb_condition_evaluate_any(const struct ovsdb_condition *,
+                                  const struct ovsdb_row *);
 const struct uuid *ovsdb_condition_get_uuid(const struct ovsdb_condition *);
 
 #endif /* condition.h */

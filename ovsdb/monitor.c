@@ -374,7 +374,7 @@ ovsdb_monitor_change_conditions(struct ovsdb_monitor *m,
 
         OHMAP_FOR_EACH (row, node, &mt->table->rows) {
             bool in_old = row_selected(mt, row);
-            bool in_new = ovsdb_condition_evaluate(&cond, row);
+            bool in_new = ovsdb_condition_evaluate_any(&cond, row);
             json_t *update;
 
             if (in_old == in_new) {
@@ -521,8 +521,8 @@ parse_table_requests(struct ovsdb_monitor *m, struct monitor_table *mt,
 static bool
 row_selected(const struct monitor_table *mt, const struct ovsdb_row *row)
 {
-    return !mt->has_condition || ovsdb_condition_evaluate(&mt->condition,
-                                                          row);
+    return (!mt->has_condition
+            || ovsdb_condition_evaluate_any(&mt->condition, row));
 }
 
 static json_t *

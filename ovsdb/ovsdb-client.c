@@ -2032,7 +2032,7 @@ find_command(const char *name)
         { "query", false, 1, 1, do_query },
         { "dump", true, 0, INT_MAX, do_dump },
         { "monitor", true, 1, INT_MAX, do_monitor },
-        { "monitor-cond", true, 2, INT_MAX, do_monitor_cond },
+        { "monitor-cond", true, 2, 3, do_monitor_cond },
         { "convert", false, 1, 1, do_convert },
         { "needs-conversion", false, 1, 1, do_needs_conversion },
         { "monitor-cond-since", true, 2, INT_MAX, do_monitor_cond_since },

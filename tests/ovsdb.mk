@@ -28,6 +28,7 @@ TESTSUITE_AT += tests/ovsdb-tool.at tests/ovsdb-server.at \
 EXTRA_DIST += \
 	tests/ovsdb-diff-run.sh \
 	tests/ovsdb-diff.ovsschema \
+	tests/ovsdb-diff-monitor.txt \
 	tests/ovsdb-diff-rfc.txt \
 	tests/ovsdb-diff-client.txt \
 	tests/ovsdb-diff-server.txt

@@ -246,6 +246,19 @@ test_v2_conditions(void **state DPS_UNUSED)
     json_decref(updates);
     json_decref(change);
 
+    /* A row is selected if ANY clause holds (Open vSwitch's monitor_cond
+     * semantics, unlike a transaction's "where"): "a" enters by its name,
+     * "c" stays by its n, "b" matches neither and leaves. */
+    change = json_loads("{\"T\":[{\"where\":[[\"name\",\"==\",\"a\"],"
+                        "[\"n\",\"==\",1]]}]}", 0, NULL);
+    error = ovsdb_monitor_change_conditions(monitor, change, &updates);
+    assert_null(error);
+    check_json(db, updates, "{\"T\":{\"a\":{\"insert\":{\"n\":9,"
+               "\"name\":\"a\",\"tags\":\"y\"}},"
+               "\"b\":{\"delete\":null}}}");
+    json_decref(updates);
+    json_decref(change);
+
     change = json_loads("{\"X\":[{\"where\":[]}]}", 0, NULL);
     error = ovsdb_monitor_change_conditions(monitor, change, &updates);
     assert_non_null(error);
