@@ -112,6 +112,23 @@ dp_all_threads(const struct dp_netdev *dp, size_t i)
          i__ <= (DP)->n_pmds && ((PMD) = dp_all_threads(DP, i__), true); \
          i__++)
 
+/* Static helpers used above their definitions. */
+static void config_error(struct ds *errors, const char *format, ...)
+    DPS_PRINTF_FORMAT(2, 3);
+static bool parse_cpu_mask(const char *mask);
+static void config_uint(const struct smap *cfg, const char *key,
+                        unsigned long long min, unsigned long long max,
+                        unsigned long long def, unsigned long long *value,
+                        struct ds *errors);
+static size_t port_index(const struct dp_netdev *, uint32_t port_no,
+                         bool *found);
+static uint32_t choose_port_no(const struct dp_netdev *, const char *name);
+static char *parse_affinity(const char *list, int n_rxq, int *cores);
+
+/* Public functions: those of dpif-netdev.h first, in its order, then
+ * those that dpif-netdev-private.h gives the other dpif-netdev files.
+ * Static helpers follow, from high level to low. */
+
 /* Creation. */
 
 /* Creates the datapath with its internal port 0, "ovs-netdev", and its
@@ -220,70 +237,6 @@ dp_netdev_set_upcall_cb(struct dp_netdev *dp, dp_upcall_cb *cb, void *aux)
 
 /* Configuration. */
 
-static void
-config_error(struct ds *errors, const char *format, ...)
-    DPS_PRINTF_FORMAT(2, 3);
-
-static void
-config_error(struct ds *errors, const char *format, ...)
-{
-    va_list args;
-
-    va_start(args, format);
-    char *msg = xvasprintf(format, args);
-    va_end(args);
-    VLOG_WARN("%s", msg);
-    if (errors) {
-        ds_put_format(errors, "%s\n", msg);
-    }
-    free(msg);
-}
-
-/* Parses 'mask', a hexadecimal CPU mask with or without "0x".  Returns true
- * if it is one. */
-static bool
-parse_cpu_mask(const char *mask)
-{
-    const char *s = mask;
-
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        s += 2;
-    }
-    if (!*s) {
-        return false;
-    }
-    for (; *s; s++) {
-        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')
-              || (*s >= 'A' && *s <= 'F'))) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Reads an unsigned integer option 'key' of 'cfg' within [min, max] into
- * '*value', keeping '*value' and reporting an error if it is invalid. */
-static void
-config_uint(const struct smap *cfg, const char *key, unsigned long long min,
-            unsigned long long max, unsigned long long def,
-            unsigned long long *value, struct ds *errors)
-{
-    const char *s = smap_get(cfg, key);
-    long long v;
-
-    if (!s) {
-        *value = def;
-    } else if (!util_str_to_llong(s, 10, &v) || v < 0
-               || (unsigned long long) v < min
-               || (unsigned long long) v > max) {
-        config_error(errors, "other_config:%s: invalid value \"%s\" "
-                     "(expected an integer from %llu to %llu); keeping %llu",
-                     key, s, min, max, *value);
-    } else {
-        *value = v;
-    }
-}
-
 /* Applies Open_vSwitch:other_config.  See dpif-netdev.h. */
 void
 dp_netdev_set_config(struct dp_netdev *dp, const struct smap *cfg,
@@ -378,64 +331,6 @@ dp_netdev_set_config(struct dp_netdev *dp, const struct smap *cfg,
 }
 
 /* Ports. */
-
-static size_t
-port_index(const struct dp_netdev *dp, uint32_t port_no, bool *found)
-{
-    size_t lo = 0, hi = dp->n_ports;
-
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (dp->ports[mid]->port_no < port_no) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    *found = lo < dp->n_ports && dp->ports[lo]->port_no == port_no;
-    return lo;
-}
-
-/* Returns the port numbered 'port_no', or NULL. */
-struct dp_netdev_port *
-dp_netdev_lookup_port(const struct dp_netdev *dp, uint32_t port_no)
-{
-    bool found;
-    size_t i = port_index(dp, port_no, &found);
-
-    return found ? dp->ports[i] : NULL;
-}
-
-/* Returns a free port number for a port named 'name': the lowest free one,
- * or, when dummy ports are enabled (tests), the number in the name if it is
- * free ("p3" is 3, and bridges' ports from 100: "br0" is 100), as Open
- * vSwitch's datapath does with dummy ports, so that tests can predict
- * them. */
-static uint32_t
-choose_port_no(const struct dp_netdev *dp, const char *name)
-{
-    if (netdev_is_type_supported("dummy")) {
-        uint32_t base = !strncmp(name, "br", 2) ? 100 : 0;
-
-        for (const char *p = name; *p; p++) {
-            if (*p >= '0' && *p <= '9') {
-                unsigned long n = strtoul(p, NULL, 10);
-                uint32_t no = base + n;
-
-                if (n < 65536 && no > 0 && !dp_netdev_lookup_port(dp, no)) {
-                    return no;
-                }
-                break;
-            }
-        }
-    }
-
-    uint32_t no;
-    for (no = 1; dp_netdev_lookup_port(dp, no); no++) {
-        continue;
-    }
-    return no;
-}
 
 /* Adds 'netdev' as a port.  See dpif-netdev.h. */
 int
@@ -558,44 +453,6 @@ dp_netdev_port_get_netdev(const struct dp_netdev *dp, uint32_t port_no)
     return port ? port->netdev : NULL;
 }
 
-/* Parses "q:core,q:core" for 'port'.  Returns NULL or an error message. */
-static char *
-parse_affinity(const char *list, int n_rxq, int *cores)
-{
-    char *copy = xstrdup(list);
-    char *save = NULL;
-    char *error = NULL;
-
-    for (int q = 0; q < n_rxq; q++) {
-        cores[q] = -1;
-    }
-    for (char *tok = strtok_r(copy, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        char *colon = strchr(tok, ':');
-        int q, core;
-
-        while (*tok == ' ') {
-            tok++;
-        }
-        if (!colon) {
-            error = xasprintf("invalid pmd-rxq-affinity \"%s\": expected "
-                              "queue:core pairs", list);
-            break;
-        }
-        *colon = '\0';
-        if (!util_str_to_int(tok, 10, &q) || q < 0
-            || !util_str_to_int(colon + 1, 10, &core) || core < 0) {
-            error = xasprintf("invalid pmd-rxq-affinity \"%s\"", list);
-            break;
-        }
-        if (q < n_rxq) {
-            cores[q] = core;
-        }
-    }
-    free(copy);
-    return error;
-}
-
 /* Applies Interface:other_config.  See dpif-netdev.h. */
 int
 dp_netdev_port_set_config(struct dp_netdev *dp, uint32_t port_no,
@@ -637,58 +494,6 @@ dp_netdev_port_set_config(struct dp_netdev *dp, uint32_t port_no,
         dp->need_reconfigure = true;
     }
     return error;
-}
-
-/* Asks the next dp_netdev_run() to reassign rx queues to PMDs. */
-void
-dp_netdev_request_rebalance(struct dp_netdev *dp)
-{
-    dp->need_reconfigure = true;
-    dp->need_rebalance = true;
-}
-
-static void
-port_open_rxqs(struct dp_netdev_port *port)
-{
-    int n = netdev_n_rxq(port->netdev);
-
-    port->rxqs = xcalloc(n > 0 ? n : 1, sizeof *port->rxqs);
-    port->n_rxq = 0;
-    for (int q = 0; q < n; q++) {
-        struct dp_netdev_rxq *rxq = &port->rxqs[port->n_rxq];
-        int error = netdev_rxq_open(port->netdev, &rxq->rx, q);
-
-        if (error) {
-            VLOG_ERR("%s: cannot open rx queue %d: %s",
-                     netdev_get_name(port->netdev), q, util_strerror(error));
-            continue;
-        }
-        rxq->port = port;
-        rxq->queue_id = q;
-        rxq->affinity_core = -1;
-        port->n_rxq++;
-    }
-}
-
-static void
-port_close_rxqs(struct dp_netdev_port *port)
-{
-    for (int q = 0; q < port->n_rxq; q++) {
-        netdev_rxq_close(port->rxqs[q].rx);
-    }
-    free(port->rxqs);
-    port->rxqs = NULL;
-    port->n_rxq = 0;
-}
-
-static void
-port_destroy(struct dp_netdev_port *port)
-{
-    port_close_rxqs(port);
-    netdev_offload_release(port->netdev, port->flow_api);
-    netdev_close(port->netdev);
-    free(port->rxq_affinity);
-    free(port);
 }
 
 /* Main loop. */
@@ -780,6 +585,430 @@ dp_netdev_wait(struct dp_netdev *dp)
         /* A port still holds packets the main thread sent: ask again. */
         poll_timer_wait(1);
     }
+}
+
+/* Flows. */
+
+/* Revalidates every flow.  See dpif-netdev.h. */
+void
+dp_netdev_revalidate(struct dp_netdev *dp, dp_revalidate_cb *cb, void *aux)
+{
+    struct dp_actions cur, new;
+    struct dp_netdev_pmd *pmd;
+
+    dp_actions_init(&new);
+    DP_FOR_EACH_THREAD (pmd, dp) {
+        pthread_mutex_lock(&pmd->flow_mutex);
+        for (struct dp_netdev_flow_node *node = pmd->flows, *next; node;
+             node = next) {
+            struct dp_flow *f = node->flow;
+            const struct dp_flow_actions *fa = dp_flow_get_actions(f);
+            struct flow key, mask;
+
+            next = node->next;
+            flow_key_to_flow(&f->key, &key);
+            flow_key_to_flow(&f->mask, &mask);
+            cur.actions = (struct dp_action *) fa->data;
+            cur.n_actions = fa->size / sizeof(struct dp_action);
+            cur.allocated = cur.n_actions;
+            dp_actions_clear(&new);
+            if (!cb(aux, &key, &mask, &cur, &new)) {
+                flow_node_delete(pmd, node);
+            } else if (!dp_actions_equal(&cur, &new)) {
+                dp_flow_set_actions(f, new.actions,
+                                    new.n_actions * sizeof *new.actions);
+                if (node->offload_queued) {
+                    dp_offload_flow_mod(dp->offload, f);
+                }
+            }
+        }
+        pthread_mutex_unlock(&pmd->flow_mutex);
+    }
+    dp_actions_destroy(&new);
+}
+
+/* Deletes every flow of every thread. */
+void
+dp_netdev_flush_flows(struct dp_netdev *dp)
+{
+    struct dp_netdev_pmd *pmd;
+
+    DP_FOR_EACH_THREAD (pmd, dp) {
+        pmd_flows_clear(pmd);
+    }
+}
+
+/* Statistics. */
+
+/* Fills 'stats' for dpif/show and dpctl/show. */
+void
+dp_netdev_get_stats(const struct dp_netdev *dp, struct dp_netdev_stats *stats)
+{
+    const struct dp_netdev_pmd *pmd;
+
+    memset(stats, 0, sizeof *stats);
+    for (size_t i = 0; i <= dp->n_pmds; i++) {
+        uint64_t s[PMD_N_STATS];
+
+        pmd = dp_all_threads(dp, i);
+        for (int j = 0; j < PMD_N_STATS; j++) {
+            s[j] = stat_get(&pmd->stats[j]);
+        }
+        stats->n_hit += (s[PMD_STAT_PHWOL_HIT] + s[PMD_STAT_SIMPLE_HIT]
+                         + s[PMD_STAT_EXACT_HIT] + s[PMD_STAT_SMC_HIT]
+                         + s[PMD_STAT_MASKED_HIT]);
+        stats->n_missed += s[PMD_STAT_MISS];
+        stats->n_lost += s[PMD_STAT_LOST];
+    }
+    stats->n_flows = __atomic_load_n(&dp->n_flows, __ATOMIC_RELAXED);
+}
+
+/* Commands. */
+
+/* Registers the unixctl commands. */
+void
+dp_netdev_register_commands(struct dp_netdev *dp)
+{
+    dp_netdev_unixctl_register(dp);
+}
+
+/* Execution. */
+
+/* Executes 'actions' on 'packet' from the main thread.  See
+ * dpif-netdev.h. */
+void
+dp_netdev_execute(struct dp_netdev *dp, struct dp_packet *packet,
+                  const struct dp_actions *actions)
+{
+    struct dp_packet_batch batch;
+
+    dp_packet_batch_init(&batch);
+    dp_packet_batch_add(&batch, packet);
+    if (packet->md.l2_ofs == DP_PACKET_OFS_NONE) {
+        struct flow_key key;
+        flow_extract_key(packet, &key);
+    }
+    dp_execute_actions(&batch, actions->actions, actions->n_actions,
+                       pmd_output, dp->main_pmd);
+    pmd_flush_all(dp->main_pmd, true, time_usec());
+}
+
+/* Interface to the rest of the datapath (dpif-netdev-private.h): threads. */
+
+/* Asks PMD thread 'pmd' to stop polling and waits until it has: it has
+ * flushed its output batches, gone offline for RCU and waits for
+ * dp_netdev_pmd_resume().  Main thread only. */
+void
+dp_netdev_pmd_pause(struct dp_netdev_pmd *pmd)
+{
+    if (!pmd->thread_started) {
+        return;
+    }
+    pthread_mutex_lock(&pmd->cond_mutex);
+    __atomic_store_n(&pmd->pause_req, true, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&pmd->cond);
+    while (!pmd->paused) {
+        pthread_cond_wait(&pmd->ack_cond, &pmd->cond_mutex);
+    }
+    pthread_mutex_unlock(&pmd->cond_mutex);
+}
+
+/* Lets paused PMD thread 'pmd' poll again, with whatever the main thread
+ * changed meanwhile. */
+void
+dp_netdev_pmd_resume(struct dp_netdev_pmd *pmd)
+{
+    if (!pmd->thread_started) {
+        return;
+    }
+    pthread_mutex_lock(&pmd->cond_mutex);
+    __atomic_store_n(&pmd->pause_req, false, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&pmd->cond);
+    pthread_mutex_unlock(&pmd->cond_mutex);
+}
+
+/* Returns the statistics of 'pmd' since the last pmd-stats-clear. */
+void
+dp_netdev_pmd_get_stats(const struct dp_netdev_pmd *pmd,
+                        uint64_t stats[PMD_N_STATS])
+{
+    for (int i = 0; i < PMD_N_STATS; i++) {
+        uint64_t v = stat_get(&pmd->stats[i]);
+        stats[i] = v > pmd->stats_zero[i] ? v - pmd->stats_zero[i] : 0;
+    }
+}
+
+/* Restarts the statistics of 'pmd' from zero (pmd-stats-clear). */
+void
+dp_netdev_pmd_clear_stats(struct dp_netdev_pmd *pmd)
+{
+    for (int i = 0; i < PMD_N_STATS; i++) {
+        pmd->stats_zero[i] = stat_get(&pmd->stats[i]);
+    }
+    pmd->stats_zero_msec = time_wall_msec();
+    pmd->stats_zero_tsc = rte_rdtsc();
+}
+
+/* Interface to the rest of the datapath: ports. */
+
+/* Returns the port numbered 'port_no', or NULL. */
+struct dp_netdev_port *
+dp_netdev_lookup_port(const struct dp_netdev *dp, uint32_t port_no)
+{
+    bool found;
+    size_t i = port_index(dp, port_no, &found);
+
+    return found ? dp->ports[i] : NULL;
+}
+
+/* Asks the next dp_netdev_run() to reassign rx queues to PMDs. */
+void
+dp_netdev_request_rebalance(struct dp_netdev *dp)
+{
+    dp->need_reconfigure = true;
+    dp->need_rebalance = true;
+}
+
+/* Interface to the rest of the datapath: flow marks and offload hooks. */
+
+/* Publishes 'flow' for packets that carry 'mark'.  See
+ * dpif-netdev-private.h. */
+void
+dp_netdev_set_mark_to_flow(struct dp_netdev *dp, uint32_t mark,
+                           struct dp_flow *flow)
+{
+    struct dp_flow ***pagep = &dp->mark_to_flow[mark >> DP_MARK_PAGE_SHIFT];
+    struct dp_flow **page = __atomic_load_n(pagep, __ATOMIC_ACQUIRE);
+
+    if (!page) {
+        if (!flow) {
+            return;
+        }
+        pthread_mutex_lock(&dp->mark_mutex);
+        page = *pagep;
+        if (!page) {
+            page = xcalloc(DP_MARK_PAGE_SIZE, sizeof *page);
+            __atomic_store_n(pagep, page, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&dp->mark_mutex);
+    }
+    __atomic_store_n(&page[mark & (DP_MARK_PAGE_SIZE - 1)], flow,
+                     __ATOMIC_RELEASE);
+}
+
+/* Sets the offload hooks (see dpif-netdev-private.h), or clears them if
+ * 'hooks' is NULL. */
+void
+dp_netdev_set_flow_hooks(struct dp_netdev *dp,
+                         const struct dp_netdev_flow_hooks *hooks)
+{
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        dp_netdev_pmd_pause(dp->pmds[i]);
+    }
+    if (hooks) {
+        dp->hooks = *hooks;
+    } else {
+        memset(&dp->hooks, 0, sizeof dp->hooks);
+    }
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        dp_netdev_pmd_resume(dp->pmds[i]);
+    }
+}
+
+/* Static helpers. */
+
+/* Configuration. */
+
+static void
+config_error(struct ds *errors, const char *format, ...)
+{
+    va_list args;
+
+    va_start(args, format);
+    char *msg = xvasprintf(format, args);
+    va_end(args);
+    VLOG_WARN("%s", msg);
+    if (errors) {
+        ds_put_format(errors, "%s\n", msg);
+    }
+    free(msg);
+}
+
+/* Parses 'mask', a hexadecimal CPU mask with or without "0x".  Returns true
+ * if it is one. */
+static bool
+parse_cpu_mask(const char *mask)
+{
+    const char *s = mask;
+
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+    }
+    if (!*s) {
+        return false;
+    }
+    for (; *s; s++) {
+        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')
+              || (*s >= 'A' && *s <= 'F'))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Reads an unsigned integer option 'key' of 'cfg' within [min, max] into
+ * '*value', keeping '*value' and reporting an error if it is invalid. */
+static void
+config_uint(const struct smap *cfg, const char *key, unsigned long long min,
+            unsigned long long max, unsigned long long def,
+            unsigned long long *value, struct ds *errors)
+{
+    const char *s = smap_get(cfg, key);
+    long long v;
+
+    if (!s) {
+        *value = def;
+    } else if (!util_str_to_llong(s, 10, &v) || v < 0
+               || (unsigned long long) v < min
+               || (unsigned long long) v > max) {
+        config_error(errors, "other_config:%s: invalid value \"%s\" "
+                     "(expected an integer from %llu to %llu); keeping %llu",
+                     key, s, min, max, *value);
+    } else {
+        *value = v;
+    }
+}
+
+/* Ports. */
+
+static size_t
+port_index(const struct dp_netdev *dp, uint32_t port_no, bool *found)
+{
+    size_t lo = 0, hi = dp->n_ports;
+
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (dp->ports[mid]->port_no < port_no) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    *found = lo < dp->n_ports && dp->ports[lo]->port_no == port_no;
+    return lo;
+}
+
+/* Returns a free port number for a port named 'name': the lowest free one,
+ * or, when dummy ports are enabled (tests), the number in the name if it is
+ * free ("p3" is 3, and bridges' ports from 100: "br0" is 100), as Open
+ * vSwitch's datapath does with dummy ports, so that tests can predict
+ * them. */
+static uint32_t
+choose_port_no(const struct dp_netdev *dp, const char *name)
+{
+    if (netdev_is_type_supported("dummy")) {
+        uint32_t base = !strncmp(name, "br", 2) ? 100 : 0;
+
+        for (const char *p = name; *p; p++) {
+            if (*p >= '0' && *p <= '9') {
+                unsigned long n = strtoul(p, NULL, 10);
+                uint32_t no = base + n;
+
+                if (n < 65536 && no > 0 && !dp_netdev_lookup_port(dp, no)) {
+                    return no;
+                }
+                break;
+            }
+        }
+    }
+
+    uint32_t no;
+    for (no = 1; dp_netdev_lookup_port(dp, no); no++) {
+        continue;
+    }
+    return no;
+}
+
+/* Parses "q:core,q:core" for 'port'.  Returns NULL or an error message. */
+static char *
+parse_affinity(const char *list, int n_rxq, int *cores)
+{
+    char *copy = xstrdup(list);
+    char *save = NULL;
+    char *error = NULL;
+
+    for (int q = 0; q < n_rxq; q++) {
+        cores[q] = -1;
+    }
+    for (char *tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(tok, ':');
+        int q, core;
+
+        while (*tok == ' ') {
+            tok++;
+        }
+        if (!colon) {
+            error = xasprintf("invalid pmd-rxq-affinity \"%s\": expected "
+                              "queue:core pairs", list);
+            break;
+        }
+        *colon = '\0';
+        if (!util_str_to_int(tok, 10, &q) || q < 0
+            || !util_str_to_int(colon + 1, 10, &core) || core < 0) {
+            error = xasprintf("invalid pmd-rxq-affinity \"%s\"", list);
+            break;
+        }
+        if (q < n_rxq) {
+            cores[q] = core;
+        }
+    }
+    free(copy);
+    return error;
+}
+
+static void
+port_open_rxqs(struct dp_netdev_port *port)
+{
+    int n = netdev_n_rxq(port->netdev);
+
+    port->rxqs = xcalloc(n > 0 ? n : 1, sizeof *port->rxqs);
+    port->n_rxq = 0;
+    for (int q = 0; q < n; q++) {
+        struct dp_netdev_rxq *rxq = &port->rxqs[port->n_rxq];
+        int error = netdev_rxq_open(port->netdev, &rxq->rx, q);
+
+        if (error) {
+            VLOG_ERR("%s: cannot open rx queue %d: %s",
+                     netdev_get_name(port->netdev), q, util_strerror(error));
+            continue;
+        }
+        rxq->port = port;
+        rxq->queue_id = q;
+        rxq->affinity_core = -1;
+        port->n_rxq++;
+    }
+}
+
+static void
+port_close_rxqs(struct dp_netdev_port *port)
+{
+    for (int q = 0; q < port->n_rxq; q++) {
+        netdev_rxq_close(port->rxqs[q].rx);
+    }
+    free(port->rxqs);
+    port->rxqs = NULL;
+    port->n_rxq = 0;
+}
+
+static void
+port_destroy(struct dp_netdev_port *port)
+{
+    port_close_rxqs(port);
+    netdev_offload_release(port->netdev, port->flow_api);
+    netdev_close(port->netdev);
+    free(port->rxq_affinity);
+    free(port);
 }
 
 /* Reconfiguration. */
@@ -1250,38 +1479,6 @@ pmd_destroy(struct dp_netdev_pmd *pmd)
     free(pmd);
 }
 
-/* Asks PMD thread 'pmd' to stop polling and waits until it has: it has
- * flushed its output batches, gone offline for RCU and waits for
- * dp_netdev_pmd_resume().  Main thread only. */
-void
-dp_netdev_pmd_pause(struct dp_netdev_pmd *pmd)
-{
-    if (!pmd->thread_started) {
-        return;
-    }
-    pthread_mutex_lock(&pmd->cond_mutex);
-    __atomic_store_n(&pmd->pause_req, true, __ATOMIC_RELEASE);
-    pthread_cond_broadcast(&pmd->cond);
-    while (!pmd->paused) {
-        pthread_cond_wait(&pmd->ack_cond, &pmd->cond_mutex);
-    }
-    pthread_mutex_unlock(&pmd->cond_mutex);
-}
-
-/* Lets paused PMD thread 'pmd' poll again, with whatever the main thread
- * changed meanwhile. */
-void
-dp_netdev_pmd_resume(struct dp_netdev_pmd *pmd)
-{
-    if (!pmd->thread_started) {
-        return;
-    }
-    pthread_mutex_lock(&pmd->cond_mutex);
-    __atomic_store_n(&pmd->pause_req, false, __ATOMIC_RELEASE);
-    pthread_cond_broadcast(&pmd->cond);
-    pthread_mutex_unlock(&pmd->cond_mutex);
-}
-
 /* Rebuilds the tx ports of 'pmd' (paused, or the main thread) from the
  * datapath's ports.  Its output batches must be empty. */
 static void
@@ -1577,28 +1774,6 @@ pmd_thread_main(void *pmd_)
         rte_thread_unregister();
     }
     return NULL;
-}
-
-/* Returns the statistics of 'pmd' since the last pmd-stats-clear. */
-void
-dp_netdev_pmd_get_stats(const struct dp_netdev_pmd *pmd,
-                        uint64_t stats[PMD_N_STATS])
-{
-    for (int i = 0; i < PMD_N_STATS; i++) {
-        uint64_t v = stat_get(&pmd->stats[i]);
-        stats[i] = v > pmd->stats_zero[i] ? v - pmd->stats_zero[i] : 0;
-    }
-}
-
-/* Restarts the statistics of 'pmd' from zero (pmd-stats-clear). */
-void
-dp_netdev_pmd_clear_stats(struct dp_netdev_pmd *pmd)
-{
-    for (int i = 0; i < PMD_N_STATS; i++) {
-        pmd->stats_zero[i] = stat_get(&pmd->stats[i]);
-    }
-    pmd->stats_zero_msec = time_wall_msec();
-    pmd->stats_zero_tsc = rte_rdtsc();
 }
 
 /* The pipeline. */
@@ -1969,70 +2144,7 @@ pmd_output(void *pmd_, uint32_t port, struct dp_packet_batch *batch)
     }
 }
 
-/* Executes 'actions' on 'packet' from the main thread.  See
- * dpif-netdev.h. */
-void
-dp_netdev_execute(struct dp_netdev *dp, struct dp_packet *packet,
-                  const struct dp_actions *actions)
-{
-    struct dp_packet_batch batch;
-
-    dp_packet_batch_init(&batch);
-    dp_packet_batch_add(&batch, packet);
-    if (packet->md.l2_ofs == DP_PACKET_OFS_NONE) {
-        struct flow_key key;
-        flow_extract_key(packet, &key);
-    }
-    dp_execute_actions(&batch, actions->actions, actions->n_actions,
-                       pmd_output, dp->main_pmd);
-    pmd_flush_all(dp->main_pmd, true, time_usec());
-}
-
 /* Flows. */
-
-/* Publishes 'flow' for packets that carry 'mark'.  See
- * dpif-netdev-private.h. */
-void
-dp_netdev_set_mark_to_flow(struct dp_netdev *dp, uint32_t mark,
-                           struct dp_flow *flow)
-{
-    struct dp_flow ***pagep = &dp->mark_to_flow[mark >> DP_MARK_PAGE_SHIFT];
-    struct dp_flow **page = __atomic_load_n(pagep, __ATOMIC_ACQUIRE);
-
-    if (!page) {
-        if (!flow) {
-            return;
-        }
-        pthread_mutex_lock(&dp->mark_mutex);
-        page = *pagep;
-        if (!page) {
-            page = xcalloc(DP_MARK_PAGE_SIZE, sizeof *page);
-            __atomic_store_n(pagep, page, __ATOMIC_RELEASE);
-        }
-        pthread_mutex_unlock(&dp->mark_mutex);
-    }
-    __atomic_store_n(&page[mark & (DP_MARK_PAGE_SIZE - 1)], flow,
-                     __ATOMIC_RELEASE);
-}
-
-/* Sets the offload hooks (see dpif-netdev-private.h), or clears them if
- * 'hooks' is NULL. */
-void
-dp_netdev_set_flow_hooks(struct dp_netdev *dp,
-                         const struct dp_netdev_flow_hooks *hooks)
-{
-    for (size_t i = 0; i < dp->n_pmds; i++) {
-        dp_netdev_pmd_pause(dp->pmds[i]);
-    }
-    if (hooks) {
-        dp->hooks = *hooks;
-    } else {
-        memset(&dp->hooks, 0, sizeof dp->hooks);
-    }
-    for (size_t i = 0; i < dp->n_pmds; i++) {
-        dp_netdev_pmd_resume(dp->pmds[i]);
-    }
-}
 
 static void
 free_node(void *node)
@@ -2090,55 +2202,6 @@ pmd_flows_clear(struct dp_netdev_pmd *pmd)
     pthread_mutex_unlock(&pmd->flow_mutex);
 }
 
-/* Deletes every flow of every thread. */
-void
-dp_netdev_flush_flows(struct dp_netdev *dp)
-{
-    struct dp_netdev_pmd *pmd;
-
-    DP_FOR_EACH_THREAD (pmd, dp) {
-        pmd_flows_clear(pmd);
-    }
-}
-
-/* Revalidates every flow.  See dpif-netdev.h. */
-void
-dp_netdev_revalidate(struct dp_netdev *dp, dp_revalidate_cb *cb, void *aux)
-{
-    struct dp_actions cur, new;
-    struct dp_netdev_pmd *pmd;
-
-    dp_actions_init(&new);
-    DP_FOR_EACH_THREAD (pmd, dp) {
-        pthread_mutex_lock(&pmd->flow_mutex);
-        for (struct dp_netdev_flow_node *node = pmd->flows, *next; node;
-             node = next) {
-            struct dp_flow *f = node->flow;
-            const struct dp_flow_actions *fa = dp_flow_get_actions(f);
-            struct flow key, mask;
-
-            next = node->next;
-            flow_key_to_flow(&f->key, &key);
-            flow_key_to_flow(&f->mask, &mask);
-            cur.actions = (struct dp_action *) fa->data;
-            cur.n_actions = fa->size / sizeof(struct dp_action);
-            cur.allocated = cur.n_actions;
-            dp_actions_clear(&new);
-            if (!cb(aux, &key, &mask, &cur, &new)) {
-                flow_node_delete(pmd, node);
-            } else if (!dp_actions_equal(&cur, &new)) {
-                dp_flow_set_actions(f, new.actions,
-                                    new.n_actions * sizeof *new.actions);
-                if (node->offload_queued) {
-                    dp_offload_flow_mod(dp->offload, f);
-                }
-            }
-        }
-        pthread_mutex_unlock(&pmd->flow_mutex);
-    }
-    dp_actions_destroy(&new);
-}
-
 /* Deletes flows idle for max-idle milliseconds or more. */
 static void
 dp_age_flows(struct dp_netdev *dp, long long int now)
@@ -2188,36 +2251,4 @@ dp_rotate_intervals(struct dp_netdev *dp)
         pmd->busy_prev = busy;
         pmd->total_prev = total;
     }
-}
-
-/* Statistics. */
-
-/* Fills 'stats' for dpif/show and dpctl/show. */
-void
-dp_netdev_get_stats(const struct dp_netdev *dp, struct dp_netdev_stats *stats)
-{
-    const struct dp_netdev_pmd *pmd;
-
-    memset(stats, 0, sizeof *stats);
-    for (size_t i = 0; i <= dp->n_pmds; i++) {
-        uint64_t s[PMD_N_STATS];
-
-        pmd = dp_all_threads(dp, i);
-        for (int j = 0; j < PMD_N_STATS; j++) {
-            s[j] = stat_get(&pmd->stats[j]);
-        }
-        stats->n_hit += (s[PMD_STAT_PHWOL_HIT] + s[PMD_STAT_SIMPLE_HIT]
-                         + s[PMD_STAT_EXACT_HIT] + s[PMD_STAT_SMC_HIT]
-                         + s[PMD_STAT_MASKED_HIT]);
-        stats->n_missed += s[PMD_STAT_MISS];
-        stats->n_lost += s[PMD_STAT_LOST];
-    }
-    stats->n_flows = __atomic_load_n(&dp->n_flows, __ATOMIC_RELAXED);
-}
-
-/* Registers the unixctl commands. */
-void
-dp_netdev_register_commands(struct dp_netdev *dp)
-{
-    dp_netdev_unixctl_register(dp);
 }
