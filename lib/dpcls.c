@@ -521,10 +521,19 @@ dpcls_table_find(const struct dpcls_table *t, uint32_t hash,
 static inline uint32_t
 dpcls_bucket_match(const struct dpcls_bucket *b, uint32_t hash)
 {
+    /* dpcls_table_add() may store into a free slot while a PMD reads the
+     * bucket: each hash is read with a relaxed atomic load (a plain load
+     * on x86 and ARM, but not a data race), and the rule behind a match is
+     * then read with acquire, which pairs with the writer's release. */
+    uint32_t hashes[DPCLS_SLOTS];
+
+    for (int s = 0; s < DPCLS_SLOTS; s++) {
+        hashes[s] = __atomic_load_n(&b->hashes[s], __ATOMIC_RELAXED);
+    }
 #ifdef __SSE2__
     __m128i h = _mm_set1_epi32(hash);
-    __m128i lo = _mm_loadu_si128((const __m128i *) &b->hashes[0]);
-    __m128i hi = _mm_loadu_si128((const __m128i *) &b->hashes[4]);
+    __m128i lo = _mm_loadu_si128((const __m128i *) &hashes[0]);
+    __m128i hi = _mm_loadu_si128((const __m128i *) &hashes[4]);
 
     return (_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(lo, h)))
             | _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(hi, h))) << 4);
@@ -532,7 +541,7 @@ dpcls_bucket_match(const struct dpcls_bucket *b, uint32_t hash)
     uint32_t map = 0;
 
     for (int s = 0; s < DPCLS_SLOTS; s++) {
-        map |= (uint32_t) (b->hashes[s] == hash) << s;
+        map |= (uint32_t) (hashes[s] == hash) << s;
     }
     return map;
 #endif
