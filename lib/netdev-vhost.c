@@ -1082,7 +1082,18 @@ vhost_register_socket(struct netdev_vhost *dev, const char *path, char **errp)
         error = EINVAL;
         goto error;
     }
-    if (rte_vhost_driver_start(path)) {
+    /* In server mode librte_vhost binds the socket here, with the mode
+     * 0777 less the umask, as Open vSwitch's sockets in vhost-sock-dir
+     * get: the daemon's user (with --user, the one it runs as) and group
+     * may connect.  Others never may, even with a umask that would allow
+     * it: a guest of another user must not reach the switch.  (The umask
+     * is the process's, and only ever narrowed, for the time of the bind:
+     * it is read by setting the narrowest one.) */
+    mode_t old_umask = umask(0777);
+    umask(old_umask | S_IWOTH);
+    int start_error = rte_vhost_driver_start(path);
+    umask(old_umask);
+    if (start_error) {
         *errp = xasprintf("%s: librte_vhost cannot start socket %s "
                           "(see the log)", name, path);
         rte_vhost_driver_unregister(path);
