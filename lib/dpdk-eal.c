@@ -4,9 +4,12 @@
 
 #include <config.h>
 #include "dpdk-eal.h"
+#include <dirent.h>
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,7 @@ static bool initialized;
 static char runtime_dir[PATH_MAX];
 
 static void put_allowed_cpus(struct ds *);
+static void remove_stale_runtime_dirs(const char *name);
 
 /* Initialises EAL for a program that needs packets but no devices: one lcore
  * allowed on every CPU the process may use (it never busy-polls), 'mem_mb'
@@ -60,6 +64,7 @@ dpdk_eal_init_light(const char *name, unsigned int mem_mb)
         initialized = true;
         snprintf(runtime_dir, sizeof runtime_dir, "%s",
                  rte_eal_get_runtime_dir());
+        remove_stale_runtime_dirs(name);
     }
 
     ds_destroy(&lcores);
@@ -111,4 +116,47 @@ put_allowed_cpus(struct ds *s)
     if (first) {
         ds_put_char(s, '0');
     }
+}
+
+/* Removes the empty run-time directories "<name>-<pid>" next to ours whose
+ * process is gone: those of earlier runs of the same program that were
+ * killed or crashed before dpdk_eal_fini(), so that a test run leaves
+ * nothing behind in /var/run/dpdk however its predecessors ended.  Only
+ * empty directories go (rmdir()), and never a live process's. */
+static void
+remove_stale_runtime_dirs(const char *name)
+{
+    char parent[PATH_MAX];
+    size_t name_len = strlen(name);
+    struct dirent *de;
+    DIR *dir;
+
+    snprintf(parent, sizeof parent, "%s", runtime_dir);
+    dir = opendir(dirname(parent));
+    if (!dir) {
+        return;
+    }
+    while ((de = readdir(dir)) != NULL) {
+        const char *p = de->d_name;
+        char *end;
+        long pid;
+
+        if (strncmp(p, name, name_len) || p[name_len] != '-') {
+            continue;
+        }
+        errno = 0;
+        pid = strtol(p + name_len + 1, &end, 10);
+        if (errno || *end || end == p + name_len + 1 || pid <= 0
+            || pid == (long) getpid()
+            || !(kill((pid_t) pid, 0) && errno == ESRCH)) {
+            continue;
+        }
+        char *path = xasprintf("%s/%s", parent, p);
+        if (rmdir(path)) {
+            VLOG_DBG("%s: stale, but cannot remove (%s)", path,
+                     util_strerror(errno));
+        }
+        free(path);
+    }
+    closedir(dir);
 }
