@@ -27,6 +27,8 @@ lib_libdpswitch_a_SOURCES = \
 	lib/poll-loop.h \
 	lib/reconnect.c \
 	lib/reconnect.h \
+	lib/restart-needed.c \
+	lib/restart-needed.h \
 	lib/smap.c \
 	lib/smap.h \
 	lib/socket-util.c \

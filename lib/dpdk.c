@@ -32,6 +32,7 @@
 #include "memory.h"
 #include "netdev-dpdk.h"
 #include "ovs-numa.h"
+#include "restart-needed.h"
 #include "smap.h"
 #include "unixctl.h"
 #include "util.h"
@@ -672,20 +673,22 @@ dpdk_compare_config(const struct smap *cfg)
     }
 
     bool differs = !smap_equal(&now, &startup_config);
-    if (differs && !smap_equal(&now, &last_warned)) {
-        for (size_t i = 0; i < ARRAY_SIZE(startup_keys); i++) {
-            const char *old = smap_get(&startup_config, startup_keys[i]);
-            const char *new = smap_get(&now, startup_keys[i]);
-            if ((old == NULL) != (new == NULL)
-                || (old && strcmp(old, new))) {
-                VLOG_WARN("other_config:%s changed from %s%s%s to %s%s%s: "
-                          "this takes effect only when ovs-vswitchd "
-                          "restarts", startup_keys[i],
-                          old ? "\"" : "", old ? old : "(unset)",
-                          old ? "\"" : "",
-                          new ? "\"" : "", new ? new : "(unset)",
-                          new ? "\"" : "");
-            }
+    bool warn = differs && !smap_equal(&now, &last_warned);
+    for (size_t i = 0; i < ARRAY_SIZE(startup_keys); i++) {
+        const char *old = smap_get(&startup_config, startup_keys[i]);
+        const char *new = smap_get(&now, startup_keys[i]);
+        bool changed = (old == NULL) != (new == NULL)
+                       || (old && strcmp(old, new));
+
+        restart_needed_note(startup_keys[i], changed);
+        if (changed && warn) {
+            VLOG_WARN("other_config:%s changed from %s%s%s to %s%s%s: "
+                      "this takes effect only when ovs-vswitchd "
+                      "restarts", startup_keys[i],
+                      old ? "\"" : "", old ? old : "(unset)",
+                      old ? "\"" : "",
+                      new ? "\"" : "", new ? new : "(unset)",
+                      new ? "\"" : "");
         }
     }
     restart_needed = differs;

@@ -11,6 +11,7 @@
 #include "coverage.h"
 #include "dynamic-string.h"
 #include "netdev-provider.h"
+#include "restart-needed.h"
 #include "smap.h"
 #include "util.h"
 #include "vlog.h"
@@ -92,6 +93,9 @@ netdev_offload_set_config(const struct smap *cfg, unsigned int *n_threads,
             free(msg);
         }
     }
+    restart_needed_note("hw-offload", flow_api_enabled && !want);
+    restart_needed_note("n-offload-threads",
+                        flow_api_enabled && want && n != n_offload_threads);
     *n_threads = n_offload_threads;
     return flow_api_enabled;
 }
@@ -104,6 +108,8 @@ netdev_offload_reset(void)
     n_offload_threads = NETDEV_OFFLOAD_DEFAULT_THREADS;
     disable_warned = false;
     threads_warned = 0;
+    restart_needed_note("hw-offload", false);
+    restart_needed_note("n-offload-threads", false);
 }
 
 /* True once other_config:hw-offload=true was seen. */

@@ -29,6 +29,7 @@
 #include "ovsdb/uuid.h"
 #include "packets.h"
 #include "poll-loop.h"
+#include "restart-needed.h"
 #include "smap.h"
 #include "timeval.h"
 #include "unixctl.h"
@@ -410,6 +411,7 @@ register_columns(void)
         OVSREC_OPEN_VSWITCH_COL_DATAPATH_TYPES,
         OVSREC_OPEN_VSWITCH_COL_DPDK_INITIALIZED,
         OVSREC_OPEN_VSWITCH_COL_DPDK_VERSION,
+        OVSREC_OPEN_VSWITCH_COL_STATISTICS,
     };
     static const enum ovsrec_bridge_column_id br_cols[] = {
         OVSREC_BRIDGE_COL_NAME, OVSREC_BRIDGE_COL_DATAPATH_TYPE,
@@ -2049,6 +2051,30 @@ bridge_datapath_id(const struct bridge *br)
     return NULL;
 }
 
+/* Publishes the other_config keys that wait for a restart
+ * (restart-needed.h) as Open_vSwitch:statistics:restart_needed, leaving the
+ * column's other keys alone; writes only when that changes it. */
+static void
+write_restart_needed(struct ovsdb_idl_txn *txn,
+                     const struct ovsrec_open_vswitch *ovs)
+{
+    char *keys = restart_needed_keys();
+
+    if (!strings_equal(keys, smap_get(&ovs->statistics, "restart_needed"))) {
+        struct smap stats;
+
+        smap_clone(&stats, &ovs->statistics);
+        if (keys) {
+            smap_add(&stats, "restart_needed", keys);
+        } else {
+            smap_remove(&stats, "restart_needed");
+        }
+        ovsrec_open_vswitch_set_statistics(txn, ovs, &stats);
+        smap_destroy(&stats);
+    }
+    free(keys);
+}
+
 /* Writes everything ovs-vswitchd reports to the database, and cur_cfg. */
 static void
 bridge_write_status(const struct ovsrec_open_vswitch *ovs)
@@ -2071,6 +2097,7 @@ bridge_write_status(const struct ovsrec_open_vswitch *ovs)
         ovsrec_open_vswitch_set_dpdk_initialized(txn, ovs, dpdk_available());
         ovsrec_open_vswitch_set_dpdk_version(txn, ovs, dpdk_get_version());
     }
+    write_restart_needed(txn, ovs);
 
     for (size_t i = 0; i < n_bridges; i++) {
         struct bridge *br = bridges[i];
