@@ -1452,7 +1452,10 @@ pmd_destroy(struct dp_netdev_pmd *pmd)
 
     if (pmd->thread_started) {
         pthread_mutex_lock(&pmd->cond_mutex);
-        pmd->exit_req = true;
+        /* Atomic: the PMD's main loop reads it without the mutex (with
+         * acquire; release here pairs with it).  The waits that read it
+         * under the mutex see it through the mutex. */
+        __atomic_store_n(&pmd->exit_req, true, __ATOMIC_RELEASE);
         pthread_cond_broadcast(&pmd->cond);
         pthread_mutex_unlock(&pmd->cond_mutex);
         pthread_join(pmd->thread, NULL);
