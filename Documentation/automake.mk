@@ -2,6 +2,7 @@
 
 EXTRA_DIST += \
 	Documentation/index.rst \
+	Documentation/internals/db-ctl.rst \
 	Documentation/internals/idl.rst \
 	Documentation/internals/layers.rst \
 	Documentation/intro/install.rst \

@@ -4,6 +4,8 @@
 
 noinst_LIBRARIES += lib/libovsdb-idl.a
 lib_libovsdb_idl_a_SOURCES = \
+	lib/db-ctl.c \
+	lib/db-ctl.h \
 	lib/ovsdb-idl.c \
 	lib/ovsdb-idl.h \
 	lib/ovsdb-idl-typed.c \

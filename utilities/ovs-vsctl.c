@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "db-ctl.h"
 #include "dirs.h"
 #include "dynamic-string.h"
 #include "fatal-signal.h"
@@ -70,177 +71,7 @@ static bool pretty;
 static char *columns_opt;       /* --columns. */
 static char *invocation;        /* For the transaction comment. */
 
-struct vsctl_option {
-    char *name;                 /* With leading "--". */
-    char *value;                /* NULL if none. */
-};
-
-struct vsctl_command;
-struct vsctl_ctx;
-
-struct vsctl_command_syntax {
-    const char *name;
-    int min_args, max_args;
-    void (*run)(struct vsctl_ctx *, struct vsctl_command *);
-    const char *options;        /* Comma-separated "--opt" or "--opt=". */
-    bool rw;                    /* Writes the database? */
-};
-
-struct vsctl_command {
-    const struct vsctl_command_syntax *syntax;
-    int argc;
-    char **argv;
-    struct vsctl_option *options;
-    size_t n_options;
-    struct ds output;
-    struct table *table;
-    /* "create": temporary UUID to replace by the real one. */
-    bool has_created;
-    struct uuid created;
-};
-
-static const struct vsctl_command_syntax *find_syntax(const char *name);
 static int compare_strings(const void *, const void *);
-
-static void DPS_NO_RETURN DPS_PRINTF_FORMAT(1, 2)
-vsctl_fatal(const char *format_, ...)
-{
-    va_list args;
-
-    fflush(stdout);
-    fprintf(stderr, "%s: ", util_program_name());
-    va_start(args, format_);
-    vfprintf(stderr, format_, args);
-    va_end(args);
-    putc('\n', stderr);
-    exit(VSCTL_EXIT_FAILURE);
-}
-
-static const char *
-command_option(const struct vsctl_command *cmd, const char *name)
-{
-    size_t i;
-
-    for (i = 0; i < cmd->n_options; i++) {
-        if (!strcmp(cmd->options[i].name, name)) {
-            return cmd->options[i].value ? cmd->options[i].value : "";
-        }
-    }
-    return NULL;
-}
-
-static bool
-has_option(const struct vsctl_command *cmd, const char *name)
-{
-    return command_option(cmd, name) != NULL;
-}
-
-/* Whether the comma-separated 'list' has 'name' (as "--name" or
- * "--name="); sets '*takes_arg'. */
-static bool
-option_allowed(const char *list, const char *name, bool *takes_arg)
-{
-    size_t len = strlen(name);
-    const char *p = list;
-
-    while (p && *p) {
-        const char *end = strchr(p, ',');
-        size_t n = end ? (size_t) (end - p) : strlen(p);
-
-        if (n >= len && !strncmp(p, name, len)
-            && (n == len || (n == len + 1 && p[len] == '='))) {
-            *takes_arg = n == len + 1;
-            return true;
-        }
-        p = end ? end + 1 : NULL;
-    }
-    return false;
-}
-
-static void
-add_command_option(struct vsctl_command *cmd, const char *arg)
-{
-    const char *eq = strchr(arg, '=');
-    struct vsctl_option *o;
-    char *name = eq ? xmemdup0(arg, eq - arg) : xstrdup(arg);
-    size_t i;
-
-    for (i = 0; i < cmd->n_options; i++) {
-        if (!strcmp(cmd->options[i].name, name)) {
-            vsctl_fatal("'%s' option specified multiple times", name);
-        }
-    }
-    cmd->options = xrealloc(cmd->options,
-                            (cmd->n_options + 1) * sizeof *cmd->options);
-    o = &cmd->options[cmd->n_options++];
-    o->name = name;
-    o->value = eq ? xstrdup(eq + 1) : NULL;
-}
-
-/* Parses one command from 'argv' (options, name, arguments, up to "--" or
- * the end); 'pre' holds options already seen before it. */
-static void
-parse_command(int argc, char *argv[], struct vsctl_command *cmd,
-              char **pre, size_t n_pre)
-{
-    const struct vsctl_command_syntax *syntax;
-    int i, n_args;
-    size_t j;
-
-    memset(cmd, 0, sizeof *cmd);
-    ds_init(&cmd->output);
-    for (j = 0; j < n_pre; j++) {
-        add_command_option(cmd, pre[j]);
-    }
-    for (i = 0; i < argc && argv[i][0] == '-' && argv[i][1] == '-'
-             && argv[i][2]; i++) {
-        add_command_option(cmd, argv[i]);
-    }
-    if (i == argc) {
-        vsctl_fatal("missing command name (use --help for help)");
-    }
-    syntax = find_syntax(argv[i]);
-    if (!syntax) {
-        vsctl_fatal("unknown command '%s'; use --help for help", argv[i]);
-    }
-    for (j = 0; j < cmd->n_options; j++) {
-        const struct vsctl_option *o = &cmd->options[j];
-        bool takes_arg;
-
-        if (!option_allowed(syntax->options, o->name, &takes_arg)) {
-            vsctl_fatal("'%s' command has no '%s' option",
-                        syntax->name, o->name);
-        }
-        if (takes_arg && !o->value) {
-            vsctl_fatal("missing argument to '%s' option on '%s' command",
-                        o->name, syntax->name);
-        } else if (!takes_arg && o->value) {
-            vsctl_fatal("'%s' option on '%s' does not accept an argument",
-                        o->name, syntax->name);
-        }
-    }
-    n_args = argc - i - 1;
-    if (n_args < syntax->min_args) {
-        vsctl_fatal("'%s' command requires at least %d arguments",
-                    syntax->name, syntax->min_args);
-    } else if (n_args > syntax->max_args) {
-        int k;
-
-        for (k = i + 1; k < argc; k++) {
-            if (!strncmp(argv[k], "--", 2)) {
-                vsctl_fatal("'%s' command takes at most %d arguments "
-                            "(note that options must precede command "
-                            "names and follow a \"--\" argument)",
-                            syntax->name, syntax->max_args);
-            }
-        }
-        vsctl_fatal("'%s' command takes at most %d arguments",
-                    syntax->name, syntax->max_args);
-    }
-    cmd->syntax = syntax;
-    cmd->argc = n_args + 1;
-    cmd->argv = &argv[i];
-}
 
 static void DPS_NO_RETURN
 usage(void)
@@ -345,7 +176,7 @@ parse_format(const char *s)
     } else if (!strcmp(s, "json")) {
         format = TABLE_FORMAT_JSON;
     } else {
-        vsctl_fatal("unknown output format \"%s\"", s);
+        db_ctl_fatal("unknown output format \"%s\"", s);
     }
 }
 
@@ -359,7 +190,7 @@ parse_data(const char *s)
     } else if (!strcmp(s, "json")) {
         data_format = TABLE_DATA_JSON;
     } else {
-        vsctl_fatal("unknown data format \"%s\"", s);
+        db_ctl_fatal("unknown data format \"%s\"", s);
     }
     data_set = true;
 }
@@ -432,7 +263,7 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
             break;
         case 't':
             if (!util_str_to_int(optarg, 10, &timeout) || timeout < 0) {
-                vsctl_fatal("value %s on -t or --timeout is invalid", optarg);
+                db_ctl_fatal("value %s on -t or --timeout is invalid", optarg);
             }
             break;
         case 'f':
@@ -478,13 +309,13 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
             break;
         case '?':
             if (optopt) {
-                vsctl_fatal("invalid option '-%c'; use --help for help",
+                db_ctl_fatal("invalid option '-%c'; use --help for help",
                             optopt);
             }
-            vsctl_fatal("unrecognized option '%s'; use --help for help",
+            db_ctl_fatal("unrecognized option '%s'; use --help for help",
                         argv[prev]);
         case ':':
-            vsctl_fatal("option '%s' requires an argument", argv[prev]);
+            db_ctl_fatal("option '%s' requires an argument", argv[prev]);
         default:
             abort();
         }
@@ -496,17 +327,7 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
  * Tables and columns.
  * ------------------------------------------------------------------------ */
 
-/* How to find a row of a table by a name.  A row of 'table' is named by
- * 'name_column' of a row of 'ref_table' (the row itself when 'ref_column'
- * is NULL, else the single row referenced by 'ref_column'). */
-struct vsctl_row_id {
-    const char *table;
-    const char *ref_table;
-    const char *name_column;    /* NULL: the single row ("."). */
-    const char *ref_column;
-};
-
-static const struct vsctl_row_id row_ids[] = {
+static const struct db_ctl_row_id row_ids[] = {
     {"AutoAttach", "Bridge", "name", "auto_attach"},
     {"Bridge", "Bridge", "name", NULL},
     {"Controller", "Bridge", "name", "controller"},
@@ -525,11 +346,8 @@ static const struct vsctl_row_id row_ids[] = {
 };
 
 struct vsctl_ctx {
-    struct ovsdb_idl *idl;
-    struct ovsdb_idl_txn *txn;
-    struct ovsdb_symbol_table *symtab;
+    struct db_ctl_context base;         /* What the generic commands use. */
     const struct ovsdb_idl_row *ovs;    /* The Open_vSwitch row. */
-    bool try_again;                     /* "wait-until" not yet true. */
 
     /* Cache of bridges, ports and interfaces, rebuilt when invalid. */
     bool cache_valid;
@@ -545,13 +363,29 @@ struct vsctl_ctx {
     size_t n_new_ifaces;
 };
 
+static void invalidate_cache(struct vsctl_ctx *);
+
+static struct vsctl_ctx *
+vsctl_ctx_cast(struct db_ctl_context *base)
+{
+    return CONTAINER_OF(base, struct vsctl_ctx, base);
+}
+
+/* db_ctl_context's 'invalidate_cache': a generic command changed rows. */
+static void
+vsctl_invalidate_cache(struct db_ctl_context *base)
+{
+    invalidate_cache(vsctl_ctx_cast(base));
+}
+
 static const struct ovsdb_table_schema *
 table_schema(const struct vsctl_ctx *ctx, const char *name)
 {
-    const struct ovsdb_table_schema *ts = ovsdb_idl_get_table(ctx->idl, name);
+    const struct ovsdb_table_schema *ts
+        = ovsdb_idl_get_table(ctx->base.idl, name);
 
     if (!ts) {
-        vsctl_fatal("database lacks table %s", name);
+        db_ctl_fatal("database lacks table %s", name);
     }
     return ts;
 }
@@ -562,522 +396,12 @@ column_schema(const struct ovsdb_table_schema *ts, const char *name)
     const struct ovsdb_column *c = ovsdb_table_schema_find_column(ts, name);
 
     if (!c) {
-        vsctl_fatal("%s table lacks column %s", ts->name, name);
+        db_ctl_fatal("%s table lacks column %s", ts->name, name);
     }
     return c;
 }
 
-/* How well user input 's' matches 'name': 2 exactly, 1 as a prefix, 0 not
- * at all.  A "-" in 's' matches a "_" in 'name', so that "select-all"
- * finds "select_all"; 'icase' ignores case. */
-static int
-name_match(const char *name, const char *s, bool icase)
-{
-    for (;; name++, s++) {
-        if (!*s) {
-            return *name ? 1 : 2;
-        }
-        if (*name == *s || (*name == '_' && *s == '-')
-            || (icase && tolower((unsigned char) *name)
-                         == tolower((unsigned char) *s))) {
-            continue;
-        }
-        return 0;
-    }
-}
 
-/* Finds a table by a case-insensitive name or unique prefix. */
-static const struct ovsdb_table_schema *
-find_table(const struct vsctl_ctx *ctx, const char *name)
-{
-    const struct ovsdb_schema *schema = ovsdb_idl_get_schema(ctx->idl);
-    const struct ovsdb_table_schema *best = NULL;
-    int score = 0;
-    size_t i;
-
-    for (i = 0; i < schema->n_tables; i++) {
-        const struct ovsdb_table_schema *ts = schema->tables[i];
-        int s;
-
-        s = name_match(ts->name, name, true);
-        if (s > score) {
-            score = s;
-            best = ts;
-        } else if (s && s == score) {
-            best = NULL;
-        }
-    }
-    if (!best) {
-        vsctl_fatal(score ? "multiple table names match \"%s\""
-                    : "unknown table \"%s\"", name);
-    }
-    return best;
-}
-
-/* Finds a column by exact name or unique prefix; returns NULL and an error
- * message in '*errorp' if none. */
-static const struct ovsdb_column *
-find_column(const struct ovsdb_table_schema *ts, const char *name,
-            char **errorp)
-{
-    const struct ovsdb_column *best = NULL;
-    int score = 0;
-    size_t i;
-
-    *errorp = NULL;
-    for (i = 0; i < ts->n_columns; i++) {
-        const struct ovsdb_column *c = ts->columns[i];
-        int s;
-
-        if (c->index == OVSDB_COL_VERSION) {
-            continue;
-        }
-        s = name_match(c->name, name, false);
-        if (s > score) {
-            score = s;
-            best = c;
-        } else if (s && s == score) {
-            best = NULL;
-        }
-    }
-    if (!best) {
-        *errorp = xasprintf(score ? "%s contains more than one column whose "
-                            "name matches \"%s\""
-                            : "%s does not contain a column whose name "
-                            "matches \"%s\"", ts->name, name);
-    }
-    return best;
-}
-
-static const struct ovsdb_column *
-must_find_column(const struct ovsdb_table_schema *ts, const char *name)
-{
-    char *error;
-    const struct ovsdb_column *c = find_column(ts, name, &error);
-
-    if (!c) {
-        vsctl_fatal("%s", error);
-    }
-    return c;
-}
-
-/* ------------------------------------------------------------------------
- * Values: parsing the command-line syntax.
- * ------------------------------------------------------------------------ */
-
-static bool
-is_delim(char c)
-{
-    return c && strchr(":=, []{}!<>", c);
-}
-
-static const char *
-skip_spaces(const char *p)
-{
-    while (*p == ' ' || *p == '\t' || *p == '\n') {
-        p++;
-    }
-    return p;
-}
-
-/* Parses a token at '*sp': a JSON string literal or a run of
- * non-delimiters.  Stores it in '*tokenp' (caller frees) and advances. */
-static char *
-parse_token(const char **sp, char **tokenp)
-{
-    const char *s = *sp;
-
-    *tokenp = NULL;
-    if (*s == '"') {
-        const char *p = s + 1;
-        json_t *json;
-        char *text;
-
-        for (;;) {
-            if (!*p) {
-                return xasprintf("%s: missing quote at end of quoted string",
-                                 s);
-            } else if (*p == '\\' && p[1]) {
-                p += 2;
-            } else if (*p == '"') {
-                break;
-            } else {
-                p++;
-            }
-        }
-        text = xmemdup0(s, p + 1 - s);
-        json = jsonx_from_string(text, NULL);
-        free(text);
-        if (!json || !json_is_string(json)) {
-            json_decref(json);
-            return xasprintf("%s: syntax error in quoted string", s);
-        }
-        *tokenp = xstrdup(json_string_value(json));
-        json_decref(json);
-        *sp = p + 1;
-    } else {
-        const char *p = s;
-
-        while (*p && !is_delim(*p)) {
-            p++;
-        }
-        *tokenp = xmemdup0(s, p - s);
-        *sp = p;
-    }
-    return NULL;
-}
-
-static bool
-looks_like_uuid_prefix(const char *s)
-{
-    return strspn(s, "0123456789abcdefABCDEF-") == strlen(s);
-}
-
-/* Parses 'atom' of 'base' from 's', the whole string.  "@name" names a
- * row created with --id in this run when 'symtab' is nonnull. */
-static char *
-atom_from_string(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
-                 const char *s, struct ovsdb_symbol_table *symtab)
-{
-    struct ovsdb_error *error;
-    json_t *json;
-
-    switch (base->type) {
-    case OVSDB_TYPE_INTEGER: {
-        long long int v;
-
-        if (!util_str_to_llong(s, 10, &v)) {
-            return xasprintf("\"%s\" is not a valid integer or range", s);
-        }
-        atom->integer = v;
-        break;
-    }
-    case OVSDB_TYPE_REAL:
-        if (!util_str_to_double(s, &atom->real)) {
-            return xasprintf("\"%s\" is not a valid real number", s);
-        }
-        break;
-    case OVSDB_TYPE_BOOLEAN:
-        if (!strcmp(s, "true")) {
-            atom->boolean = true;
-        } else if (!strcmp(s, "false")) {
-            atom->boolean = false;
-        } else {
-            return xasprintf("\"%s\" is not a valid boolean "
-                             "(use \"true\" or \"false\")", s);
-        }
-        break;
-    case OVSDB_TYPE_STRING:
-        if (*s == '"') {
-            const char *p = s;
-            char *token, *err = parse_token(&p, &token);
-
-            if (err) {
-                return err;
-            } else if (*p) {
-                free(token);
-                return xasprintf("%s: extra characters after quoted string",
-                                 s);
-            }
-            atom->string = token;
-        } else {
-            atom->string = xstrdup(s);
-        }
-        /* The database takes only UTF-8; the JSON of anything else would
-         * not say what the user typed. */
-        json = json_string(atom->string);
-        if (!json) {
-            char *msg = xasprintf("\"%s\" is not a valid UTF-8 string", s);
-
-            ovsdb_atom_destroy(atom, base->type);
-            return msg;
-        }
-        json_decref(json);
-        break;
-    case OVSDB_TYPE_UUID:
-        if (*s == '@' && symtab) {
-            struct ovsdb_symbol *sym = ovsdb_symbol_table_get(symtab, s);
-
-            if (!sym) {
-                sym = ovsdb_symbol_table_insert(symtab, s);
-            }
-            atom->uuid = sym->uuid;
-        } else if (!uuid_from_string(&atom->uuid, s)) {
-            return xasprintf("\"%s\" is not a valid UUID", s);
-        }
-        break;
-    case OVSDB_TYPE_VOID:
-    case OVSDB_N_TYPES:
-        abort();
-    }
-    error = ovsdb_atom_check_constraints(atom, base);
-    if (error) {
-        char *msg = ovsdb_error_to_string(error);
-
-        ovsdb_error_destroy(error);
-        ovsdb_atom_destroy(atom, base->type);
-        return msg;
-    }
-    return NULL;
-}
-
-static char *
-parse_atom_token(const char **sp, const struct ovsdb_base_type *base,
-                 union ovsdb_atom *atom, struct ovsdb_symbol_table *symtab)
-{
-    char *token, *error;
-    const char *start = *sp;
-
-    error = parse_token(sp, &token);
-    if (error) {
-        return error;
-    }
-    if (!*token && *start != '"') {
-        free(token);
-        if (!**sp) {
-            return xstrdup("unexpected end of input");
-        }
-        return NULL;    /* The caller reports the delimiter. */
-    }
-    if (*start == '"' && base->type == OVSDB_TYPE_STRING) {
-        atom->string = token;
-        error = NULL;
-        {
-            struct ovsdb_error *e = ovsdb_atom_check_constraints(atom, base);
-
-            if (e) {
-                error = ovsdb_error_to_string(e);
-                ovsdb_error_destroy(e);
-                free(token);
-            }
-        }
-        return error;
-    }
-    error = atom_from_string(atom, base, token, symtab);
-    free(token);
-    return error;
-}
-
-/* Returns the error for character 'c' found where a value of 'type' was
- * expected in 's'. */
-static char *
-unexpected_char(const char *s, char c, const struct ovsdb_type *type)
-{
-    char *english = ovsdb_type_to_english(type);
-    char *msg = xasprintf("%s: unexpected \"%c\" parsing %s", s, c,
-                          english);
-
-    free(english);
-    return msg;
-}
-
-/* Parses a whole column value in ovs-vsctl's syntax: "[a, b]", "{k=v}", or
- * elements without brackets. */
-static char *
-datum_from_string(struct ovsdb_datum *datum, const struct ovsdb_type *type,
-                  const char *s, struct ovsdb_symbol_table *symtab)
-{
-    bool is_map = ovsdb_type_is_map(type);
-    struct ovsdb_type loose = *type;
-    struct ovsdb_error *error;
-    const char *p;
-    char end = 0;
-
-    loose.n_min = 0;
-    loose.n_max = UINT_MAX;
-    ovsdb_datum_init_empty(datum);
-    p = skip_spaces(s);
-    if (*p == (is_map ? '{' : '[')) {
-        end = is_map ? '}' : ']';
-        p = skip_spaces(p + 1);
-    } else if (!*p) {
-        return xstrdup(is_map ? "use \"{}\" to specify the empty map"
-                       : "use \"[]\" to specify the empty set");
-    }
-    while (*p && *p != end) {
-        union ovsdb_atom key, value;
-        const char *before = p;
-        char *err;
-
-        if (!is_map && type->key.type == OVSDB_TYPE_INTEGER) {
-            /* An integer set also takes ranges "FIRST-LAST". */
-            size_t len = strcspn(p, ", []{}");
-            char *token = xmemdup0(p, len);
-            char *dash = len > 1 ? strchr(token + 1, '-') : NULL;
-
-            if (dash) {
-                long long int first, last, v;
-
-                *dash = '\0';
-                if (!util_str_to_llong(token, 10, &first)
-                    || !util_str_to_llong(dash + 1, 10, &last)
-                    || last < first || last - first >= 4096) {
-                    *dash = '-';
-                    err = xasprintf("\"%s\" is not a valid integer or range",
-                                    token);
-                    free(token);
-                    ovsdb_datum_destroy(datum, &loose);
-                    return err;
-                }
-                for (v = first; v <= last; v++) {
-                    struct ovsdb_error *e;
-
-                    key.integer = v;
-                    e = ovsdb_atom_check_constraints(&key, &type->key);
-                    if (e) {
-                        err = ovsdb_error_to_string(e);
-                        ovsdb_error_destroy(e);
-                        free(token);
-                        ovsdb_datum_destroy(datum, &loose);
-                        return err;
-                    }
-                    if (ovsdb_datum_find_key(datum, &key, OVSDB_TYPE_INTEGER)
-                        != UINT_MAX) {
-                        free(token);
-                        ovsdb_datum_destroy(datum, &loose);
-                        return xstrdup("set contains duplicate value");
-                    }
-                    ovsdb_datum_add(datum, &key, NULL, &loose);
-                }
-                free(token);
-                p = skip_spaces(p + len);
-                if (*p == ',') {
-                    p = skip_spaces(p + 1);
-                }
-                continue;
-            }
-            free(token);
-        }
-        err = parse_atom_token(&p, &type->key, &key, symtab);
-        if (!err && p == before) {
-            err = unexpected_char(s, *p, type);
-        }
-        if (err) {
-            ovsdb_datum_destroy(datum, &loose);
-            return err;
-        }
-        if (is_map) {
-            p = skip_spaces(p);
-            if (*p != '=') {
-                ovsdb_atom_destroy(&key, type->key.type);
-                ovsdb_datum_destroy(datum, &loose);
-                return xasprintf("%s: syntax error at \"%c\" expecting "
-                                 "\"=\"", s, *p ? *p : ' ');
-            }
-            p = skip_spaces(p + 1);
-            before = p;
-            err = parse_atom_token(&p, &type->value, &value, symtab);
-            if (!err && p == before) {
-                err = unexpected_char(s, *p, type);
-            }
-            if (err) {
-                ovsdb_atom_destroy(&key, type->key.type);
-                ovsdb_datum_destroy(datum, &loose);
-                return err;
-            }
-        }
-        {
-            /* ovsdb_datum_add() does not look for the key. */
-            bool duplicate = (ovsdb_datum_find_key(datum, &key,
-                                                   type->key.type)
-                              != UINT_MAX);
-
-            if (!duplicate) {
-                ovsdb_datum_add(datum, &key, is_map ? &value : NULL, &loose);
-            }
-            ovsdb_atom_destroy(&key, type->key.type);
-            if (is_map) {
-                ovsdb_atom_destroy(&value, type->value.type);
-            }
-            if (duplicate) {
-                ovsdb_datum_destroy(datum, &loose);
-                return xstrdup(is_map ? "map contains duplicate key"
-                               : "set contains duplicate value");
-            }
-        }
-        p = skip_spaces(p);
-        if (*p == ',') {
-            p = skip_spaces(p + 1);
-        } else if (*p && *p != end) {
-            char *msg = unexpected_char(s, *p, type);
-
-            ovsdb_datum_destroy(datum, &loose);
-            return msg;
-        }
-    }
-    if (*p != end) {
-        ovsdb_datum_destroy(datum, &loose);
-        return xasprintf("%s: missing \"%c\" at end of data", s, end);
-    }
-    if (end) {
-        p = skip_spaces(p + 1);
-        if (*p) {
-            ovsdb_datum_destroy(datum, &loose);
-            return xasprintf("%s: trailing garbage after \"%c\"", s, end);
-        }
-    }
-    if (datum->n < type->n_min || datum->n > type->n_max) {
-        char *english = ovsdb_type_to_english(type);
-        char *msg;
-
-        if (type->n_max == 1 && datum->n > 1) {
-            msg = xasprintf("\"%s\" is not a valid %s", s, english);
-        } else {
-            msg = xasprintf("%u values when type %s expected", datum->n,
-                            english);
-        }
-        free(english);
-        ovsdb_datum_destroy(datum, &loose);
-        return msg;
-    }
-    error = ovsdb_datum_check_constraints(datum, type);
-    if (error) {
-        char *msg = ovsdb_error_to_string(error);
-
-        ovsdb_error_destroy(error);
-        ovsdb_datum_destroy(datum, &loose);
-        return msg;
-    }
-    return NULL;
-}
-
-static void
-must_parse_datum(struct ovsdb_datum *datum, const struct ovsdb_type *type,
-                 const char *s, struct ovsdb_symbol_table *symtab)
-{
-    char *error = datum_from_string(datum, type, s, symtab);
-
-    if (error) {
-        vsctl_fatal("%s", error);
-    }
-}
-
-/* Appends 'datum' in bare form: no quotes, no brackets. */
-static void
-datum_to_bare(const struct ovsdb_datum *datum, const struct ovsdb_type *type,
-              struct ds *ds)
-{
-    unsigned int i;
-
-    for (i = 0; i < datum->n; i++) {
-        if (i) {
-            ds_put_char(ds, ' ');
-        }
-        if (type->key.type == OVSDB_TYPE_STRING) {
-            ds_put_cstr(ds, datum->keys[i].string);
-        } else {
-            ovsdb_atom_to_string(&datum->keys[i], type->key.type, ds);
-        }
-        if (datum->values) {
-            ds_put_char(ds, '=');
-            if (type->value.type == OVSDB_TYPE_STRING) {
-                ds_put_cstr(ds, datum->values[i].string);
-            } else {
-                ovsdb_atom_to_string(&datum->values[i], type->value.type, ds);
-            }
-        }
-    }
-}
 
 /* ------------------------------------------------------------------------
  * Row access helpers.
@@ -1089,7 +413,7 @@ get_col(const struct ovsdb_idl_row *row, const char *name)
     const struct ovsdb_datum *d = ovsdb_idl_row_get_by_name(row, name);
 
     if (!d) {
-        vsctl_fatal("%s table lacks column %s",
+        db_ctl_fatal("%s table lacks column %s",
                     ovsdb_idl_row_get_table(row)->name, name);
     }
     return d;
@@ -1107,7 +431,7 @@ static void
 verify(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
        const char *name)
 {
-    ovsdb_idl_txn_verify(ctx->txn, row,
+    ovsdb_idl_txn_verify(ctx->base.txn, row,
                          column_schema(ovsdb_idl_row_get_table(row), name));
 }
 
@@ -1115,7 +439,7 @@ static void
 write_datum(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
             const char *name, struct ovsdb_datum *datum)
 {
-    ovsdb_idl_txn_write(ctx->txn, row,
+    ovsdb_idl_txn_write(ctx->base.txn, row,
                         column_schema(ovsdb_idl_row_get_table(row), name),
                         datum);
 }
@@ -1134,7 +458,7 @@ write_atom(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
     if (atom) {
         ovsdb_datum_add(&d, atom, NULL, &c->type);
     }
-    ovsdb_idl_txn_write(ctx->txn, row, c, &d);
+    ovsdb_idl_txn_write(ctx->base.txn, row, c, &d);
 }
 
 static void
@@ -1184,7 +508,7 @@ write_uuids(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
         atom.uuid = uuids[i];
         ovsdb_datum_add(&d, &atom, NULL, &c->type);
     }
-    ovsdb_idl_txn_write(ctx->txn, row, c, &d);
+    ovsdb_idl_txn_write(ctx->base.txn, row, c, &d);
 }
 
 /* Adds ('add') or removes reference 'uuid' in column 'name' of 'row'. */
@@ -1206,21 +530,21 @@ update_ref(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
     } else if (!add && idx != UINT_MAX) {
         ovsdb_datum_remove(&d, idx, &c->type);
     }
-    ovsdb_idl_txn_verify(ctx->txn, row, c);
-    ovsdb_idl_txn_write(ctx->txn, row, c, &d);
+    ovsdb_idl_txn_verify(ctx->base.txn, row, c);
+    ovsdb_idl_txn_write(ctx->base.txn, row, c, &d);
 }
 
 static const struct ovsdb_idl_row *
 insert_row(struct vsctl_ctx *ctx, const char *table)
 {
-    return ovsdb_idl_txn_insert(ctx->txn, table_schema(ctx, table));
+    return ovsdb_idl_txn_insert(ctx->base.txn, table_schema(ctx, table));
 }
 
 static const struct ovsdb_idl_row *
 ref_row(const struct vsctl_ctx *ctx, const char *table,
         const struct uuid *uuid)
 {
-    return ovsdb_idl_get_row(ctx->idl, table_schema(ctx, table), uuid);
+    return ovsdb_idl_get_row(ctx->base.idl, table_schema(ctx, table), uuid);
 }
 
 /* ------------------------------------------------------------------------
@@ -1469,7 +793,7 @@ find_bridge(struct vsctl_ctx *ctx, const char *name, bool must_exist)
     i = cache_find_bridge(ctx, name);
     if (i == SIZE_MAX) {
         if (must_exist) {
-            vsctl_fatal("no bridge named %s", name);
+            db_ctl_fatal("no bridge named %s", name);
         }
         return NULL;
     }
@@ -1482,7 +806,7 @@ find_real_bridge(struct vsctl_ctx *ctx, const char *name, bool must_exist)
     struct vsctl_bridge *br = find_bridge(ctx, name, must_exist);
 
     if (br && !br->row) {
-        vsctl_fatal("%s is a fake bridge", name);
+        db_ctl_fatal("%s is a fake bridge", name);
     }
     return br;
 }
@@ -1504,7 +828,7 @@ find_port(struct vsctl_ctx *ctx, const char *name, bool must_exist)
         }
     }
     if (must_exist) {
-        vsctl_fatal("no port named %s", name);
+        db_ctl_fatal("no port named %s", name);
     }
     return NULL;
 }
@@ -1528,7 +852,7 @@ find_iface(struct vsctl_ctx *ctx, const char *name, bool must_exist)
         }
     }
     if (must_exist) {
-        vsctl_fatal("no interface named %s", name);
+        db_ctl_fatal("no interface named %s", name);
     }
     return NULL;
 }
@@ -1548,19 +872,19 @@ check_conflicts(struct vsctl_ctx *ctx, const char *name, const char *msg)
     populate_cache(ctx);
     verify(ctx, ctx->ovs, "bridges");
     if (cache_find_bridge(ctx, name) != SIZE_MAX) {
-        vsctl_fatal("%s because a bridge named %s already exists", msg,
+        db_ctl_fatal("%s because a bridge named %s already exists", msg,
                     name);
     }
     for (i = 0; i < ctx->n_ports; i++) {
         if (!strcmp(get_string(ctx->ports[i].row, "name"), name)) {
-            vsctl_fatal("%s because a port named %s already exists on "
+            db_ctl_fatal("%s because a port named %s already exists on "
                         "bridge %s", msg, name,
                         port_bridge_name(ctx, &ctx->ports[i]));
         }
     }
     for (i = 0; i < ctx->n_ifaces; i++) {
         if (!strcmp(get_string(ctx->ifaces[i].row, "name"), name)) {
-            vsctl_fatal("%s because an interface named %s already exists "
+            db_ctl_fatal("%s because an interface named %s already exists "
                         "on bridge %s", msg, name,
                         port_bridge_name(ctx,
                                          &ctx->ports[ctx->ifaces[i].port]));
@@ -1579,21 +903,6 @@ bridge_row(struct vsctl_ctx *ctx, const struct vsctl_bridge *br)
  * Output tables (list, find).
  * ------------------------------------------------------------------------ */
 
-/* Sets 'cell' to 'd' in each data form (--data=string, bare, json). */
-static void
-set_cell(struct table_cell *cell, const struct ovsdb_datum *d,
-         const struct ovsdb_type *type)
-{
-    struct ds text = DS_EMPTY_INITIALIZER;
-    struct ds bare = DS_EMPTY_INITIALIZER;
-
-    ovsdb_datum_to_string(d, type, &text);
-    datum_to_bare(d, type, &bare);
-    table_cell_set(cell, ds_cstr(&text), ds_cstr(&bare),
-                   ovsdb_datum_to_json(d, type));
-    ds_destroy(&text);
-    ds_destroy(&bare);
-}
 
 /* Appends 't' to 'out' in the format the options ask for. */
 static void
@@ -1611,901 +920,14 @@ print_table(const struct table *t, struct ds *out)
     table_format(t, &style, out);
 }
 
-/* ------------------------------------------------------------------------
- * Finding records.
- * ------------------------------------------------------------------------ */
-
-static const struct vsctl_row_id *
-find_row_id(const struct ovsdb_table_schema *ts)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof row_ids / sizeof row_ids[0]; i++) {
-        if (!strcmp(row_ids[i].table, ts->name)) {
-            return &row_ids[i];
-        }
-    }
-    return NULL;
-}
-
-static const struct ovsdb_idl_row *
-get_row_by_row_id(struct vsctl_ctx *ctx, const struct ovsdb_table_schema *ts,
-                  const struct vsctl_row_id *id, const char *record)
-{
-    const struct ovsdb_table_schema *ref_ts;
-    const struct ovsdb_idl_row *referrer = NULL, *row;
-
-    ref_ts = ovsdb_idl_get_table(ctx->idl, id->ref_table);
-    if (!ref_ts) {
-        return NULL;
-    }
-    if (!id->name_column) {
-        if (strcmp(record, ".")) {
-            return NULL;
-        }
-        referrer = ovsdb_idl_first_row(ctx->idl, ref_ts);
-        if (referrer && ovsdb_idl_next_row(referrer)) {
-            return NULL;
-        }
-    } else {
-        const struct ovsdb_column *name_col
-            = ovsdb_table_schema_find_column(ref_ts, id->name_column);
-
-        if (!name_col) {
-            return NULL;
-        }
-        OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl, ref_ts) {
-            const struct ovsdb_datum *d = ovsdb_idl_row_get(row, name_col);
-            struct ds s = DS_EMPTY_INITIALIZER;
-            bool match;
-
-            if (d->n != 1) {
-                continue;
-            }
-            if (name_col->type.key.type == OVSDB_TYPE_STRING) {
-                match = !strcmp(d->keys[0].string, record);
-            } else {
-                ovsdb_atom_to_string(&d->keys[0], name_col->type.key.type,
-                                     &s);
-                match = !strcmp(ds_cstr(&s), record);
-            }
-            ds_destroy(&s);
-            if (match) {
-                if (referrer) {
-                    vsctl_fatal("multiple rows in %s match \"%s\"",
-                                ref_ts->name, record);
-                }
-                referrer = row;
-            }
-        }
-    }
-    if (!referrer) {
-        return NULL;
-    }
-    if (id->ref_column) {
-        const struct ovsdb_column *ref_col
-            = ovsdb_table_schema_find_column(ref_ts, id->ref_column);
-        const struct ovsdb_datum *d;
-
-        if (!ref_col) {
-            return NULL;
-        }
-        d = ovsdb_idl_row_get(referrer, ref_col);
-        if (d->n != 1) {
-            return NULL;
-        }
-        return ovsdb_idl_get_row(ctx->idl, ts, &d->keys[0].uuid);
-    }
-    return referrer;
-}
-
-static const struct ovsdb_idl_row *
-get_row(struct vsctl_ctx *ctx, const struct ovsdb_table_schema *ts,
-        const char *record, bool must_exist)
-{
-    const struct ovsdb_idl_row *row = NULL;
-    const struct vsctl_row_id *id;
-    struct uuid uuid;
-
-    if (uuid_from_string(&uuid, record)) {
-        row = ovsdb_idl_get_row(ctx->idl, ts, &uuid);
-    }
-    if (!row && (id = find_row_id(ts)) != NULL) {
-        row = get_row_by_row_id(ctx, ts, id, record);
-    }
-    if (!row && strlen(record) >= 4 && looks_like_uuid_prefix(record)) {
-        const struct ovsdb_idl_row *r;
-
-        OVSDB_IDL_FOR_EACH_ROW (r, ctx->idl, ts) {
-            char s[UUID_LEN + 1];
-
-            uuid_to_string(ovsdb_idl_row_get_uuid(r), s);
-            if (!strncmp(s, record, strlen(record))) {
-                if (row) {
-                    vsctl_fatal("%s contains 2 or more rows whose UUIDs "
-                                "begin with %s", ts->name, record);
-                }
-                row = r;
-            }
-        }
-    }
-    if (!row && must_exist) {
-        vsctl_fatal("no row \"%s\" in table %s", record, ts->name);
-    }
-    return row;
-}
-
-/* Parses "COLUMN[:KEY][OP VALUE]" from 'arg'.  'ops' is the list of
- * operators allowed (NULL: none, the argument is just COLUMN[:KEY]). */
-static char *
-parse_column_key_value(const char *arg, const struct ovsdb_table_schema *ts,
-                       const struct ovsdb_column **columnp, char **keyp,
-                       int *opp, const char *const *ops, size_t n_ops,
-                       char **valuep)
-{
-    const char *p = arg;
-    char *name, *error;
-    size_t len;
-
-    *columnp = NULL;
-    *keyp = NULL;
-    *valuep = NULL;
-    *opp = -1;
-
-    len = strcspn(p, ":=!<>{}");
-    if (!len) {
-        return xasprintf("%s: missing column name", arg);
-    }
-    name = xmemdup0(p, len);
-    p += len;
-    *columnp = find_column(ts, name, &error);
-    free(name);
-    if (!*columnp) {
-        return error;
-    }
-
-    if (*p == ':') {
-        p++;
-        error = parse_token(&p, keyp);
-        if (error) {
-            return error;
-        }
-    }
-
-    if (ops) {
-        size_t best_len = 0, i;
-
-        for (i = 0; i < n_ops; i++) {
-            size_t l = strlen(ops[i]);
-
-            if (l > best_len && !strncmp(p, ops[i], l)) {
-                best_len = l;
-                *opp = i;
-            }
-        }
-        if (!best_len) {
-            if (*p) {
-                return xasprintf("%s: unexpected text \"%s\"", arg, p);
-            }
-            return xasprintf("%s: missing value", arg);
-        }
-        *valuep = xstrdup(p + best_len);
-    } else if (*p) {
-        return xasprintf("%s: trailing garbage \"%s\" in argument", arg, p);
-    }
-    return NULL;
-}
-
-static void
-check_mutable(const struct ovsdb_idl_row *row,
-              const struct ovsdb_column *column)
-{
-    if (!column->mutable_ && !ovsdb_idl_row_is_new(row)) {
-        vsctl_fatal("cannot modify read-only column %s in table %s",
-                    column->name, ovsdb_idl_row_get_table(row)->name);
-    }
-}
-
-/* ------------------------------------------------------------------------
- * Database commands.
- * ------------------------------------------------------------------------ */
-
-static char **
-parse_columns_option(const char *columns,
-                     const struct ovsdb_table_schema *ts, size_t *np,
-                     const struct ovsdb_column ***colsp)
-{
-    const struct ovsdb_column **cols = NULL;
-    char **names = NULL;
-    size_t n = 0;
-
-    if (columns) {
-        char *copy = xstrdup(columns), *save = NULL, *tok;
-
-        for (tok = strtok_r(copy, ", ", &save); tok;
-             tok = strtok_r(NULL, ", ", &save)) {
-            const struct ovsdb_column *c = must_find_column(ts, tok);
-
-            cols = xrealloc(cols, (n + 1) * sizeof *cols);
-            names = xrealloc(names, (n + 1) * sizeof *names);
-            cols[n] = c;
-            names[n] = xstrdup(c->name);
-            n++;
-        }
-        free(copy);
-    } else {
-        size_t i;
-
-        for (i = 0; i < ts->n_columns; i++) {
-            if (i == OVSDB_COL_VERSION) {
-                continue;
-            }
-            cols = xrealloc(cols, (n + 1) * sizeof *cols);
-            names = xrealloc(names, (n + 1) * sizeof *names);
-            cols[n] = ts->columns[i];
-            names[n] = xstrdup(ts->columns[i]->name);
-            n++;
-        }
-    }
-    *np = n;
-    *colsp = cols;
-    return names;
-}
-
-static void
-list_row(struct table *t, const struct ovsdb_idl_row *row,
-         const struct ovsdb_column **cols, size_t n)
-{
-    struct table_cell *cells = table_add_row(t);
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        if (cols[i]->index == OVSDB_COL_UUID) {
-            struct ovsdb_datum d;
-            union ovsdb_atom atom;
-
-            ovsdb_datum_init_empty(&d);
-            atom.uuid = *ovsdb_idl_row_get_uuid(row);
-            ovsdb_datum_add(&d, &atom, NULL, &cols[i]->type);
-            set_cell(&cells[i], &d, &cols[i]->type);
-            ovsdb_datum_destroy(&d, &cols[i]->type);
-        } else {
-            set_cell(&cells[i], ovsdb_idl_row_get(row, cols[i]),
-                     &cols[i]->type);
-        }
-    }
-}
-
-static struct table *
-start_table(const struct vsctl_command *cmd,
-            const struct ovsdb_table_schema *ts,
-            const struct ovsdb_column ***colsp, size_t *np)
-{
-    const char *columns = command_option(cmd, "--columns");
-    struct table *t = table_create(NULL);
-    char **names = parse_columns_option(columns ? columns : columns_opt,
-                                        ts, np, colsp);
-    size_t i;
-
-    for (i = 0; i < *np; i++) {
-        table_add_column(t, names[i]);
-        free(names[i]);
-    }
-    free(names);
-    return t;
-}
-
-static void
-cmd_list(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
-{
-    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
-    bool must_exist = !has_option(cmd, "--if-exists");
-    const struct ovsdb_column **cols;
-    const struct ovsdb_idl_row *row;
-    size_t n;
-    int i;
-
-    cmd->table = start_table(cmd, ts, &cols, &n);
-    if (cmd->argc > 2) {
-        for (i = 2; i < cmd->argc; i++) {
-            row = get_row(ctx, ts, cmd->argv[i], must_exist);
-            if (row) {
-                list_row(cmd->table, row, cols, n);
-            }
-        }
-    } else {
-        OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl, ts) {
-            list_row(cmd->table, row, cols, n);
-        }
-    }
-    free(cols);
-}
-
-static const char *const cond_ops[] = {
-    "=", "!=", "<", ">", "<=", ">=",
-    "{=}", "{!=}", "{<}", "{>}", "{<=}", "{>=}"
-};
-enum { OP_EQ, OP_NE, OP_LT, OP_GT, OP_LE, OP_GE,
-       OP_SET_EQ, OP_SET_NE, OP_SUBSET, OP_SUPERSET, OP_SUBSET_EQ,
-       OP_SUPERSET_EQ };
-
-static int
-datum_compare(const struct ovsdb_datum *a, const struct ovsdb_datum *b,
-              const struct ovsdb_type *type)
-{
-    return ovsdb_datum_compare_3way(a, b, type);
-}
-
-/* Whether 'row' satisfies "COLUMN[:KEY]OP VALUE" in 'arg'. */
-static bool
-is_condition_satisfied(struct vsctl_ctx *ctx,
-                       const struct ovsdb_table_schema *ts,
-                       const struct ovsdb_idl_row *row, const char *arg)
-{
-    const struct ovsdb_column *column;
-    char *key, *value, *error;
-    struct ovsdb_datum have, want;
-    struct ovsdb_type type;
-    bool result;
-    int op;
-
-    error = parse_column_key_value(arg, ts, &column, &key, &op, cond_ops,
-                                   sizeof cond_ops / sizeof cond_ops[0],
-                                   &value);
-    if (error) {
-        vsctl_fatal("%s", error);
-    }
-
-    if (column->index == OVSDB_COL_UUID) {
-        union ovsdb_atom atom;
-
-        ovsdb_datum_init_empty(&have);
-        atom.uuid = *ovsdb_idl_row_get_uuid(row);
-        ovsdb_datum_add(&have, &atom, NULL, &column->type);
-    } else {
-        ovsdb_datum_clone(&have, ovsdb_idl_row_get(row, column),
-                          &column->type);
-    }
-    type = column->type;
-    if (key) {
-        union ovsdb_atom key_atom;
-        unsigned int idx;
-
-        if (!ovsdb_type_is_map(&column->type)) {
-            vsctl_fatal("cannot specify key to check for non-map column %s",
-                        column->name);
-        }
-        error = atom_from_string(&key_atom, &column->type.key, key, NULL);
-        if (error) {
-            vsctl_fatal("%s", error);
-        }
-        /* Compare the value for the key, as a set of 0 or 1 values. */
-        ovsdb_type_init_scalar(&type, column->type.value.type);
-        type.value.type = OVSDB_TYPE_VOID;
-        type.key = column->type.value;
-        type.n_min = 0;
-        type.n_max = op >= OP_SET_EQ ? UINT_MAX : 1;
-        idx = ovsdb_datum_find_key(&have, &key_atom, column->type.key.type);
-        {
-            struct ovsdb_datum v;
-
-            ovsdb_datum_init_empty(&v);
-            if (idx != UINT_MAX) {
-                ovsdb_datum_add(&v, &have.values[idx], NULL, &type);
-            }
-            ovsdb_datum_destroy(&have, &column->type);
-            have = v;
-        }
-        ovsdb_atom_destroy(&key_atom, column->type.key.type);
-        if (idx == UINT_MAX && op < OP_SET_EQ) {
-            /* A missing key satisfies only "!=". */
-            ovsdb_datum_destroy(&have, &type);
-            free(key);
-            free(value);
-            return op == OP_NE;
-        }
-        {
-            struct ovsdb_type vtype = type;
-
-            vtype.n_min = op >= OP_SET_EQ ? 0 : 1;
-            error = datum_from_string(&want, &vtype, value, ctx->symtab);
-        }
-    } else {
-        struct ovsdb_type wtype = column->type;
-
-        if (op >= OP_SET_EQ) {
-            wtype.n_min = 0;
-            wtype.n_max = UINT_MAX;
-        }
-        error = datum_from_string(&want, &wtype, value, ctx->symtab);
-    }
-    if (error) {
-        vsctl_fatal("%s", error);
-    }
-
-    switch (op) {
-    case OP_EQ:
-    case OP_SET_EQ:
-        result = !datum_compare(&have, &want, &type);
-        break;
-    case OP_NE:
-    case OP_SET_NE:
-        result = datum_compare(&have, &want, &type) != 0;
-        break;
-    case OP_LT:
-        result = datum_compare(&have, &want, &type) < 0;
-        break;
-    case OP_GT:
-        result = datum_compare(&have, &want, &type) > 0;
-        break;
-    case OP_LE:
-        result = datum_compare(&have, &want, &type) <= 0;
-        break;
-    case OP_GE:
-        result = datum_compare(&have, &want, &type) >= 0;
-        break;
-    case OP_SUBSET:
-        result = (ovsdb_datum_includes_all(&want, &have, &type)
-                  && datum_compare(&have, &want, &type));
-        break;
-    case OP_SUPERSET:
-        result = (ovsdb_datum_includes_all(&have, &want, &type)
-                  && datum_compare(&have, &want, &type));
-        break;
-    case OP_SUBSET_EQ:
-        result = ovsdb_datum_includes_all(&want, &have, &type);
-        break;
-    case OP_SUPERSET_EQ:
-        result = ovsdb_datum_includes_all(&have, &want, &type);
-        break;
-    default:
-        abort();
-    }
-    ovsdb_datum_destroy(&have, key ? &type : &column->type);
-    ovsdb_datum_destroy(&want, &type);
-    free(key);
-    free(value);
-    return result;
-}
-
-static void
-cmd_find(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
-{
-    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
-    const struct ovsdb_column **cols;
-    const struct ovsdb_idl_row *row;
-    size_t n;
-
-    cmd->table = start_table(cmd, ts, &cols, &n);
-    OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl, ts) {
-        int i;
-
-        for (i = 2; i < cmd->argc; i++) {
-            if (!is_condition_satisfied(ctx, ts, row, cmd->argv[i])) {
-                break;
-            }
-        }
-        if (i == cmd->argc) {
-            list_row(cmd->table, row, cols, n);
-        }
-    }
-    free(cols);
-}
-
-static void
-set_symbol_for(struct vsctl_ctx *ctx, const char *id,
-               const struct ovsdb_idl_row *row)
-{
-    struct ovsdb_symbol *sym;
-
-    if (id[0] != '@') {
-        vsctl_fatal("row id \"%s\" does not begin with \"@\"", id);
-    }
-    sym = ovsdb_symbol_table_get(ctx->symtab, id);
-    if (sym && sym->created) {
-        vsctl_fatal("row id \"%s\" may only be specified on one --id "
-                    "option", id);
-    }
-    if (!sym) {
-        sym = ovsdb_symbol_table_insert(ctx->symtab, id);
-    }
-    sym->created = true;
-    if (row) {
-        sym->uuid = *ovsdb_idl_row_get_uuid(row);
-    }
-}
-
-static void
-cmd_get(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
-{
-    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
-    bool must_exist = !has_option(cmd, "--if-exists");
-    const char *id = command_option(cmd, "--id");
-    const struct ovsdb_idl_row *row;
-    int i;
-
-    if (id && !must_exist) {
-        vsctl_fatal("--if-exists and --id may not be specified together");
-    }
-    row = get_row(ctx, ts, cmd->argv[2], must_exist);
-    if (!row) {
-        return;
-    }
-    if (id) {
-        set_symbol_for(ctx, id, row);
-    }
-    for (i = 3; i < cmd->argc; i++) {
-        const struct ovsdb_column *column;
-        char *key, *value, *error;
-        int op;
-
-        error = parse_column_key_value(cmd->argv[i], ts, &column, &key, &op,
-                                       NULL, 0, &value);
-        if (error) {
-            vsctl_fatal("%s", error);
-        }
-        if (column->index != OVSDB_COL_UUID) {
-            ovsdb_idl_txn_verify(ctx->txn, row, column);
-        }
-        if (key) {
-            const struct ovsdb_datum *d = ovsdb_idl_row_get(row, column);
-            union ovsdb_atom key_atom;
-            unsigned int idx;
-
-            if (!ovsdb_type_is_map(&column->type)) {
-                vsctl_fatal("cannot specify key to get for non-map column %s",
-                            column->name);
-            }
-            error = atom_from_string(&key_atom, &column->type.key, key,
-                                     ctx->symtab);
-            if (error) {
-                vsctl_fatal("%s", error);
-            }
-            idx = ovsdb_datum_find_key(d, &key_atom, column->type.key.type);
-            ovsdb_atom_destroy(&key_atom, column->type.key.type);
-            if (idx == UINT_MAX) {
-                if (must_exist) {
-                    vsctl_fatal("no key \"%s\" in %s record \"%s\" column %s",
-                                key, ts->name, cmd->argv[2], column->name);
-                }
-            } else {
-                ovsdb_atom_to_string(&d->values[idx], column->type.value.type,
-                                     &cmd->output);
-            }
-            free(key);
-        } else if (column->index == OVSDB_COL_UUID) {
-            char s[UUID_LEN + 1];
-
-            uuid_to_string(ovsdb_idl_row_get_uuid(row), s);
-            ds_put_cstr(&cmd->output, s);
-        } else {
-            ovsdb_datum_to_string(ovsdb_idl_row_get(row, column),
-                                  &column->type, &cmd->output);
-        }
-        ds_put_char(&cmd->output, '\n');
-    }
-}
-
-/* Sets "COLUMN[:KEY]=VALUE" in 'row'. */
-static void
-set_column(struct vsctl_ctx *ctx, const struct ovsdb_table_schema *ts,
-           const struct ovsdb_idl_row *row, const char *arg)
-{
-    static const char *const set_ops[] = { "=" };
-    const struct ovsdb_column *column;
-    char *key, *value, *error;
-    int op;
-
-    error = parse_column_key_value(arg, ts, &column, &key, &op, set_ops, 1,
-                                   &value);
-    if (error) {
-        if (!strchr(arg, '=')) {
-            free(error);
-            vsctl_fatal("%s: argument does not end in \"=\" followed by "
-                        "a value.", arg);
-        }
-        vsctl_fatal("%s", error);
-    }
-    if (column->index == OVSDB_COL_UUID) {
-        vsctl_fatal("%s does not contain a column whose name matches "
-                    "\"%s\"", ts->name, column->name);
-    }
-    check_mutable(row, column);
-    if (key) {
-        union ovsdb_atom key_atom, value_atom;
-        struct ovsdb_datum d;
-
-        if (!ovsdb_type_is_map(&column->type)) {
-            vsctl_fatal("cannot specify key to set for non-map column %s",
-                        column->name);
-        }
-        error = atom_from_string(&key_atom, &column->type.key, key,
-                                 ctx->symtab);
-        if (!error) {
-            error = atom_from_string(&value_atom, &column->type.value, value,
-                                     ctx->symtab);
-        }
-        if (error) {
-            vsctl_fatal("%s", error);
-        }
-        ovsdb_datum_clone(&d, ovsdb_idl_row_get(row, column), &column->type);
-        {
-            unsigned int idx = ovsdb_datum_find_key(&d, &key_atom,
-                                                    column->type.key.type);
-
-            if (idx != UINT_MAX) {
-                ovsdb_datum_remove(&d, idx, &column->type);
-            }
-        }
-        ovsdb_datum_add(&d, &key_atom, &value_atom, &column->type);
-        ovsdb_atom_destroy(&key_atom, column->type.key.type);
-        ovsdb_atom_destroy(&value_atom, column->type.value.type);
-        if (d.n > column->type.n_max) {
-            vsctl_fatal("\"%s\" column %s: too many values", ts->name,
-                        column->name);
-        }
-        ovsdb_idl_txn_verify(ctx->txn, row, column);
-        ovsdb_idl_txn_write(ctx->txn, row, column, &d);
-        free(key);
-    } else {
-        struct ovsdb_datum d;
-
-        if (!*value) {
-            vsctl_fatal("%s: argument does not end in \"=\" followed by "
-                        "a value.", arg);
-        }
-        must_parse_datum(&d, &column->type, value, ctx->symtab);
-        ovsdb_idl_txn_write(ctx->txn, row, column, &d);
-    }
-    free(value);
-    invalidate_cache(ctx);
-}
-
-static void
-cmd_set(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
-{
-    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
-    bool must_exist = !has_option(cmd, "--if-exists");
-    const struct ovsdb_idl_row *row;
-    int i;
-
-    row = get_row(ctx, ts, cmd->argv[2], must_exist);
-    if (!row) {
-        return;
-    }
-    for (i = 3; i < cmd->argc; i++) {
-        set_column(ctx, ts, row, cmd->argv[i]);
-    }
-}
-
-static const struct ovsdb_column *
-writable_column(const struct ovsdb_table_schema *ts,
-                const struct ovsdb_idl_row *row, const char *name)
-{
-    const struct ovsdb_column *column = must_find_column(ts, name);
-
-    if (column->index == OVSDB_COL_UUID) {
-        vsctl_fatal("%s does not contain a column whose name matches "
-                    "\"%s\"", ts->name, column->name);
-    }
-    check_mutable(row, column);
-    return column;
-}
-
-static void
-cmd_add_remove(struct vsctl_ctx *ctx, struct vsctl_command *cmd, bool add)
-{
-    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
-    bool must_exist = !has_option(cmd, "--if-exists");
-    const struct ovsdb_column *column;
-    const struct ovsdb_idl_row *row;
-    struct ovsdb_datum old;
-    struct ovsdb_type loose;
-    int i;
-
-    row = get_row(ctx, ts, cmd->argv[2], must_exist);
-    if (!row) {
-        return;
-    }
-    column = writable_column(ts, row, cmd->argv[3]);
-    loose = column->type;
-    loose.n_min = 0;
-    loose.n_max = UINT_MAX;
-    ovsdb_datum_clone(&old, ovsdb_idl_row_get(row, column), &column->type);
-    for (i = 4; i < cmd->argc; i++) {
-        struct ovsdb_datum d;
-        char *error;
-
-        error = datum_from_string(&d, &loose, cmd->argv[i], ctx->symtab);
-        if (error && !add && ovsdb_type_is_map(&column->type)) {
-            /* "remove" also takes bare keys of a map. */
-            struct ovsdb_type keys = loose;
-
-            keys.value.type = OVSDB_TYPE_VOID;
-            free(error);
-            error = datum_from_string(&d, &keys, cmd->argv[i], ctx->symtab);
-            if (!error) {
-                ovsdb_datum_subtract(&old, &column->type, &d, &keys);
-                ovsdb_datum_destroy(&d, &keys);
-                continue;
-            }
-        }
-        if (error) {
-            vsctl_fatal("%s", error);
-        }
-        if (add) {
-            unsigned int k;
-
-            for (k = 0; k < d.n; k++) {
-                if (ovsdb_type_is_map(&column->type)) {
-                    /* An existing key keeps its value, as in OVS. */
-                    if (ovsdb_datum_find_key(&old, &d.keys[k],
-                                             column->type.key.type)
-                        != UINT_MAX) {
-                        continue;
-                    }
-                }
-                ovsdb_datum_add(&old, &d.keys[k],
-                                d.values ? &d.values[k] : NULL, &loose);
-            }
-        } else {
-            ovsdb_datum_subtract(&old, &column->type, &d, &column->type);
-        }
-        ovsdb_datum_destroy(&d, &loose);
-    }
-    if (old.n > column->type.n_max) {
-        char *english = ovsdb_type_to_english(&column->type);
-
-        vsctl_fatal("\"%s\" operation would put %u values in column %s of "
-                    "table %s but the maximum number is %u",
-                    add ? "add" : "remove", old.n, column->name, ts->name,
-                    column->type.n_max);
-        free(english);
-    }
-    if (old.n < column->type.n_min) {
-        vsctl_fatal("\"%s\" operation would put %u %s in column %s of "
-                    "table %s but the minimum number is %u",
-                    add ? "add" : "remove", old.n,
-                    ovsdb_type_is_map(&column->type) ? "pairs" : "values",
-                    column->name, ts->name, column->type.n_min);
-    }
-    ovsdb_idl_txn_verify(ctx->txn, row, column);
-    ovsdb_idl_txn_write(ctx->txn, row, column, &old);
-    invalidate_cache(ctx);
-}
-
-static void
-cmd_add(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
-{
-    cmd_add_remove(ctx, cmd, true);
-}
-
-static void
-cmd_remove(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
-{
-    cmd_add_remove(ctx, cmd, false);
-}
-
-static void
-cmd_clear(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
-{
-    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
-    bool must_exist = !has_option(cmd, "--if-exists");
-    const struct ovsdb_idl_row *row;
-    int i;
-
-    row = get_row(ctx, ts, cmd->argv[2], must_exist);
-    if (!row) {
-        return;
-    }
-    for (i = 3; i < cmd->argc; i++) {
-        const struct ovsdb_column *column = writable_column(ts, row,
-                                                           cmd->argv[i]);
-        struct ovsdb_datum d;
-
-        if (column->type.n_min > 0) {
-            vsctl_fatal("\"clear\" operation cannot be applied to column %s "
-                        "of table %s, which is not allowed to be empty",
-                        column->name, ts->name);
-        }
-        ovsdb_datum_init_empty(&d);
-        ovsdb_idl_txn_write(ctx->txn, row, column, &d);
-    }
-    invalidate_cache(ctx);
-}
-
-static void
-cmd_create(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
-{
-    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
-    const char *id = command_option(cmd, "--id");
-    const struct ovsdb_idl_row *row;
-    struct ovsdb_symbol *sym = NULL;
-    int i;
-
-    if (id) {
-        set_symbol_for(ctx, id, NULL);
-        sym = ovsdb_symbol_table_get(ctx->symtab, id);
-    } else if (!ts->is_root) {
-        VLOG_WARN("applying \"create\" command to table %s without --id "
-                  "option will have no effect", ts->name);
-    }
-    /* Earlier commands that referred to "@name" hold the symbol's UUID:
-     * the new row takes it as its temporary UUID. */
-    row = ovsdb_idl_txn_insert_uuid(ctx->txn, ts, sym ? &sym->uuid : NULL);
-    for (i = 2; i < cmd->argc; i++) {
-        set_column(ctx, ts, row, cmd->argv[i]);
-    }
-    cmd->has_created = true;
-    cmd->created = *ovsdb_idl_row_get_uuid(row);
-}
-
-static void
-cmd_destroy(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
-{
-    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
-    bool must_exist = !has_option(cmd, "--if-exists");
-    bool all = has_option(cmd, "--all");
-    const struct ovsdb_idl_row *row, *next;
-    int i;
-
-    if (all && cmd->argc > 2) {
-        vsctl_fatal("--all and records argument should not be specified "
-                    "together");
-    }
-    if (all && !must_exist) {
-        vsctl_fatal("--all and --if-exists should not be specified "
-                    "together");
-    }
-    if (all) {
-        for (row = ovsdb_idl_first_row(ctx->idl, ts); row; row = next) {
-            next = ovsdb_idl_next_row(row);
-            ovsdb_idl_txn_delete(ctx->txn, row);
-        }
-    } else {
-        for (i = 2; i < cmd->argc; i++) {
-            row = get_row(ctx, ts, cmd->argv[i], must_exist);
-            if (row) {
-                ovsdb_idl_txn_delete(ctx->txn, row);
-            }
-        }
-    }
-    invalidate_cache(ctx);
-}
-
-static void
-cmd_wait_until(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
-{
-    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
-    const struct ovsdb_idl_row *row;
-    int i;
-
-    row = get_row(ctx, ts, cmd->argv[2], false);
-    if (!row) {
-        ctx->try_again = true;
-        return;
-    }
-    for (i = 3; i < cmd->argc; i++) {
-        if (!is_condition_satisfied(ctx, ts, row, cmd->argv[i])) {
-            ctx->try_again = true;
-            return;
-        }
-    }
-}
-
-static void
-cmd_comment(struct vsctl_ctx *ctx DPS_UNUSED,
-            struct vsctl_command *cmd DPS_UNUSED)
-{
-}
 
 /* ------------------------------------------------------------------------
  * Open vSwitch commands.
  * ------------------------------------------------------------------------ */
 
 static void
-cmd_init(struct vsctl_ctx *ctx DPS_UNUSED,
-         struct vsctl_command *cmd DPS_UNUSED)
+cmd_init(struct db_ctl_context *ctx_ DPS_UNUSED,
+         struct db_ctl_command *cmd DPS_UNUSED)
 {
     /* The root row is inserted, if missing, before any command runs. */
 }
@@ -2580,13 +1002,13 @@ show_row(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row, int level,
             && c->type.key.uuid.ref_table_name
             && c->type.value.type == OVSDB_TYPE_VOID) {
             const struct ovsdb_table_schema *rts
-                = ovsdb_idl_get_table(ctx->idl,
+                = ovsdb_idl_get_table(ctx->base.idl,
                                       c->type.key.uuid.ref_table_name);
             unsigned int j;
 
             for (j = 0; rts && j < d->n; j++) {
                 const struct ovsdb_idl_row *ref
-                    = ovsdb_idl_get_row(ctx->idl, rts, &d->keys[j].uuid);
+                    = ovsdb_idl_get_row(ctx->base.idl, rts, &d->keys[j].uuid);
 
                 if (ref) {
                     show_row(ctx, ref, level + 1, out);
@@ -2602,11 +1024,13 @@ show_row(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row, int level,
 }
 
 static void
-cmd_show(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_show(struct db_ctl_context *ctx_,
+         struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     const struct ovsdb_idl_row *row;
 
-    OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl,
+    OVSDB_IDL_FOR_EACH_ROW (row, ctx->base.idl,
                             table_schema(ctx, "Open_vSwitch")) {
         show_row(ctx, row, 0, &cmd->output);
     }
@@ -2625,7 +1049,7 @@ clear_columns(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
 
         if (c) {
             ovsdb_datum_init_default(&d, &c->type);
-            ovsdb_idl_txn_write(ctx->txn, row, c, &d);
+            ovsdb_idl_txn_write(ctx->base.txn, row, c, &d);
         }
     }
 }
@@ -2633,22 +1057,24 @@ clear_columns(struct vsctl_ctx *ctx, const struct ovsdb_idl_row *row,
 static void
 clear_table(struct vsctl_ctx *ctx, const char *table)
 {
-    const struct ovsdb_table_schema *ts = ovsdb_idl_get_table(ctx->idl,
+    const struct ovsdb_table_schema *ts = ovsdb_idl_get_table(ctx->base.idl,
                                                               table);
     const struct ovsdb_idl_row *row, *next;
 
     if (!ts) {
         return;
     }
-    for (row = ovsdb_idl_first_row(ctx->idl, ts); row; row = next) {
+    for (row = ovsdb_idl_first_row(ctx->base.idl, ts); row; row = next) {
         next = ovsdb_idl_next_row(row);
-        ovsdb_idl_txn_delete(ctx->txn, row);
+        ovsdb_idl_txn_delete(ctx->base.txn, row);
     }
 }
 
 static void
-cmd_emer_reset(struct vsctl_ctx *ctx, struct vsctl_command *cmd DPS_UNUSED)
+cmd_emer_reset(struct db_ctl_context *ctx_,
+               struct db_ctl_command *cmd DPS_UNUSED)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     static const char *const ovs_cols[] = {
         "manager_options", "ssl", NULL
     };
@@ -2663,7 +1089,7 @@ cmd_emer_reset(struct vsctl_ctx *ctx, struct vsctl_command *cmd DPS_UNUSED)
     const struct ovsdb_idl_row *row;
 
     clear_columns(ctx, ctx->ovs, ovs_cols);
-    OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl, table_schema(ctx, "Bridge")) {
+    OVSDB_IDL_FOR_EACH_ROW (row, ctx->base.idl, table_schema(ctx, "Bridge")) {
         const struct ovsdb_datum *oc = get_col(row, "other_config");
         struct ovsdb_datum keep;
         unsigned int i;
@@ -2690,10 +1116,11 @@ cmd_emer_reset(struct vsctl_ctx *ctx, struct vsctl_command *cmd DPS_UNUSED)
                                     "other_config")->type);
         }
     }
-    OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl, table_schema(ctx, "Port")) {
+    OVSDB_IDL_FOR_EACH_ROW (row, ctx->base.idl, table_schema(ctx, "Port")) {
         clear_columns(ctx, row, port_cols);
     }
-    OVSDB_IDL_FOR_EACH_ROW (row, ctx->idl, table_schema(ctx, "Interface")) {
+    OVSDB_IDL_FOR_EACH_ROW (row, ctx->base.idl,
+                            table_schema(ctx, "Interface")) {
         clear_columns(ctx, row, iface_cols);
     }
     clear_table(ctx, "Mirror");
@@ -2712,9 +1139,11 @@ cmd_emer_reset(struct vsctl_ctx *ctx, struct vsctl_command *cmd DPS_UNUSED)
  * ------------------------------------------------------------------------ */
 
 static void
-cmd_add_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_add_br(struct db_ctl_context *ctx_,
+           struct db_ctl_command *cmd)
 {
-    bool may_exist = has_option(cmd, "--may-exist");
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
+    bool may_exist = db_ctl_has_option(cmd, "--may-exist");
     const char *br_name = cmd->argv[1];
     const char *parent_name = NULL;
     const struct ovsdb_idl_row *iface, *port;
@@ -2724,11 +1153,11 @@ cmd_add_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
         parent_name = cmd->argv[2];
         vlan = atoi(cmd->argv[3]);
         if (vlan < 0 || vlan > 4095) {
-            vsctl_fatal("%s: vlan must be between 0 and 4095",
+            db_ctl_fatal("%s: vlan must be between 0 and 4095",
                         cmd->argv[0]);
         }
     } else if (cmd->argc != 2) {
-        vsctl_fatal("'%s' command takes exactly 1 or 3 arguments",
+        db_ctl_fatal("'%s' command takes exactly 1 or 3 arguments",
                     cmd->argv[0]);
     }
 
@@ -2739,23 +1168,23 @@ cmd_add_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
         if (br) {
             if (!parent_name) {
                 if (!br->row) {
-                    vsctl_fatal("\"--may-exist add-br %s\" but %s is a VLAN "
+                    db_ctl_fatal("\"--may-exist add-br %s\" but %s is a VLAN "
                                 "bridge for VLAN %d", br_name, br_name,
                                 br->vlan);
                 }
             } else {
                 if (br->row) {
-                    vsctl_fatal("\"--may-exist add-br %s %s %d\" but %s is "
+                    db_ctl_fatal("\"--may-exist add-br %s %s %d\" but %s is "
                                 "not a VLAN bridge", br_name, parent_name,
                                 vlan, br_name);
                 } else if (strcmp(ctx->bridges[br->parent].name,
                                   parent_name)) {
-                    vsctl_fatal("\"--may-exist add-br %s %s %d\" but %s has "
+                    db_ctl_fatal("\"--may-exist add-br %s %s %d\" but %s has "
                                 "the wrong parent %s", br_name, parent_name,
                                 vlan, br_name,
                                 ctx->bridges[br->parent].name);
                 } else if (br->vlan != vlan) {
-                    vsctl_fatal("\"--may-exist add-br %s %s %d\" but %s is "
+                    db_ctl_fatal("\"--may-exist add-br %s %s %d\" but %s is "
                                 "a VLAN bridge for the wrong VLAN %d",
                                 br_name, parent_name, vlan, br_name,
                                 br->vlan);
@@ -2793,10 +1222,10 @@ cmd_add_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
         struct vsctl_bridge *parent = find_bridge(ctx, parent_name, false);
 
         if (parent && !parent->row) {
-            vsctl_fatal("cannot create bridge with fake bridge as parent");
+            db_ctl_fatal("cannot create bridge with fake bridge as parent");
         }
         if (!parent) {
-            vsctl_fatal("parent bridge %s does not exist", parent_name);
+            db_ctl_fatal("parent bridge %s does not exist", parent_name);
         }
         iface = insert_row(ctx, "Interface");
         write_string(ctx, iface, "name", br_name);
@@ -2832,10 +1261,10 @@ del_port_row(struct vsctl_ctx *ctx, const struct vsctl_port *port)
     update_ref(ctx, br, "ports", ovsdb_idl_row_get_uuid(port_row), false);
     for (size_t i = 0; i < ctx->n_ifaces; i++) {
         if (ctx->ifaces[i].port == port_idx) {
-            ovsdb_idl_txn_delete(ctx->txn, ctx->ifaces[i].row);
+            ovsdb_idl_txn_delete(ctx->base.txn, ctx->ifaces[i].row);
         }
     }
-    ovsdb_idl_txn_delete(ctx->txn, port_row);
+    ovsdb_idl_txn_delete(ctx->base.txn, port_row);
 }
 
 static void
@@ -2863,9 +1292,11 @@ del_bridge(struct vsctl_ctx *ctx, struct vsctl_bridge *br)
 }
 
 static void
-cmd_del_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_del_br(struct db_ctl_context *ctx_,
+           struct db_ctl_command *cmd)
 {
-    bool must_exist = !has_option(cmd, "--if-exists");
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
+    bool must_exist = !db_ctl_has_option(cmd, "--if-exists");
     struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], must_exist);
 
     if (br) {
@@ -2884,7 +1315,7 @@ compare_strings(const void *a_, const void *b_)
 
 /* Prints 'names' sorted, one a line. */
 static void
-output_sorted(struct vsctl_command *cmd, const char **names, size_t n)
+output_sorted(struct db_ctl_command *cmd, const char **names, size_t n)
 {
     size_t i;
 
@@ -2898,15 +1329,17 @@ output_sorted(struct vsctl_command *cmd, const char **names, size_t n)
 }
 
 static void
-cmd_list_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_list_br(struct db_ctl_context *ctx_,
+            struct db_ctl_command *cmd)
 {
-    bool real = has_option(cmd, "--real");
-    bool fake = has_option(cmd, "--fake");
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
+    bool real = db_ctl_has_option(cmd, "--real");
+    bool fake = db_ctl_has_option(cmd, "--fake");
     const char **names;
     size_t i, n = 0;
 
     if (real && fake) {
-        vsctl_fatal("list-br: --real and --fake may not be used together");
+        db_ctl_fatal("list-br: --real and --fake may not be used together");
     }
     populate_cache(ctx);
     names = xcalloc(ctx->n_bridges + 1, sizeof *names);
@@ -2923,24 +1356,30 @@ cmd_list_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 }
 
 static void
-cmd_br_exists(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_br_exists(struct db_ctl_context *ctx_,
+              struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     if (!find_bridge(ctx, cmd->argv[1], false)) {
         exit(2);
     }
 }
 
 static void
-cmd_br_to_vlan(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_br_to_vlan(struct db_ctl_context *ctx_,
+               struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
 
     ds_put_format(&cmd->output, "%d\n", br->row ? 0 : br->vlan);
 }
 
 static void
-cmd_br_to_parent(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_br_to_parent(struct db_ctl_context *ctx_,
+                 struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
 
     ds_put_format(&cmd->output, "%s\n",
@@ -2956,8 +1395,10 @@ external_ids_row(struct vsctl_bridge *br)
 }
 
 static void
-cmd_br_set_external_id(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_br_set_external_id(struct db_ctl_context *ctx_,
+                       struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
     const struct ovsdb_idl_row *row = external_ids_row(br);
     const struct ovsdb_column *c
@@ -2966,7 +1407,7 @@ cmd_br_set_external_id(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
     union ovsdb_atom key;
     unsigned int idx;
 
-    ovsdb_idl_txn_verify(ctx->txn, row, c);
+    ovsdb_idl_txn_verify(ctx->base.txn, row, c);
     ovsdb_datum_clone(&d, ovsdb_idl_row_get(row, c), &c->type);
     key.string = cmd->argv[2];
     idx = ovsdb_datum_find_key(&d, &key, OVSDB_TYPE_STRING);
@@ -2979,12 +1420,14 @@ cmd_br_set_external_id(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
         value.string = cmd->argv[3];
         ovsdb_datum_add(&d, &key, &value, &c->type);
     }
-    ovsdb_idl_txn_write(ctx->txn, row, c, &d);
+    ovsdb_idl_txn_write(ctx->base.txn, row, c, &d);
 }
 
 static void
-cmd_br_get_external_id(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_br_get_external_id(struct db_ctl_context *ctx_,
+                       struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
     const struct ovsdb_idl_row *row = external_ids_row(br);
     const struct ovsdb_datum *d;
@@ -3009,8 +1452,10 @@ cmd_br_get_external_id(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
  * ------------------------------------------------------------------------ */
 
 static void
-cmd_list_ports(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_list_ports(struct db_ctl_context *ctx_,
+               struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
     size_t idx = br - ctx->bridges;
     const char **names = xcalloc(ctx->n_ports + 1, sizeof *names);
@@ -3029,8 +1474,10 @@ cmd_list_ports(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 }
 
 static void
-cmd_list_ifaces(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_list_ifaces(struct db_ctl_context *ctx_,
+                struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
     size_t idx = br - ctx->bridges;
     const char **names = xcalloc(ctx->n_ifaces + 1, sizeof *names);
@@ -3050,7 +1497,7 @@ cmd_list_ifaces(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 }
 
 static void
-add_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd,
+add_port(struct vsctl_ctx *ctx, struct db_ctl_command *cmd,
          const char *br_name, const char *port_name, bool may_exist,
          bool fake_iface, char **iface_names, int n_ifaces,
          char **settings, int n_settings)
@@ -3071,7 +1518,7 @@ add_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd,
             int n_have = 0;
 
             if (want != &ctx->bridges[vp->bridge]) {
-                vsctl_fatal("\"--may-exist add-port %s %s\" but %s is "
+                db_ctl_fatal("\"--may-exist add-port %s %s\" but %s is "
                             "actually attached to bridge %s", br_name,
                             port_name, port_name, port_bridge_name(ctx, vp));
             }
@@ -3117,7 +1564,7 @@ add_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd,
                 for (j = 0; j < n; j++) {
                     ds_put_format(&have_s, "%s%s", j ? ", " : "", have[j]);
                 }
-                vsctl_fatal("\"--may-exist add-bond %s %s %s\" but %s "
+                db_ctl_fatal("\"--may-exist add-bond %s %s %s\" but %s "
                             "actually has interface(s) %s", br_name,
                             port_name, ds_cstr(&want_s), port_name,
                             ds_cstr(&have_s));
@@ -3163,7 +1610,8 @@ add_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd,
     }
     free(ifaces);
     for (i = 0; i < n_settings; i++) {
-        set_column(ctx, table_schema(ctx, "Port"), port, settings[i]);
+        db_ctl_set_column(&ctx->base, table_schema(ctx, "Port"), port,
+                          settings[i]);
     }
     update_ref(ctx, br_row, "ports", ovsdb_idl_row_get_uuid(port), true);
     invalidate_cache(ctx);
@@ -3171,19 +1619,23 @@ add_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd,
 }
 
 static void
-cmd_add_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_add_port(struct db_ctl_context *ctx_,
+             struct db_ctl_command *cmd)
 {
-    bool may_exist = has_option(cmd, "--may-exist");
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
+    bool may_exist = db_ctl_has_option(cmd, "--may-exist");
 
     add_port(ctx, cmd, cmd->argv[1], cmd->argv[2], may_exist, false,
              &cmd->argv[2], 1, &cmd->argv[3], cmd->argc - 3);
 }
 
 static void
-cmd_add_bond(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_add_bond(struct db_ctl_context *ctx_,
+             struct db_ctl_command *cmd)
 {
-    bool may_exist = has_option(cmd, "--may-exist");
-    bool fake_iface = has_option(cmd, "--fake-iface");
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
+    bool may_exist = db_ctl_has_option(cmd, "--may-exist");
+    bool fake_iface = db_ctl_has_option(cmd, "--fake-iface");
     int n_ifaces, i;
 
     n_ifaces = cmd->argc - 3;
@@ -3194,7 +1646,7 @@ cmd_add_bond(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
         }
     }
     if (n_ifaces < 2) {
-        vsctl_fatal("add-bond requires at least 2 interfaces, but only "
+        db_ctl_fatal("add-bond requires at least 2 interfaces, but only "
                     "%d were specified", n_ifaces);
     }
     add_port(ctx, cmd, cmd->argv[1], cmd->argv[2], may_exist, fake_iface,
@@ -3203,10 +1655,12 @@ cmd_add_bond(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 }
 
 static void
-cmd_del_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_del_port(struct db_ctl_context *ctx_,
+             struct db_ctl_command *cmd)
 {
-    bool must_exist = !has_option(cmd, "--if-exists");
-    bool with_iface = has_option(cmd, "--with-iface");
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
+    bool must_exist = !db_ctl_has_option(cmd, "--if-exists");
+    bool with_iface = db_ctl_has_option(cmd, "--with-iface");
     const char *target = cmd->argv[cmd->argc - 1];
     struct vsctl_port *port = NULL;
 
@@ -3218,7 +1672,7 @@ cmd_del_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
         for (i = 0; i < ctx->n_ports; i++) {
             if (!strcmp(get_string(ctx->ports[i].row, "name"), target)
                 && !strcmp(target, port_bridge_name(ctx, &ctx->ports[i]))) {
-                vsctl_fatal("cannot delete port %s because it is the local "
+                db_ctl_fatal("cannot delete port %s because it is the local "
                             "port for bridge %s (deleting this port requires "
                             "deleting the entire bridge)", target, target);
             }
@@ -3234,7 +1688,7 @@ cmd_del_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
             }
         }
         if (must_exist && !port) {
-            vsctl_fatal("no port or interface named %s", target);
+            db_ctl_fatal("no port or interface named %s", target);
         }
     }
     if (!port) {
@@ -3246,11 +1700,11 @@ cmd_del_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 
         if (owner != br) {
             if (!owner->row && &ctx->bridges[owner->parent] == br) {
-                vsctl_fatal("bridge %s does not have a port %s (although "
+                db_ctl_fatal("bridge %s does not have a port %s (although "
                             "its child bridge %s does)", cmd->argv[1],
                             cmd->argv[2], owner->name);
             }
-            vsctl_fatal("bridge %s does not have a port %s", cmd->argv[1],
+            db_ctl_fatal("bridge %s does not have a port %s", cmd->argv[1],
                         cmd->argv[2]);
         }
     }
@@ -3259,9 +1713,11 @@ cmd_del_port(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 }
 
 static void
-cmd_add_bond_iface(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_add_bond_iface(struct db_ctl_context *ctx_,
+                   struct db_ctl_command *cmd)
 {
-    bool may_exist = has_option(cmd, "--may-exist");
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
+    bool may_exist = db_ctl_has_option(cmd, "--may-exist");
     const char *port_name = cmd->argv[1], *iface_name = cmd->argv[2];
     const struct ovsdb_idl_row *port_row, *iface;
     struct vsctl_port *port = find_port(ctx, port_name, true);
@@ -3272,7 +1728,7 @@ cmd_add_bond_iface(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 
         if (old) {
             if (&ctx->ports[old->port] != port) {
-                vsctl_fatal("\"--may-exist add-bond-iface %s %s\" but %s is "
+                db_ctl_fatal("\"--may-exist add-bond-iface %s %s\" but %s is "
                             "actually attached to port %s", port_name,
                             iface_name, iface_name,
                             get_string(ctx->ports[old->port].row, "name"));
@@ -3296,9 +1752,11 @@ cmd_add_bond_iface(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 }
 
 static void
-cmd_del_bond_iface(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_del_bond_iface(struct db_ctl_context *ctx_,
+                   struct db_ctl_command *cmd)
 {
-    bool must_exist = !has_option(cmd, "--if-exists");
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
+    bool must_exist = !db_ctl_has_option(cmd, "--if-exists");
     const char *iface_name = cmd->argv[cmd->argc - 1];
     struct vsctl_iface *iface = find_iface(ctx, iface_name, must_exist);
     struct vsctl_port *port;
@@ -3308,11 +1766,11 @@ cmd_del_bond_iface(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
     }
     port = &ctx->ports[iface->port];
     if (cmd->argc == 3 && find_port(ctx, cmd->argv[1], true) != port) {
-        vsctl_fatal("port %s does not have an interface %s", cmd->argv[1],
+        db_ctl_fatal("port %s does not have an interface %s", cmd->argv[1],
                     iface_name);
     }
     if (get_col(port->row, "interfaces")->n <= 1) {
-        vsctl_fatal("cannot delete last interface from port %s",
+        db_ctl_fatal("cannot delete last interface from port %s",
                     get_string(port->row, "name"));
     }
     update_ref(ctx, port->row, "interfaces",
@@ -3321,16 +1779,20 @@ cmd_del_bond_iface(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 }
 
 static void
-cmd_port_to_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_port_to_br(struct db_ctl_context *ctx_,
+               struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_port *port = find_port(ctx, cmd->argv[1], true);
 
     ds_put_format(&cmd->output, "%s\n", port_bridge_name(ctx, port));
 }
 
 static void
-cmd_iface_to_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_iface_to_br(struct db_ctl_context *ctx_,
+                struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_iface *iface = find_iface(ctx, cmd->argv[1], true);
 
     ds_put_format(&cmd->output, "%s\n",
@@ -3343,7 +1805,7 @@ cmd_iface_to_br(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 
 /* Prints the targets of the rows 'refs' of 'table', sorted. */
 static void
-output_targets(struct vsctl_ctx *ctx, struct vsctl_command *cmd,
+output_targets(struct vsctl_ctx *ctx, struct db_ctl_command *cmd,
                const char *table, const struct ovsdb_datum *refs)
 {
     const char **names = xcalloc(refs->n + 1, sizeof *names);
@@ -3363,8 +1825,10 @@ output_targets(struct vsctl_ctx *ctx, struct vsctl_command *cmd,
 }
 
 static void
-cmd_get_controller(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_get_controller(struct db_ctl_context *ctx_,
+                   struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
     const struct ovsdb_idl_row *row = bridge_row(ctx, br);
 
@@ -3373,16 +1837,20 @@ cmd_get_controller(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 }
 
 static void
-cmd_del_controller(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_del_controller(struct db_ctl_context *ctx_,
+                   struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_bridge *br = find_real_bridge(ctx, cmd->argv[1], true);
 
     write_uuids(ctx, br->row, "controller", NULL, 0);
 }
 
 static void
-cmd_set_controller(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_set_controller(struct db_ctl_context *ctx_,
+                   struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_bridge *br = find_real_bridge(ctx, cmd->argv[1], true);
     struct uuid *uuids = xcalloc(cmd->argc, sizeof *uuids);
     int i;
@@ -3398,8 +1866,10 @@ cmd_set_controller(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 }
 
 static void
-cmd_get_fail_mode(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_get_fail_mode(struct db_ctl_context *ctx_,
+                  struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_bridge *br = find_bridge(ctx, cmd->argv[1], true);
     const struct ovsdb_idl_row *row = bridge_row(ctx, br);
     const struct ovsdb_datum *d;
@@ -3412,43 +1882,53 @@ cmd_get_fail_mode(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 }
 
 static void
-cmd_del_fail_mode(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_del_fail_mode(struct db_ctl_context *ctx_,
+                  struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_bridge *br = find_real_bridge(ctx, cmd->argv[1], true);
 
     write_string(ctx, br->row, "fail_mode", NULL);
 }
 
 static void
-cmd_set_fail_mode(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_set_fail_mode(struct db_ctl_context *ctx_,
+                  struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct vsctl_bridge *br = find_real_bridge(ctx, cmd->argv[1], true);
     const char *mode = cmd->argv[2];
 
     if (strcmp(mode, "standalone") && strcmp(mode, "secure")) {
-        vsctl_fatal("fail-mode must be \"standalone\" or \"secure\"");
+        db_ctl_fatal("fail-mode must be \"standalone\" or \"secure\"");
     }
     write_string(ctx, br->row, "fail_mode", mode);
 }
 
 static void
-cmd_get_manager(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_get_manager(struct db_ctl_context *ctx_,
+                struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     verify(ctx, ctx->ovs, "manager_options");
     output_targets(ctx, cmd, "Manager", get_col(ctx->ovs,
                                                 "manager_options"));
 }
 
 static void
-cmd_del_manager(struct vsctl_ctx *ctx, struct vsctl_command *cmd DPS_UNUSED)
+cmd_del_manager(struct db_ctl_context *ctx_,
+                struct db_ctl_command *cmd DPS_UNUSED)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     verify(ctx, ctx->ovs, "manager_options");
     write_uuids(ctx, ctx->ovs, "manager_options", NULL, 0);
 }
 
 static void
-cmd_set_manager(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_set_manager(struct db_ctl_context *ctx_,
+                struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     struct uuid *uuids = xcalloc(cmd->argc, sizeof *uuids);
     int i;
 
@@ -3464,8 +1944,10 @@ cmd_set_manager(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 }
 
 static void
-cmd_get_ssl(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_get_ssl(struct db_ctl_context *ctx_,
+            struct db_ctl_command *cmd)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     const struct ovsdb_datum *ssl_ref;
     const struct ovsdb_idl_row *ssl;
 
@@ -3490,8 +1972,10 @@ cmd_get_ssl(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
 }
 
 static void
-cmd_del_ssl(struct vsctl_ctx *ctx, struct vsctl_command *cmd DPS_UNUSED)
+cmd_del_ssl(struct db_ctl_context *ctx_,
+            struct db_ctl_command *cmd DPS_UNUSED)
 {
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
     const struct ovsdb_datum *ssl_ref = get_col(ctx->ovs, "ssl");
 
     if (ssl_ref->n) {
@@ -3500,16 +1984,18 @@ cmd_del_ssl(struct vsctl_ctx *ctx, struct vsctl_command *cmd DPS_UNUSED)
 
         verify(ctx, ctx->ovs, "ssl");
         if (ssl) {
-            ovsdb_idl_txn_delete(ctx->txn, ssl);
+            ovsdb_idl_txn_delete(ctx->base.txn, ssl);
         }
         write_uuids(ctx, ctx->ovs, "ssl", NULL, 0);
     }
 }
 
 static void
-cmd_set_ssl(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
+cmd_set_ssl(struct db_ctl_context *ctx_,
+            struct db_ctl_command *cmd)
 {
-    bool bootstrap = has_option(cmd, "--bootstrap");
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
+    bool bootstrap = db_ctl_has_option(cmd, "--bootstrap");
     const struct ovsdb_datum *ssl_ref = get_col(ctx->ovs, "ssl");
     const struct ovsdb_idl_row *ssl;
 
@@ -3517,7 +2003,7 @@ cmd_set_ssl(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
     if (ssl_ref->n) {
         ssl = ref_row(ctx, "SSL", &ssl_ref->keys[0].uuid);
         if (ssl) {
-            ovsdb_idl_txn_delete(ctx->txn, ssl);
+            ovsdb_idl_txn_delete(ctx->base.txn, ssl);
         }
     }
     ssl = insert_row(ctx, "SSL");
@@ -3532,7 +2018,7 @@ cmd_set_ssl(struct vsctl_ctx *ctx, struct vsctl_command *cmd)
  * The command table.
  * ------------------------------------------------------------------------ */
 
-static const struct vsctl_command_syntax all_commands[] = {
+static const struct db_ctl_command_syntax vsctl_commands[] = {
     {"init", 0, 0, cmd_init, "", true},
     {"show", 0, 0, cmd_show, "", false},
     {"emer-reset", 0, 0, cmd_emer_reset, "", true},
@@ -3571,32 +2057,7 @@ static const struct vsctl_command_syntax all_commands[] = {
     {"get-ssl", 0, 0, cmd_get_ssl, "", false},
     {"del-ssl", 0, 0, cmd_del_ssl, "", true},
     {"set-ssl", 3, 3, cmd_set_ssl, "--bootstrap", true},
-
-    {"comment", 0, INT_MAX, cmd_comment, "", false},
-    {"get", 2, INT_MAX, cmd_get, "--if-exists,--id=", false},
-    {"list", 1, INT_MAX, cmd_list, "--if-exists,--columns=", false},
-    {"find", 1, INT_MAX, cmd_find, "--columns=", false},
-    {"set", 3, INT_MAX, cmd_set, "--if-exists", true},
-    {"add", 4, INT_MAX, cmd_add, "--if-exists", true},
-    {"remove", 4, INT_MAX, cmd_remove, "--if-exists", true},
-    {"clear", 3, INT_MAX, cmd_clear, "--if-exists", true},
-    {"create", 2, INT_MAX, cmd_create, "--id=", true},
-    {"destroy", 1, INT_MAX, cmd_destroy, "--if-exists,--all", true},
-    {"wait-until", 2, INT_MAX, cmd_wait_until, "", false},
 };
-
-static const struct vsctl_command_syntax *
-find_syntax(const char *name)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof all_commands / sizeof all_commands[0]; i++) {
-        if (!strcmp(all_commands[i].name, name)) {
-            return &all_commands[i];
-        }
-    }
-    return NULL;
-}
 
 /* ------------------------------------------------------------------------
  * Running the commands.
@@ -3605,12 +2066,12 @@ find_syntax(const char *name)
 enum run_result { RUN_DONE, RUN_TRY_AGAIN };
 
 static void
-print_output(struct vsctl_command *commands, size_t n_commands)
+print_output(struct db_ctl_command *commands, size_t n_commands)
 {
     size_t i;
 
     for (i = 0; i < n_commands; i++) {
-        struct vsctl_command *cmd = &commands[i];
+        struct db_ctl_command *cmd = &commands[i];
 
         if (cmd->table) {
             print_table(cmd->table, &cmd->output);
@@ -3641,7 +2102,7 @@ print_output(struct vsctl_command *commands, size_t n_commands)
 }
 
 static void
-reset_outputs(struct vsctl_command *commands, size_t n_commands)
+reset_outputs(struct db_ctl_command *commands, size_t n_commands)
 {
     size_t i;
 
@@ -3664,16 +2125,16 @@ wait_for_vswitchd(struct vsctl_ctx *ctx, int64_t next_cfg)
         const struct ovsdb_table_schema *ts;
         const struct ovsdb_idl_row *ovs;
 
-        ovsdb_idl_run(ctx->idl);
+        ovsdb_idl_run(ctx->base.idl);
         fatal_signal_run();
-        if (!ovsdb_idl_is_alive(ctx->idl)) {
-            vsctl_fatal("%s: database connection failed (%s)",
+        if (!ovsdb_idl_is_alive(ctx->base.idl)) {
+            db_ctl_fatal("%s: database connection failed (%s)",
                         db, util_strerror(ovsdb_idl_get_last_error(
-                                              ctx->idl)));
+                                              ctx->base.idl)));
         }
-        ts = ovsdb_idl_get_table(ctx->idl, "Open_vSwitch");
-        ovs = ts ? ovsdb_idl_first_row(ctx->idl, ts) : NULL;
-        if (ovs && ovsdb_idl_is_monitoring(ctx->idl)) {
+        ts = ovsdb_idl_get_table(ctx->base.idl, "Open_vSwitch");
+        ovs = ts ? ovsdb_idl_first_row(ctx->base.idl, ts) : NULL;
+        if (ovs && ovsdb_idl_is_monitoring(ctx->base.idl)) {
             const struct ovsdb_datum *cur = get_col(ovs, "cur_cfg");
             int64_t cur_cfg = cur->n ? cur->keys[0].integer : 0;
 
@@ -3690,7 +2151,7 @@ wait_for_vswitchd(struct vsctl_ctx *ctx, int64_t next_cfg)
                         "wait.\n", util_program_name(), next_cfg, cur_cfg);
             }
         }
-        ovsdb_idl_wait(ctx->idl);
+        ovsdb_idl_wait(ctx->base.idl);
         fatal_signal_wait();
         if (!hinted) {
             poll_timer_wait_until(start + VSCTL_WAIT_HINT_SEC * 1000);
@@ -3701,12 +2162,12 @@ wait_for_vswitchd(struct vsctl_ctx *ctx, int64_t next_cfg)
     /* Report interfaces that ovs-vswitchd could not set up. */
     {
         const struct ovsdb_table_schema *its
-            = ovsdb_idl_get_table(ctx->idl, "Interface");
+            = ovsdb_idl_get_table(ctx->base.idl, "Interface");
         size_t i;
 
         for (i = 0; its && i < ctx->n_new_ifaces; i++) {
             const struct ovsdb_idl_row *iface
-                = ovsdb_idl_get_row(ctx->idl, its, &ctx->new_ifaces[i]);
+                = ovsdb_idl_get_row(ctx->base.idl, its, &ctx->new_ifaces[i]);
             const struct ovsdb_datum *ofport, *error;
 
             if (!iface) {
@@ -3734,7 +2195,7 @@ wait_for_vswitchd(struct vsctl_ctx *ctx, int64_t next_cfg)
 
 /* Runs every command in one transaction. */
 static enum run_result
-run_commands(struct ovsdb_idl *idl, struct vsctl_command *commands,
+run_commands(struct ovsdb_idl *idl, struct db_ctl_command *commands,
              size_t n_commands)
 {
     struct vsctl_ctx ctx;
@@ -3746,13 +2207,17 @@ run_commands(struct ovsdb_idl *idl, struct vsctl_command *commands,
     size_t i;
 
     memset(&ctx, 0, sizeof ctx);
-    ctx.idl = idl;
-    ctx.txn = ovsdb_idl_txn_create(idl);
-    ctx.symtab = ovsdb_symbol_table_create();
+    ctx.base.row_ids = row_ids;
+    ctx.base.n_row_ids = ARRAY_SIZE(row_ids);
+    ctx.base.columns = columns_opt;
+    ctx.base.invalidate_cache = vsctl_invalidate_cache;
+    ctx.base.idl = idl;
+    ctx.base.txn = ovsdb_idl_txn_create(idl);
+    ctx.base.symtab = ovsdb_symbol_table_create();
     if (dry_run) {
-        ovsdb_idl_txn_set_dry_run(ctx.txn);
+        ovsdb_idl_txn_set_dry_run(ctx.base.txn);
     }
-    ovsdb_idl_txn_add_comment(ctx.txn, "ovs-vsctl: %s", invocation);
+    ovsdb_idl_txn_add_comment(ctx.base.txn, "ovs-vsctl: %s", invocation);
 
     ctx.ovs = ovsdb_idl_first_row(idl, table_schema(&ctx, "Open_vSwitch"));
     if (!ctx.ovs) {
@@ -3763,7 +2228,7 @@ run_commands(struct ovsdb_idl *idl, struct vsctl_command *commands,
                                "where", "columns", "until", "==", "rows",
                                "timeout", 0);
 
-        ovsdb_idl_txn_add_precondition(ctx.txn, op);
+        ovsdb_idl_txn_add_precondition(ctx.base.txn, op);
         json_decref(op);
         ctx.ovs = insert_row(&ctx, "Open_vSwitch");
     }
@@ -3771,14 +2236,14 @@ run_commands(struct ovsdb_idl *idl, struct vsctl_command *commands,
         any_rw |= commands[i].syntax->rw;
     }
     if (wait_for_reload && any_rw) {
-        ovsdb_idl_txn_increment(ctx.txn, ctx.ovs,
+        ovsdb_idl_txn_increment(ctx.base.txn, ctx.ovs,
                                 column_schema(ovsdb_idl_row_get_table(
                                                   ctx.ovs), "next_cfg"));
     }
 
     for (i = 0; i < n_commands; i++) {
-        commands[i].syntax->run(&ctx, &commands[i]);
-        if (ctx.try_again) {
+        commands[i].syntax->run(&ctx.base, &commands[i]);
+        if (ctx.base.try_again) {
             result = RUN_TRY_AGAIN;
             goto out;
         }
@@ -3786,15 +2251,15 @@ run_commands(struct ovsdb_idl *idl, struct vsctl_command *commands,
 
     /* Every "@name" used must name a row that was created, and a row
      * created with --id should be referred to. */
-    OHMAP_FOR_EACH (sym, node, &ctx.symtab->symbols) {
+    OHMAP_FOR_EACH (sym, node, &ctx.base.symtab->symbols) {
         if (!sym->created) {
-            vsctl_fatal("row id \"%s\" is referenced but never created "
+            db_ctl_fatal("row id \"%s\" is referenced but never created "
                         "(e.g. with \"-- --id=%s create ...\")",
                         sym->name, sym->name);
         }
     }
 
-    status = ovsdb_idl_txn_commit_block(ctx.txn);
+    status = ovsdb_idl_txn_commit_block(ctx.base.txn);
     if (status == TXN_INCOMPLETE) {
         abort();
     }
@@ -3806,26 +2271,26 @@ run_commands(struct ovsdb_idl *idl, struct vsctl_command *commands,
         result = RUN_TRY_AGAIN;
         goto out;
     case TXN_ERROR:
-        vsctl_fatal("transaction error: %s",
-                    ovsdb_idl_txn_get_error(ctx.txn));
+        db_ctl_fatal("transaction error: %s",
+                    ovsdb_idl_txn_get_error(ctx.base.txn));
     case TXN_NOT_LOCKED:
-        vsctl_fatal("database not locked");
+        db_ctl_fatal("database not locked");
     case TXN_UNCOMMITTED:
     case TXN_INCOMPLETE:
     case TXN_ABORTED:
     default:
-        vsctl_fatal("unexpected transaction status: %s",
+        db_ctl_fatal("unexpected transaction status: %s",
                     ovsdb_idl_txn_status_to_string(status));
     }
     if (status == TXN_SUCCESS && wait_for_reload && any_rw) {
-        next_cfg = ovsdb_idl_txn_get_increment_new_value(ctx.txn);
+        next_cfg = ovsdb_idl_txn_get_increment_new_value(ctx.base.txn);
     }
 
     /* "create" prints the new row's UUID. */
     for (i = 0; i < n_commands; i++) {
         if (commands[i].has_created) {
             const struct uuid *real
-                = ovsdb_idl_txn_get_insert_uuid(ctx.txn,
+                = ovsdb_idl_txn_get_insert_uuid(ctx.base.txn,
                                                 &commands[i].created);
             char s[UUID_LEN + 1];
 
@@ -3836,7 +2301,7 @@ run_commands(struct ovsdb_idl *idl, struct vsctl_command *commands,
     /* Interfaces to check after reconfiguration: their real UUIDs. */
     for (i = 0; i < ctx.n_new_ifaces; i++) {
         const struct uuid *real
-            = ovsdb_idl_txn_get_insert_uuid(ctx.txn, &ctx.new_ifaces[i]);
+            = ovsdb_idl_txn_get_insert_uuid(ctx.base.txn, &ctx.new_ifaces[i]);
 
         if (real) {
             ctx.new_ifaces[i] = *real;
@@ -3844,19 +2309,19 @@ run_commands(struct ovsdb_idl *idl, struct vsctl_command *commands,
     }
     print_output(commands, n_commands);
 
-    ovsdb_idl_txn_destroy(ctx.txn);
-    ctx.txn = NULL;
+    ovsdb_idl_txn_destroy(ctx.base.txn);
+    ctx.base.txn = NULL;
     invalidate_cache(&ctx);
     if (next_cfg && !dry_run) {
         wait_for_vswitchd(&ctx, next_cfg);
     }
 
 out:
-    if (ctx.txn) {
-        ovsdb_idl_txn_destroy(ctx.txn);
+    if (ctx.base.txn) {
+        ovsdb_idl_txn_destroy(ctx.base.txn);
     }
     invalidate_cache(&ctx);
-    ovsdb_symbol_table_destroy(ctx.symtab);
+    ovsdb_symbol_table_destroy(ctx.base.symtab);
     free(ctx.new_ifaces);
     if (result == RUN_TRY_AGAIN) {
         reset_outputs(commands, n_commands);
@@ -3873,7 +2338,7 @@ default_db(void)
 int
 main(int argc, char *argv[])
 {
-    struct vsctl_command *commands = NULL;
+    struct db_ctl_command *commands = NULL;
     size_t n_commands = 0;
     char **pre = NULL;
     size_t n_pre = 0;
@@ -3883,6 +2348,7 @@ main(int argc, char *argv[])
     int first, i, start;
 
     util_set_program_name(argv[0]);
+    db_ctl_register_commands(vsctl_commands, ARRAY_SIZE(vsctl_commands));
     vlog_set_levels(NULL, VLF_CONSOLE, VLL_WARN);
     vlog_set_levels(vlog_module_from_name("reconnect"), VLF_CONSOLE,
                     VLL_WARN);
@@ -3905,19 +2371,19 @@ main(int argc, char *argv[])
             if (i > start) {
                 commands = xrealloc(commands,
                                     (n_commands + 1) * sizeof *commands);
-                parse_command(i - start, &argv[start],
+                db_ctl_parse_command(i - start, &argv[start],
                               &commands[n_commands],
                               n_commands ? NULL : pre,
                               n_commands ? 0 : n_pre);
                 n_commands++;
             } else if (!n_commands && n_pre && i == argc) {
-                vsctl_fatal("missing command name (use --help for help)");
+                db_ctl_fatal("missing command name (use --help for help)");
             }
             start = i + 1;
         }
     }
     if (!n_commands) {
-        vsctl_fatal("missing command name (use --help for help)");
+        db_ctl_fatal("missing command name (use --help for help)");
     }
     if (timeout) {
         alarm(timeout);
@@ -3930,11 +2396,11 @@ main(int argc, char *argv[])
         if (!ovsdb_idl_is_alive(idl)) {
             int error = ovsdb_idl_get_last_error(idl);
 
-            vsctl_fatal("%s: database connection failed (%s)", db,
+            db_ctl_fatal("%s: database connection failed (%s)", db,
                         util_strerror(error ? error : ECONNRESET));
         }
         if (ovsdb_idl_get_db_error(idl)) {
-            vsctl_fatal("%s: %s", db, ovsdb_idl_get_db_error(idl));
+            db_ctl_fatal("%s: %s", db, ovsdb_idl_get_db_error(idl));
         }
         if (ovsdb_idl_is_monitoring(idl)
             && ovsdb_idl_get_seqno(idl) != seqno) {

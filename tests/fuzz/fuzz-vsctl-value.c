@@ -1,5 +1,5 @@
 /* Fuzz target: the parser of column values in ovs-vsctl's syntax
- * (datum_from_string() in utilities/ovs-vsctl.c): "a,b", "[a, b]",
+ * (db_ctl_parse_datum() in lib/db-ctl.c): "a,b", "[a, b]",
  * "{k=v}", quoted strings, integers, reals, booleans, UUIDs and "@name"
  * references, for the types of vswitch.ovsschema's columns.
  *
@@ -94,7 +94,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     type = &types[data[0] % N_TYPES];
     text = xmemdup0((const char *) data + 1, size - 1);
     symtab = ovsdb_symbol_table_create();
-    error = datum_from_string(&datum, type, text, symtab);
+    error = db_ctl_parse_datum(&datum, type, text, symtab);
     if (error) {
         FUZZ_CHECK(*error, "an error without text");
         free(error);
@@ -102,7 +102,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     ovsdb_datum_to_string(&datum, type, &printed);
-    error = datum_from_string(&again, type, ds_cstr(&printed), symtab);
+    error = db_ctl_parse_datum(&again, type, ds_cstr(&printed), symtab);
     FUZZ_CHECK(!error, "a parsed value does not parse once printed");
     if (type->key.type == OVSDB_TYPE_REAL
         || type->value.type == OVSDB_TYPE_REAL) {
