@@ -48,6 +48,8 @@ lib_libdpswitch_a_SOURCES = \
 	lib/util.c \
 	lib/util.h \
 	lib/vlog.c \
+	lib/vlog-compat.c \
+	lib/vlog-compat.h \
 	lib/vlog.h
 
 # Where dpswitch keeps its state: the same places as Open vSwitch.

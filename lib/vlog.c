@@ -249,6 +249,27 @@ vlog_insert_module(struct vlog_module *module)
     pthread_rwlock_unlock(&vlog_rwlock);
 }
 
+/* Registers a module for each name in the NULL-terminated 'names' that no
+ * module has yet, with the default levels, for programs that must accept
+ * module names they have no code for (see vlog-compat.h). */
+void
+vlog_add_module_names(const char *const *names)
+{
+    for (; *names; names++) {
+        if (!vlog_module_from_name(*names)) {
+            struct vlog_module *m = xzalloc(sizeof *m);
+
+            m->name = *names;
+            for (int d = 0; d < VLF_N_DESTINATIONS; d++) {
+                m->levels[d] = VLL_INFO;
+            }
+            m->min_level = VLL_INFO;
+            m->honor_rate_limits = true;
+            vlog_insert_module(m);
+        }
+    }
+}
+
 /* Returns the module named 'name' (in any case), or NULL. */
 struct vlog_module *
 vlog_module_from_name(const char *name)

@@ -104,6 +104,7 @@ struct vlog_module {
 };
 
 void vlog_insert_module(struct vlog_module *);
+void vlog_add_module_names(const char *const *names);
 struct vlog_module *vlog_module_from_name(const char *name);
 const char *vlog_get_module_name(const struct vlog_module *);
 

@@ -41,6 +41,7 @@
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
+#include "vlog-compat.h"
 
 VLOG_DEFINE_THIS_MODULE(ovsdb_server);
 
@@ -228,6 +229,7 @@ main(int argc, char *argv[])
 
     util_set_program_name(argv[0]);
     vlog_init();
+    vlog_add_module_names(vlog_compat_ovsdb_server);
     fatal_signal_init();
     parse_options(argc, argv, &unixctl_path, &db_names, &n_db_names);
 

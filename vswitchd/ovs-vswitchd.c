@@ -34,6 +34,7 @@
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
+#include "vlog-compat.h"
 
 VLOG_DEFINE_THIS_MODULE(vswitchd);
 
@@ -61,6 +62,7 @@ main(int argc, char *argv[])
 
     util_set_program_name(argv[0]);
     vlog_init();
+    vlog_add_module_names(vlog_compat_vswitchd);
     fatal_signal_init();
     remote = parse_options(argc, argv, &unixctl_path);
 
