@@ -80,7 +80,7 @@ struct rte_mempool *dpdk_mp_pool(const struct dpdk_mp *);
 void dpdk_mp_put(struct dpdk_mp *);
 
 /* The copy pool of NUMA node 'socket_id' for port 'port_name': single
- * mbufs with room for the longest frame a DPDK port takes (9728 bytes),
+ * mbufs with room for the longest frame a DPDK port takes (9736 bytes),
  * into which netdev_send() copies chains bound for a port that cannot send
  * chains (dpdk-multi-seg-mbufs=true, a device without MULTI_SEGS).  Shared
  * and created on first use; released with dpdk_mp_put(). */

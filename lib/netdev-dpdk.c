@@ -53,9 +53,10 @@ VLOG_DEFINE_THIS_MODULE(netdev_dpdk);
 #define NETDEV_DPDK_DESC_DEFAULT 2048
 #define NETDEV_DPDK_DESC_MAX 4096
 
-/* MTU limits (Interface:mtu_request): a 9728-byte frame at most. */
+/* MTU limits (Interface:mtu_request), Open vSwitch's: a 9728-byte frame,
+ * CRC included, at most (MTU_TO_FRAME_LEN(9710)). */
 #define NETDEV_DPDK_MTU_MIN 68
-#define NETDEV_DPDK_MTU_MAX 9702
+#define NETDEV_DPDK_MTU_MAX 9710
 
 /* The frame length that MTU 'MTU' allows, CRC included; the transmit check
  * compares packet sizes, which exclude the CRC, against it, which leaves
