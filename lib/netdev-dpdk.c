@@ -1244,7 +1244,10 @@ netdev_dpdk_get_stats(const struct netdev *netdev, struct netdev_stats *stats)
     stats->rx_bytes = rte.ibytes;
     stats->rx_errors = rte.ierrors;
     stats->rx_missed_errors = rte.imissed;
-    stats->rx_dropped = rte.imissed;
+    /* As Open vSwitch counts them: what the NIC missed and what the driver
+     * could not receive for want of a free mbuf (rx_nombuf, the xstat
+     * rx_mbuf_allocation_errors) are both receive drops. */
+    stats->rx_dropped = rte.imissed + rte.rx_nombuf;
     stats->tx_packets = rte.opackets;
     stats->tx_bytes = rte.obytes;
     stats->tx_errors = rte.oerrors;
