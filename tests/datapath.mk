@@ -38,10 +38,11 @@ tests_dps_flow_dump_LDADD = $(DP_LIBS)
 # Fuzz targets.  Each is built as a program that replays its regression
 # corpus (tests/fuzz/corpus/TARGET/), which "make check" runs; with
 # --enable-fuzzing (clang) each is also built as a libFuzzer binary,
-# tests/fuzz/TARGET-fuzzer.
+# tests/fuzz/TARGET-fuzzer, by the rule in tests/fuzz.mk.
 FUZZ_TARGETS = flow-extract odp-parse
 FUZZ_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-FUZZ_COMMON = tests/fuzz/fuzz.h tests/fuzz/fuzz-common.c $(DP_TEST_COMMON)
+FUZZ_COMMON = tests/fuzz/fuzz.h tests/fuzz/fuzz-common.c \
+	tests/fuzz/fuzz-check.c $(DP_TEST_COMMON)
 FUZZ_REPLAYS = tests/fuzz/fuzz-flow-extract tests/fuzz/fuzz-odp-parse
 check_PROGRAMS += $(FUZZ_REPLAYS)
 TESTS += $(FUZZ_REPLAYS)
@@ -60,26 +61,6 @@ tests_fuzz_fuzz_odp_parse_CPPFLAGS = $(FUZZ_CPPFLAGS) \
 tests_fuzz_fuzz_odp_parse_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
 tests_fuzz_fuzz_odp_parse_LDADD = $(DP_LIBS)
 
-if FUZZING
-FUZZER_FLAGS = -fsanitize=fuzzer
-check_PROGRAMS += tests/fuzz/flow-extract-fuzzer tests/fuzz/odp-parse-fuzzer
-tests_fuzz_flow_extract_fuzzer_CPPFLAGS = $(FUZZ_CPPFLAGS) \
-	-DFUZZ_TARGET='"flow-extract"'
-tests_fuzz_flow_extract_fuzzer_SOURCES = tests/fuzz/fuzz-flow-extract.c \
-	$(FUZZ_COMMON)
-tests_fuzz_flow_extract_fuzzer_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS) \
-	$(FUZZER_FLAGS)
-tests_fuzz_flow_extract_fuzzer_LDFLAGS = $(AM_LDFLAGS) $(FUZZER_FLAGS)
-tests_fuzz_flow_extract_fuzzer_LDADD = $(DP_LIBS)
-tests_fuzz_odp_parse_fuzzer_CPPFLAGS = $(FUZZ_CPPFLAGS) \
-	-DFUZZ_TARGET='"odp-parse"'
-tests_fuzz_odp_parse_fuzzer_SOURCES = tests/fuzz/fuzz-odp-parse.c \
-	$(FUZZ_COMMON)
-tests_fuzz_odp_parse_fuzzer_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS) \
-	$(FUZZER_FLAGS)
-tests_fuzz_odp_parse_fuzzer_LDFLAGS = $(AM_LDFLAGS) $(FUZZER_FLAGS)
-tests_fuzz_odp_parse_fuzzer_LDADD = $(DP_LIBS)
-endif
 
 # Benchmarks: built by "make check" so that they keep compiling, run by hand
 # (see Documentation/topics/packets.rst).

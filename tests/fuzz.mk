@@ -2,14 +2,18 @@
 # FUZZ_TARGETS holds every fragment's targets (tests/datapath.mk,
 # tests/ovsdb.mk, ...) when the rule's prerequisites are read.
 
+# Each target is a program that replays its corpus in "make check": the
+# target's source, replay.c and fuzz-check.c (FUZZ_REPLAY_SOURCES).
+FUZZ_REPLAY_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz-check.c \
+	tests/fuzz/fuzz.h
+
 # The JSON-RPC receive path: the stream parser and message validation.
 FUZZ_TARGETS += jsonrpc
 check_PROGRAMS += tests/fuzz/fuzz-jsonrpc
 TESTS += tests/fuzz/fuzz-jsonrpc
 tests_fuzz_fuzz_jsonrpc_SOURCES = tests/fuzz/fuzz-jsonrpc.c \
-	tests/fuzz/replay.c tests/fuzz/fuzz.h
-tests_fuzz_fuzz_jsonrpc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests \
-	-DFUZZ_TARGET='"jsonrpc"'
+	$(FUZZ_REPLAY_SOURCES)
+tests_fuzz_fuzz_jsonrpc_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET='"jsonrpc"'
 tests_fuzz_fuzz_jsonrpc_LDADD = $(GENERIC_LIBS)
 
 # OVSDB schema parsing, as ovsdb-tool, ovsdb-server and clients read one.
@@ -17,8 +21,8 @@ FUZZ_TARGETS += ovsdb-schema
 check_PROGRAMS += tests/fuzz/fuzz-ovsdb-schema
 TESTS += tests/fuzz/fuzz-ovsdb-schema
 tests_fuzz_fuzz_ovsdb_schema_SOURCES = tests/fuzz/fuzz-ovsdb-schema.c \
-	tests/fuzz/replay.c tests/fuzz/fuzz.h
-tests_fuzz_fuzz_ovsdb_schema_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests \
+	$(FUZZ_REPLAY_SOURCES)
+tests_fuzz_fuzz_ovsdb_schema_CPPFLAGS = $(FUZZ_CPPFLAGS) \
 	-DFUZZ_TARGET='"ovsdb-schema"'
 tests_fuzz_fuzz_ovsdb_schema_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS)
 
@@ -27,8 +31,8 @@ FUZZ_TARGETS += vsctl-value
 check_PROGRAMS += tests/fuzz/fuzz-vsctl-value
 TESTS += tests/fuzz/fuzz-vsctl-value
 tests_fuzz_fuzz_vsctl_value_SOURCES = tests/fuzz/fuzz-vsctl-value.c \
-	tests/fuzz/replay.c tests/fuzz/fuzz.h
-tests_fuzz_fuzz_vsctl_value_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests \
+	$(FUZZ_REPLAY_SOURCES)
+tests_fuzz_fuzz_vsctl_value_CPPFLAGS = $(FUZZ_CPPFLAGS) \
 	-DFUZZ_TARGET='"vsctl-value"'
 tests_fuzz_fuzz_vsctl_value_LDADD = $(OVSDB_IDL_LIBS)
 
@@ -37,39 +41,26 @@ FUZZ_TARGETS += idl-update
 check_PROGRAMS += tests/fuzz/fuzz-idl-update
 TESTS += tests/fuzz/fuzz-idl-update
 tests_fuzz_fuzz_idl_update_SOURCES = tests/fuzz/fuzz-idl-update.c \
-	tests/fuzz/replay.c tests/fuzz/fuzz.h
-tests_fuzz_fuzz_idl_update_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests \
-	-I$(top_srcdir)/lib -DFUZZ_TARGET='"idl-update"'
+	$(FUZZ_REPLAY_SOURCES)
+tests_fuzz_fuzz_idl_update_CPPFLAGS = $(FUZZ_CPPFLAGS) -I$(top_srcdir)/lib \
+	-DFUZZ_TARGET='"idl-update"'
 tests_fuzz_fuzz_idl_update_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS)
 
 if FUZZING
-check_PROGRAMS += tests/fuzz/idl-update-fuzzer
-tests_fuzz_idl_update_fuzzer_SOURCES = tests/fuzz/fuzz-idl-update.c \
-	tests/fuzz/fuzz.h
-tests_fuzz_idl_update_fuzzer_CPPFLAGS = $(tests_fuzz_fuzz_idl_update_CPPFLAGS)
-tests_fuzz_idl_update_fuzzer_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
-tests_fuzz_idl_update_fuzzer_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
-tests_fuzz_idl_update_fuzzer_LDADD = $(tests_fuzz_fuzz_idl_update_LDADD)
-check_PROGRAMS += tests/fuzz/ovsdb-schema-fuzzer tests/fuzz/vsctl-value-fuzzer
-tests_fuzz_ovsdb_schema_fuzzer_SOURCES = tests/fuzz/fuzz-ovsdb-schema.c \
-	tests/fuzz/fuzz.h
-tests_fuzz_ovsdb_schema_fuzzer_CPPFLAGS = $(tests_fuzz_fuzz_ovsdb_schema_CPPFLAGS)
-tests_fuzz_ovsdb_schema_fuzzer_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
-tests_fuzz_ovsdb_schema_fuzzer_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
-tests_fuzz_ovsdb_schema_fuzzer_LDADD = $(tests_fuzz_fuzz_ovsdb_schema_LDADD)
-tests_fuzz_vsctl_value_fuzzer_SOURCES = tests/fuzz/fuzz-vsctl-value.c \
-	tests/fuzz/fuzz.h
-tests_fuzz_vsctl_value_fuzzer_CPPFLAGS = $(tests_fuzz_fuzz_vsctl_value_CPPFLAGS)
-tests_fuzz_vsctl_value_fuzzer_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
-tests_fuzz_vsctl_value_fuzzer_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
-tests_fuzz_vsctl_value_fuzzer_LDADD = $(tests_fuzz_fuzz_vsctl_value_LDADD)
-
-check_PROGRAMS += tests/fuzz/jsonrpc-fuzzer
-tests_fuzz_jsonrpc_fuzzer_SOURCES = tests/fuzz/fuzz-jsonrpc.c tests/fuzz/fuzz.h
-tests_fuzz_jsonrpc_fuzzer_CPPFLAGS = $(tests_fuzz_fuzz_jsonrpc_CPPFLAGS)
-tests_fuzz_jsonrpc_fuzzer_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
-tests_fuzz_jsonrpc_fuzzer_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
-tests_fuzz_jsonrpc_fuzzer_LDADD = $(GENERIC_LIBS)
+# With --enable-fuzzing, one rule makes every libFuzzer binary,
+# tests/fuzz/TARGET-fuzzer, from what its replay program
+# tests/fuzz/fuzz-TARGET is built of (its variables, found by name), less
+# replay.c: the C sources compiled again with -fsanitize=fuzzer, linked
+# with the same libraries.  Built by "make fuzz-run" and "make fuzz-long".
+fuzz_var = tests_fuzz_fuzz_$(subst -,_,$*)_$(1)
+tests/fuzz/%-fuzzer: tests/fuzz/fuzz-%$(EXEEXT)
+	$(AM_V_CCLD)$(CC) $(DEFS) $(DEFAULT_INCLUDES) \
+	  $(or $($(call fuzz_var,CPPFLAGS)),$(AM_CPPFLAGS)) $(CPPFLAGS) \
+	  $(or $($(call fuzz_var,CFLAGS)),$(AM_CFLAGS)) $(CFLAGS) \
+	  -fsanitize=fuzzer -o $@ \
+	  $(addprefix $(srcdir)/,$(filter-out %/replay.c,$(filter %.c,$($(call fuzz_var,SOURCES))))) \
+	  $(AM_LDFLAGS) $(LDFLAGS) $($(call fuzz_var,LDADD)) $(LIBS)
+CLEANFILES += $(FUZZ_TARGETS:%=tests/fuzz/%-fuzzer)
 
 # "make fuzz-run" fuzzes each target for FUZZ_SECONDS, starting from its
 # regression corpus, in a scratch directory; CI runs it.  A failing input is

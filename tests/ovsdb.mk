@@ -41,22 +41,12 @@ EXTRA_DIST += tests/perf/ovsdb-bench.sh
 
 # Fuzz target for the transaction engine: replays its corpus in "make
 # check"; with --enable-fuzzing also a libFuzzer binary (see
-# tests/datapath.mk for "make fuzz-run").
+# tests/fuzz.mk).
 check_PROGRAMS += tests/fuzz/fuzz-ovsdb-transact
 TESTS += tests/fuzz/fuzz-ovsdb-transact
 FUZZ_TARGETS += ovsdb-transact
 tests_fuzz_fuzz_ovsdb_transact_SOURCES = tests/fuzz/fuzz-ovsdb-transact.c \
-	tests/fuzz/replay.c tests/fuzz/fuzz.h
-tests_fuzz_fuzz_ovsdb_transact_CPPFLAGS = $(AM_CPPFLAGS) \
-	-I$(top_srcdir)/tests -DFUZZ_TARGET='"ovsdb-transact"'
+	$(FUZZ_REPLAY_SOURCES)
+tests_fuzz_fuzz_ovsdb_transact_CPPFLAGS = $(FUZZ_CPPFLAGS) \
+	-DFUZZ_TARGET='"ovsdb-transact"'
 tests_fuzz_fuzz_ovsdb_transact_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS)
-if FUZZING
-check_PROGRAMS += tests/fuzz/ovsdb-transact-fuzzer
-tests_fuzz_ovsdb_transact_fuzzer_SOURCES = tests/fuzz/fuzz-ovsdb-transact.c \
-	tests/fuzz/fuzz.h
-tests_fuzz_ovsdb_transact_fuzzer_CPPFLAGS = $(AM_CPPFLAGS) \
-	-I$(top_srcdir)/tests -DFUZZ_TARGET='"ovsdb-transact"'
-tests_fuzz_ovsdb_transact_fuzzer_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
-tests_fuzz_ovsdb_transact_fuzzer_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
-tests_fuzz_ovsdb_transact_fuzzer_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS)
-endif

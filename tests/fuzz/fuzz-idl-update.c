@@ -52,13 +52,6 @@ LLVMFuzzerInitialize(int *argc DPS_UNUSED, char ***argv DPS_UNUSED)
     return 0;
 }
 
-void
-fuzz_check_failed(const char *file, int line, const char *what)
-{
-    fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what);
-    abort();
-}
-
 static void
 check_replica(const struct ovsdb_idl *idl)
 {

@@ -60,19 +60,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
 }
 
-int
-LLVMFuzzerInitialize(int *argc DPS_UNUSED, char ***argv DPS_UNUSED)
-{
-    return 0;
-}
-
-void
-fuzz_check_failed(const char *file, int line, const char *what)
-{
-    fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what);
-    abort();
-}
-
 /* Parses the 'size' bytes at 'data', fed in pieces of 'chunk' bytes (0: in
  * one piece).  Appends each value's compact text and a new-line to
  * 'values'.  Returns the status that ended parsing: EOF, EPROTO or

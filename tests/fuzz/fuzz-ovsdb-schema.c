@@ -17,19 +17,6 @@
 #include "util.h"
 
 int
-LLVMFuzzerInitialize(int *argc DPS_UNUSED, char ***argv DPS_UNUSED)
-{
-    return 0;
-}
-
-void
-fuzz_check_failed(const char *file, int line, const char *what)
-{
-    fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what);
-    abort();
-}
-
-int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     json_t *json = json_loadb((const char *) data, size, JSON_DECODE_ANY,

@@ -200,19 +200,6 @@ check_replay(const struct ovsdb *db)
 }
 
 int
-LLVMFuzzerInitialize(int *argc DPS_UNUSED, char ***argv DPS_UNUSED)
-{
-    return 0;
-}
-
-void
-fuzz_check_failed(const char *file, int line, const char *what)
-{
-    fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what);
-    abort();
-}
-
-int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct ovsdb *db = create_db();

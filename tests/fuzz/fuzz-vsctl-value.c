@@ -72,13 +72,6 @@ LLVMFuzzerInitialize(int *argc DPS_UNUSED, char ***argv DPS_UNUSED)
     return 0;
 }
 
-void
-fuzz_check_failed(const char *file, int line, const char *what)
-{
-    fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what);
-    abort();
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

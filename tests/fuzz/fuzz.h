@@ -13,13 +13,15 @@
 /* Runs one input.  Returns 0; a failed check aborts. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Called once before the first input. */
-int LLVMFuzzerInitialize(int *argc, char ***argv);
+/* Called once before the first input, if the target defines it (weak, as
+ * libFuzzer declares it: a target with nothing to set up leaves it out). */
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((__weak__));
 
 /* Aborts with 'what' if 'cond' is false: a fuzz target's assertion. */
 #define FUZZ_CHECK(COND, WHAT) \
     ((COND) ? (void) 0 : fuzz_check_failed(__FILE__, __LINE__, WHAT))
 
+/* Defined once, in tests/fuzz/fuzz-check.c. */
 void fuzz_check_failed(const char *file, int line, const char *what)
     __attribute__((__noreturn__));
 
