@@ -45,6 +45,21 @@ dp_packet_tso_valid(struct dp_packet *p)
     return true;
 }
 
+/* Returns the size of the largest IP packet that cutting TSO packet 'p'
+ * gives: its IP and TCP headers and at most 'md.tso_segsz' payload bytes
+ * (a packet whose payload fits one segment gives just itself), or
+ * UINT32_MAX if dp_packet_tso_valid() is false. */
+uint32_t
+dp_packet_tso_l3_seg_size(struct dp_packet *p)
+{
+    struct tso_geometry g;
+
+    if (!tso_geometry(p, &g)) {
+        return UINT32_MAX;
+    }
+    return g.hdr_size - p->md.l3_ofs + MIN(p->md.tso_segsz, g.payload_size);
+}
+
 /* Cuts TSO packet 'p' (dp_packet_tso_valid() must be true) into segments of
  * at most 'p->md.tso_segsz' payload bytes, appending them to 'segs' from
  * payload offset '*offset' (0 on the first call) until 'segs' is full or

@@ -28,6 +28,7 @@ struct dp_packet_batch;
 #define DP_TSO_MAX_MSS 65000
 
 bool dp_packet_tso_valid(struct dp_packet *);
+uint32_t dp_packet_tso_l3_seg_size(struct dp_packet *);
 int dp_packet_tso_segment(struct dp_packet *, uint32_t *offset,
                           struct dp_packet_batch *segs);
 

@@ -60,6 +60,7 @@ static pthread_once_t reconf_once = PTHREAD_ONCE_INIT;
 static struct netdev_registered_class *find_class(const char *type);
 static void netdev_destroy(struct netdev *);
 static void netdev_update_tx_caps(struct netdev *);
+static bool netdev_tso_fits_mtu(struct netdev *, struct dp_packet *);
 static int netdev_send__(struct netdev *, int qid, struct dp_packet_batch *,
                          bool concurrent_txq);
 static int netdev_send_segments(struct netdev *, int qid,
@@ -915,6 +916,23 @@ netdev_tx_linearize(struct netdev *netdev, struct dp_packet *p)
     return NULL;
 }
 
+bool netdev_send_skip_egress_check;
+
+/* The IPv4 and L4 checksum states of 'p' (enum dp_csum), adjacent bytes
+ * read at once: the packet has a checksum pending if 'x & (x >> 1) &
+ * 0x0101' is nonzero for the value 'x' returned (PARTIAL is both bits). */
+static inline uint16_t
+netdev_tx_csum_states(const struct dp_packet *p)
+{
+    _Static_assert(offsetof(struct dp_packet_md, l4_csum)
+                   == offsetof(struct dp_packet_md, ip_csum) + 1,
+                   "the two checksum states are adjacent");
+    uint16_t states;
+
+    memcpy(&states, &p->md.ip_csum, sizeof states);
+    return states;
+}
+
 /* Sends the packets of 'batch' on tx queue 'qid' (taken modulo n_txq) of
  * 'netdev', which takes ownership of every packet; the batch is empty on
  * return.  First completes, packet by packet, the pending checksums the
@@ -938,18 +956,37 @@ netdev_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
     size_t n = 0;
     int error = 0;
 
-    /* The common packet, linear (or the port takes chains) with no
-     * checksum pending, costs one test: a chain's 'next' masked by whether
-     * chains matter, or'ed with the pending checksum bits. */
-    uintptr_t chain_mask = caps & NETDEV_TX_MULTI_SEG ? 0 : UINTPTR_MAX;
+    /* Read once a batch: costs nothing per packet. */
+    if (unlikely(netdev_send_skip_egress_check)) {
+        return batch->count ? netdev_send__(netdev, qid, batch,
+                                            concurrent_txq) : 0;
+    }
+
+    /* The common batch, of linear packets (or the port takes chains) with
+     * no checksum pending, costs two loads and two ORs a packet (unrolled:
+     * about a cycle) and one test: the checksum state bytes and segment counts of the batch are
+     * or'ed together and tested once.  (Or'ing the states first may see
+     * PARTIAL where one packet is GOOD and another BAD: such a batch only
+     * takes the search below, which tests each packet on its own.) */
+    uint16_t seg_mask = caps & NETDEV_TX_MULTI_SEG ? 0 : UINT16_MAX;
+    uint16_t states = 0, segs = 0;
     size_t i;
+#pragma GCC unroll 4
     for (i = 0; i < batch->count; i++) {
         const struct dp_packet *p = batch->packets[i];
-        uint8_t pending = ((p->md.ip_csum & (p->md.ip_csum >> 1))
-                           | (p->md.l4_csum & (p->md.l4_csum >> 1)));
 
-        if (unlikely(((uintptr_t) p->mbuf.next & chain_mask) | pending)) {
-            break;
+        states |= netdev_tx_csum_states(p);
+        segs |= p->mbuf.nb_segs;
+    }
+    if (unlikely((states & (states >> 1) & 0x0101)
+                 | (segs & ~1 & seg_mask))) {
+        for (i = 0; i < batch->count; i++) {
+            const struct dp_packet *p = batch->packets[i];
+            uint16_t st = netdev_tx_csum_states(p);
+
+            if ((st & (st >> 1) & 0x0101) | ((p->mbuf.nb_segs - 1) & seg_mask)) {
+                break;
+            }
         }
     }
     n = i;
@@ -957,15 +994,21 @@ netdev_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
     for (; i < batch->count; i++) {
         struct dp_packet *p = batch->packets[i];
 
-        /* A TSO packet (always partial, so never on the quick path above)
-         * that the port cannot cut: its segments, made here, go in its
-         * place, after the packets before it. */
-        if (unlikely(p->md.tso_segsz) && !(caps & NETDEV_TX_TCP_TSO)) {
-            int retval = netdev_send_segments(netdev, qid, batch, n, p,
-                                              concurrent_txq);
-            error = error ? error : retval;
-            n = 0;
-            continue;
+        /* A TSO packet (always partial, so never on the quick path above):
+         * dropped if its segments would not fit the port's MTU; if the port
+         * cannot cut it, its segments, made here, go in its place, after
+         * the packets before it. */
+        if (unlikely(p->md.tso_segsz)) {
+            if (!netdev_tso_fits_mtu(netdev, p)) {
+                continue;
+            }
+            if (!(caps & NETDEV_TX_TCP_TSO)) {
+                int retval = netdev_send_segments(netdev, qid, batch, n, p,
+                                                  concurrent_txq);
+                error = error ? error : retval;
+                n = 0;
+                continue;
+            }
         }
 
         if (!(caps & NETDEV_TX_MULTI_SEG) && !dp_packet_is_linear(p)) {
@@ -1098,6 +1141,32 @@ netdev_send__(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
     /* The class owns the packets now, whatever it returned. */
     dp_packet_batch_init(batch);
     return error;
+}
+
+/* Returns true if the segments of TSO packet 'p' fit the MTU of 'netdev'
+ * (or it has none); if not (an MSS larger than the MTU allows), frees 'p'
+ * and counts it in ovs_tx_invalid_hwol_drops, as Open vSwitch drops an
+ * "oversized TSO packet".  A packet that cannot be cut at all is left to
+ * the checks that follow. */
+static bool
+netdev_tso_fits_mtu(struct netdev *netdev, struct dp_packet *p)
+{
+    uint32_t seg_size = dp_packet_tso_l3_seg_size(p);
+    int mtu;
+
+    if (seg_size == UINT32_MAX || netdev_get_mtu(netdev, &mtu) || mtu <= 0
+        || seg_size <= (uint32_t) mtu) {
+        return true;
+    }
+
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    VLOG_WARN_RL(&rl, "%s: dropped a %"PRIu32"-byte TSO packet with MSS %u: "
+                 "its %"PRIu32"-byte segments exceed the MTU (%d)",
+                 netdev->name, dp_packet_size(p),
+                 (unsigned int) p->md.tso_segsz, seg_size, mtu);
+    __atomic_fetch_add(&netdev->tx_csum_drops, 1, __ATOMIC_RELAXED);
+    dp_packet_free(p);
+    return false;
 }
 
 /* Userspace TSO for netdev_send(): sends the first 'n_ready' packets of

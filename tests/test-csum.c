@@ -780,6 +780,79 @@ test_tso_invalid(void **state DPS_UNUSED)
     dp_packet_free(p);
 }
 
+/* What netdev_send() compares with the MTU: the largest IP packet of the
+ * segments, which is the packet itself when its payload fits one. */
+static void
+test_tso_seg_size(void **state DPS_UNUSED)
+{
+    static struct tso_pkt t;
+
+    for (int v6 = 0; v6 < 2; v6++) {
+        uint32_t hdr = (v6 ? IPV6_HEADER_LEN : IPV4_HEADER_LEN)
+                       + TCP_HEADER_LEN + 12;
+
+        tso_build(&t, v6, 5000);
+        struct dp_packet *p = tso_packet(&t, dp_test_pools.std, 1000, 1000,
+                                         1448);
+        assert_int_equal(dp_packet_tso_l3_seg_size(p), hdr + 1448);
+        p->md.tso_segsz = 9000;
+        assert_int_equal(dp_packet_tso_l3_seg_size(p), hdr + 5000);
+        p->md.tso_segsz = 1;
+        assert_int_equal(dp_packet_tso_l3_seg_size(p), UINT32_MAX);
+        dp_packet_free(p);
+    }
+}
+
+/* A guest's VIRTIO_NET_HDR_F_NEEDS_CSUM as librte_vhost hands it over in
+ * its compliant mode (RTE_VHOST_USER_NET_COMPLIANT_OL_FLAGS, DPDK 22.11
+ * vhost_dequeue_offload()), the only mode dpswitch uses.  csum_start and
+ * csum_offset never reach the switch: either csum_start lies within the
+ * headers DPDK parsed and the protocol is TCP, UDP or SCTP, and the mbuf
+ * says RX_L4_CKSUM_NONE (partial), which the switch completes at the L4
+ * offset of its own parse, whatever csum_offset claimed; or it does not
+ * (beyond the headers, beyond the packet), and librte_vhost sums the bytes
+ * itself, or leaves them, and the mbuf says only RX_IP_CKSUM_UNKNOWN (no
+ * L4 state): the packet is the guest's bytes, forwarded as they are, never
+ * "completed" at an offset the guest chose. */
+static void
+test_rx_from_compliant_vhost(void **state DPS_UNUSED)
+{
+    for (int v6 = 0; v6 < 2; v6++) {
+        for (int proto = 0; proto < 2; proto++) {
+            struct test_pkt t;
+            uint8_t field[4], out[4];
+
+            build(&t, v6, proto ? IPPROTO_UDP_ : IPPROTO_TCP_, 101);
+            ref_l4(&t, field);
+
+            /* Offsets within the headers: partial, completed by us. */
+            struct dp_packet *p = to_packet(&t, 100, 64);
+            p->mbuf.ol_flags = (RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN
+                                | RTE_MBUF_F_RX_L4_CKSUM_NONE);
+            dp_packet_csum_from_rx_flags(p);
+            assert_int_equal(p->md.ip_csum, DP_CSUM_UNKNOWN);
+            assert_int_equal(p->md.l4_csum, DP_CSUM_PARTIAL);
+            p->mbuf.ol_flags = 0;
+            assert_true(dp_packet_tx_prepare(p, 0));
+            assert_int_equal(p->md.l4_csum, DP_CSUM_GOOD);
+            assert_int_equal(dp_packet_copy_out(p, t.l4_ofs + t.csum_ofs, 2,
+                                                out), 0);
+            assert_memory_equal(out, field, 2);
+            dp_packet_free(p);
+
+            /* Offsets beyond: no L4 state, the bytes leave untouched. */
+            p = to_packet(&t, 100, 64);
+            p->mbuf.ol_flags = RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN;
+            dp_packet_csum_from_rx_flags(p);
+            assert_int_equal(p->md.ip_csum, DP_CSUM_UNKNOWN);
+            assert_int_equal(p->md.l4_csum, DP_CSUM_UNKNOWN);
+            assert_true(dp_packet_tx_prepare(p, 0));
+            assert_true(dp_test_equal(p, t.data, t.size));
+            dp_packet_free(p);
+        }
+    }
+}
+
 /* A port that cuts segments gets the request: flags, lengths, MSS, and the
  * pseudo-header sum without the length in the TCP checksum field. */
 static void
@@ -863,6 +936,8 @@ main(void)
         DP_TEST(test_tso_segment),
         DP_TEST(test_tso_segment_tiny_chain),
         DP_TEST(test_tso_invalid),
+        DP_TEST(test_tso_seg_size),
+        DP_TEST(test_rx_from_compliant_vhost),
         DP_TEST(test_tso_offload),
         DP_TEST(test_tx_prepare_unfinishable),
     };

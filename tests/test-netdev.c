@@ -589,6 +589,86 @@ test_send_csum(void **state DPS_UNUSED)
     netdev_close(netdev);
 }
 
+/* netdev_send() tests a batch as a whole first (lib/netdev.c): in a batch
+ * of 32 packets with nothing to do but one, that one alone is completed,
+ * wherever it is and whichever work it needs (a partial UDP checksum, a
+ * partial IPv4 header checksum, a chain), and the others leave untouched;
+ * packets whose states or'ed together look partial (one GOOD, one BAD)
+ * leave as they are, the BAD checksum still wrong. */
+static void
+test_send_batch_one_with_work(void **state DPS_UNUSED)
+{
+    struct netdev *netdev = open_ok("p5b", "dummy");
+    struct dp_packet_batch batch;
+    uint8_t good[200], bytes[200];
+
+    netdev_dummy_set_keep_sent(netdev, DP_PACKET_BATCH_SIZE);
+    for (int kind = 0; kind < 4; kind++) {
+        for (int pos = 0; pos < DP_PACKET_BATCH_SIZE; pos += 15) {
+            size_t size = 0;
+
+            dp_packet_batch_init(&batch);
+            for (int i = 0; i < DP_PACKET_BATCH_SIZE; i++) {
+                struct dp_packet *p = udp_packet(50);
+                uint16_t zero = 0, bad = htons(0x1234);
+
+                size = dp_packet_size(p);
+                assert_true(size <= sizeof good);
+                assert_int_equal(dp_packet_copy_out(p, 0, size, good), 0);
+                if (kind == 3) {
+                    /* GOOD everywhere, one BAD L4 checksum. */
+                    p->md.ip_csum = DP_CSUM_GOOD;
+                    p->md.l4_csum = DP_CSUM_GOOD;
+                    if (i == pos) {
+                        assert_int_equal(dp_packet_copy_in(
+                                             p, p->md.l4_ofs + 6, 2, &bad),
+                                         0);
+                        p->md.l4_csum = DP_CSUM_BAD;
+                    }
+                } else if (i == pos && kind == 0) {
+                    assert_int_equal(dp_packet_copy_in(
+                                         p, p->md.l4_ofs + 6, 2, &zero), 0);
+                    p->md.l4_csum = DP_CSUM_PARTIAL;
+                } else if (i == pos && kind == 1) {
+                    assert_int_equal(dp_packet_copy_in(
+                                         p, p->md.l3_ofs + 10, 2, &zero), 0);
+                    p->md.ip_csum = DP_CSUM_PARTIAL;
+                } else if (i == pos && kind == 2) {
+                    dp_packet_free(p);
+                    p = dp_test_chain(dp_test_pools.std, good, size, 20, 30);
+                    assert_non_null(p);
+                    assert_true(dp_packet_n_segs(p) > 1);
+                }
+                dp_packet_batch_add(&batch, p);
+            }
+            assert_int_equal(netdev_send(netdev, 0, &batch, false), 0);
+            assert_int_equal(batch.count, 0);
+            for (int i = 0; i < DP_PACKET_BATCH_SIZE; i++) {
+                struct dp_packet *sent = netdev_dummy_pop_sent(netdev);
+
+                assert_non_null(sent);
+                assert_true(dp_packet_is_linear(sent));
+                assert_int_equal(dp_packet_size(sent), size);
+                assert_int_equal(dp_packet_copy_out(sent, 0, size, bytes),
+                                 0);
+                if (kind == 3 && i == pos) {
+                    assert_int_equal(sent->md.l4_csum, DP_CSUM_BAD);
+                    assert_memory_not_equal(bytes, good, size);
+                } else {
+                    assert_memory_equal(bytes, good, size);
+                }
+                if (i == pos && kind < 2) {
+                    assert_int_equal(kind ? sent->md.ip_csum
+                                     : sent->md.l4_csum, DP_CSUM_GOOD);
+                }
+                dp_packet_free(sent);
+            }
+            assert_null(netdev_dummy_pop_sent(netdev));
+        }
+    }
+    netdev_close(netdev);
+}
+
 /* A chain sent on a port without NETDEV_TX_MULTI_SEG arrives linear with
  * the same bytes; one that cannot fit one segment is dropped and counted;
  * a port with the capability gets the chain as it is. */
@@ -1447,6 +1527,7 @@ main(void)
         DP_TEST(test_set_config),
         DP_TEST(test_stats_and_status),
         DP_TEST(test_send_csum),
+        DP_TEST(test_send_batch_one_with_work),
         DP_TEST(test_send_chains),
         DP_TEST(test_send_chain_copies),
         DP_TEST(test_send_mtu),

@@ -29,6 +29,18 @@
  * them, with an upcall callback that returns the exact 5-tuple megaflow.
  *
  * Usage: perf-dpif [SECONDS_PER_CELL [MAX_FLOWS]]   (defaults 0.5, 1000000)
+ *        perf-dpif csum [SECONDS [ROUNDS]]            (defaults 1, 5)
+ *
+ * "csum" measures what netdev_send()'s egress check (pending checksums,
+ * TSO, chains) costs when nothing is pending and the port offloads nothing:
+ * in each of ROUNDS rounds, netdev_send() alone on batches of 32 packets
+ * with and without the check (netdev_send_skip_egress_check; short bursts
+ * of each in turn, the fastest burst of each counts), and the whole
+ * datapath (1 flow, EMC on) with and without it, the order alternating
+ * from round to round.  It prints the medians and the check's cost (the
+ * netdev_send() difference) as a share of the cycles of a packet through
+ * the datapath, and the whole-datapath difference, which is the same cost
+ * measured end to end but blurred by run-to-run noise of about 1%.
  *
  * Times are TSC cycles (rte_rdtsc()) per packet.  Run it alone on a quiet
  * machine: no busy-polling process on either CPU.
@@ -50,6 +62,7 @@
 #include "dp-test.h"
 #include "dpcls.h"
 #include "flow.h"
+#include "netdev.h"
 #include "packets.h"
 #include "perf/perf-dpif-pipeline.h"
 #include "util.h"
@@ -480,9 +493,99 @@ check_quiet(void)
     }
 }
 
+static int
+cmp_double(const void *a_, const void *b_)
+{
+    const double *a = a_, *b = b_;
+    return *a < *b ? -1 : *a > *b;
+}
+
+static double
+median(double *v, int n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* perf-dpif csum: see the comment at the top. */
+static int
+run_csum(double seconds, int rounds)
+{
+    double *send_on = xcalloc(rounds, sizeof *send_on);
+    double *send_off = xcalloc(rounds, sizeof *send_off);
+    double *dpif_on = xcalloc(rounds, sizeof *dpif_on);
+    double *dpif_off = xcalloc(rounds, sizeof *dpif_off);
+    bool have_dpif = perf_dpif_pipeline_available();
+    int error = 0;
+
+    check_quiet();
+    printf("netdev_send() egress check, nothing pending, a port without "
+           "offloads or chains;\n64-byte UDP packets, batches of 32, "
+           "TSC %.2f GHz, %.2f s per cell; cycles per packet\n\n",
+           rte_get_tsc_hz() / 1e9, seconds);
+    printf("%5s | %8s %8s %6s | %8s %8s %6s\n", "", "send", "send", "",
+           "dpif-", "dpif-", "");
+    printf("%5s | %8s %8s %6s | %8s %8s %6s\n", "round", "+check", "-check",
+           "delta", "netdev+", "netdev-", "delta");
+    for (int r = 0; r < rounds && !error; r++) {
+        error = perf_dpif_send_cost(seconds, &send_on[r], &send_off[r]);
+        for (int k = 0; have_dpif && !error && k < 2; k++) {
+            bool check = (r + k) % 2 == 0;
+            struct perf_dpif_result pr;
+
+            netdev_send_skip_egress_check = !check;
+            error = perf_dpif_pipeline_run(1, true, seconds, &pr);
+            netdev_send_skip_egress_check = false;
+            *(check ? &dpif_on[r] : &dpif_off[r]) = pr.cycles;
+        }
+        if (!error) {
+            printf("%5d | %8.2f %8.2f %6.2f | %8.1f %8.1f %6.1f\n", r + 1,
+                   send_on[r], send_off[r], send_on[r] - send_off[r],
+                   dpif_on[r], dpif_off[r], dpif_on[r] - dpif_off[r]);
+            fflush(stdout);
+        }
+    }
+    if (!error) {
+        double son = median(send_on, rounds);
+        double soff = median(send_off, rounds);
+        double don = median(dpif_on, rounds);
+        double doff = median(dpif_off, rounds);
+        double check = son - soff;
+
+        printf("%5s | %8.2f %8.2f %6.2f | %8.1f %8.1f %6.1f\n", "med",
+               son, soff, check, don, doff, don - doff);
+        if (have_dpif && don > 0) {
+            printf("\negress check: %.2f cycles per packet = %.2f%% of the "
+                   "%.1f cycles of a packet\nthrough dpif-netdev (target: "
+                   "at most 0.5%%); whole-datapath difference %.1f cycles "
+                   "(%.2f%%)\n", check, 100.0 * check / don, don,
+                   don - doff, 100.0 * (don - doff) / don);
+        }
+    }
+    free(send_on);
+    free(send_off);
+    free(dpif_on);
+    free(dpif_off);
+    return error;
+}
+
 int
 main(int argc, char *argv[])
 {
+    if (argc > 1 && !strcmp(argv[1], "csum")) {
+        double seconds = argc > 2 ? strtod(argv[2], NULL) : 1.0;
+        int rounds = argc > 3 ? atoi(argv[3]) : 5;
+
+        util_set_program_name(argv[0]);
+        if (seconds <= 0 || rounds <= 0) {
+            util_fatal(0, "usage: %s csum [SECONDS [ROUNDS]]", argv[0]);
+        }
+        dp_test_init("perf-dpif");
+        int error = run_csum(seconds, rounds);
+        dp_test_fini();
+        return error ? 1 : 0;
+    }
+
     double seconds = argc > 1 ? strtod(argv[1], NULL) : 0.5;
     uint32_t max_flows = argc > 2 ? strtoul(argv[2], NULL, 0) : 1000000;
     static const uint32_t flow_counts[] = { 1, 1000, 100000, 1000000 };
