@@ -41,8 +41,9 @@ COVERAGE_DEFINE(dpif_offload_no_mark);
 
 /* A released mark is handed out again only this long (ms) after its grace
  * period ended, and oldest first: a packet a NIC marked just before its
- * rule went may still wait in a receive ring, where RCU does not see it. */
-#define MARK_REUSE_MS 100
+ * rule went may still wait in a receive ring, where RCU does not see it.
+ * Atomic; tests set it to 0 (dp_offload_set_mark_reuse_ms()). */
+static long long int mark_reuse_ms = 100;
 
 /* Longest an idle offload thread sleeps between looks at its queue, ms
  * (a request wakes it at once). */
@@ -119,7 +120,7 @@ struct dp_offload {
 
     /* Marks: 1 .. UINT32_MAX - 1 (0 is left unused, UINT32_MAX is
      * DP_FLOW_MARK_NONE).  Those given back wait in a FIFO ring; the oldest
-     * is reused once MARK_REUSE_MS old, otherwise a fresh one comes from
+     * is reused once mark_reuse_ms old, otherwise a fresh one comes from
      * 'next_mark'. */
     pthread_mutex_t mark_mutex;
     uint32_t next_mark;
@@ -393,7 +394,8 @@ mark_alloc(struct dp_offload *ofl)
     const struct free_mark *oldest = (ofl->n_free
                                       ? &ofl->free_marks[ofl->free_head]
                                       : NULL);
-    if (oldest && (time_msec() - oldest->released >= MARK_REUSE_MS
+    if (oldest && (time_msec() - oldest->released
+                   >= __atomic_load_n(&mark_reuse_ms, __ATOMIC_RELAXED)
                    || ofl->next_mark >= DP_FLOW_MARK_NONE)) {
         mark = oldest->mark;
         ofl->free_head = (ofl->free_head + 1) % ofl->allocated_free;
@@ -456,6 +458,12 @@ mark_release(struct dp_offload *ofl, uint32_t mark)
     mr->ofl = ofl;
     mr->mark = mark;
     dp_rcu_postpone(ofl->dp->rcu, mark_release_cb, mr);
+}
+
+void
+dp_offload_set_mark_reuse_ms(long long int ms)
+{
+    __atomic_store_n(&mark_reuse_ms, ms, __ATOMIC_RELAXED);
 }
 
 /* Entries. */

@@ -71,4 +71,10 @@ unsigned int dp_offload_n_threads(const struct dp_offload *);
 void dp_offload_get_stats(struct dp_offload *, unsigned int thread,
                           struct dp_offload_stats *);
 
+/* For tests: how long (ms, default 100) a mark waits, after its RCU grace
+ * period, before it is handed out again.  With 0, only the grace period
+ * keeps a packet marked for a deleted flow from finding the mark's next
+ * flow, which is what tests/test-offload.c's stress test checks. */
+void dp_offload_set_mark_reuse_ms(long long int ms);
+
 #endif /* dpif-netdev-offload.h */

@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "dp-packet.h"
 #include "netdev-dummy.h"
 #include "netdev-provider.h"
@@ -43,6 +44,20 @@ struct netdev_offload_dummy_port {
 };
 
 static int dummy_flow_flush(struct netdev *);
+
+/* Test knobs (lib/netdev-offload.h), atomic. */
+static unsigned int mark_delay_us;
+static unsigned int put_delay_us;
+
+static void
+sleep_us(unsigned int usec)
+{
+    if (usec) {
+        struct timespec ts = { .tv_sec = usec / 1000000,
+                               .tv_nsec = usec % 1000000 * 1000L };
+        nanosleep(&ts, NULL);
+    }
+}
 
 static struct netdev_offload_dummy_port *
 dummy_port(const struct netdev *netdev)
@@ -98,6 +113,7 @@ dummy_flow_put(struct netdev *netdev, const struct netdev_offload_match *m,
 {
     struct netdev_offload_dummy_port *port = dummy_port(netdev);
 
+    sleep_us(__atomic_load_n(&put_delay_us, __ATOMIC_RELAXED));
     if (!port) {
         return ENODEV;
     }
@@ -142,11 +158,15 @@ dummy_flow_put(struct netdev *netdev, const struct netdev_offload_match *m,
     return 0;
 }
 
+/* Calls 'cb' on the rule of 'ufid' on 'netdev', with the port's mutex
+ * held.  Returns ENODEV without a port, ENOENT without the rule, else 0. */
 static int
-dummy_flow_del(struct netdev *netdev, const struct dp_ufid *ufid)
+with_rule(struct netdev *netdev, const struct dp_ufid *ufid,
+          void (*cb)(struct netdev_offload_dummy_port *, struct dummy_rule *,
+                     void *aux),
+          void *aux)
 {
     struct netdev_offload_dummy_port *port = dummy_port(netdev);
-    int error = ENOENT;
 
     if (!port) {
         return ENODEV;
@@ -154,35 +174,42 @@ dummy_flow_del(struct netdev *netdev, const struct dp_ufid *ufid)
     pthread_mutex_lock(&port->mutex);
     struct dummy_rule *r = find_rule(port, ufid);
     if (r) {
-        *r = port->rules[port->n_rules - 1];
-        __atomic_store_n(&port->n_rules, port->n_rules - 1,
-                         __ATOMIC_RELEASE);
-        error = 0;
+        cb(port, r, aux);
     }
     pthread_mutex_unlock(&port->mutex);
-    return error;
+    return r ? 0 : ENOENT;
+}
+
+static void
+rule_remove(struct netdev_offload_dummy_port *port, struct dummy_rule *r,
+            void *aux DPS_UNUSED)
+{
+    *r = port->rules[port->n_rules - 1];
+    __atomic_store_n(&port->n_rules, port->n_rules - 1, __ATOMIC_RELEASE);
+}
+
+static int
+dummy_flow_del(struct netdev *netdev, const struct dp_ufid *ufid)
+{
+    return with_rule(netdev, ufid, rule_remove, NULL);
+}
+
+static void
+rule_get_state(struct netdev_offload_dummy_port *port DPS_UNUSED,
+               struct dummy_rule *r, void *state_)
+{
+    struct netdev_offload_flow_state *state = state_;
+
+    state->offloaded = true;
+    state->n_packets = r->n_packets;
+    state->n_bytes = r->n_bytes;
 }
 
 static int
 dummy_flow_get(struct netdev *netdev, const struct dp_ufid *ufid,
                struct netdev_offload_flow_state *state)
 {
-    struct netdev_offload_dummy_port *port = dummy_port(netdev);
-    int error = ENOENT;
-
-    if (!port) {
-        return ENODEV;
-    }
-    pthread_mutex_lock(&port->mutex);
-    struct dummy_rule *r = find_rule(port, ufid);
-    if (r) {
-        state->offloaded = true;
-        state->n_packets = r->n_packets;
-        state->n_bytes = r->n_bytes;
-        error = 0;
-    }
-    pthread_mutex_unlock(&port->mutex);
-    return error;
+    return with_rule(netdev, ufid, rule_get_state, state);
 }
 
 static int
@@ -198,12 +225,26 @@ dummy_flow_flush(struct netdev *netdev)
     return 0;
 }
 
+void
+netdev_offload_dummy_set_mark_delay(unsigned int usec)
+{
+    __atomic_store_n(&mark_delay_us, usec, __ATOMIC_RELAXED);
+}
+
+void
+netdev_offload_dummy_set_put_delay(unsigned int usec)
+{
+    __atomic_store_n(&put_delay_us, usec, __ATOMIC_RELAXED);
+}
+
 /* Puts the mark of the first matching rule of 'port' (if any) on each
  * packet of 'batch', just received.  Called by the receiving thread. */
 void
 netdev_offload_dummy_mark(struct netdev_offload_dummy_port *port,
                           struct dp_packet_batch *batch)
 {
+    bool marked = false;
+
     if (!port || !__atomic_load_n(&port->n_rules, __ATOMIC_ACQUIRE)) {
         return;
     }
@@ -225,6 +266,7 @@ netdev_offload_dummy_mark(struct netdev_offload_dummy_port *port,
             }
             if (match) {
                 dp_packet_set_flow_mark(p, rule->mark);
+                marked = true;
                 rule->n_packets++;
                 rule->n_bytes += dp_packet_size(p);
                 break;
@@ -236,6 +278,10 @@ netdev_offload_dummy_mark(struct netdev_offload_dummy_port *port,
         p->md.flags &= ~DP_PACKET_F_FRAG;
     }
     pthread_mutex_unlock(&port->mutex);
+
+    if (marked) {
+        sleep_us(__atomic_load_n(&mark_delay_us, __ATOMIC_RELAXED));
+    }
 }
 
 const struct netdev_flow_api netdev_offload_dummy = {

@@ -156,5 +156,13 @@ struct dp_packet_batch;
 struct netdev_offload_dummy_port;
 void netdev_offload_dummy_mark(struct netdev_offload_dummy_port *,
                                struct dp_packet_batch *);
+/* For tests: after stamping a mark on a burst, the receiving thread waits
+ * 'usec' microseconds (default 0) before the datapath looks the marks up,
+ * which widens the window that the RCU grace period before a mark's reuse
+ * must cover (tests/test-offload.c's stress test). */
+void netdev_offload_dummy_set_mark_delay(unsigned int usec);
+/* For tests: each flow put (create or modify) first waits 'usec'
+ * microseconds (default 0), as a slow device does. */
+void netdev_offload_dummy_set_put_delay(unsigned int usec);
 
 #endif /* netdev-offload.h */

@@ -17,6 +17,7 @@
 #include "dp-flow.h"
 #include "dp-packet.h"
 #include "dp-test.h"
+#include "dpif-netdev-offload.h"
 #include "dpif-netdev-private.h"
 #include "dpif-netdev.h"
 #include "flow.h"
@@ -190,6 +191,29 @@ struct xlate_case {
     const char *reason;                 /* Part of the refusal's reason. */
 };
 
+/* Exact matches on the Ethernet type and, unless 0, the IP protocol. */
+static void
+match_type(struct netdev_offload_match *m, uint16_t dl_type, uint8_t nw_proto)
+{
+    m->key.dl_type = htons(dl_type);
+    m->mask.dl_type = htons(0xffff);
+    if (nw_proto) {
+        m->key.nw_proto = nw_proto;
+        m->mask.nw_proto = 0xff;
+    }
+}
+
+/* The transport ports under their masks (0: not matched). */
+static void
+match_ports(struct netdev_offload_match *m, uint16_t src, uint16_t src_mask,
+            uint16_t dst, uint16_t dst_mask)
+{
+    m->key.tp_src = htons(src);
+    m->mask.tp_src = htons(src_mask);
+    m->key.tp_dst = htons(dst);
+    m->mask.tp_dst = htons(dst_mask);
+}
+
 static void
 m_normal(struct netdev_offload_match *m)
 {
@@ -200,8 +224,7 @@ m_normal(struct netdev_offload_match *m)
     m->key.dl_dst = (struct eth_addr) { { 0x50, 0x54, 0, 0, 0, 2 } };
     memset(&m->mask.dl_src, 0xff, 6);
     memset(&m->mask.dl_dst, 0xff, 6);
-    m->key.dl_type = htons(ETH_TYPE_IP);
-    m->mask.dl_type = htons(0xffff);
+    match_type(m, ETH_TYPE_IP, 0);
     m->mask.nw_frag = FLOW_NW_FRAG_ANY;
 }
 
@@ -215,16 +238,12 @@ m_vlan_tcp(struct netdev_offload_match *m)
     m->mask.vlan_tpid[0] = htons(0xffff);
     m->key.vlan_tci[0] = htons(VLAN_CFI | 0x2064);
     m->mask.vlan_tci[0] = htons(0xffff);
-    m->key.dl_type = htons(ETH_TYPE_IP);
-    m->mask.dl_type = htons(0xffff);
+    match_type(m, ETH_TYPE_IP, IPPROTO_TCP_);
     m->key.nw_src = htonl(0x0a000001);
     m->mask.nw_src = htonl(0xffffff00);
-    m->key.nw_proto = IPPROTO_TCP_;
-    m->mask.nw_proto = 0xff;
     m->key.nw_tos = 0x28;
     m->mask.nw_tos = 0xfc;
-    m->key.tp_dst = htons(80);
-    m->mask.tp_dst = htons(0xffff);
+    match_ports(m, 0, 0, 80, 0xffff);
     m->key.tcp_flags = htons(TCP_SYN);
     m->mask.tcp_flags = htons(TCP_SYN | TCP_ACK);
 }
@@ -233,15 +252,13 @@ static void
 m_no_vlan(struct netdev_offload_match *m)
 {
     m->mask.vlan_tci[0] = htons(0xffff);
-    m->key.dl_type = htons(ETH_TYPE_ARP);
-    m->mask.dl_type = htons(0xffff);
+    match_type(m, ETH_TYPE_ARP, 0);
 }
 
 static void
 m_ipv6_udp(struct netdev_offload_match *m)
 {
-    m->key.dl_type = htons(ETH_TYPE_IPV6);
-    m->mask.dl_type = htons(0xffff);
+    match_type(m, ETH_TYPE_IPV6, IPPROTO_UDP_);
     m->key.ipv6_dst.s6[0] = 0x20;
     m->key.ipv6_dst.s6[1] = 0x01;
     m->key.ipv6_dst.s6[15] = 0x02;
@@ -253,49 +270,30 @@ m_ipv6_udp(struct netdev_offload_match *m)
     m->key.nw_ttl = 64;
     m->mask.nw_ttl = 0xff;
     m->mask.nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
-    m->key.nw_proto = IPPROTO_UDP_;
-    m->mask.nw_proto = 0xff;
-    m->key.tp_src = htons(5353);
-    m->mask.tp_src = htons(0xffff);
+    match_ports(m, 5353, 0xffff, 0, 0);
 }
 
 static void
 m_icmp(struct netdev_offload_match *m)
 {
-    m->key.dl_type = htons(ETH_TYPE_IP);
-    m->mask.dl_type = htons(0xffff);
-    m->key.nw_proto = IPPROTO_ICMP_;
-    m->mask.nw_proto = 0xff;
-    m->key.tp_src = htons(8);
-    m->mask.tp_src = htons(0xffff);
-    m->key.tp_dst = htons(0);
-    m->mask.tp_dst = htons(0xffff);
+    match_type(m, ETH_TYPE_IP, IPPROTO_ICMP_);
+    match_ports(m, 8, 0xffff, 0, 0xffff);
 }
 
 static void
 m_icmp6(struct netdev_offload_match *m)
 {
-    m->key.dl_type = htons(ETH_TYPE_IPV6);
-    m->mask.dl_type = htons(0xffff);
-    m->key.nw_proto = IPPROTO_ICMPV6_;
-    m->mask.nw_proto = 0xff;
-    m->key.tp_src = htons(128);
-    m->mask.tp_src = htons(0xffff);
+    match_type(m, ETH_TYPE_IPV6, IPPROTO_ICMPV6_);
+    match_ports(m, 128, 0xffff, 0, 0);
 }
 
 static void
 m_sctp(struct netdev_offload_match *m)
 {
-    m->key.dl_type = htons(ETH_TYPE_IP);
-    m->mask.dl_type = htons(0xffff);
+    match_type(m, ETH_TYPE_IP, IPPROTO_SCTP_);
     m->key.nw_dst = htonl(0xc0a80102);
     m->mask.nw_dst = htonl(0xffffffff);
-    m->key.nw_proto = IPPROTO_SCTP_;
-    m->mask.nw_proto = 0xff;
-    m->key.tp_src = htons(1);
-    m->mask.tp_src = htons(0xff00);
-    m->key.tp_dst = htons(2);
-    m->mask.tp_dst = htons(0xffff);
+    match_ports(m, 1, 0xff00, 2, 0xffff);
 }
 
 static void
@@ -308,8 +306,7 @@ r_recirc(struct netdev_offload_match *m)
 static void
 r_arp(struct netdev_offload_match *m)
 {
-    m->key.dl_type = htons(ETH_TYPE_ARP);
-    m->mask.dl_type = htons(0xffff);
+    match_type(m, ETH_TYPE_ARP, 0);
     m->key.arp_op = htons(1);
     m->mask.arp_op = htons(0xffff);
 }
@@ -492,6 +489,7 @@ test_rte_flow_translate(void **state DPS_UNUSED)
 #define STRESS_ROUNDS 400
 #define PACKETS_PER_ROUND 24
 #define MAX_IN_FLIGHT 400
+#define STRESS_MARK_DELAY_US 300
 
 static unsigned int stress_gen;
 
@@ -565,11 +563,13 @@ stress_check_sent(struct netdev *p2, size_t *n_bad)
     return n;
 }
 
-static void
-test_stress_marks(void **state DPS_UNUSED)
+/* A datapath with two PMD threads, 'n_offload_threads' offload threads,
+ * hw-offload on, port 1 "s1" (two rx queues, one per PMD) and port 2
+ * "s2", both keeping what they send. */
+static struct dp_netdev *
+stress_setup(struct netdev *ports[3], const char *n_offload_threads)
 {
     struct dp_netdev *dp;
-    struct netdev *ports[3];
     char *err = NULL;
 
     assert_int_equal(dp_netdev_create(&dp), 0);
@@ -578,7 +578,7 @@ test_stress_marks(void **state DPS_UNUSED)
     struct smap cfg = SMAP_INITIALIZER;
     smap_add(&cfg, "pmd-cpu-mask", "3");
     smap_add(&cfg, "hw-offload", "true");
-    smap_add(&cfg, "n-offload-threads", "2");
+    smap_add(&cfg, "n-offload-threads", n_offload_threads);
     smap_add(&cfg, "emc-insert-inv-prob", "1");
     dp_netdev_set_config(dp, &cfg, NULL);
     smap_destroy(&cfg);
@@ -605,6 +605,132 @@ test_stress_marks(void **state DPS_UNUSED)
         usleep(1000);
     }
     assert_int_equal(dp->n_pmds, 2);
+    return dp;
+}
+
+static void
+stress_teardown(struct dp_netdev *dp, struct netdev *ports[3],
+                size_t *n_bad)
+{
+    dp_netdev_destroy(dp);
+    netdev_offload_dummy_set_mark_delay(0);
+    netdev_offload_dummy_set_put_delay(0);
+    dp_offload_set_mark_reuse_ms(100);
+    for (int i = 1; i <= 2; i++) {
+        stress_check_sent(ports[i], n_bad);
+        netdev_dummy_set_keep_sent(ports[i], 0);
+        netdev_close(ports[i]);
+    }
+}
+
+/* Queues a packet for flow 'i' (stress_addr(i)) on rx queue 'q' of s1. */
+static void
+stress_send(struct netdev *s1, unsigned int i, int q)
+{
+    struct flow f;
+
+    dp_test_ipv4_flow(&f, IPPROTO_UDP_);
+    dp_test_ports(&f, 7, 9);
+    f.nw_dst = stress_addr(i);
+    struct dp_packet *p = flow_compose(dp_test_pools.std, &f, 8);
+    assert_non_null(p);
+    assert_int_equal(netdev_dummy_queue_packet(s1, q, p), 0);
+}
+
+/* Runs the main loop for 'ms' milliseconds, counting what s2 sent. */
+static void
+stress_wait(struct dp_netdev *dp, struct netdev *s2, long long int ms,
+            size_t *n_sent, size_t *n_bad)
+{
+    long long int deadline = time_msec() + ms;
+
+    do {
+        dp_netdev_run(dp);
+        *n_sent += stress_check_sent(s2, n_bad);
+        usleep(1000);
+    } while (time_msec() < deadline);
+}
+
+static uint64_t
+stress_inserted(struct dp_netdev *dp)
+{
+    struct dp_offload_stats st;
+
+    dp_offload_get_stats(dp->offload, 0, &st);
+    return st.inserted;
+}
+
+/* The one sequence in which only the RCU grace period keeps a mark from
+ * misdirecting a packet, made to happen every time (one offload thread; a
+ * slow device and a slow PMD iteration through the dummy port's test
+ * knobs; marks reused at once):
+ *
+ *   1. flow A (10.0.1.1) is offloaded with mark M; PMD 0 has its copy;
+ *   2. flow C, on PMD 1, is offloaded by a device that takes 500 ms, which
+ *      holds the offload thread;
+ *   3. every flow is deleted: A's delete waits behind C's put;
+ *   4. flow B (10.0.1.2) gets its copy on PMD 0, its put waits behind A's
+ *      delete;
+ *   5. a packet of A arrives on PMD 0: the device, which still has A's
+ *      rule, marks it M, and PMD 0 takes 1 s before it looks M up;
+ *   6. the offload thread deletes A's rule and releases M, then offloads B
+ *      with the oldest released mark.
+ *
+ * Were M free at once, B would get it and PMD 0 would find B's copy under
+ * M and send A's packet with B's actions (udp dst 1002).  With the grace
+ * period M is still held by PMD 0, B gets another mark, and A's packet
+ * takes the software path.  Checked: removing the dp_rcu_postpone() from
+ * mark_release() in lib/dpif-netdev-offload.c makes this test fail with
+ * "1 misdirected" on every run. */
+static void
+test_mark_reuse_after_grace(void **state DPS_UNUSED)
+{
+    struct netdev *ports[3];
+    size_t n_sent = 0, n_bad = 0;
+    struct dp_netdev *dp = stress_setup(ports, "1");
+
+    dp_offload_set_mark_reuse_ms(0);
+
+    /* 1. */
+    stress_send(ports[1], 1, 0);
+    for (int i = 0; i < 2000 && stress_inserted(dp) < 1; i++) {
+        stress_wait(dp, ports[2], 1, &n_sent, &n_bad);
+    }
+    assert_int_equal(stress_inserted(dp), 1);
+
+    /* 2. */
+    netdev_offload_dummy_set_put_delay(500 * 1000);
+    stress_send(ports[1], 3, 1);
+    stress_wait(dp, ports[2], 100, &n_sent, &n_bad);
+    netdev_offload_dummy_set_put_delay(0);
+
+    /* 3, 4. */
+    dp_netdev_flush_flows(dp);
+    stress_send(ports[1], 2, 0);
+    stress_wait(dp, ports[2], 100, &n_sent, &n_bad);
+
+    /* 5, 6. */
+    netdev_offload_dummy_set_mark_delay(1000 * 1000);
+    stress_send(ports[1], 1, 0);
+    for (int i = 0; i < 5000 && n_sent < 4; i++) {
+        stress_wait(dp, ports[2], 1, &n_sent, &n_bad);
+    }
+    netdev_offload_dummy_set_mark_delay(0);
+    print_message("mark reuse: %zu packets, %zu misdirected\n", n_sent,
+                  n_bad);
+    assert_int_equal(n_sent, 4);
+    assert_int_equal(n_bad, 0);
+    stress_teardown(dp, ports, &n_bad);
+}
+
+static void
+test_stress_marks(void **state DPS_UNUSED)
+{
+    struct netdev *ports[3];
+    struct dp_netdev *dp = stress_setup(ports, "2");
+
+    dp_offload_set_mark_reuse_ms(0);
+    netdev_offload_dummy_set_mark_delay(STRESS_MARK_DELAY_US);
 
     unsigned long long int puts_before = 0, puts_after = 0;
     coverage_read("dpif_offload_put", &puts_before);
@@ -673,12 +799,7 @@ test_stress_marks(void **state DPS_UNUSED)
     assert_true(phwol > n_sent / 10);
     assert_true(puts_after - puts_before > 2 * N_FLOWS);
 
-    dp_netdev_destroy(dp);
-    for (int i = 1; i <= 2; i++) {
-        stress_check_sent(ports[i], &n_bad);
-        netdev_dummy_set_keep_sent(ports[i], 0);
-        netdev_close(ports[i]);
-    }
+    stress_teardown(dp, ports, &n_bad);
 }
 
 int
@@ -688,6 +809,7 @@ main(void)
         DP_TEST(test_parse_offsets),
         DP_TEST(test_dummy_provider),
         DP_TEST(test_rte_flow_translate),
+        DP_TEST(test_mark_reuse_after_grace),
         DP_TEST(test_stress_marks),
     };
 
