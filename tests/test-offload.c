@@ -484,7 +484,19 @@ test_rte_flow_translate(void **state DPS_UNUSED)
  * PMD threads receive marked traffic for all of them on two queues of
  * port 1, while this thread deletes every flow, changes their actions
  * (revalidation: modify requests) or deletes some, round after round, so
- * that marks are given back and handed to other flows all the time. */
+ * that marks are given back and handed to other flows all the time.
+ *
+ * Only the RCU grace period may keep a mark from its next flow: the test
+ * turns off the 100 ms that a released mark otherwise also waits
+ * (dp_offload_set_mark_reuse_ms(0)), and the dummy port, after stamping a
+ * burst, waits STRESS_MARK_DELAY_US before the PMD looks the marks up
+ * (netdev_offload_dummy_set_mark_delay()), as a slow PMD iteration would.
+ * The race it then leaves open needs the flow that gets the mark to have
+ * its copy on the sleeping PMD already, so this random test hits it only
+ * now and then: with the grace period removed (mark_release() in
+ * lib/dpif-netdev-offload.c calling mark_release_cb() at once) it failed
+ * in about one run out of three.  test_mark_reuse_after_grace() below
+ * builds that sequence on purpose and fails on every such run. */
 #define N_FLOWS 48
 #define STRESS_ROUNDS 400
 #define PACKETS_PER_ROUND 24
