@@ -280,7 +280,15 @@ do_convert(int argc, char *argv[])
              * a running ovsdb-server's file is never swapped under it. */
             error = ovsdb_file_open(db_name, 0, &locked);
             if (!error) {
-                error = replace_file(db_name, dst, comment);
+                /* Through a symbolic link, the file it names is replaced
+                 * and the link stays, as the server's compaction does:
+                 * Debian links /etc/openvswitch/conf.db to
+                 * /var/lib/openvswitch/conf.db. */
+                char *target = realpath(db_name, NULL);
+
+                error = replace_file(target ? target : db_name, dst,
+                                     comment);
+                free(target);
                 ovsdb_destroy(locked);
             }
         }
