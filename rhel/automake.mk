@@ -1,6 +1,6 @@
 # rhel/: RPM packaging.
 
-EXTRA_DIST += rhel/dpswitch.spec.in
+EXTRA_DIST += rhel/dpswitch.spec.in rhel/openvswitch.sysconfig
 DISTCLEANFILES += rhel/dpswitch.spec
 
 rhel/dpswitch.spec: rhel/dpswitch.spec.in $(top_builddir)/config.status
