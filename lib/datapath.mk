@@ -22,7 +22,8 @@ lib_libdpswitch_dp_a_SOURCES = \
 lib_libdpswitch_dp_a_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
 
 # What a program that carries packets links with.
-DP_LIBS = lib/libdpswitch-dp.a $(GENERIC_LIBS) $(DPDK_LIBS) $(NUMA_LIBS)
+DP_LIBS = lib/libdpswitch-dp.a $(GENERIC_LIBS) $(DPDK_LIBS) $(NUMA_LIBS) \
+	$(XDP_LIBS)
 
 # Fuzzing builds instrument the library for coverage too, so that libFuzzer
 # sees the branches of the code under test.

@@ -11,7 +11,7 @@ lib_libdpswitch_dpif_a_SOURCES = \
 	lib/dp-rcu.h \
 	lib/dpcls.c \
 	lib/dpcls.h
-lib_libdpswitch_dpif_a_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
+lib_libdpswitch_dpif_a_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS) $(XDP_CFLAGS)
 
 # What a program that uses the flow caches links with.
 DPIF_LIBS = lib/libdpswitch-dpif.a $(DP_LIBS)

@@ -192,45 +192,6 @@ netdev_afpacket_send(struct netdev *netdev, int qid DPS_UNUSED,
 /* Addresses, MTU, link. */
 
 static int
-netdev_afpacket_set_etheraddr(struct netdev *netdev,
-                              const struct eth_addr *mac)
-{
-    int error = netdev_linux_set_etheraddr(netdev->name, mac);
-
-    if (!error) {
-        netdev_change_seq_changed(netdev);
-    }
-    return error;
-}
-
-static int
-netdev_afpacket_get_etheraddr(const struct netdev *netdev,
-                              struct eth_addr *mac)
-{
-    return netdev_linux_get_etheraddr(netdev->name, mac);
-}
-
-static int
-netdev_afpacket_get_mtu(const struct netdev *netdev, int *mtu)
-{
-    return netdev_linux_get_mtu(netdev->name, mtu);
-}
-
-static int
-netdev_afpacket_set_mtu(struct netdev *netdev, int mtu, char **errp)
-{
-    int error = netdev_linux_set_mtu(netdev->name, mtu);
-
-    if (error) {
-        *errp = xasprintf("%s: could not set MTU %d (%s)", netdev->name, mtu,
-                          util_strerror(error));
-    } else {
-        netdev_change_seq_changed(netdev);
-    }
-    return error;
-}
-
-static int
 netdev_afpacket_get_carrier(const struct netdev *netdev, bool *carrier)
 {
     struct netdev_afpacket *dev = netdev_afpacket_cast(netdev);
@@ -240,16 +201,6 @@ netdev_afpacket_get_carrier(const struct netdev *netdev, bool *carrier)
         return 0;
     }
     return netdev_linux_get_carrier(netdev->name, carrier);
-}
-
-static int
-netdev_afpacket_update_flags(struct netdev *netdev, enum netdev_flags off,
-                             enum netdev_flags on, enum netdev_flags *old)
-{
-    if ((off | on) & ~(NETDEV_UP | NETDEV_PROMISC)) {
-        return EINVAL;
-    }
-    return netdev_linux_update_flags(netdev->name, off, on, old);
 }
 
 static int
@@ -413,12 +364,12 @@ static const struct netdev_class afpacket_class = {
     .dealloc = netdev_afpacket_dealloc,
     .set_config = netdev_linux_set_config,
     .send = netdev_afpacket_send,
-    .set_etheraddr = netdev_afpacket_set_etheraddr,
-    .get_etheraddr = netdev_afpacket_get_etheraddr,
-    .get_mtu = netdev_afpacket_get_mtu,
-    .set_mtu = netdev_afpacket_set_mtu,
+    .set_etheraddr = netdev_linux_kdev_set_etheraddr,
+    .get_etheraddr = netdev_linux_kdev_get_etheraddr,
+    .get_mtu = netdev_linux_kdev_get_mtu,
+    .set_mtu = netdev_linux_kdev_set_mtu,
     .get_carrier = netdev_afpacket_get_carrier,
-    .update_flags = netdev_afpacket_update_flags,
+    .update_flags = netdev_linux_kdev_update_flags,
     .get_ifindex = netdev_afpacket_get_ifindex,
     .get_error = netdev_afpacket_get_error,
     .get_stats = netdev_afpacket_get_stats,

@@ -48,6 +48,9 @@ netdev_linux_register(void)
 {
     netdev_tap_register(!netdev_is_type_supported("internal"));
     netdev_afpacket_register();
+#ifdef HAVE_AF_XDP
+    netdev_afxdp_register();
+#endif
 }
 
 /* See netdev-linux.h. */
@@ -69,6 +72,60 @@ netdev_linux_set_config(struct netdev *netdev, const struct smap *options,
 }
 
 /* Device control. */
+
+/* See netdev-linux.h. */
+int
+netdev_linux_kdev_set_etheraddr(struct netdev *netdev,
+                                const struct eth_addr *mac)
+{
+    int error = netdev_linux_set_etheraddr(netdev->name, mac);
+
+    if (!error) {
+        netdev_change_seq_changed(netdev);
+    }
+    return error;
+}
+
+/* See netdev-linux.h. */
+int
+netdev_linux_kdev_get_etheraddr(const struct netdev *netdev,
+                                struct eth_addr *mac)
+{
+    return netdev_linux_get_etheraddr(netdev->name, mac);
+}
+
+/* See netdev-linux.h. */
+int
+netdev_linux_kdev_get_mtu(const struct netdev *netdev, int *mtu)
+{
+    return netdev_linux_get_mtu(netdev->name, mtu);
+}
+
+/* See netdev-linux.h. */
+int
+netdev_linux_kdev_set_mtu(struct netdev *netdev, int mtu, char **errp)
+{
+    int error = netdev_linux_set_mtu(netdev->name, mtu);
+
+    if (error) {
+        *errp = xasprintf("%s: could not set MTU %d (%s)", netdev->name, mtu,
+                          util_strerror(error));
+    } else {
+        netdev_change_seq_changed(netdev);
+    }
+    return error;
+}
+
+/* See netdev-linux.h. */
+int
+netdev_linux_kdev_update_flags(struct netdev *netdev, enum netdev_flags off,
+                               enum netdev_flags on, enum netdev_flags *old)
+{
+    if ((off | on) & ~(NETDEV_UP | NETDEV_PROMISC)) {
+        return EINVAL;
+    }
+    return netdev_linux_update_flags(netdev->name, off, on, old);
+}
 
 /* See netdev-linux.h. */
 int

@@ -15,7 +15,14 @@
  *     physical) attached through an AF_PACKET socket, frames exchanged in
  *     batches of recvmmsg()/sendmmsg().
  *
- * All of them are polled by the main thread (not by PMD threads) and carry
+ *   - "afxdp" (lib/netdev-afxdp.c, built when configure finds libxdp and
+ *     libbpf): an existing kernel interface attached through AF_XDP
+ *     sockets, one per receive queue (options:n_rxq), polled by PMD
+ *     threads, in the XDP mode of options:xdp-mode.  Frames are copied
+ *     between the sockets' UMEM and packets; no virtio-net header, so
+ *     checksums are completed in software before they go.
+ *
+ * The others are polled by the main thread (not by PMD threads) and carry
  * a virtio-net header with each frame, so that the kernel's checksum and
  * segmentation state is understood: a partial checksum from the kernel is a
  * DP_CSUM_PARTIAL one here, a checksum the kernel verified is DP_CSUM_GOOD,
@@ -56,6 +63,7 @@ void netdev_linux_register(void);
 /* Registration of each file's classes, for netdev_linux_register(). */
 void netdev_tap_register(bool with_internal);
 void netdev_afpacket_register(void);
+void netdev_afxdp_register(void);       /* With HAVE_AF_XDP only. */
 
 /* 'set_config' of the classes: accepts options:n_rxq and n_txq, which have
  * no effect (one queue each way, as Open vSwitch's kernel ports), and
@@ -73,6 +81,18 @@ int netdev_linux_set_etheraddr(const char *name, const struct eth_addr *);
 int netdev_linux_get_carrier(const char *name, bool *carrier);
 int netdev_linux_update_flags(const char *name, enum netdev_flags off,
                               enum netdev_flags on, enum netdev_flags *old);
+
+/* Class slots for a port that is an existing kernel interface named after
+ * the netdev ("system", "afxdp"): the kernel's MAC, MTU, carrier and
+ * flags (NETDEV_UP and NETDEV_PROMISC only).  A MAC or MTU set bumps the
+ * netdev's change sequence; an MTU refused is reported in '*errp'. */
+int netdev_linux_kdev_set_etheraddr(struct netdev *, const struct eth_addr *);
+int netdev_linux_kdev_get_etheraddr(const struct netdev *, struct eth_addr *);
+int netdev_linux_kdev_get_mtu(const struct netdev *, int *mtu);
+int netdev_linux_kdev_set_mtu(struct netdev *, int mtu, char **errp);
+int netdev_linux_kdev_update_flags(struct netdev *, enum netdev_flags off,
+                                   enum netdev_flags on,
+                                   enum netdev_flags *old);
 
 /* Adds the driver_name, driver_version and firmware_version that ethtool
  * reports for device 'name' to 'status' (nothing if it reports none). */

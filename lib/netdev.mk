@@ -17,6 +17,9 @@ lib_libdpswitch_dpif_a_SOURCES += \
 	lib/pcap-file.c \
 	lib/pcap-file.h \
 	lib/smap.h
+if HAVE_AF_XDP
+lib_libdpswitch_dpif_a_SOURCES += lib/netdev-afxdp.c
+endif
 
 EXTRA_DIST += Documentation/topics/netdev.rst \
 	Documentation/topics/kernel-ports.rst
