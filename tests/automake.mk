@@ -77,7 +77,8 @@ TESTSUITE_AT = \
 TESTSUITE_AT += tests/vswitch-schema.at tests/ovs-ctl.at
 TESTSUITE_AT += tests/ofproto-macros.at tests/vswitchd.at \
 	tests/netdev-dummy.at tests/ofproto-dpif.at tests/dpif-netdev.at \
-	tests/offload.at tests/vswitchd-diff.at tests/system-kernel.at
+	tests/offload.at tests/vswitchd-diff.at tests/system-kernel.at \
+	tests/system-afxdp.at
 # TCP through kernel ports against Open vSwitch (run by hand, as root).
 EXTRA_DIST += tests/perf/kernel-tcp.sh
 TESTSUITE = $(srcdir)/tests/testsuite
