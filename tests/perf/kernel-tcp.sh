@@ -5,7 +5,7 @@
 # Usage (as root; the switches poll in their main thread, but iperf3 keeps
 # both CPUs busy, so take the shared lock):
 #
-#   flock /work/locks/busy.lock tests/perf/kernel-tcp.sh BUILD_DIR [SECONDS]
+#   flock /work/locks/busy.lock tests/perf/kernel-tcp.sh BUILD_DIR [SECONDS [WHICH]]
 #
 # For each switch, in turn: a private run directory under /tmp and a network
 # namespace of its own (dpskpf-sw) hold ovsdb-server and ovs-vswitchd; veth
@@ -19,7 +19,21 @@
 #                  default settings;
 #   ovs-3.1-tso    the same with other_config:userspace-tso-enable=true,
 #                  which Open vSwitch needs to take the veths' segmentation
-#                  frames (without it, they are dropped as too long).
+#                  frames (without it, they are dropped as too long);
+#
+# and then the same through "afxdp" ports polled by one PMD thread on core 0
+# (other_config:pmd-cpu-mask=1), with the namespaces' veth ends sending with
+# offloads off (ethtool -K tx off), as AF_XDP needs:
+#
+#   dpswitch-afxdp      options:xdp-mode=best-effort (native on a veth);
+#   dpswitch-afxdp-gen  options:xdp-mode=generic;
+#   ovs-3.1-afxdp, ovs-3.1-afxdp-gen
+#                       the same with Debian's Open vSwitch, which is built
+#                       with AF_XDP.
+#
+# WHICH (default all) picks the rows: "system" or "afxdp".  dpswitch's
+# afxdp rows need a build with libxdp (configure says so); without it they
+# print "port not added" and the reason.
 #
 # Prints one line per switch: name, Gbit/s received, retransmits.  Every
 # namespace and interface it creates is deleted at exit.
@@ -27,8 +41,11 @@
 # Licensed under the Apache License, Version 2.0 (see LICENSE).
 
 set -e
-build=${1:?usage: $0 BUILD_DIR [SECONDS]}
+build=${1:?usage: $0 BUILD_DIR [SECONDS [WHICH]]}
 secs=${2:-5}
+which=${3:-all}
+# Port type and XDP mode of the next run (see "run").
+ptype=system xmode=
 build=`cd "$build" && pwd`
 src=`cd "$(dirname "$0")/../.." && pwd`
 ref_root=$src/_ref/root
@@ -76,6 +93,18 @@ run () {
         ip -n dpskpf-sw link set dpskpf$x up
         ip -n dpskpf-$x link set dpskpf${x}p up
     done
+    if test $ptype = afxdp; then
+        for x in a b; do
+            ip netns exec dpskpf-$x ethtool -K dpskpf${x}p tx off >/dev/null
+        done
+        set -- "$@" pmd-cpu-mask=1
+        ports="-- add-port br0 dpskpfa -- set interface dpskpfa type=afxdp
+               options:xdp-mode=$xmode
+               -- add-port br0 dpskpfb -- set interface dpskpfb type=afxdp
+               options:xdp-mode=$xmode"
+    else
+        ports="-- add-port br0 dpskpfa -- add-port br0 dpskpfb"
+    fi
     ip -n dpskpf-a addr add 10.93.0.1/24 dev dpskpfap
     ip -n dpskpf-b addr add 10.93.0.2/24 dev dpskpfbp
 
@@ -92,11 +121,15 @@ run () {
         --no-chdir --pidfile="$d/ovs-vswitchd.pid" \
         --log-file="$d/ovs-vswitchd.log" 2>/dev/null
     "$vsctl" --db=unix:"$d/db.sock" --timeout=30 \
-        add-br br0 -- set bridge br0 datapath_type=netdev \
-        -- add-port br0 dpskpfa -- add-port br0 dpskpfb
+        add-br br0 -- set bridge br0 datapath_type=netdev $ports
 
     result=
-    if ip netns exec dpskpf-a ping -q -c 3 -i 0.2 -W 2 10.93.0.2 >/dev/null \
+    sleep 1
+    ofport=`"$vsctl" --db=unix:"$d/db.sock" get interface dpskpfa ofport`
+    if test "$ofport" = -1; then
+        result="port not added: `"$vsctl" --db=unix:"$d/db.sock" \
+                get interface dpskpfa error`"
+    elif ip netns exec dpskpf-a ping -q -c 3 -i 0.2 -W 2 10.93.0.2 >/dev/null \
        || ip netns exec dpskpf-a ping -q -c 3 -i 0.5 -W 2 10.93.0.2 \
               >/dev/null; then
         ip netns exec dpskpf-b iperf3 -s -1 -D -p 5399 \
@@ -119,7 +152,7 @@ EOF
     else
         result="no ping through the switch"
     fi
-    printf '%-14s %s\n' "$name" "$result"
+    printf '%-18s %s\n' "$name" "$result"
 
     kill `cat "$d/ovs-vswitchd.pid"` `cat "$d/ovsdb-server.pid"` \
         2>/dev/null || true
@@ -131,8 +164,22 @@ EOF
 }
 
 echo "TCP through the switch, one iperf3 stream, $secs s, `nproc` CPUs"
-run dpswitch "$build/vswitchd/ovs-vswitchd" "$build/ovsdb/ovsdb-server" \
-    "$build/utilities/ovs-vsctl" "$src/vswitchd/vswitch.ovsschema"
-run ovs-3.1 "$ref_vswitchd" "$ref_ovsdb" "$ref_vsctl" "$ref_schema"
-run ovs-3.1-tso "$ref_vswitchd" "$ref_ovsdb" "$ref_vsctl" "$ref_schema" \
-    userspace-tso-enable=true
+if test $which != afxdp; then
+    ptype=system
+    run dpswitch "$build/vswitchd/ovs-vswitchd" "$build/ovsdb/ovsdb-server" \
+        "$build/utilities/ovs-vsctl" "$src/vswitchd/vswitch.ovsschema"
+    run ovs-3.1 "$ref_vswitchd" "$ref_ovsdb" "$ref_vsctl" "$ref_schema"
+    run ovs-3.1-tso "$ref_vswitchd" "$ref_ovsdb" "$ref_vsctl" "$ref_schema" \
+        userspace-tso-enable=true
+fi
+if test $which != system; then
+    ptype=afxdp
+    for xmode in best-effort generic; do
+        sfx=; test $xmode = generic && sfx=-gen
+        run dpswitch-afxdp$sfx "$build/vswitchd/ovs-vswitchd" \
+            "$build/ovsdb/ovsdb-server" "$build/utilities/ovs-vsctl" \
+            "$src/vswitchd/vswitch.ovsschema"
+        run ovs-3.1-afxdp$sfx "$ref_vswitchd" "$ref_ovsdb" "$ref_vsctl" \
+            "$ref_schema"
+    done
+fi
