@@ -330,7 +330,15 @@ netdev_afxdp_reconfigure(struct netdev *netdev, char **errp)
         last = AFXDP_GENERIC;
     }
     for (enum afxdp_mode mode = first; mode <= last; mode++) {
-        error = afxdp_open(dev, mode, n_rxq, dev->requested_need_wakeup);
+        /* The kernel lets go of the sockets just closed, and of their
+         * queues, a little later: EBUSY until then. */
+        for (int try = 0; try < 20; try++) {
+            error = afxdp_open(dev, mode, n_rxq, dev->requested_need_wakeup);
+            if (error != EBUSY) {
+                break;
+            }
+            usleep(50 * 1000);
+        }
         if (!error) {
             break;
         }
