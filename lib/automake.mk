@@ -21,6 +21,8 @@ lib_libdpswitch_a_SOURCES = \
 	lib/jsonrpc.h \
 	lib/latch.c \
 	lib/latch.h \
+	lib/match.c \
+	lib/match.h \
 	lib/memory.c \
 	lib/memory.h \
 	lib/poll-loop.c \

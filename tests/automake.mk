@@ -7,6 +7,7 @@ UNIT_TESTS = \
 	tests/test-dynamic-string \
 	tests/test-json \
 	tests/test-jsonrpc \
+	tests/test-match \
 	tests/test-poll-loop \
 	tests/test-reconnect \
 	tests/test-stream \
@@ -34,6 +35,9 @@ tests_test_json_LDADD = $(UNIT_TEST_LDADD)
 tests_test_jsonrpc_SOURCES = tests/test-jsonrpc.c
 tests_test_jsonrpc_CFLAGS = $(UNIT_TEST_CFLAGS)
 tests_test_jsonrpc_LDADD = $(UNIT_TEST_LDADD)
+tests_test_match_SOURCES = tests/test-match.c
+tests_test_match_CFLAGS = $(UNIT_TEST_CFLAGS)
+tests_test_match_LDADD = $(UNIT_TEST_LDADD)
 tests_test_poll_loop_SOURCES = tests/test-poll-loop.c
 tests_test_poll_loop_CFLAGS = $(UNIT_TEST_CFLAGS)
 tests_test_poll_loop_LDADD = $(UNIT_TEST_LDADD)
