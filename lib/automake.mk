@@ -2,6 +2,8 @@
 
 noinst_LIBRARIES += lib/libdpswitch.a
 lib_libdpswitch_a_SOURCES = \
+	lib/classifier.c \
+	lib/classifier.h \
 	lib/compiler.h \
 	lib/coverage.c \
 	lib/coverage.h \

@@ -8,7 +8,9 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/mac-learning.c \
 	ofproto/mac-learning.h \
 	ofproto/normal.c \
-	ofproto/normal.h
+	ofproto/normal.h \
+	ofproto/ofproto.c \
+	ofproto/ofproto.h
 
 # What a program that makes NORMAL decisions links with.
 OFPROTO_LIBS = ofproto/libofproto.a $(GENERIC_LIBS)

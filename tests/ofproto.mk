@@ -2,7 +2,9 @@
 
 OFPROTO_UNIT_TESTS = \
 	tests/test-mac-learning \
-	tests/test-normal
+	tests/test-normal \
+	tests/test-classifier \
+	tests/test-ofproto
 check_PROGRAMS += $(OFPROTO_UNIT_TESTS)
 TESTS += $(OFPROTO_UNIT_TESTS)
 
@@ -13,3 +15,11 @@ tests_test_mac_learning_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)
 tests_test_normal_SOURCES = tests/test-normal.c
 tests_test_normal_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_normal_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)
+
+tests_test_classifier_SOURCES = tests/test-classifier.c
+tests_test_classifier_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_classifier_LDADD = $(GENERIC_LIBS) $(CMOCKA_LIBS)
+
+tests_test_ofproto_SOURCES = tests/test-ofproto.c
+tests_test_ofproto_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_ofproto_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)

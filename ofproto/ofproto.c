@@ -1,0 +1,538 @@
+/* ofproto: a bridge's OpenFlow flow tables (see ofproto.h).
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "ofproto/ofproto.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
+struct ofproto {
+    char *name;
+    struct classifier tables[OFPROTO_N_TABLES];
+    uint64_t version;
+    pthread_rwlock_t rwlock;
+    ofproto_flow_removed_cb *removed_cb;
+    void *removed_aux;
+    ofproto_outputs_to_cb *outputs_to;
+};
+
+static enum ofproto_error add_flow(struct ofproto *,
+                                   const struct ofproto_flow_mod *,
+                                   long long now);
+static enum ofproto_error modify_flows(struct ofproto *,
+                                       const struct ofproto_flow_mod *,
+                                       long long now);
+static void delete_flows(struct ofproto *, const struct ofproto_flow_mod *,
+                         long long now);
+static void remove_rule(struct ofproto *, struct ofproto_rule *,
+                        enum ofproto_removed_reason, long long now,
+                        bool report);
+static size_t collect_for_flow_mod(const struct ofproto *,
+                                   const struct ofproto_flow_mod *,
+                                   struct ofproto_rule ***rulesp);
+static void rule_free(struct ofproto_rule *);
+static void set_actions(struct ofproto_rule *, const void *ofpacts,
+                        size_t ofpacts_len);
+static bool cookie_matches(const struct ofproto_rule *, uint64_t cookie,
+                           uint64_t cookie_mask);
+static struct ofproto_rule *rule_from_cls(const struct cls_rule *);
+static void wrlock(struct ofproto *);
+
+/* Creates a bridge's flow tables, all empty, named 'name' (for logs). */
+struct ofproto *
+ofproto_create(const char *name)
+{
+    struct ofproto *ofproto = xzalloc(sizeof *ofproto);
+
+    ofproto->name = xstrdup(name);
+    for (size_t i = 0; i < OFPROTO_N_TABLES; i++) {
+        classifier_init(&ofproto->tables[i]);
+    }
+    pthread_rwlock_init(&ofproto->rwlock, NULL);
+    return ofproto;
+}
+
+/* Frees 'ofproto' and its rules, reporting none as removed. */
+void
+ofproto_destroy(struct ofproto *ofproto)
+{
+    if (!ofproto) {
+        return;
+    }
+    for (size_t i = 0; i < OFPROTO_N_TABLES; i++) {
+        struct cls_rule **rules;
+        size_t n = classifier_collect(&ofproto->tables[i], NULL, &rules);
+        for (size_t j = 0; j < n; j++) {
+            classifier_remove(&ofproto->tables[i], rules[j]);
+            rule_free(rule_from_cls(rules[j]));
+        }
+        free(rules);
+        classifier_destroy(&ofproto->tables[i]);
+    }
+    pthread_rwlock_destroy(&ofproto->rwlock);
+    free(ofproto->name);
+    free(ofproto);
+}
+
+const char *
+ofproto_name(const struct ofproto *ofproto)
+{
+    return ofproto->name;
+}
+
+/* Sets the function told about removed rules (NULL: none). */
+void
+ofproto_set_flow_removed_cb(struct ofproto *ofproto,
+                            ofproto_flow_removed_cb *cb, void *aux)
+{
+    ofproto->removed_cb = cb;
+    ofproto->removed_aux = aux;
+}
+
+/* Sets the function that decides the out_port/out_group filters of delete
+ * and of statistics requests.  Without one, a filter other than ANY
+ * matches no rule. */
+void
+ofproto_set_outputs_to_cb(struct ofproto *ofproto, ofproto_outputs_to_cb *cb)
+{
+    ofproto->outputs_to = cb;
+}
+
+/* Initializes 'fm' for 'command' with OpenFlow's defaults: table 0, a
+ * catch-all match, priority 0x8000, no cookie filter, no out_port or
+ * out_group filter, no actions. */
+void
+ofproto_flow_mod_init(struct ofproto_flow_mod *fm,
+                      enum ofproto_fm_command command)
+{
+    memset(fm, 0, sizeof *fm);
+    fm->command = command;
+    match_init_catchall(&fm->match);
+    fm->priority = 0x8000;
+    fm->out_port = OFPROTO_OFPP_ANY;
+    fm->out_group = OFPROTO_OFPG_ANY;
+}
+
+/* Carries out 'fm' (see ofproto.h for the semantics).  Returns
+ * OFPROTO_OK or why it failed, having changed nothing. */
+enum ofproto_error
+ofproto_flow_mod(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
+                 long long now)
+{
+    enum ofproto_error error = OFPROTO_OK;
+
+    wrlock(ofproto);
+    switch (fm->command) {
+    case OFPROTO_FC_ADD:
+        error = add_flow(ofproto, fm, now);
+        break;
+    case OFPROTO_FC_MODIFY:
+    case OFPROTO_FC_MODIFY_STRICT:
+        error = modify_flows(ofproto, fm, now);
+        break;
+    case OFPROTO_FC_DELETE:
+    case OFPROTO_FC_DELETE_STRICT:
+        delete_flows(ofproto, fm, now);
+        break;
+    default:
+        error = OFPROTO_ERR_BAD_COMMAND;
+        break;
+    }
+    ofproto_unlock(ofproto);
+    return error;
+}
+
+/* Adds (or replaces) the rule 'match', 'priority' with 'ofpacts' in
+ * 'table_id', with no cookie, timeouts or flags: the default flows. */
+enum ofproto_error
+ofproto_add_flow(struct ofproto *ofproto, uint8_t table_id,
+                 const struct match *match, int priority,
+                 const void *ofpacts, size_t ofpacts_len, long long now)
+{
+    struct ofproto_flow_mod fm;
+
+    ofproto_flow_mod_init(&fm, OFPROTO_FC_ADD);
+    fm.table_id = table_id;
+    fm.match = *match;
+    fm.priority = priority;
+    fm.ofpacts = ofpacts;
+    fm.ofpacts_len = ofpacts_len;
+    return ofproto_flow_mod(ofproto, &fm, now);
+}
+
+const char *
+ofproto_error_to_string(enum ofproto_error error)
+{
+    switch (error) {
+    case OFPROTO_OK:
+        return "success";
+    case OFPROTO_ERR_OVERLAP:
+        return "overlapping flow with the same priority";
+    case OFPROTO_ERR_BAD_COMMAND:
+        return "bad flow_mod command";
+    }
+    return "unknown error";
+}
+
+/* Removes the rules whose idle or hard timeout has passed at 'now'. */
+void
+ofproto_run(struct ofproto *ofproto, long long now)
+{
+    if (now >= ofproto_next_wakeup(ofproto)) {
+        wrlock(ofproto);
+        for (size_t t = 0; t < OFPROTO_N_TABLES; t++) {
+            struct classifier *cls = &ofproto->tables[t];
+            struct cls_rule **rules;
+            size_t n = cls->n_rules ? classifier_collect(cls, NULL, &rules)
+                                    : 0;
+
+            for (size_t i = 0; i < n; i++) {
+                struct ofproto_rule *rule = rule_from_cls(rules[i]);
+                if (rule->hard_timeout
+                    && now >= rule->modified + rule->hard_timeout * 1000LL) {
+                    remove_rule(ofproto, rule, OFPROTO_RR_HARD_TIMEOUT, now,
+                                true);
+                } else if (rule->idle_timeout
+                           && now >= (rule->used
+                                      + rule->idle_timeout * 1000LL)) {
+                    remove_rule(ofproto, rule, OFPROTO_RR_IDLE_TIMEOUT, now,
+                                true);
+                }
+            }
+            if (n) {
+                free(rules);
+            }
+        }
+        ofproto_unlock(ofproto);
+    }
+}
+
+/* Returns when ofproto_run() next has a rule to expire (LLONG_MAX: never). */
+long long
+ofproto_next_wakeup(const struct ofproto *ofproto)
+{
+    long long next = LLONG_MAX;
+
+    for (size_t t = 0; t < OFPROTO_N_TABLES; t++) {
+        const struct classifier *cls = &ofproto->tables[t];
+        struct cls_rule **rules;
+
+        if (!cls->n_rules) {
+            continue;
+        }
+        size_t n = classifier_collect(cls, NULL, &rules);
+        for (size_t i = 0; i < n; i++) {
+            const struct ofproto_rule *rule = rule_from_cls(rules[i]);
+            if (rule->hard_timeout) {
+                next = MIN(next, rule->modified + rule->hard_timeout * 1000LL);
+            }
+            if (rule->idle_timeout) {
+                next = MIN(next, rule->used + rule->idle_timeout * 1000LL);
+            }
+        }
+        free(rules);
+    }
+    return next;
+}
+
+/* Returns the change generation (see ofproto.h, "Versions"). */
+uint64_t
+ofproto_version(const struct ofproto *ofproto)
+{
+    return __atomic_load_n(&ofproto->version, __ATOMIC_ACQUIRE);
+}
+
+size_t
+ofproto_n_rules(const struct ofproto *ofproto, uint8_t table_id)
+{
+    return (table_id < OFPROTO_N_TABLES
+            ? classifier_count(&ofproto->tables[table_id]) : 0);
+}
+
+size_t
+ofproto_n_rules_total(const struct ofproto *ofproto)
+{
+    size_t n = 0;
+    for (size_t t = 0; t < OFPROTO_N_TABLES; t++) {
+        n += classifier_count(&ofproto->tables[t]);
+    }
+    return n;
+}
+
+/* Takes the read lock, for lookups from threads other than the main one. */
+void
+ofproto_rdlock(struct ofproto *ofproto)
+{
+    pthread_rwlock_rdlock(&ofproto->rwlock);
+}
+
+/* Releases the read or write lock. */
+void
+ofproto_unlock(struct ofproto *ofproto)
+{
+    pthread_rwlock_unlock(&ofproto->rwlock);
+}
+
+/* Returns the highest-priority rule of table 'table_id' that 'flow'
+ * matches, or NULL; ORs the bits consulted into 'wc' if it is nonnull. */
+struct ofproto_rule *
+ofproto_lookup(const struct ofproto *ofproto, uint8_t table_id,
+               const struct match_flow *flow, struct match_flow *wc)
+{
+    if (table_id >= OFPROTO_N_TABLES) {
+        return NULL;
+    }
+    struct cls_rule *cr = classifier_lookup(&ofproto->tables[table_id], flow,
+                                            wc);
+    return cr ? rule_from_cls(cr) : NULL;
+}
+
+/* Initializes 'q' to select every rule of every table. */
+void
+ofproto_flow_query_init(struct ofproto_flow_query *q)
+{
+    memset(q, 0, sizeof *q);
+    q->table_id = OFPROTO_TABLE_ALL;
+    match_init_catchall(&q->match);
+    q->out_port = OFPROTO_OFPP_ANY;
+    q->out_group = OFPROTO_OFPG_ANY;
+}
+
+/* Stores in '*rulesp' a new array of the rules 'q' selects and returns
+ * their number.  The caller frees the array (not the rules). */
+size_t
+ofproto_collect(const struct ofproto *ofproto,
+                const struct ofproto_flow_query *q,
+                struct ofproto_rule ***rulesp)
+{
+    struct ofproto_rule **out = NULL;
+    size_t n_out = 0;
+    size_t first = q->table_id == OFPROTO_TABLE_ALL ? 0 : q->table_id;
+    size_t last = (q->table_id == OFPROTO_TABLE_ALL ? OFPROTO_N_TABLES - 1
+                   : q->table_id);
+    bool filter_out = (q->out_port != OFPROTO_OFPP_ANY
+                       || q->out_group != OFPROTO_OFPG_ANY);
+
+    for (size_t t = first; t <= last && t < OFPROTO_N_TABLES; t++) {
+        const struct classifier *cls = &ofproto->tables[t];
+        struct cls_rule **rules;
+        size_t n;
+
+        if (!cls->n_rules) {
+            continue;
+        }
+        if (q->strict) {
+            struct cls_rule *cr = classifier_find_exactly(cls, &q->match,
+                                                          q->priority);
+            rules = xmalloc(sizeof *rules);
+            n = 0;
+            if (cr) {
+                rules[n++] = cr;
+            }
+        } else {
+            n = classifier_collect(cls, &q->match, &rules);
+        }
+        out = xrealloc(out, (n_out + n + 1) * sizeof *out);
+        for (size_t i = 0; i < n; i++) {
+            struct ofproto_rule *rule = rule_from_cls(rules[i]);
+            if (!cookie_matches(rule, q->cookie, q->cookie_mask)) {
+                continue;
+            }
+            if (filter_out
+                && (!ofproto->outputs_to
+                    || !ofproto->outputs_to(rule, q->out_port,
+                                            q->out_group))) {
+                continue;
+            }
+            out[n_out++] = rule;
+        }
+        free(rules);
+    }
+    *rulesp = out ? out : xmalloc(sizeof *out);
+    return n_out;
+}
+
+/* Adds datapath statistics to 'rule' (see ofproto.h). */
+void
+ofproto_rule_credit(struct ofproto_rule *rule, uint64_t n_packets,
+                    uint64_t n_bytes, long long used)
+{
+    rule->n_packets += n_packets;
+    rule->n_bytes += n_bytes;
+    if (n_packets && used > rule->used) {
+        rule->used = used;
+    }
+}
+
+static enum ofproto_error
+add_flow(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
+         long long now)
+{
+    /* OpenFlow 1.0 has no table in a flow_mod: OFPTT_ALL adds to 0. */
+    uint8_t table_id = fm->table_id == OFPROTO_TABLE_ALL ? 0 : fm->table_id;
+    struct classifier *cls = &ofproto->tables[table_id];
+    struct match match = fm->match;
+
+    match_normalize(&match);
+    struct cls_rule *old_cr = classifier_find_exactly(cls, &match,
+                                                      fm->priority);
+    if ((fm->flags & OFPROTO_FF_CHECK_OVERLAP)
+        && classifier_overlaps(cls, &match, fm->priority)) {
+        return OFPROTO_ERR_OVERLAP;
+    }
+
+    struct ofproto_rule *rule = xzalloc(sizeof *rule);
+    cls_rule_init(&rule->cr, &match, fm->priority);
+    rule->table_id = table_id;
+    rule->cookie = fm->cookie;
+    rule->idle_timeout = fm->idle_timeout;
+    rule->hard_timeout = fm->hard_timeout;
+    rule->importance = fm->importance;
+    rule->flags = fm->flags & ~(OFPROTO_FF_CHECK_OVERLAP
+                                | OFPROTO_FF_RESET_COUNTS);
+    rule->created = rule->modified = rule->used = now;
+    set_actions(rule, fm->ofpacts, fm->ofpacts_len);
+
+    if (old_cr && !(fm->flags & OFPROTO_FF_RESET_COUNTS)) {
+        const struct ofproto_rule *old = rule_from_cls(old_cr);
+        rule->n_packets = old->n_packets;
+        rule->n_bytes = old->n_bytes;
+    }
+
+    struct cls_rule *displaced = classifier_insert(cls, &rule->cr);
+    util_assert(displaced == old_cr);
+    if (displaced) {
+        rule_free(rule_from_cls(displaced));
+    }
+    __atomic_add_fetch(&ofproto->version, 1, __ATOMIC_RELEASE);
+    return OFPROTO_OK;
+}
+
+static enum ofproto_error
+modify_flows(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
+             long long now)
+{
+    struct ofproto_rule **rules;
+    size_t n = collect_for_flow_mod(ofproto, fm, &rules);
+
+    for (size_t i = 0; i < n; i++) {
+        struct ofproto_rule *rule = rules[i];
+        set_actions(rule, fm->ofpacts, fm->ofpacts_len);
+        if (fm->modify_cookie) {
+            rule->cookie = fm->new_cookie;
+        }
+        if (fm->flags & OFPROTO_FF_RESET_COUNTS) {
+            rule->n_packets = rule->n_bytes = 0;
+        }
+        rule->modified = now;
+    }
+    free(rules);
+
+    if (n) {
+        __atomic_add_fetch(&ofproto->version, 1, __ATOMIC_RELEASE);
+        return OFPROTO_OK;
+    }
+    if (fm->cookie_mask || !fm->modify_cookie) {
+        return OFPROTO_OK;
+    }
+
+    /* Nothing to modify: add, as Open vSwitch does. */
+    struct ofproto_flow_mod add = *fm;
+    add.command = OFPROTO_FC_ADD;
+    add.cookie = fm->new_cookie;
+    return add_flow(ofproto, &add, now);
+}
+
+static void
+delete_flows(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
+             long long now)
+{
+    struct ofproto_rule **rules;
+    size_t n = collect_for_flow_mod(ofproto, fm, &rules);
+
+    for (size_t i = 0; i < n; i++) {
+        remove_rule(ofproto, rules[i], OFPROTO_RR_DELETE, now, true);
+    }
+    free(rules);
+}
+
+/* The rules a modify or delete 'fm' selects (modify ignores out_port and
+ * out_group, as OpenFlow says). */
+static size_t
+collect_for_flow_mod(const struct ofproto *ofproto,
+                     const struct ofproto_flow_mod *fm,
+                     struct ofproto_rule ***rulesp)
+{
+    bool delete = (fm->command == OFPROTO_FC_DELETE
+                   || fm->command == OFPROTO_FC_DELETE_STRICT);
+    struct ofproto_flow_query q;
+
+    ofproto_flow_query_init(&q);
+    q.table_id = fm->table_id;
+    q.match = fm->match;
+    match_normalize(&q.match);
+    q.strict = (fm->command == OFPROTO_FC_MODIFY_STRICT
+                || fm->command == OFPROTO_FC_DELETE_STRICT);
+    q.priority = fm->priority;
+    q.cookie = fm->cookie;
+    q.cookie_mask = fm->cookie_mask;
+    if (delete) {
+        q.out_port = fm->out_port;
+        q.out_group = fm->out_group;
+    }
+    return ofproto_collect(ofproto, &q, rulesp);
+}
+
+/* Takes 'rule' out of its table, reports it if it asked to be, frees it. */
+static void
+remove_rule(struct ofproto *ofproto, struct ofproto_rule *rule,
+            enum ofproto_removed_reason reason, long long now, bool report)
+{
+    classifier_remove(&ofproto->tables[rule->table_id], &rule->cr);
+    __atomic_add_fetch(&ofproto->version, 1, __ATOMIC_RELEASE);
+    if (report && (rule->flags & OFPROTO_FF_SEND_FLOW_REM)
+        && ofproto->removed_cb) {
+        ofproto->removed_cb(ofproto->removed_aux, rule, reason, now);
+    }
+    rule_free(rule);
+}
+
+static void
+rule_free(struct ofproto_rule *rule)
+{
+    free(rule->ofpacts);
+    free(rule);
+}
+
+static void
+set_actions(struct ofproto_rule *rule, const void *ofpacts,
+            size_t ofpacts_len)
+{
+    free(rule->ofpacts);
+    rule->ofpacts = ofpacts_len ? xmemdup(ofpacts, ofpacts_len) : NULL;
+    rule->ofpacts_len = ofpacts_len;
+}
+
+static bool
+cookie_matches(const struct ofproto_rule *rule, uint64_t cookie,
+               uint64_t cookie_mask)
+{
+    return !((rule->cookie ^ cookie) & cookie_mask);
+}
+
+static struct ofproto_rule *
+rule_from_cls(const struct cls_rule *cr)
+{
+    return CONTAINER_OF(cr, struct ofproto_rule, cr);
+}
+
+static void
+wrlock(struct ofproto *ofproto)
+{
+    pthread_rwlock_wrlock(&ofproto->rwlock);
+}
