@@ -379,11 +379,6 @@ db_ctl_set_column(struct db_ctl_context *ctx,
     error = parse_column_key_value(arg, ts, &column, &key, &op, set_ops, 1,
                                    &value);
     if (error) {
-        if (!strchr(arg, '=')) {
-            free(error);
-            db_ctl_fatal("%s: argument does not end in \"=\" followed by "
-                        "a value.", arg);
-        }
         db_ctl_fatal("%s", error);
     }
     if (column->index == OVSDB_COL_UUID) {
@@ -430,10 +425,6 @@ db_ctl_set_column(struct db_ctl_context *ctx,
     } else {
         struct ovsdb_datum d;
 
-        if (!*value) {
-            db_ctl_fatal("%s: argument does not end in \"=\" followed by "
-                        "a value.", arg);
-        }
         must_parse_datum(&d, &column->type, value, ctx->symtab);
         ovsdb_idl_txn_write(ctx->txn, row, column, &d);
     }
@@ -518,6 +509,12 @@ name_match(const char *name, const char *s, bool icase)
     }
 }
 
+static int
+compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
 /* Finds a table by a case-insensitive name or unique prefix. */
 static const struct ovsdb_table_schema *
 find_table(const struct db_ctl_context *ctx, const char *name)
@@ -539,9 +536,26 @@ find_table(const struct db_ctl_context *ctx, const char *name)
             best = NULL;
         }
     }
+    if (!best && score) {
+        struct ds names = DS_EMPTY_INITIALIZER;
+        const char **matches = xmalloc(schema->n_tables * sizeof *matches);
+        size_t n = 0;
+
+        for (i = 0; i < schema->n_tables; i++) {
+            if (name_match(schema->tables[i]->name, name, true) == score) {
+                matches[n++] = schema->tables[i]->name;
+            }
+        }
+        qsort(matches, n, sizeof *matches, compare_names);
+        for (i = 0; i < n; i++) {
+            ds_put_format(&names, "%s%s", i ? ", " : "", matches[i]);
+        }
+        free(matches);
+        db_ctl_fatal("\"%s\" matches multiple table names: %s", name,
+                     ds_cstr(&names));
+    }
     if (!best) {
-        db_ctl_fatal(score ? "multiple table names match \"%s\""
-                    : "unknown table \"%s\"", name);
+        db_ctl_fatal("unknown table \"%s\"", name);
     }
     return best;
 }
@@ -734,6 +748,11 @@ atom_from_string(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
                 sym = ovsdb_symbol_table_insert(symtab, s);
             }
             atom->uuid = sym->uuid;
+            if (ovsdb_base_type_is_strong_ref(base)) {
+                sym->strong_ref = true;
+            } else if (ovsdb_base_type_is_weak_ref(base)) {
+                sym->weak_ref = true;
+            }
         } else if (!uuid_from_string(&atom->uuid, s)) {
             return xasprintf("\"%s\" is not a valid UUID", s);
         }
@@ -983,6 +1002,25 @@ get_row(struct db_ctl_context *ctx, const struct ovsdb_table_schema *ts,
     return row;
 }
 
+/* Returns Open vSwitch's message for an argument 'arg' that lacks one of
+ * the 'n_ops' operators in 'ops' followed by a value. */
+static char *
+missing_operator_error(const char *arg, const char *const *ops, size_t n_ops)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    size_t i;
+
+    ds_put_format(&s, "%s: argument does not end in ", arg);
+    for (i = 0; i < n_ops; i++) {
+        if (i) {
+            ds_put_cstr(&s, i == n_ops - 1 ? ", or " : ", ");
+        }
+        ds_put_format(&s, "\"%s\"", ops[i]);
+    }
+    ds_put_cstr(&s, " followed by a value.");
+    return ds_steal_cstr(&s);
+}
+
 /* Parses "COLUMN[:KEY][OP VALUE]" from 'arg'.  'ops' is the list of
  * operators allowed (NULL: none, the argument is just COLUMN[:KEY]). */
 static char *
@@ -1031,11 +1069,8 @@ parse_column_key_value(const char *arg, const struct ovsdb_table_schema *ts,
                 *opp = i;
             }
         }
-        if (!best_len) {
-            if (*p) {
-                return xasprintf("%s: unexpected text \"%s\"", arg, p);
-            }
-            return xasprintf("%s: missing value", arg);
+        if (!best_len || !p[best_len]) {
+            return missing_operator_error(arg, ops, n_ops);
         }
         *valuep = xstrdup(p + best_len);
     } else if (*p) {
@@ -1172,17 +1207,20 @@ cmd_list(struct db_ctl_context *ctx, struct db_ctl_command *cmd)
 
 static const char *const cond_ops[] = {
     "=", "!=", "<", ">", "<=", ">=",
-    "{=}", "{!=}", "{<}", "{>}", "{<=}", "{>=}"
+    "{=}", "{!=}", "{<}", "{>}", "{<=}", "{>=}", "{in}", "{not-in}"
 };
 enum { OP_EQ, OP_NE, OP_LT, OP_GT, OP_LE, OP_GE,
        OP_SET_EQ, OP_SET_NE, OP_SUBSET, OP_SUPERSET, OP_SUBSET_EQ,
-       OP_SUPERSET_EQ };
+       OP_SUPERSET_EQ, OP_IN, OP_NOT_IN };
 
+/* Orders two values as ovs-vsctl(8) says "<" and ">" do: the set with more
+ * elements is larger; sets of equal size compare element by element in
+ * increasing order, a map's keys before its values. */
 static int
 datum_compare(const struct ovsdb_datum *a, const struct ovsdb_datum *b,
               const struct ovsdb_type *type)
 {
-    return ovsdb_datum_compare_3way(a, b, type);
+    return ovsdb_datum_compare_ovs(a, b, type);
 }
 
 /* Whether 'row' satisfies "COLUMN[:KEY]OP VALUE" in 'arg'. */
@@ -1302,7 +1340,11 @@ is_condition_satisfied(struct db_ctl_context *ctx,
                   && datum_compare(&have, &want, &type));
         break;
     case OP_SUBSET_EQ:
+    case OP_IN:
         result = ovsdb_datum_includes_all(&want, &have, &type);
+        break;
+    case OP_NOT_IN:
+        result = ovsdb_datum_excludes_all(&have, &want, &type);
         break;
     case OP_SUPERSET_EQ:
         result = ovsdb_datum_includes_all(&have, &want, &type);
@@ -1355,12 +1397,20 @@ set_symbol_for(struct db_ctl_context *ctx, const char *id,
         db_ctl_fatal("row id \"%s\" may only be specified on one --id "
                     "option", id);
     }
+    if (sym && row) {
+        /* Earlier commands already used a UUID that the existing row
+         * cannot take. */
+        db_ctl_fatal("row id \"%s\" specified on \"get\" command was used "
+                     "before it was defined", id);
+    }
     if (!sym) {
         sym = ovsdb_symbol_table_insert(ctx->symtab, id);
     }
     sym->created = true;
     if (row) {
+        /* It names an existing row: nothing to warn about. */
         sym->uuid = *ovsdb_idl_row_get_uuid(row);
+        sym->strong_ref = true;
     }
 }
 
@@ -1435,15 +1485,25 @@ cmd_get(struct db_ctl_context *ctx, struct db_ctl_command *cmd)
     }
 }
 
+/* The opening of "set", "add", "remove" and "clear": finds the table
+ * (argv[1]) and the record (argv[2]) of 'cmd'.  Returns NULL, with '*tsp'
+ * set, when --if-exists is given and the record does not exist. */
+static const struct ovsdb_idl_row *
+get_command_row(struct db_ctl_context *ctx, const struct db_ctl_command *cmd,
+                const struct ovsdb_table_schema **tsp)
+{
+    *tsp = find_table(ctx, cmd->argv[1]);
+    return get_row(ctx, *tsp, cmd->argv[2],
+                   !db_ctl_has_option(cmd, "--if-exists"));
+}
+
 static void
 cmd_set(struct db_ctl_context *ctx, struct db_ctl_command *cmd)
 {
-    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
-    bool must_exist = !db_ctl_has_option(cmd, "--if-exists");
-    const struct ovsdb_idl_row *row;
+    const struct ovsdb_table_schema *ts;
+    const struct ovsdb_idl_row *row = get_command_row(ctx, cmd, &ts);
     int i;
 
-    row = get_row(ctx, ts, cmd->argv[2], must_exist);
     if (!row) {
         return;
     }
@@ -1470,15 +1530,13 @@ static void
 cmd_add_remove(struct db_ctl_context *ctx, struct db_ctl_command *cmd,
                bool add)
 {
-    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
-    bool must_exist = !db_ctl_has_option(cmd, "--if-exists");
+    const struct ovsdb_table_schema *ts;
+    const struct ovsdb_idl_row *row = get_command_row(ctx, cmd, &ts);
     const struct ovsdb_column *column;
-    const struct ovsdb_idl_row *row;
     struct ovsdb_datum old;
     struct ovsdb_type loose;
     int i;
 
-    row = get_row(ctx, ts, cmd->argv[2], must_exist);
     if (!row) {
         return;
     }
@@ -1564,12 +1622,10 @@ cmd_remove(struct db_ctl_context *ctx, struct db_ctl_command *cmd)
 static void
 cmd_clear(struct db_ctl_context *ctx, struct db_ctl_command *cmd)
 {
-    const struct ovsdb_table_schema *ts = find_table(ctx, cmd->argv[1]);
-    bool must_exist = !db_ctl_has_option(cmd, "--if-exists");
-    const struct ovsdb_idl_row *row;
+    const struct ovsdb_table_schema *ts;
+    const struct ovsdb_idl_row *row = get_command_row(ctx, cmd, &ts);
     int i;
 
-    row = get_row(ctx, ts, cmd->argv[2], must_exist);
     if (!row) {
         return;
     }
@@ -1596,18 +1652,32 @@ cmd_create(struct db_ctl_context *ctx, struct db_ctl_command *cmd)
     const char *id = db_ctl_command_option(cmd, "--id");
     const struct ovsdb_idl_row *row;
     struct ovsdb_symbol *sym = NULL;
+    struct uuid uuid;
     int i;
 
-    if (id) {
-        set_symbol_for(ctx, id, NULL);
-        sym = ovsdb_symbol_table_get(ctx->symtab, id);
-    } else if (!ts->is_root) {
-        VLOG_WARN("applying \"create\" command to table %s without --id "
-                  "option will have no effect", ts->name);
+    if (id && id[0] != '@' && uuid_from_string(&uuid, id)) {
+        /* --id=UUID: the new row gets that UUID for good. */
+        row = ovsdb_idl_txn_insert_persist_uuid(ctx->txn, ts, &uuid);
+    } else {
+        if (id) {
+            if (id[0] != '@') {
+                db_ctl_fatal("row id \"%s\" does not begin with \"@\"", id);
+            }
+            set_symbol_for(ctx, id, NULL);
+            sym = ovsdb_symbol_table_get(ctx->symtab, id);
+            if (ts->is_root) {
+                /* A root row stays without a reference. */
+                sym->strong_ref = true;
+            }
+        } else if (!ts->is_root) {
+            VLOG_WARN("applying \"create\" command to table %s without "
+                      "--id option will have no effect", ts->name);
+        }
+        /* Earlier commands that referred to "@name" hold the symbol's
+         * UUID: the new row takes it as its temporary UUID. */
+        row = ovsdb_idl_txn_insert_uuid(ctx->txn, ts,
+                                        sym ? &sym->uuid : NULL);
     }
-    /* Earlier commands that referred to "@name" hold the symbol's UUID:
-     * the new row takes it as its temporary UUID. */
-    row = ovsdb_idl_txn_insert_uuid(ctx->txn, ts, sym ? &sym->uuid : NULL);
     for (i = 2; i < cmd->argc; i++) {
         db_ctl_set_column(ctx, ts, row, cmd->argv[i]);
     }

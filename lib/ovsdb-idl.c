@@ -71,6 +71,7 @@ struct ovsdb_idl_row {
     bool txn_deleted;           /* Deleted by the current transaction. */
     bool server_deleted;        /* Gone from the server, kept for the txn. */
     bool in_txn;                /* On the txn's 'rows' list. */
+    bool persist_uuid;          /* Txn-inserted with a UUID the server keeps. */
     struct ovsdb_idl_row *txn_next;
 
     /* Change tracking: the seqno (ovsdb_idl_get_seqno()) after the update
@@ -128,6 +129,7 @@ struct ovsdb_idl {
 struct idl_insert {
     struct uuid temp;
     struct uuid real;
+    bool persist;               /* 'temp' is the row's UUID for good. */
 };
 
 struct ovsdb_idl_txn {
@@ -1504,6 +1506,21 @@ ovsdb_idl_txn_insert_uuid(struct ovsdb_idl_txn *txn,
     return row;
 }
 
+/* Inserts a new row into 'ts' whose UUID is 'uuid' for good: the insert
+ * asks the server for that UUID (its "uuid" member), which fails if a row
+ * already has it. */
+const struct ovsdb_idl_row *
+ovsdb_idl_txn_insert_persist_uuid(struct ovsdb_idl_txn *txn,
+                                  const struct ovsdb_table_schema *ts,
+                                  const struct uuid *uuid)
+{
+    struct ovsdb_idl_row *row;
+
+    row = (struct ovsdb_idl_row *) ovsdb_idl_txn_insert_uuid(txn, ts, uuid);
+    row->persist_uuid = true;
+    return row;
+}
+
 /* Writes 'datum' (moved) to 'column' of 'row'. */
 void
 ovsdb_idl_txn_write(struct ovsdb_idl_txn *txn,
@@ -1648,7 +1665,10 @@ substitute_uuids(struct ovsdb_idl_txn *txn, json_t *json)
             if (uuid_from_string(&u, json_string_value(json_array_get(json,
                                                                       1)))) {
                 for (i = 0; i < txn->n_inserts; i++) {
-                    if (uuid_equals(&txn->inserts[i].temp, &u)) {
+                    /* A row inserted with its UUID for good is referred
+                     * to by that UUID, valid when the transaction ends. */
+                    if (uuid_equals(&txn->inserts[i].temp, &u)
+                        && !txn->inserts[i].persist) {
                         char name[UUID_LEN + 5];
 
                         named_uuid_for(&u, name);
@@ -1721,6 +1741,7 @@ txn_build_ops(struct ovsdb_idl_txn *txn, bool *any_updates)
                                     * sizeof *txn->inserts);
             txn->inserts[txn->n_inserts].temp = row->uuid;
             uuid_zero(&txn->inserts[txn->n_inserts].real);
+            txn->inserts[txn->n_inserts].persist = row->persist_uuid;
             txn->n_inserts++;
         }
     }
@@ -1794,7 +1815,14 @@ txn_build_ops(struct ovsdb_idl_txn *txn, bool *any_updates)
             json_object_set_new(op, "op", json_string("insert"));
             json_object_set_new(op, "table", json_string(ts->name));
             json_object_set_new(op, "row", row_json(row, true));
-            json_object_set_new(op, "uuid-name", json_string(name));
+            if (row->persist_uuid) {
+                char uuid[UUID_LEN + 1];
+
+                uuid_to_string(&row->uuid, uuid);
+                json_object_set_new(op, "uuid", json_string(uuid));
+            } else {
+                json_object_set_new(op, "uuid-name", json_string(name));
+            }
             json_array_append_new(ops, op);
             *any_updates = true;
         } else if (!row->server_deleted) {
@@ -1988,6 +2016,8 @@ idl_txn_process_reply(struct ovsdb_idl_txn *txn,
             return;
         }
         txn_set_error(txn, error_to_string(r));
+        /* Logged as Open vSwitch's IDL logs it. */
+        VLOG_WARN("transaction error: %s", txn->error);
         return;
     }
     if (n < txn->n_idl_ops) {

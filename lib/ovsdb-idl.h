@@ -228,6 +228,9 @@ const struct ovsdb_idl_row *ovsdb_idl_txn_insert(
 const struct ovsdb_idl_row *ovsdb_idl_txn_insert_uuid(
     struct ovsdb_idl_txn *, const struct ovsdb_table_schema *,
     const struct uuid *temp);
+const struct ovsdb_idl_row *ovsdb_idl_txn_insert_persist_uuid(
+    struct ovsdb_idl_txn *, const struct ovsdb_table_schema *,
+    const struct uuid *);
 /* Sets 'column' of 'row' to '*datum', taking ownership of its contents
  * (the caller must not destroy it; '*datum' is left empty). */
 void ovsdb_idl_txn_write(struct ovsdb_idl_txn *, const struct ovsdb_idl_row *,

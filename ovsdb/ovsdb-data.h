@@ -141,6 +141,8 @@ struct ovsdb_symbol {
     char *name;
     struct uuid uuid;           /* UUID the name stands for. */
     bool created;               /* Defined by an "insert"? */
+    bool strong_ref;            /* Used in a strong reference (or a root row). */
+    bool weak_ref;              /* Used in a weak reference. */
 };
 
 struct ovsdb_symbol_table {

@@ -5,7 +5,8 @@
 # program name) with VSCTL against a fresh Open_vSwitch database served by
 # SERVER (an ovsdb-server binary) in the directory ./SERVER-VSCTL-RUN, and
 # writes to OUTPUT, for each line: "$ LINE", the command's standard output
-# and error with UUIDs replaced by <uuid>, log lines dropped and lines
+# and error with UUIDs replaced by <uuid>, the time and sequence number of
+# log lines replaced by "LOG" (their module, level and text stay), lines
 # sorted (so that records listed in UUID order compare equal), and
 # "rc=STATUS".  Used by tests/ovs-vsctl-diff.at to compare Debian's
 # ovs-vsctl with ours.
@@ -30,7 +31,7 @@ while read -r line; do
         > "$dir/cmd.out" 2>&1
     rc=$?
     sed -e "s/$uuid/<uuid>/g" \
-        -e '/^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T.*|/d' \
+        -e 's/^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[^|]*|[0-9]*|/LOG|/' \
         "$dir/cmd.out" | LC_ALL=C sort
     echo "rc=$rc"
 done < "$script" > "$output"

@@ -8,4 +8,6 @@ EXTRA_DIST += \
 	tests/ovs-vsctl-diff-refs.txt \
 	tests/ovs-vsctl-diff-bonds.txt \
 	tests/ovs-vsctl-diff-misc.txt \
+	tests/ovs-vsctl-diff-ops.txt \
+	tests/ovs-vsctl-diff-conn.txt \
 	Documentation/topics/ovs-vsctl.rst

@@ -114,6 +114,7 @@ Interface commands (a bond consists of multiple interfaces):\n\
 Controller commands:\n\
   get-controller BRIDGE      print the controllers for BRIDGE\n\
   del-controller BRIDGE      delete the controllers for BRIDGE\n\
+  [--inactivity-probe=MSECS]\n\
   set-controller BRIDGE TARGET...  set the controllers for BRIDGE\n\
   get-fail-mode BRIDGE       print the fail-mode for BRIDGE\n\
   del-fail-mode BRIDGE       delete the fail-mode for BRIDGE\n\
@@ -122,6 +123,7 @@ Controller commands:\n\
 Manager commands:\n\
   get-manager                print the managers\n\
   del-manager                delete the managers\n\
+  [--inactivity-probe=MSECS]\n\
   set-manager TARGET...      set the list of managers to TARGET...\n\
 \n\
 SSL commands:\n\
@@ -233,6 +235,7 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
         {"bootstrap", no_argument, NULL, OPT_LOCAL},
         {"all", no_argument, NULL, OPT_LOCAL},
         {"id", required_argument, NULL, OPT_LOCAL},
+        {"inactivity-probe", required_argument, NULL, OPT_LOCAL},
         {NULL, 0, NULL, 0},
     };
 
@@ -1149,6 +1152,9 @@ cmd_add_br(struct db_ctl_context *ctx_,
     const struct ovsdb_idl_row *iface, *port;
     int vlan = 0;
 
+    if (!br_name[0]) {
+        db_ctl_fatal("bridge name must not be empty string");
+    }
     if (cmd->argc == 4) {
         parent_name = cmd->argv[2];
         vlan = atoi(cmd->argv[3]);
@@ -1508,6 +1514,14 @@ add_port(struct vsctl_ctx *ctx, struct db_ctl_command *cmd,
     int fake_vlan;
     int i;
 
+    if (!port_name[0]) {
+        db_ctl_fatal("port name must not be empty string");
+    }
+    for (i = 0; i < n_ifaces; i++) {
+        if (!iface_names[i][0]) {
+            db_ctl_fatal("interface name must not be empty string");
+        }
+    }
     populate_cache(ctx);
     if (may_exist) {
         struct vsctl_port *vp = find_port(ctx, port_name, false);
@@ -1664,19 +1678,23 @@ cmd_del_port(struct db_ctl_context *ctx_,
     const char *target = cmd->argv[cmd->argc - 1];
     struct vsctl_port *port = NULL;
 
-    populate_cache(ctx);
-    if (!with_iface) {
-        size_t i;
+    size_t i;
 
-        /* A bridge's local port cannot go alone. */
-        for (i = 0; i < ctx->n_ports; i++) {
-            if (!strcmp(get_string(ctx->ports[i].row, "name"), target)
-                && !strcmp(target, port_bridge_name(ctx, &ctx->ports[i]))) {
-                db_ctl_fatal("cannot delete port %s because it is the local "
-                            "port for bridge %s (deleting this port requires "
-                            "deleting the entire bridge)", target, target);
+    populate_cache(ctx);
+    /* A bridge's local port cannot go alone (with --if-exists, the command
+     * does nothing instead). */
+    for (i = 0; i < ctx->n_ports; i++) {
+        if (!strcmp(get_string(ctx->ports[i].row, "name"), target)
+            && !strcmp(target, port_bridge_name(ctx, &ctx->ports[i]))) {
+            if (!must_exist) {
+                return;
             }
+            db_ctl_fatal("cannot delete port %s because it is the local "
+                         "port for bridge %s (deleting this port requires "
+                         "deleting the entire bridge)", target, target);
         }
+    }
+    if (!with_iface) {
         port = find_port(ctx, target, must_exist);
     } else {
         port = find_port(ctx, target, false);
@@ -1846,6 +1864,43 @@ cmd_del_controller(struct db_ctl_context *ctx_,
     write_uuids(ctx, br->row, "controller", NULL, 0);
 }
 
+/* Warns, as Open vSwitch's ovs-vsctl does, about a controller or manager
+ * 'target' whose connection type (the text before ':') is none of those
+ * that Open vSwitch's connections know. */
+static void
+check_target_type(const char *target)
+{
+    static const char *const types[] = {
+        "tcp", "ssl", "unix", "ptcp", "pssl", "punix"
+    };
+    size_t len = strcspn(target, ":");
+    size_t i;
+
+    if (target[len] == ':') {
+        for (i = 0; i < sizeof types / sizeof types[0]; i++) {
+            if (strlen(types[i]) == len && !strncmp(target, types[i], len)) {
+                return;
+            }
+        }
+    }
+    VLOG_WARN("target type \"%s\" is possibly erroneous", target);
+}
+
+/* Sets the "inactivity_probe" of a new Controller or Manager 'row' from
+ * 'cmd''s --inactivity-probe=MSECS, if given (read as atoll() does, as Open
+ * vSwitch's ovs-vsctl reads it). */
+static void
+write_inactivity_probe(struct vsctl_ctx *ctx,
+                       const struct db_ctl_command *cmd,
+                       const struct ovsdb_idl_row *row)
+{
+    const char *msecs = db_ctl_command_option(cmd, "--inactivity-probe");
+
+    if (msecs) {
+        write_int(ctx, row, "inactivity_probe", atoll(msecs));
+    }
+}
+
 static void
 cmd_set_controller(struct db_ctl_context *ctx_,
                    struct db_ctl_command *cmd)
@@ -1858,7 +1913,9 @@ cmd_set_controller(struct db_ctl_context *ctx_,
     for (i = 2; i < cmd->argc; i++) {
         const struct ovsdb_idl_row *c = insert_row(ctx, "Controller");
 
+        check_target_type(cmd->argv[i]);
         write_string(ctx, c, "target", cmd->argv[i]);
+        write_inactivity_probe(ctx, cmd, c);
         uuids[i - 2] = *ovsdb_idl_row_get_uuid(c);
     }
     write_uuids(ctx, br->row, "controller", uuids, cmd->argc - 2);
@@ -1936,11 +1993,214 @@ cmd_set_manager(struct db_ctl_context *ctx_,
     for (i = 1; i < cmd->argc; i++) {
         const struct ovsdb_idl_row *m = insert_row(ctx, "Manager");
 
+        check_target_type(cmd->argv[i]);
         write_string(ctx, m, "target", cmd->argv[i]);
+        write_inactivity_probe(ctx, cmd, m);
         uuids[i - 1] = *ovsdb_idl_row_get_uuid(m);
     }
     write_uuids(ctx, ctx->ovs, "manager_options", uuids, cmd->argc - 1);
     free(uuids);
+}
+
+/* ------------------------------------------------------------------------
+ * Conntrack zones and their timeout policies.
+ * ------------------------------------------------------------------------ */
+
+/* Returns the Datapath row that the Open_vSwitch record's "datapaths" names
+ * 'name', or NULL. */
+static const struct ovsdb_idl_row *
+find_datapath(struct vsctl_ctx *ctx, const char *name)
+{
+    const struct ovsdb_datum *dps = get_col(ctx->ovs, "datapaths");
+    union ovsdb_atom key;
+    unsigned int idx;
+
+    key.string = (char *) name;
+    idx = ovsdb_datum_find_key(dps, &key, OVSDB_TYPE_STRING);
+    return (idx == UINT_MAX ? NULL
+            : ref_row(ctx, "Datapath", &dps->values[idx].uuid));
+}
+
+static const struct ovsdb_idl_row *
+must_find_datapath(struct vsctl_ctx *ctx, const char *name)
+{
+    const struct ovsdb_idl_row *dp = find_datapath(ctx, name);
+
+    if (!dp) {
+        db_ctl_fatal("datapath %s does not exist", name);
+    }
+    return dp;
+}
+
+/* Parses "zone=ZONE" as Open vSwitch reads it (the number as atoi() reads
+ * it: "7x" is 7). */
+static int64_t
+parse_zone(const char *arg)
+{
+    if (strncmp(arg, "zone=", 5)) {
+        db_ctl_fatal("\"%s\": expected zone=ZONE_ID", arg);
+    }
+    return atoi(arg + 5);
+}
+
+/* Returns the index of 'zone' in the "ct_zones" map 'zones', or UINT_MAX. */
+static unsigned int
+find_zone(const struct ovsdb_datum *zones, int64_t zone)
+{
+    union ovsdb_atom key;
+
+    key.integer = zone;
+    return ovsdb_datum_find_key(zones, &key, OVSDB_TYPE_INTEGER);
+}
+
+/* Returns a CT_Timeout_Policy row whose "timeouts" are 'timeouts': an
+ * existing one (zones with the same policies share it, as in Open vSwitch)
+ * or a new one.  Takes ownership of 'timeouts'. */
+static const struct ovsdb_idl_row *
+timeout_policy_row(struct vsctl_ctx *ctx, struct ovsdb_datum *timeouts)
+{
+    const struct ovsdb_table_schema *ts = table_schema(ctx,
+                                                       "CT_Timeout_Policy");
+    const struct ovsdb_column *c = column_schema(ts, "timeouts");
+    const struct ovsdb_idl_row *row;
+
+    OVSDB_IDL_FOR_EACH_ROW (row, ctx->base.idl, ts) {
+        if (ovsdb_datum_equals(ovsdb_idl_row_get(row, c), timeouts,
+                               &c->type)) {
+            ovsdb_datum_destroy(timeouts, &c->type);
+            return row;
+        }
+    }
+    row = insert_row(ctx, "CT_Timeout_Policy");
+    ovsdb_idl_txn_write(ctx->base.txn, row, c, timeouts);
+    return row;
+}
+
+/* add-zone-tp DATAPATH zone=ZONE POLICY=SECONDS...: each POLICY once (the
+ * first one given counts), the value as atoi() reads it; the server checks
+ * the policy names and ranges. */
+static void
+cmd_add_zone_tp(struct db_ctl_context *ctx_, struct db_ctl_command *cmd)
+{
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
+    bool may_exist = db_ctl_has_option(cmd, "--may-exist");
+    const struct ovsdb_idl_row *dp = must_find_datapath(ctx, cmd->argv[1]);
+    int64_t zone = parse_zone(cmd->argv[2]);
+    const struct ovsdb_idl_row *ct_zone, *tp;
+    const struct ovsdb_column *zones_col, *tp_col, *timeouts_col;
+    struct ovsdb_datum zones, timeouts;
+    union ovsdb_atom key, value;
+    unsigned int idx;
+    int i;
+
+    zones_col = column_schema(ovsdb_idl_row_get_table(dp), "ct_zones");
+    timeouts_col = column_schema(table_schema(ctx, "CT_Timeout_Policy"),
+                                 "timeouts");
+    tp_col = column_schema(table_schema(ctx, "CT_Zone"), "timeout_policy");
+    ovsdb_datum_clone(&zones, ovsdb_idl_row_get(dp, zones_col),
+                      &zones_col->type);
+    idx = find_zone(&zones, zone);
+    if (idx != UINT_MAX && !may_exist) {
+        db_ctl_fatal("zone id %"PRId64" already exists", zone);
+    }
+
+    ovsdb_datum_init_empty(&timeouts);
+    for (i = 3; i < cmd->argc; i++) {
+        const char *eq = strchr(cmd->argv[i], '=');
+        char *name = (eq ? xmemdup0(cmd->argv[i], eq - cmd->argv[i])
+                      : xstrdup(cmd->argv[i]));
+
+        key.string = name;
+        if (ovsdb_datum_find_key(&timeouts, &key, OVSDB_TYPE_STRING)
+            == UINT_MAX) {
+            value.integer = eq ? atoi(eq + 1) : 0;
+            ovsdb_datum_add(&timeouts, &key, &value, &timeouts_col->type);
+        }
+        free(name);
+    }
+    tp = timeout_policy_row(ctx, &timeouts);
+
+    if (idx != UINT_MAX) {
+        ct_zone = ref_row(ctx, "CT_Zone", &zones.values[idx].uuid);
+    } else {
+        ct_zone = insert_row(ctx, "CT_Zone");
+        key.integer = zone;
+        value.uuid = *ovsdb_idl_row_get_uuid(ct_zone);
+        ovsdb_datum_add(&zones, &key, &value, &zones_col->type);
+    }
+    write_uuids(ctx, ct_zone, tp_col->name, ovsdb_idl_row_get_uuid(tp), 1);
+    ovsdb_idl_txn_verify(ctx->base.txn, dp, zones_col);
+    ovsdb_idl_txn_write(ctx->base.txn, dp, zones_col, &zones);
+}
+
+/* del-zone-tp DATAPATH zone=ZONE: the zone's CT_Zone and, once unused, its
+ * policy go as unreferenced rows. */
+static void
+cmd_del_zone_tp(struct db_ctl_context *ctx_, struct db_ctl_command *cmd)
+{
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
+    bool must_exist = !db_ctl_has_option(cmd, "--if-exists");
+    const struct ovsdb_idl_row *dp = must_find_datapath(ctx, cmd->argv[1]);
+    int64_t zone = parse_zone(cmd->argv[2]);
+    const struct ovsdb_column *zones_col;
+    struct ovsdb_datum zones;
+    unsigned int idx;
+
+    zones_col = column_schema(ovsdb_idl_row_get_table(dp), "ct_zones");
+    ovsdb_datum_clone(&zones, ovsdb_idl_row_get(dp, zones_col),
+                      &zones_col->type);
+    idx = find_zone(&zones, zone);
+    if (idx == UINT_MAX) {
+        ovsdb_datum_destroy(&zones, &zones_col->type);
+        if (must_exist) {
+            db_ctl_fatal("zone id %"PRId64" does not exist", zone);
+        }
+        return;
+    }
+    ovsdb_datum_remove(&zones, idx, &zones_col->type);
+    ovsdb_idl_txn_verify(ctx->base.txn, dp, zones_col);
+    ovsdb_idl_txn_write(ctx->base.txn, dp, zones_col, &zones);
+}
+
+/* list-zone-tp DATAPATH: "Zone:ZONE, Timeout Policies: NAME=SECONDS ..." for
+ * each zone, in zone order. */
+static void
+cmd_list_zone_tp(struct db_ctl_context *ctx_, struct db_ctl_command *cmd)
+{
+    struct vsctl_ctx *ctx = vsctl_ctx_cast(ctx_);
+    const struct ovsdb_idl_row *dp = find_datapath(ctx, cmd->argv[1]);
+    const struct ovsdb_datum *zones;
+    unsigned int i, j;
+
+    if (!dp) {
+        db_ctl_fatal("datapath: %s record not found", cmd->argv[1]);
+    }
+    zones = get_col(dp, "ct_zones");
+    for (i = 0; i < zones->n; i++) {
+        const struct ovsdb_idl_row *ct_zone
+            = ref_row(ctx, "CT_Zone", &zones->values[i].uuid);
+        const struct ovsdb_datum *tp_ref = (ct_zone
+                                            ? get_col(ct_zone,
+                                                      "timeout_policy")
+                                            : NULL);
+        const struct ovsdb_idl_row *tp
+            = (tp_ref && tp_ref->n
+               ? ref_row(ctx, "CT_Timeout_Policy", &tp_ref->keys[0].uuid)
+               : NULL);
+
+        ds_put_format(&cmd->output, "Zone:%"PRId64", Timeout Policies:",
+                      zones->keys[i].integer);
+        if (tp) {
+            const struct ovsdb_datum *timeouts = get_col(tp, "timeouts");
+
+            for (j = 0; j < timeouts->n; j++) {
+                ds_put_format(&cmd->output, " %s=%"PRId64,
+                              timeouts->keys[j].string,
+                              timeouts->values[j].integer);
+            }
+        }
+        ds_put_char(&cmd->output, '\n');
+    }
 }
 
 static void
@@ -2045,14 +2305,20 @@ static const struct db_ctl_command_syntax vsctl_commands[] = {
 
     {"get-controller", 1, 1, cmd_get_controller, "", false},
     {"del-controller", 1, 1, cmd_del_controller, "", true},
-    {"set-controller", 1, INT_MAX, cmd_set_controller, "", true},
+    {"set-controller", 1, INT_MAX, cmd_set_controller, "--inactivity-probe=",
+     true},
     {"get-fail-mode", 1, 1, cmd_get_fail_mode, "", false},
     {"del-fail-mode", 1, 1, cmd_del_fail_mode, "", true},
     {"set-fail-mode", 2, 2, cmd_set_fail_mode, "", true},
 
     {"get-manager", 0, 0, cmd_get_manager, "", false},
     {"del-manager", 0, 0, cmd_del_manager, "", true},
-    {"set-manager", 1, INT_MAX, cmd_set_manager, "", true},
+    {"set-manager", 1, INT_MAX, cmd_set_manager, "--inactivity-probe=",
+     true},
+
+    {"add-zone-tp", 3, INT_MAX, cmd_add_zone_tp, "--may-exist", true},
+    {"del-zone-tp", 2, 2, cmd_del_zone_tp, "--if-exists", true},
+    {"list-zone-tp", 1, 1, cmd_list_zone_tp, "", false},
 
     {"get-ssl", 0, 0, cmd_get_ssl, "", false},
     {"del-ssl", 0, 0, cmd_del_ssl, "", true},
@@ -2074,9 +2340,10 @@ print_output(struct db_ctl_command *commands, size_t n_commands)
         struct db_ctl_command *cmd = &commands[i];
 
         if (cmd->table) {
+            /* --oneline leaves tables ("list", "find") as they are. */
             print_table(cmd->table, &cmd->output);
-        }
-        if (oneline) {
+            fputs(ds_cstr(&cmd->output), stdout);
+        } else if (oneline) {
             const char *s = ds_cstr(&cmd->output);
             size_t len = cmd->output.length;
             size_t j;
@@ -2256,6 +2523,13 @@ run_commands(struct ovsdb_idl *idl, struct db_ctl_command *commands,
             db_ctl_fatal("row id \"%s\" is referenced but never created "
                         "(e.g. with \"-- --id=%s create ...\")",
                         sym->name, sym->name);
+        }
+        if (!sym->strong_ref) {
+            VLOG_WARN("row id \"%s\" was created but %s, so it will not "
+                      "actually appear in the database", sym->name,
+                      sym->weak_ref
+                      ? "only a weak reference to it was inserted"
+                      : "no reference to it was inserted");
         }
     }
 
