@@ -31,12 +31,29 @@
 #                       the same with Debian's Open vSwitch, which is built
 #                       with AF_XDP.
 #
-# WHICH (default all) picks the rows: "system" or "afxdp".  dpswitch's
+# and then (WHICH "tap") each namespace behind a tap device of the switch
+# instead of a veth, the switch's PMD thread on core 1
+# (other_config:pmd-cpu-mask=2), DPDK without hugepages:
+#
+#   dpswitch-tap        "dpdk" ports on net_tap (DPDK's tap PMD);
+#   ovs-3.1-dpdk-tap    the same with Debian's DPDK build of Open vSwitch
+#                       3.1 (ovs-vswitchd-dpdk, from BUILD_DIR/tests/perf/
+#                       ovs-ref, where dps-bench unpacks it; fetched with
+#                       "apt-get download" if it is not there), with
+#                       options:n_rxq=2 (net_tap wants as many rx as tx
+#                       queues, and Open vSwitch asks for 2 tx queues);
+#   ovs-3.1-tap         Debian's ovs-vswitchd (no DPDK) with its own "tap"
+#                       ports (netdev-linux taps, read and written by the
+#                       main thread).
+#
+# WHICH (default all) picks the rows: "system", "afxdp" or "tap".  dpswitch's
 # afxdp rows need a build with libxdp (configure says so); without it they
 # print "port not added" and the reason.
 #
-# Prints one line per switch: name, Gbit/s received, retransmits.  Every
-# namespace and interface it creates is deleted at exit.
+# Prints one line per switch: name, Gbit/s received, retransmits, and the
+# TCP segments with a bad checksum the receiving kernel counted
+# (TcpInCsumErrors, which must be 0).  Every namespace and interface it
+# creates is deleted at exit.
 #
 # Licensed under the Apache License, Version 2.0 (see LICENSE).
 
@@ -45,7 +62,7 @@ build=${1:?usage: $0 BUILD_DIR [SECONDS [WHICH]]}
 secs=${2:-5}
 which=${3:-all}
 # Port type and XDP mode of the next run (see "run").
-ptype=system xmode=
+ptype=system xmode= tapq=
 build=`cd "$build" && pwd`
 src=`cd "$(dirname "$0")/../.." && pwd`
 ref_root=$src/_ref/root
@@ -56,6 +73,8 @@ test -x "$ref_vsctl" || ref_vsctl=/usr/bin/ovs-vsctl
 ref_schema=$ref_root/usr/share/openvswitch/vswitch.ovsschema
 test -f "$ref_schema" || ref_schema=/usr/share/openvswitch/vswitch.ovsschema
 ref_ovsdb=/usr/sbin/ovsdb-server
+ref_dpdk_root=$build/tests/perf/ovs-ref/root
+ref_vswitchd_dpdk=$ref_dpdk_root/usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk
 
 dir=`mktemp -d /tmp/dpskpf.XXXXXX`
 cleanup () {
@@ -87,13 +106,30 @@ run () {
         ip netns add $ns
         ip netns exec $ns ip link set lo up
     done
-    for x in a b; do
-        ip -n dpskpf-sw link add dpskpf$x type veth peer name dpskpf${x}p \
-            netns dpskpf-$x
-        ip -n dpskpf-sw link set dpskpf$x up
-        ip -n dpskpf-$x link set dpskpf${x}p up
-    done
-    if test $ptype = afxdp; then
+    if test $ptype = dpdk-tap || test $ptype = tap; then
+        # The switch creates the taps; they move to the namespaces below.
+        set -- "$@" pmd-cpu-mask=2
+        if test $ptype = dpdk-tap; then
+            set -- "$@" dpdk-init=true "dpdk-extra=--no-huge --legacy-mem -m 1024 --no-pci --no-shconf --no-telemetry --file-prefix=dpskpf-$name"
+            ports="-- add-port br0 dpskpfa -- set interface dpskpfa type=dpdk
+                   options:dpdk-devargs=net_tap0,iface=dpskpfa $tapq
+                   -- add-port br0 dpskpfb -- set interface dpskpfb type=dpdk
+                   options:dpdk-devargs=net_tap1,iface=dpskpfb $tapq"
+        else
+            ports="-- add-port br0 dpskpfa -- set interface dpskpfa type=tap
+                   -- add-port br0 dpskpfb -- set interface dpskpfb type=tap"
+        fi
+    else
+        for x in a b; do
+            ip -n dpskpf-sw link add dpskpf$x type veth peer name \
+                dpskpf${x}p netns dpskpf-$x
+            ip -n dpskpf-sw link set dpskpf$x up
+            ip -n dpskpf-$x link set dpskpf${x}p up
+        done
+    fi
+    if test $ptype = dpdk-tap || test $ptype = tap; then
+        :
+    elif test $ptype = afxdp; then
         for x in a b; do
             ip netns exec dpskpf-$x ethtool -K dpskpf${x}p tx off >/dev/null
         done
@@ -105,8 +141,10 @@ run () {
     else
         ports="-- add-port br0 dpskpfa -- add-port br0 dpskpfb"
     fi
-    ip -n dpskpf-a addr add 10.93.0.1/24 dev dpskpfap
-    ip -n dpskpf-b addr add 10.93.0.2/24 dev dpskpfbp
+    if test $ptype != dpdk-tap && test $ptype != tap; then
+        ip -n dpskpf-a addr add 10.93.0.1/24 dev dpskpfap
+        ip -n dpskpf-b addr add 10.93.0.2/24 dev dpskpfbp
+    fi
 
     "$build/ovsdb/ovsdb-tool" create "$d/conf.db" "$schema"
     "$ovsdb" --detach --no-chdir --pidfile="$d/ovsdb-server.pid" \
@@ -115,7 +153,7 @@ run () {
     "$vsctl" --db=unix:"$d/db.sock" --no-wait init
     for oc in "$@"; do
         "$vsctl" --db=unix:"$d/db.sock" --no-wait \
-            set Open_vSwitch . other_config:$oc
+            set Open_vSwitch . other_config:"$oc"
     done
     ip netns exec dpskpf-sw "$vswitchd" unix:"$d/db.sock" --detach \
         --no-chdir --pidfile="$d/ovs-vswitchd.pid" \
@@ -125,10 +163,28 @@ run () {
 
     result=
     sleep 1
+    if test $ptype = dpdk-tap || test $ptype = tap; then
+        # Each tap into its namespace (DPDK's tap PMD and Open vSwitch's
+        # tap ports keep their file descriptor), 10.93.0.1 and .2.
+        n=1
+        for x in a b; do
+            for i in 1 2 3 4 5 6 7 8 9 10; do
+                ip -n dpskpf-sw link show dpskpf$x >/dev/null 2>&1 && break
+                sleep 0.5
+            done
+            ip -n dpskpf-sw link set dpskpf$x netns dpskpf-$x || true
+            ip -n dpskpf-$x addr add 10.93.0.$n/24 dev dpskpf$x || true
+            ip -n dpskpf-$x link set dpskpf$x up || true
+            n=2
+        done
+        sleep 1
+    fi
     ofport=`"$vsctl" --db=unix:"$d/db.sock" get interface dpskpfa ofport`
     if test "$ofport" = -1; then
         result="port not added: `"$vsctl" --db=unix:"$d/db.sock" \
-                get interface dpskpfa error`"
+                get interface dpskpfa error`; `grep -E 'WARN|ERR' \
+                "$d/ovs-vswitchd.log" | grep -v 'unixctl\|reconnect' \
+                | tail -2 | cut -d'|' -f5-`"
     elif ip netns exec dpskpf-a ping -q -c 3 -i 0.2 -W 2 10.93.0.2 >/dev/null \
        || ip netns exec dpskpf-a ping -q -c 3 -i 0.5 -W 2 10.93.0.2 \
               >/dev/null; then
@@ -138,12 +194,14 @@ run () {
         if ip netns exec dpskpf-a timeout $((secs + 20)) \
                iperf3 -c 10.93.0.2 -p 5399 -t "$secs" -J > "$d/iperf.json" \
                2>/dev/null; then
-            result=`python3 - "$d/iperf.json" <<'EOF'
+            bad=`ip netns exec dpskpf-b nstat -az TcpInCsumErrors \
+                 | awk '/TcpInCsumErrors/ { print $2 }'`
+            result=`python3 - "$d/iperf.json" "$bad" <<'EOF'
 import json, sys
 end = json.load(open(sys.argv[1]))["end"]
-print("%.2f Gbit/s  %d retransmits" % (
+print("%.2f Gbit/s  %d retransmits  %s bad checksums" % (
     end["sum_received"]["bits_per_second"] / 1e9,
-    end["sum_sent"].get("retransmits", 0)))
+    end["sum_sent"].get("retransmits", 0), sys.argv[2]))
 EOF
 `
         else
@@ -164,7 +222,7 @@ EOF
 }
 
 echo "TCP through the switch, one iperf3 stream, $secs s, `nproc` CPUs"
-if test $which != afxdp; then
+if test $which = all || test $which = system; then
     ptype=system
     run dpswitch "$build/vswitchd/ovs-vswitchd" "$build/ovsdb/ovsdb-server" \
         "$build/utilities/ovs-vsctl" "$src/vswitchd/vswitch.ovsschema"
@@ -172,7 +230,30 @@ if test $which != afxdp; then
     run ovs-3.1-tso "$ref_vswitchd" "$ref_ovsdb" "$ref_vsctl" "$ref_schema" \
         userspace-tso-enable=true
 fi
-if test $which != system; then
+if test $which = all || test $which = tap; then
+    ptype=dpdk-tap
+    run dpswitch-tap "$build/vswitchd/ovs-vswitchd" \
+        "$build/ovsdb/ovsdb-server" "$build/utilities/ovs-vsctl" \
+        "$src/vswitchd/vswitch.ovsschema"
+    if test ! -x "$ref_vswitchd_dpdk"; then
+        # Unpacked, never installed: no system service starts.
+        mkdir -p "$ref_dpdk_root"
+        (cd "$ref_dpdk_root/.." \
+         && apt-get download -qq -o APT::Sandbox::User=root \
+                openvswitch-switch-dpdk \
+         && dpkg-deb -x openvswitch-switch-dpdk_*.deb root) >/dev/null 2>&1 \
+            || true
+    fi
+    # Open vSwitch asks for one tx queue more than it has PMD threads and
+    # does not fall back when net_tap, which wants as many rx queues as tx
+    # queues, refuses the configuration: two of each.
+    tapq=options:n_rxq=2
+    run ovs-3.1-dpdk-tap "$ref_vswitchd_dpdk" "$ref_ovsdb" "$ref_vsctl" \
+        "$ref_schema"
+    ptype=tap
+    run ovs-3.1-tap "$ref_vswitchd" "$ref_ovsdb" "$ref_vsctl" "$ref_schema"
+fi
+if test $which = all || test $which = afxdp; then
     ptype=afxdp
     for xmode in best-effort generic; do
         sfx=; test $xmode = generic && sfx=-gen
