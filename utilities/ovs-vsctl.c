@@ -40,6 +40,7 @@
 #include "ovsdb/schema.h"
 #include "ovsdb/uuid.h"
 #include "poll-loop.h"
+#include "stream-ssl.h"
 #include "table.h"
 #include "timeval.h"
 #include "util.h"
@@ -158,6 +159,13 @@ Options:\n\
   --no-headings               omit table headings\n\
   --pretty                    indent JSON output\n\
   -v, --verbose[=SPEC]        set logging levels\n\
+PKI configuration (required to use SSL):\n\
+  -p, --private-key=FILE      file with private key\n\
+  -c, --certificate=FILE      file with certificate for private key\n\
+  -C, --ca-cert=FILE          file with peer CA certificate\n\
+  --bootstrap-ca-cert=FILE    file with peer CA certificate to read or create\n\
+  --ssl-protocols=PROTOS      list of SSL protocols to enable\n\
+  --ssl-ciphers=CIPHERS       list of SSL ciphers to enable\n\
   -h, --help                  display this help message\n\
   -V, --version               display version information\n",
            util_program_name(), util_program_name(), dirs_rundir());
@@ -206,7 +214,8 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
     enum {
         OPT_DB = UCHAR_MAX + 1, OPT_NO_WAIT, OPT_DRY_RUN, OPT_ONELINE,
         OPT_RETRY, OPT_COLUMNS, OPT_BARE, OPT_NO_HEADINGS, OPT_PRETTY,
-        OPT_NO_SYSLOG, OPT_LOCAL
+        OPT_NO_SYSLOG, OPT_LOCAL,
+        STREAM_SSL_OPTION_ENUMS
     };
     static const struct option long_options[] = {
         {"db", required_argument, NULL, OPT_DB},
@@ -236,13 +245,14 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
         {"all", no_argument, NULL, OPT_LOCAL},
         {"id", required_argument, NULL, OPT_LOCAL},
         {"inactivity-probe", required_argument, NULL, OPT_LOCAL},
+        STREAM_SSL_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
 
     opterr = 0;
     for (;;) {
         int prev = optind;
-        int c = getopt_long(argc, argv, "+f:d:t:hVv::", long_options, NULL);
+        int c = getopt_long(argc, argv, "+f:d:t:hVv::p:c:C:", long_options, NULL);
 
         if (c == -1) {
             break;
@@ -301,6 +311,8 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
         case 'V':
             printf("ovs-vsctl (dpswitch) %s\n", PACKAGE_VERSION);
             exit(EXIT_SUCCESS);
+        STREAM_SSL_OPTION_HANDLERS
+
         case OPT_LOCAL:
             *prep = xrealloc(*prep, (*n_prep + 1) * sizeof **prep);
             (*prep)[(*n_prep)++] = argv[prev];
