@@ -55,6 +55,7 @@ void dp_emc_destroy(struct dp_emc *);
 void dp_emc_set_insert_inv_prob(struct dp_emc *, unsigned int inv_prob);
 unsigned int dp_emc_get_insert_inv_prob(const struct dp_emc *);
 
+static inline bool dp_emc_is_enabled(const struct dp_emc *);
 static inline void dp_emc_prefetch(const struct dp_emc *, uint32_t hash);
 static inline struct dp_flow *dp_emc_lookup(const struct dp_emc *,
                                             const struct flow_key *,
@@ -78,6 +79,14 @@ dp_emc_entry_matches(const struct dp_emc_entry *e, const struct flow_key *key,
     return (e->flow && e->hash == hash && e->key.map == key->map
             && !memcmp(e->key.words, key->words,
                        flow_key_n_words(key) * sizeof key->words[0]));
+}
+
+/* Returns false if emc-insert-inv-prob is 0: nothing is inserted any more,
+ * so the datapath skips the lookup too (as Open vSwitch does). */
+static inline bool
+dp_emc_is_enabled(const struct dp_emc *emc)
+{
+    return __atomic_load_n(&emc->insert_enabled, __ATOMIC_RELAXED);
 }
 
 /* Prefetches the two entries where a key with 'hash' may be: call it for

@@ -63,6 +63,9 @@ struct dp_flow {
     struct dp_flow *mark_next;          /* Other PMDs' copies that share
                                          * the mark (RCU list, written by
                                          * the offload thread). */
+    const void *owner;                  /* The datapath's: which thread's
+                                         * copy this is (set before it is
+                                         * published, then constant). */
     struct dp_flow_actions *actions;    /* RCU-published. */
     struct dp_flow_stats stats;         /* Written by the owning PMD. */
 

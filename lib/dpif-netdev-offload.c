@@ -594,6 +594,20 @@ entry_teardown(struct offload_thread *t, struct entry *e, bool remove_rule)
 
 /* Requests. */
 
+/* Asks 'api' to create, or modify, the rule of 'netdev' that stamps 'mark'
+ * on the packets of 'flow' and steers them to rx queue 'rxq_id'.  Returns 0
+ * or an errno value. */
+static int
+rule_put(const struct netdev_flow_api *api, struct netdev *netdev,
+         const struct dp_flow *flow, uint32_t mark, int rxq_id)
+{
+    struct netdev_offload_match match;
+    struct netdev_offload_info info = { .mark = mark, .rxq_id = rxq_id };
+
+    netdev_offload_match_from_flow(&match, flow);
+    return netdev_offload_flow_put(api, netdev, &match, &flow->ufid, &info);
+}
+
 static void
 do_put(struct offload_thread *t, struct req *r)
 {
@@ -617,11 +631,7 @@ do_put(struct offload_thread *t, struct req *r)
         return;
     }
 
-    struct netdev_offload_match match;
-    struct netdev_offload_info info = { .mark = mark, .rxq_id = r->rxq_id };
-    netdev_offload_match_from_flow(&match, flow);
-    int error = netdev_offload_flow_put(r->api, r->netdev, &match,
-                                        &flow->ufid, &info);
+    int error = rule_put(r->api, r->netdev, flow, mark, r->rxq_id);
     if (error) {
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
         char ufid[DP_UFID_STRLEN];
@@ -663,13 +673,7 @@ do_mod(struct offload_thread *t, struct req *r)
         return;
     }
 
-    struct netdev_offload_match match;
-    struct netdev_offload_info info = { .mark = e->mark,
-                                        .rxq_id = e->rxq_id };
-    netdev_offload_match_from_flow(&match, flow);
-    int error = netdev_offload_flow_put(e->api, e->netdev, &match, &e->ufid,
-                                        &info);
-    if (error) {
+    if (rule_put(e->api, e->netdev, flow, e->mark, e->rxq_id)) {
         /* The rule is gone: the megaflow stays in software. */
         COVERAGE_INC(dpif_offload_mod_fail);
         entry_teardown(t, e, false);

@@ -1904,6 +1904,7 @@ pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
 
     bool installed = false;
     if (f) {
+        f->owner = pmd;                 /* Before any PMD can see it. */
         pthread_mutex_lock(&pmd->flow_mutex);
         error = dpcls_insert(&pmd->cls, &f->cr, &masked, &mkey);
         if (error) {
@@ -1985,29 +1986,52 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
     unsigned int n_emc = 0, n_phwol = 0;
     uint64_t uncounted = 0;
     bool hw_offload = __atomic_load_n(&dp->hw_offload, __ATOMIC_RELAXED);
+    struct dp_flow *marked[DP_PACKET_BATCH_SIZE];
+
+    /* emc-insert-inv-prob=0: nothing enters the EMC, so nothing is looked
+     * up in it either. */
+    emc_enabled = emc_enabled && dp_emc_is_enabled(pmd->emc);
 
     stat_add(pmd, PMD_STAT_RECV, n);
+
+    /* The packets were written by another core (the NIC, a guest): start
+     * the misses on their headers for the whole batch at once. */
+    for (size_t i = 0; i < n; i++) {
+        rte_prefetch0(dp_packet_data(batch->packets[i]));
+    }
+
+    /* Marked packets: look the marks up for the whole batch first and
+     * prefetch the flows, so that those misses overlap too. */
+    if (hw_offload) {
+        for (size_t i = 0; i < n; i++) {
+            struct dp_flow *f = NULL;
+            uint32_t mark;
+
+            if (dp_packet_flow_mark(batch->packets[i], &mark)) {
+                f = dp_netdev_get_mark_to_flow(dp, mark);
+                if (f) {
+                    rte_prefetch0(&f->dead);
+                    rte_prefetch0(&f->stats);
+                }
+            }
+            marked[i] = f;
+        }
+    }
+
     for (size_t i = 0; i < n; i++) {
         struct dp_packet *p = batch->packets[i];
-        uint32_t mark;
 
         p->md.in_port = in_port;
         p->md.recirc_id = 0;
         flows[i] = NULL;
 
-        if (hw_offload && dp_packet_flow_mark(p, &mark)) {
+        if (hw_offload && marked[i]) {
             /* The mark's list holds one copy of the megaflow per thread:
              * take ours.  The key is not needed, but the actions may need
              * the header offsets, and the statistics the TCP flags. */
-            struct dp_flow *f = dp_netdev_get_mark_to_flow(dp, mark);
+            struct dp_flow *f = marked[i];
 
-            while (f) {
-                const struct dp_netdev_flow_node *node
-                    = __atomic_load_n(&f->aux, __ATOMIC_ACQUIRE);
-
-                if (node && node->pmd == pmd) {
-                    break;
-                }
+            while (f && f->owner != pmd) {
                 f = __atomic_load_n(&f->mark_next, __ATOMIC_ACQUIRE);
             }
             if (f && !dp_flow_is_dead(f)) {
@@ -2024,9 +2048,6 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
             hashes[i] = flow_key_hash(&keys[i], 0);
         }
         if (emc_enabled) {
-            if (i + 1 < n) {
-                rte_prefetch0(dp_packet_data(batch->packets[i + 1]));
-            }
             struct dp_flow *f = dp_emc_lookup(pmd->emc, &keys[i], hashes[i]);
             if (f) {
                 flows[i] = f;
