@@ -16,7 +16,12 @@
  * (the same items with the same masks), each shape a hash table of the
  * rules' masked values (CRC32-C), so that a packet costs one look-up per
  * shape however many rules there are (a TCAM's constant cost, in
- * software).
+ * software).  In front of them sits a small exact-match cache, as NICs
+ * have: a frame of up to EMU_EMC_KEY bytes, byte for byte, with its port,
+ * gives the rule it matched last time (or none), as long as no rule was
+ * created or destroyed since (a generation count); a classification
+ * depends only on those bytes and the rules, so the cache never changes a
+ * result, only what a frame costs the emulator.
  *
  * NIC mode (DPS_NICEMU_WIRE set): the emulator is a whole device whose
  * receive work and classification run on a core of their own, as a NIC's
@@ -69,6 +74,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
+#include <rte_prefetch.h>
 #include <rte_ring.h>
 
 #define EMU_MAX_ITEMS 8
@@ -114,6 +120,23 @@ static struct rte_flow *emu_rules;     /* Newest first. */
 static struct emu_shape *emu_shapes;   /* Newest first. */
 static unsigned int emu_n_rules;        /* Atomic: for the RX callback. */
 static bool emu_cb_installed[EMU_MAX_PORTS][RTE_MAX_QUEUES_PER_PORT];
+
+/* The exact-match cache in front of the classifier (see the top of the
+ * file).  Used under emu_mutex. */
+#define EMU_EMC_KEY 128                 /* Longer frames are not cached. */
+#define EMU_EMC_SIZE 8192               /* Entries, a power of 2. */
+
+struct emu_emc_entry {
+    uint64_t gen;                       /* emu_gen when filled, 0: empty. */
+    uint32_t hash;
+    uint16_t len;
+    uint16_t port_id;
+    struct rte_flow *rule;              /* NULL: the frame matched none. */
+    uint8_t frame[EMU_EMC_KEY];
+};
+
+static struct emu_emc_entry *emu_emc;   /* EMU_EMC_SIZE, or NULL. */
+static uint64_t emu_gen = 1;            /* Bumped by every rule change. */
 
 /* NIC mode. */
 static struct {
@@ -505,6 +528,7 @@ emu_classifier_insert(struct rte_flow *r)
     if (s->n_rules >= s->n_buckets) {
         emu_shape_rehash(s, s->n_buckets * 2);
     }
+    emu_gen++;
     r->shape = s;
     r->hash = emu_hash(r->items, r->n_items, NULL);
     r->hnext = s->buckets[r->hash & (s->n_buckets - 1)];
@@ -520,6 +544,7 @@ emu_classifier_remove(struct rte_flow *r)
 {
     struct emu_shape *s = r->shape;
 
+    emu_gen++;
     for (struct rte_flow **p = &s->buckets[r->hash & (s->n_buckets - 1)];
          *p; p = &(*p)->hnext) {
         if (*p == r) {
@@ -562,14 +587,72 @@ emu_classify(uint16_t port_id, const uint8_t *data, uint32_t len)
     return NULL;
 }
 
-/* Stamps the mark of the rule 'm' matches on 'm'.  Returns the rule if
- * this was its first packet, otherwise NULL.  Caller holds emu_mutex. */
-static struct rte_flow *
-emu_stamp(uint16_t port_id, struct rte_mbuf *m)
+/* The exact-match cache's hash of a frame: CRC32-C of its bytes. */
+static uint32_t
+emu_frame_hash(const uint8_t *data, uint32_t len)
 {
-    struct rte_flow *r = emu_classify(port_id,
-                                      rte_pktmbuf_mtod(m, const uint8_t *),
-                                      m->data_len);
+    uint32_t h = len;
+    uint32_t i = 0;
+
+    for (; i + 8 <= len; i += 8) {
+        h = rte_hash_crc_8byte(load64(data + i), h);
+    }
+    if (i < len) {
+        uint64_t tail = 0;
+
+        memcpy(&tail, data + i, len - i);
+        h = rte_hash_crc_8byte(tail, h);
+    }
+    return h;
+}
+
+/* The cache entry for a frame of 'len' bytes whose hash is 'hash', or
+ * NULL if such a frame is not cached at all (too long, no memory). */
+static inline struct emu_emc_entry *
+emu_emc_slot(uint32_t len, uint32_t hash)
+{
+    return (emu_emc && len <= EMU_EMC_KEY
+            ? &emu_emc[hash & (EMU_EMC_SIZE - 1)] : NULL);
+}
+
+/* emu_classify() through the exact-match cache; 'hash' is
+ * emu_frame_hash() of the frame.  Caller holds emu_mutex. */
+static struct rte_flow *
+emu_classify_cached(uint16_t port_id, const uint8_t *data, uint32_t len,
+                    uint32_t hash)
+{
+    if (!emu_emc && !(emu_emc = calloc(EMU_EMC_SIZE, sizeof *emu_emc))) {
+        return emu_classify(port_id, data, len);
+    }
+
+    struct emu_emc_entry *e = emu_emc_slot(len, hash);
+    if (!e) {
+        return emu_classify(port_id, data, len);
+    }
+    if (e->gen == emu_gen && e->hash == hash && e->len == len
+        && e->port_id == port_id && !memcmp(e->frame, data, len)) {
+        return e->rule;
+    }
+
+    struct rte_flow *r = emu_classify(port_id, data, len);
+    e->gen = emu_gen;
+    e->hash = hash;
+    e->len = len;
+    e->port_id = port_id;
+    e->rule = r;
+    memcpy(e->frame, data, len);
+    return r;
+}
+
+/* Stamps the mark of the rule 'm' matches on 'm', whose frame's
+ * emu_frame_hash() is 'hash'.  Returns the rule if this was its first
+ * packet, otherwise NULL.  Caller holds emu_mutex. */
+static struct rte_flow *
+emu_stamp(uint16_t port_id, struct rte_mbuf *m, uint32_t hash)
+{
+    struct rte_flow *r
+        = emu_classify_cached(port_id, rte_pktmbuf_mtod(m, const uint8_t *),
+                              m->data_len, hash);
     if (!r) {
         return NULL;
     }
@@ -590,7 +673,11 @@ emu_rx_cb(uint16_t port_id, uint16_t queue, struct rte_mbuf *pkts[],
     }
     pthread_mutex_lock(&emu_mutex);
     for (uint16_t i = 0; i < nb_pkts; i++) {
-        emu_stamp(port_id, pkts[i]);
+        struct rte_mbuf *m = pkts[i];
+
+        emu_stamp(port_id, m,
+                  emu_frame_hash(rte_pktmbuf_mtod(m, const uint8_t *),
+                                 m->data_len));
     }
     pthread_mutex_unlock(&emu_mutex);
     return nb_pkts;
@@ -815,23 +902,38 @@ nic_main(void *arg)
 
         struct rte_flow *first[NIC_BURST];
         uint64_t first_ns[NIC_BURST];
+        uint32_t hashes[NIC_BURST];
         int n_first = 0;
         bool classify = __atomic_load_n(&emu_n_rules, __ATOMIC_ACQUIRE);
 
-        if (classify) {
-            pthread_mutex_lock(&emu_mutex);
+        /* The device's DMA: the frames into the mbufs, the misses on the
+         * mbufs' data started for the whole burst first. */
+        for (int i = 0; i < NIC_BURST; i++) {
+            __builtin_prefetch(rte_pktmbuf_mtod(pkts[i], void *), 1, 3);
         }
         for (int i = 0; i < NIC_BURST; i++) {
             struct rte_mbuf *m = pkts[i];
             uint16_t len = nic.len[pos];
+            const uint8_t *frame = nic.frames + nic.ofs[pos];
 
-            rte_memcpy(rte_pktmbuf_mtod(m, void *),
-                       nic.frames + nic.ofs[pos], len);
+            rte_memcpy(rte_pktmbuf_mtod(m, void *), frame, len);
             m->data_len = m->pkt_len = len;
             m->port = nic.port_id;
             pos = pos + 1 < nic.n_frames ? pos + 1 : 0;
             if (classify) {
-                struct rte_flow *r = emu_stamp(nic.port_id, m);
+                hashes[i] = emu_frame_hash(frame, len);
+            }
+        }
+
+        /* Its classifier. */
+        if (classify) {
+            pthread_mutex_lock(&emu_mutex);
+            for (int i = 0; emu_emc && i < NIC_BURST; i++) {
+                rte_prefetch0(emu_emc_slot(pkts[i]->data_len, hashes[i]));
+            }
+            for (int i = 0; i < NIC_BURST; i++) {
+                struct rte_flow *r = emu_stamp(nic.port_id, pkts[i],
+                                               hashes[i]);
                 if (r) {
                     first_ns[n_first] = now_ns() - r->created_ns;
                     first[n_first++] = r;
