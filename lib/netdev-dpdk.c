@@ -1030,6 +1030,13 @@ netdev_dpdk_rxq_recv(struct netdev_rxq *rxq_, struct dp_packet_batch *batch,
     if (!n) {
         return EAGAIN;
     }
+    /* The mbufs come from another core (or the NIC's DMA): start the misses
+     * on their receive flags and metadata for the whole burst at once. */
+    for (uint16_t i = 0; i < n; i++) {
+        struct dp_packet *p = batch->packets[i];
+        rte_prefetch0(&p->mbuf.ol_flags);
+        rte_prefetch0(&p->md);
+    }
     for (uint16_t i = 0; i < n; i++) {
         struct dp_packet *p = batch->packets[i];
         dp_packet_md_reset(p);
