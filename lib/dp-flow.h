@@ -68,6 +68,9 @@ struct dp_flow {
                                          * published, then constant). */
     struct dp_flow_actions *actions;    /* RCU-published. */
     struct dp_flow_stats stats;         /* Written by the owning PMD. */
+    void *batch;                        /* The owner's scratch: its packets'
+                                         * batch in the burst it is
+                                         * grouping, NULL between bursts. */
 
     /* Control path. */
     struct dp_ufid ufid;

@@ -1805,16 +1805,14 @@ static void
 flow_batch_add(struct flow_batch *fbs, size_t *n_fbs, struct dp_flow *flow,
                struct dp_packet *p, uint16_t tcp_flags, bool counted)
 {
-    struct flow_batch *fb = NULL;
+    /* 'flow' is this thread's own copy, so its scratch pointer is ours:
+     * one load finds the flow's batch, however many flows the burst has.
+     * The caller clears it once the burst is grouped. */
+    struct flow_batch *fb = flow->batch;
 
-    for (size_t i = *n_fbs; i-- > 0;) {
-        if (fbs[i].flow == flow) {
-            fb = &fbs[i];
-            break;
-        }
-    }
     if (!fb) {
         fb = &fbs[(*n_fbs)++];
+        flow->batch = fb;
         fb->flow = flow;
         fb->n_packets = 0;
         fb->n_bytes = 0;
@@ -2122,6 +2120,9 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
                             : mark_tcp_flags[i]),
                            !(uncounted & (UINT64_C(1) << i)));
         }
+    }
+    for (size_t b = 0; b < n_fbs; b++) {
+        fbs[b].flow->batch = NULL;
     }
     dp_packet_batch_init(batch);
     for (size_t b = 0; b < n_fbs; b++) {
