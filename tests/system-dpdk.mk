@@ -15,6 +15,7 @@ SYSTEM_DPDK_TESTSUITE_AT = \
 	tests/system-dpdk-macros.at \
 	tests/system-dpdk.at \
 	tests/system-dpdk-vhost.at \
+	tests/system-dpdk-vhost-restart.at \
 	tests/system-dpdk-csum.at \
 	tests/system-dpdk-offload.at \
 	tests/ovs-macros.at \
