@@ -5,6 +5,7 @@
 #include <config.h>
 #include "table.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,15 @@ table_cell_set(struct table_cell *cell, const char *text, const char *bare,
     cell->text = xstrdup(text);
     cell->bare = bare ? xstrdup(bare) : NULL;
     cell->json = json ? json : json_string(text);
+    cell->fixed = false;
+}
+
+/* Sets 'cell' to a label; see table.h. */
+void
+table_cell_set_fixed(struct table_cell *cell, const char *text, json_t *json)
+{
+    table_cell_set(cell, text, NULL, json);
+    cell->fixed = true;
 }
 
 /* Appends 't' printed in 'style' to 'out'. */
@@ -219,11 +229,12 @@ format_list(const struct table *t, const struct table_style *style,
     }
 }
 
+/* Appends the first 'n' bytes of 's' to 'out', escaped for HTML. */
 static void
-put_html_escaped(struct ds *out, const char *s)
+put_html_escaped(struct ds *out, const char *s, size_t n)
 {
-    for (; *s; s++) {
-        switch (*s) {
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
         case '&':
             ds_put_cstr(out, "&amp;");
             break;
@@ -237,26 +248,59 @@ put_html_escaped(struct ds *out, const char *s)
             ds_put_cstr(out, "&quot;");
             break;
         default:
-            ds_put_char(out, *s);
+            ds_put_char(out, s[i]);
             break;
         }
     }
 }
 
+/* The length of a UUID's text form, 8-4-4-4-12 hexadecimal digits. */
+#define TABLE_UUID_LEN 36
+
+/* Whether 's' begins with the text form of a UUID. */
+static bool
+starts_with_uuid(const char *s)
+{
+    for (size_t i = 0; i < TABLE_UUID_LEN; i++) {
+        bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+
+        if (dash ? s[i] != '-' : !isxdigit((unsigned char) s[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Appends an HTML element 'tag' holding 'text', in which, as in Open
+ * vSwitch's output, each UUID becomes a link to the row it names, shown by
+ * its first 8 digits. */
 static void
 put_html_cell(struct ds *out, const char *tag, const char *text)
 {
     ds_put_format(out, "    <%s>", tag);
-    put_html_escaped(out, text);
+    for (const char *p = text; *p; ) {
+        if (starts_with_uuid(p)) {
+            ds_put_format(out, "<a href=\"#%.*s\">%.8s</a>",
+                          TABLE_UUID_LEN, p, p);
+            p += TABLE_UUID_LEN;
+        } else {
+            put_html_escaped(out, p, 1);
+            p++;
+        }
+    }
     ds_put_format(out, "</%s>\n", tag);
 }
 
+/* The caption is the table's <caption>; a cell in a column headed "_uuid"
+ * is the anchor that the links to its row point to. */
 static void
 format_html(const struct table *t, const struct table_style *style,
             struct ds *out)
 {
-    put_caption(t, out);
     ds_put_cstr(out, "<table border=1>\n");
+    if (t->caption) {
+        put_html_cell(out, "caption", t->caption);
+    }
     if (style->headings) {
         ds_put_cstr(out, "  <tr>\n");
         for (size_t c = 0; c < t->n_columns; c++) {
@@ -269,7 +313,15 @@ format_html(const struct table *t, const struct table_style *style,
         for (size_t c = 0; c < t->n_columns; c++) {
             char *text = cell_text(cell_at(t, r, c), style);
 
-            put_html_cell(out, "td", text);
+            if (!strcmp(t->headings[c], "_uuid")) {
+                ds_put_cstr(out, "    <td><a name=\"");
+                put_html_escaped(out, text, strlen(text));
+                ds_put_cstr(out, "\">");
+                put_html_escaped(out, text, MIN(strlen(text), 8));
+                ds_put_cstr(out, "</a></td>\n");
+            } else {
+                put_html_cell(out, "td", text);
+            }
             free(text);
         }
         ds_put_cstr(out, "  </tr>\n");
@@ -325,58 +377,6 @@ format_csv(const struct table *t, const struct table_style *style,
     }
 }
 
-static int
-compare_keys(const void *a_, const void *b_)
-{
-    const char *const *a = a_;
-    const char *const *b = b_;
-
-    return strcmp(*a, *b);
-}
-
-/* Appends 'json' indented the way Open vSwitch's tools do with --pretty:
- * each member or element on its own line, two spaces deeper per level,
- * object members sorted, closing brackets right after the last one. */
-static void
-put_pretty_json(const json_t *json, int level, int flags, struct ds *out)
-{
-    if (json_is_array(json) && json_array_size(json)) {
-        ds_put_char(out, '[');
-        for (size_t i = 0; i < json_array_size(json); i++) {
-            ds_put_cstr(out, i ? ",\n" : "\n");
-            ds_put_char_multiple(out, ' ', (level + 1) * 2);
-            put_pretty_json(json_array_get(json, i), level + 1, flags, out);
-        }
-        ds_put_char(out, ']');
-    } else if (json_is_object(json) && json_object_size(json)) {
-        const char **keys = xcalloc(json_object_size(json), sizeof *keys);
-        const char *key;
-        json_t *value;
-        size_t n = 0;
-
-        json_object_foreach ((json_t *) json, key, value) {
-            keys[n++] = key;
-        }
-        qsort(keys, n, sizeof *keys, compare_keys);
-        ds_put_char(out, '{');
-        for (size_t i = 0; i < n; i++) {
-            json_t *k = json_string(keys[i]);
-
-            ds_put_cstr(out, i ? ",\n" : "\n");
-            ds_put_char_multiple(out, ' ', (level + 1) * 2);
-            jsonx_to_ds(k, flags, out);
-            ds_put_cstr(out, ": ");
-            put_pretty_json(json_object_get(json, keys[i]), level + 1, flags,
-                            out);
-            json_decref(k);
-        }
-        ds_put_char(out, '}');
-        free(keys);
-    } else {
-        jsonx_to_ds(json, flags, out);
-    }
-}
-
 static void
 format_json(const struct table *t, const struct table_style *style,
             struct ds *out)
@@ -396,16 +396,13 @@ format_json(const struct table *t, const struct table_style *style,
         json_array_append_new(data, row);
     }
     json_object_set_new(top, "data", data);
-    if (style->headings) {
-        json_object_set_new(top, "headings",
-                            jsonx_string_array((const char *const *)
-                                               t->headings, t->n_columns));
-    }
-    if (style->pretty) {
-        put_pretty_json(top, 0, style->json_flags & ~JSONX_SORT_KEYS, out);
-    } else {
-        jsonx_to_ds(top, style->json_flags | JSONX_SORT_KEYS, out);
-    }
+    /* Open vSwitch's tools write the headings even with --no-headings. */
+    json_object_set_new(top, "headings",
+                        jsonx_string_array((const char *const *) t->headings,
+                                           t->n_columns));
+    jsonx_to_ds(top, (style->json_flags | JSONX_SORT_KEYS
+                      | (style->pretty ? JSONX_PRETTY | JSONX_PRETTY_OVS : 0)),
+                out);
     ds_put_char(out, '\n');
     json_decref(top);
 }
@@ -414,6 +411,9 @@ format_json(const struct table *t, const struct table_style *style,
 static char *
 cell_text(const struct table_cell *cell, const struct table_style *style)
 {
+    if (cell->fixed) {
+        return xstrdup(cell->text);
+    }
     switch (style->data) {
     case TABLE_DATA_BARE:
         return xstrdup(cell->bare ? cell->bare : cell->text);

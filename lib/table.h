@@ -4,7 +4,9 @@
  *   table  columns padded to their widest cell, a heading line and a line of
  *          dashes, trailing spaces dropped;
  *   list   "heading            : value" lines, a blank line between rows;
- *   html   a <table border=1> with escaped text;
+ *   html   a <table border=1> with escaped text, the caption as its
+ *          <caption>, each UUID in a cell a link to the row whose "_uuid"
+ *          cell is its anchor;
  *   csv    comma-separated, a field quoted (quotes doubled) when it holds
  *          one of the style's special characters;
  *   json   {"data": [[cell...]...], "headings": [...]} (and "caption").
@@ -43,9 +45,11 @@ enum table_data {
 struct table_style {
     enum table_format format;
     enum table_data data;
-    bool headings;              /* Print the headings. */
+    bool headings;              /* Print the headings (the json format
+                                 * always has them, as in Open vSwitch). */
     bool pretty;                /* json format: one member a line. */
-    int json_flags;             /* JSONX_* flags for JSON output. */
+    int json_flags;             /* JSONX_* flags for JSON output and cells
+                                 * (JSONX_PRETTY: use 'pretty'). */
     const char *csv_specials;   /* Characters that make a CSV field quoted. */
 };
 
@@ -53,6 +57,7 @@ struct table_cell {
     char *text;                 /* Never NULL once set. */
     char *bare;                 /* NULL: same as 'text'. */
     json_t *json;
+    bool fixed;                 /* 'text' in every data form. */
 };
 
 struct table {
@@ -79,6 +84,11 @@ struct table_cell *table_add_row(struct table *);
  * (taken; NULL: 'text' as a JSON string). */
 void table_cell_set(struct table_cell *, const char *text, const char *bare,
                     json_t *json);
+
+/* Sets 'cell' to a label rather than a value: 'text' (copied) in every data
+ * form, 'json' (taken; NULL: 'text' as a JSON string) in the json format. */
+void table_cell_set_fixed(struct table_cell *, const char *text,
+                          json_t *json);
 
 /* Appends 't' printed in 'style' to 'out'. */
 void table_format(const struct table *t, const struct table_style *style,

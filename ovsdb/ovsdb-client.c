@@ -16,6 +16,7 @@
 #include "dirs.h"
 #include "dynamic-string.h"
 #include "fatal-signal.h"
+#include "json.h"
 #include "jsonrpc.h"
 #include "file.h"
 #include "log.h"
@@ -27,6 +28,7 @@
 #include "schema.h"
 #include "stream.h"
 #include "stream-ssl.h"
+#include "table.h"
 #include "timeval.h"
 #include "util.h"
 #include "uuid.h"
@@ -34,43 +36,18 @@
 
 VLOG_DEFINE_THIS_MODULE(ovsdb_client);
 
-enum table_format {
-    FMT_TABLE, FMT_LIST, FMT_CSV, FMT_JSON, FMT_HTML
-};
-
-/* How a cell that holds a database value is written (--data). */
-enum data_format {
-    DATA_STRING,                /* As ovs-vsctl takes it: "a b", [1, 2]. */
-    DATA_BARE,                  /* No quotes or brackets: a b, 1 2. */
-    DATA_JSON                   /* RFC 7047 JSON: ["set",[1,2]]. */
-};
-
-static enum table_format format = FMT_TABLE;
-static enum data_format data_format = DATA_STRING;
+static enum table_format format = TABLE_FORMAT_TABLE;
+static enum table_data data_format = TABLE_DATA_STRING;
 static int json_flags = OVSDB_JSON_SORT;
 static bool headings = true;
 static bool timestamp;
 static bool force;
 static int timeout_secs;
 
-/* A table of output: one heading per column, rows of cells, each cell as
- * text and as JSON. */
-struct cell {
-    char *text;
-    json_t *json;
-};
-
-struct table {
-    char *caption;
-    char **headings;
-    size_t n_columns;
-    struct cell **rows;
-    size_t n_rows;
-};
-
 /* The connection and what the command line named. */
 struct context {
     struct jsonrpc *rpc;
+    const char *server;         /* The server's remote, as named. */
     const char *db;             /* Database name. */
     char *db_name;              /* Owned copy of 'db', if any. */
     int argc;                   /* Remaining arguments. */
@@ -146,6 +123,7 @@ main(int argc, char *argv[])
         server = xasprintf("unix:%s/db.sock", dirs_rundir());
     }
 
+    ctx.server = server;
     ctx.rpc = open_rpc(server);
     if (command->needs_db) {
         ctx.db = choose_db(&ctx, server, &args, &n_args,
@@ -295,15 +273,15 @@ parse_options(int argc, char *argv[])
         switch (c) {
         case 'f':
             if (!strcmp(optarg, "table")) {
-                format = FMT_TABLE;
+                format = TABLE_FORMAT_TABLE;
             } else if (!strcmp(optarg, "list")) {
-                format = FMT_LIST;
+                format = TABLE_FORMAT_LIST;
             } else if (!strcmp(optarg, "csv")) {
-                format = FMT_CSV;
+                format = TABLE_FORMAT_CSV;
             } else if (!strcmp(optarg, "json")) {
-                format = FMT_JSON;
+                format = TABLE_FORMAT_JSON;
             } else if (!strcmp(optarg, "html")) {
-                format = FMT_HTML;
+                format = TABLE_FORMAT_HTML;
             } else {
                 util_fatal(0, "unknown output format \"%s\"", optarg);
             }
@@ -311,11 +289,11 @@ parse_options(int argc, char *argv[])
 
         case 'd':
             if (!strcmp(optarg, "string")) {
-                data_format = DATA_STRING;
+                data_format = TABLE_DATA_STRING;
             } else if (!strcmp(optarg, "bare")) {
-                data_format = DATA_BARE;
+                data_format = TABLE_DATA_BARE;
             } else if (!strcmp(optarg, "json")) {
-                data_format = DATA_JSON;
+                data_format = TABLE_DATA_JSON;
             } else {
                 util_fatal(0, "unknown data format \"%s\"", optarg);
             }
@@ -330,8 +308,8 @@ parse_options(int argc, char *argv[])
             break;
 
         case OPT_BARE:
-            format = FMT_LIST;
-            data_format = DATA_BARE;
+            format = TABLE_FORMAT_LIST;
+            data_format = TABLE_DATA_BARE;
             headings = false;
             break;
 
@@ -511,305 +489,44 @@ print_json(const json_t *json)
  * Tables of output.
  * ------------------------------------------------------------------------ */
 
-static struct table *
-table_create(const char *caption, size_t n_columns)
-{
-    struct table *t = xzalloc(sizeof *t);
-
-    t->caption = caption ? xstrdup(caption) : NULL;
-    t->n_columns = n_columns;
-    t->headings = xcalloc(n_columns + 1, sizeof *t->headings);
-    return t;
-}
-
+/* Sets 'cell' to 'datum' of 'type' in each data form (--data). */
 static void
-table_set_heading(struct table *t, size_t i, const char *heading)
-{
-    t->headings[i] = xstrdup(heading);
-}
-
-static struct cell *
-table_add_row(struct table *t)
-{
-    t->rows = xrealloc(t->rows, (t->n_rows + 1) * sizeof *t->rows);
-    t->rows[t->n_rows] = xcalloc(t->n_columns + 1, sizeof **t->rows);
-    return t->rows[t->n_rows++];
-}
-
-static void
-cell_set(struct cell *c, const char *text, json_t *json)
-{
-    c->text = xstrdup(text);
-    c->json = json ? json : json_string(text);
-}
-
-static void
-cell_set_datum(struct cell *c, const struct ovsdb_datum *datum,
+cell_set_datum(struct table_cell *cell, const struct ovsdb_datum *datum,
                const struct ovsdb_type *type)
 {
-    struct ds ds = DS_EMPTY_INITIALIZER;
+    struct ds text = DS_EMPTY_INITIALIZER;
+    struct ds bare = DS_EMPTY_INITIALIZER;
 
-    c->json = ovsdb_datum_to_json(datum, type);
-    if (data_format == DATA_BARE) {
-        ovsdb_datum_to_bare(datum, type, &ds);
-    } else if (data_format == DATA_JSON) {
-        ovsdb_json_to_ds(c->json, OVSDB_JSON_SORT, &ds);
-    } else {
-        ovsdb_datum_to_string(datum, type, &ds);
-    }
-    c->text = ds_steal_cstr(&ds);
-}
-
-static void
-table_destroy(struct table *t)
-{
-    size_t i, j;
-
-    for (i = 0; i < t->n_rows; i++) {
-        for (j = 0; j < t->n_columns; j++) {
-            free(t->rows[i][j].text);
-            if (t->rows[i][j].json) {
-                json_decref(t->rows[i][j].json);
-            }
-        }
-        free(t->rows[i]);
-    }
-    for (j = 0; j < t->n_columns; j++) {
-        free(t->headings[j]);
-    }
-    free(t->rows);
-    free(t->headings);
-    free(t->caption);
-    free(t);
-}
-
-static void
-put_csv_field(struct ds *ds, const char *s)
-{
-    if (strpbrk(s, ",\"\r\n")) {
-        ds_put_char(ds, '"');
-        for (; *s; s++) {
-            if (*s == '"') {
-                ds_put_char(ds, '"');
-            }
-            ds_put_char(ds, *s);
-        }
-        ds_put_char(ds, '"');
-    } else {
-        ds_put_cstr(ds, s);
-    }
-}
-
-/* Copies up to UUID_LEN bytes of 's' into 'prefix', null-terminated. */
-static void
-copy_uuid_prefix(char prefix[UUID_LEN + 1], const char *s)
-{
-    size_t n = strnlen(s, UUID_LEN);
-
-    memcpy(prefix, s, n);
-    prefix[n] = '\0';
+    ovsdb_datum_to_string(datum, type, &text);
+    ovsdb_datum_to_bare(datum, type, &bare);
+    table_cell_set(cell, ds_cstr(&text), ds_cstr(&bare),
+                   ovsdb_datum_to_json(datum, type));
+    ds_destroy(&text);
+    ds_destroy(&bare);
 }
 
 /* Whether consecutive tables of output have a blank line between them. */
 static bool
 format_separates_tables(void)
 {
-    return format != FMT_JSON && format != FMT_HTML;
+    return format != TABLE_FORMAT_JSON && format != TABLE_FORMAT_HTML;
 }
 
-/* Appends the first 'n' bytes of 's' to 'ds', escaped for HTML. */
-static void
-put_html_text(struct ds *ds, const char *s, size_t n)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        switch (s[i]) {
-        case '&':
-            ds_put_cstr(ds, "&amp;");
-            break;
-        case '<':
-            ds_put_cstr(ds, "&lt;");
-            break;
-        case '>':
-            ds_put_cstr(ds, "&gt;");
-            break;
-        case '"':
-            ds_put_cstr(ds, "&quot;");
-            break;
-        default:
-            ds_put_char(ds, s[i]);
-            break;
-        }
-    }
-}
-
-/* Appends an HTML 'element' holding 'text', in which, as in Open vSwitch's
- * output, each UUID becomes a link to the row it names, shown by its first
- * 8 digits. */
-static void
-put_html_cell(struct ds *ds, const char *element, const char *text)
-{
-    const char *p;
-
-    ds_put_format(ds, "    <%s>", element);
-    for (p = text; *p; ) {
-        char prefix[UUID_LEN + 1];
-        struct uuid uuid;
-
-        copy_uuid_prefix(prefix, p);
-        if (strlen(prefix) == UUID_LEN && uuid_from_string(&uuid, prefix)) {
-            ds_put_format(ds, "<a href=\"#%.*s\">%.8s</a>", UUID_LEN, p, p);
-            p += UUID_LEN;
-        } else {
-            put_html_text(ds, p, 1);
-            p++;
-        }
-    }
-    ds_put_format(ds, "</%s>\n", element);
-}
-
+/* Prints 't' in the format the options ask for. */
 static void
 table_print(const struct table *t)
 {
+    const struct table_style style = {
+        .format = format,
+        .data = data_format,
+        .headings = headings,
+        .pretty = (json_flags & OVSDB_JSON_PRETTY) != 0,
+        .json_flags = JSONX_SHORT_REALS,
+        .csv_specials = NULL,
+    };
     struct ds ds = DS_EMPTY_INITIALIZER;
-    size_t i, j;
 
-    switch (format) {
-    case FMT_TABLE: {
-        size_t *widths = xcalloc(t->n_columns + 1, sizeof *widths);
-
-        for (j = 0; j < t->n_columns; j++) {
-            widths[j] = headings ? strlen(t->headings[j]) : 0;
-            for (i = 0; i < t->n_rows; i++) {
-                widths[j] = MAX(widths[j], strlen(t->rows[i][j].text));
-            }
-        }
-        if (t->caption) {
-            ds_put_format(&ds, "%s\n", t->caption);
-        }
-        for (i = 0; i < t->n_rows + (headings ? 2 : 0); i++) {
-            for (j = 0; j < t->n_columns; j++) {
-                size_t len;
-
-                if (j) {
-                    ds_put_char(&ds, ' ');
-                }
-                if (headings && i == 0) {
-                    ds_put_cstr(&ds, t->headings[j]);
-                    len = strlen(t->headings[j]);
-                } else if (headings && i == 1) {
-                    ds_put_char_multiple(&ds, '-', widths[j]);
-                    len = widths[j];
-                } else {
-                    const char *text = t->rows[i - (headings ? 2 : 0)][j]
-                                       .text;
-
-                    ds_put_cstr(&ds, text);
-                    len = strlen(text);
-                }
-                ds_put_char_multiple(&ds, ' ', widths[j] - len);
-            }
-            while (ds.length && ds.string[ds.length - 1] == ' ') {
-                ds.length--;
-            }
-            ds_put_char(&ds, '\n');
-        }
-        free(widths);
-        break;
-    }
-    case FMT_LIST:
-        if (t->caption) {
-            ds_put_format(&ds, "%s\n", t->caption);
-        }
-        for (i = 0; i < t->n_rows; i++) {
-            if (i) {
-                ds_put_char(&ds, '\n');
-            }
-            for (j = 0; j < t->n_columns; j++) {
-                if (headings) {
-                    ds_put_format(&ds, "%-20s: ", t->headings[j]);
-                }
-                ds_put_format(&ds, "%s\n", t->rows[i][j].text);
-            }
-        }
-        break;
-    case FMT_CSV:
-        if (t->caption) {
-            ds_put_format(&ds, "%s\n", t->caption);
-        }
-        for (i = 0; i < t->n_rows + (headings ? 1 : 0); i++) {
-            for (j = 0; j < t->n_columns; j++) {
-                if (j) {
-                    ds_put_char(&ds, ',');
-                }
-                put_csv_field(&ds, headings && !i ? t->headings[j]
-                              : t->rows[i - (headings ? 1 : 0)][j].text);
-            }
-            ds_put_char(&ds, '\n');
-        }
-        break;
-    case FMT_JSON: {
-        json_t *json = json_object(), *data = json_array();
-
-        if (t->caption) {
-            json_object_set_new(json, "caption", json_string(t->caption));
-        }
-        for (i = 0; i < t->n_rows; i++) {
-            json_t *row = json_array();
-
-            for (j = 0; j < t->n_columns; j++) {
-                json_array_append(row, t->rows[i][j].json);
-            }
-            json_array_append_new(data, row);
-        }
-        json_object_set_new(json, "data", data);
-        if (headings) {
-            json_t *names = json_array();
-
-            for (j = 0; j < t->n_columns; j++) {
-                json_array_append_new(names, json_string(t->headings[j]));
-            }
-            json_object_set_new(json, "headings", names);
-        }
-        ovsdb_json_to_ds(json, json_flags, &ds);
-        ds_put_char(&ds, '\n');
-        json_decref(json);
-        break;
-    }
-    case FMT_HTML:
-        ds_put_cstr(&ds, "<table border=1>\n");
-        if (t->caption) {
-            put_html_cell(&ds, "caption", t->caption);
-        }
-        if (headings) {
-            ds_put_cstr(&ds, "  <tr>\n");
-            for (j = 0; j < t->n_columns; j++) {
-                put_html_cell(&ds, "th", t->headings[j]);
-            }
-            ds_put_cstr(&ds, "  </tr>\n");
-        }
-        for (i = 0; i < t->n_rows; i++) {
-            ds_put_cstr(&ds, "  <tr>\n");
-            for (j = 0; j < t->n_columns; j++) {
-                const char *text = t->rows[i][j].text;
-
-                if (!strcmp(t->headings[j], "_uuid")) {
-                    /* A row's UUID is the anchor that links to it. */
-                    ds_put_cstr(&ds, "    <td><a name=\"");
-                    put_html_text(&ds, text, strlen(text));
-                    ds_put_cstr(&ds, "\">");
-                    put_html_text(&ds, text, MIN(strlen(text), 8));
-                    ds_put_cstr(&ds, "</a></td>\n");
-                } else {
-                    put_html_cell(&ds, "td", text);
-                }
-            }
-            ds_put_cstr(&ds, "  </tr>\n");
-        }
-        ds_put_cstr(&ds, "</table>\n");
-        break;
-    }
+    table_format(t, &style, &ds);
     fputs(ds_cstr(&ds), stdout);
     fflush(stdout);
     ds_destroy(&ds);
@@ -819,19 +536,36 @@ table_print(const struct table *t)
  * Commands.
  * ------------------------------------------------------------------------ */
 
+static int
+compare_strings(const void *a_, const void *b_)
+{
+    const char *const *a = a_;
+    const char *const *b = b_;
+
+    return strcmp(*a, *b);
+}
+
 static void
 do_list_dbs(struct context *ctx)
 {
     json_t *result = request(ctx, "list_dbs", json_array());
-    size_t i;
+    const char **names = xcalloc(json_array_size(result) + 1, sizeof *names);
+    size_t n = 0, i;
 
     for (i = 0; i < json_array_size(result); i++) {
         const json_t *name = json_array_get(result, i);
 
         if (json_is_string(name)) {
-            puts(json_string_value(name));
+            names[n++] = json_string_value(name);
         }
     }
+    /* Sorted, as Open vSwitch's client prints them whatever the server's
+     * order. */
+    qsort(names, n, sizeof *names, compare_strings);
+    for (i = 0; i < n; i++) {
+        puts(names[i]);
+    }
+    free(names);
     json_decref(result);
 }
 
@@ -868,14 +602,14 @@ static void
 do_list_tables(struct context *ctx)
 {
     struct ovsdb_schema *schema = fetch_schema(ctx);
-    struct table *t = table_create(NULL, 1);
+    struct table *t = table_create(NULL);
     size_t i;
 
     /* In Open vSwitch's order, which its client prints. */
-    table_set_heading(t, 0, "Table");
+    table_add_column(t, "Table");
     for (i = 0; i < schema->n_tables; i++) {
-        cell_set(&table_add_row(t)[0],
-                 schema->tables[schema->ovs_order[i]]->name, NULL);
+        table_cell_set_fixed(&table_add_row(t)[0],
+                             schema->tables[schema->ovs_order[i]]->name, NULL);
     }
     table_print(t);
     table_destroy(t);
@@ -887,7 +621,7 @@ do_list_columns(struct context *ctx)
 {
     struct ovsdb_schema *schema = fetch_schema(ctx);
     const char *only = ctx->argc ? ctx->argv[0] : NULL;
-    struct table *t = table_create(NULL, only ? 2 : 3);
+    struct table *t = table_create(NULL);
     size_t i, j;
 
     if (only && !ovsdb_schema_find_table(schema, only)) {
@@ -895,10 +629,10 @@ do_list_columns(struct context *ctx)
     }
     j = 0;
     if (!only) {
-        table_set_heading(t, j++, "Table");
+        table_add_column(t, "Table");
     }
-    table_set_heading(t, j++, "Column");
-    table_set_heading(t, j, "Type");
+    table_add_column(t, "Column");
+    table_add_column(t, "Type");
     /* Tables and columns in Open vSwitch's order, which its client
      * prints. */
     for (i = 0; i < schema->n_tables; i++) {
@@ -911,16 +645,16 @@ do_list_columns(struct context *ctx)
         }
         for (c = 0; c < ts->n_columns; c++) {
             const struct ovsdb_column *column = ts->columns[ts->ovs_order[c]];
-            struct cell *row = table_add_row(t);
+            struct table_cell *row = table_add_row(t);
             json_t *type = ovsdb_type_to_json(&column->type);
             char *s = ovsdb_json_to_string(type, OVSDB_JSON_SORT);
 
             j = 0;
             if (!only) {
-                cell_set(&row[j++], ts->name, NULL);
+                table_cell_set_fixed(&row[j++], ts->name, NULL);
             }
-            cell_set(&row[j++], column->name, NULL);
-            cell_set(&row[j], s, type);
+            table_cell_set_fixed(&row[j++], column->name, NULL);
+            table_cell_set_fixed(&row[j], s, type);
             free(s);
         }
     }
@@ -944,7 +678,7 @@ transact(struct context *ctx, bool query)
         json_object_set_new(abort_op, "op", json_string("abort"));
         json_array_append_new(params, abort_op);
     }
-    result = request(ctx, "transact", params);
+    result = request__(ctx, "transact", params, "transaction");
     if (query && json_is_array(result) && json_array_size(result)
         && !json_is_null(json_array_get(result,
                                         json_array_size(result) - 1))) {
@@ -1088,14 +822,14 @@ dump_table(struct context *ctx, const struct ovsdb_table_schema *ts,
     }
 
     caption = xasprintf("%s table", ts->name);
-    t = table_create(caption, n);
+    t = table_create(caption);
     free(caption);
     for (j = 0; j < n; j++) {
-        table_set_heading(t, j, columns[j]->name);
+        table_add_column(t, columns[j]->name);
     }
     for (i = 0; i < n_rows; i++) {
         if (!i || compare_dump_rows(&data[i - 1], &data[i])) {
-            struct cell *row = table_add_row(t);
+            struct table_cell *row = table_add_row(t);
 
             for (j = 0; j < n; j++) {
                 cell_set_datum(&row[j], &data[i][j], &columns[j]->type);
@@ -1224,12 +958,12 @@ print_updates(const struct monitored *tables, size_t n_tables,
             continue;
         }
         caption = n_tables > 1 ? xstrdup(mt->ts->name) : NULL;
-        t = table_create(caption, mt->n_columns + 2);
+        t = table_create(caption);
         free(caption);
-        table_set_heading(t, 0, "row");
-        table_set_heading(t, 1, "action");
+        table_add_column(t, "row");
+        table_add_column(t, "action");
         for (j = 0; j < mt->n_columns; j++) {
-            table_set_heading(t, j + 2, mt->columns[j]->name);
+            table_add_column(t, mt->columns[j]->name);
         }
         json_object_foreach ((json_t *) table_updates, uuid, update) {
             const json_t *old = json_object_get(update, "old");
@@ -1247,7 +981,7 @@ print_updates(const struct monitored *tables, size_t n_tables,
             for (pass = 0; pass < 2; pass++) {
                 const json_t *row = pass ? new : old;
                 const char *action;
-                struct cell *cells;
+                struct table_cell *cells;
 
                 if (!row) {
                     continue;
@@ -1257,8 +991,9 @@ print_updates(const struct monitored *tables, size_t n_tables,
                           : old && new ? (pass ? "new" : "old")
                           : new ? "insert" : "delete");
                 cells = table_add_row(t);
-                cell_set(&cells[0], pass && old ? "" : uuid, NULL);
-                cell_set(&cells[1], action, NULL);
+                table_cell_set_fixed(&cells[0], pass && old ? "" : uuid,
+                                     NULL);
+                table_cell_set_fixed(&cells[1], action, NULL);
                 for (j = 0; j < mt->n_columns; j++) {
                     const struct ovsdb_column *column = mt->columns[j];
                     const json_t *value = json_object_get(row, column->name);
@@ -1272,7 +1007,8 @@ print_updates(const struct monitored *tables, size_t n_tables,
                     type.n_max = MAX(type.n_max, OVSDB_UNLIMITED);
                     if (!value || ovsdb_datum_from_json(&datum, &type,
                                                         value, NULL)) {
-                        cell_set(&cells[j + 2], "", json_null());
+                        table_cell_set_fixed(&cells[j + 2], "",
+                                             json_null());
                         continue;
                     }
                     cell_set_datum(&cells[j + 2], &datum, &column->type);
@@ -1295,6 +1031,24 @@ print_updates(const struct monitored *tables, size_t n_tables,
     fflush(stdout);
 }
 
+/* Adds every column of 'mt''s table to 'mt' and their names to 'cols':
+ * like Open vSwitch's client, the schema's columns and then "_version",
+ * named explicitly, since a request without "columns" does not get
+ * "_version". */
+static void
+monitor_every_column(struct monitored *mt, json_t *cols)
+{
+    const struct ovsdb_table_schema *ts = mt->ts;
+    size_t c;
+
+    for (c = OVSDB_N_HIDDEN_COLUMNS; c < ts->n_columns; c++) {
+        mt->columns[mt->n_columns++] = ts->columns[c];
+        json_array_append_new(cols, json_string(ts->columns[c]->name));
+    }
+    mt->columns[mt->n_columns++] = ts->columns[OVSDB_COL_VERSION];
+    json_array_append_new(cols, json_string("_version"));
+}
+
 /* Runs "monitor" (without 'condition'), "monitor-cond" (with it) or, if
  * 'last_id' is nonnull, "monitor-cond-since" from that transaction. */
 static void
@@ -1311,22 +1065,11 @@ monitor(struct context *ctx, const json_t *condition, const char *last_id)
         for (i = 0; i < schema->n_tables; i++) {
             const struct ovsdb_table_schema *ts = schema->tables[i];
             struct monitored *mt = &tables[n_tables++];
-            size_t c;
-
             json_t *request = json_object(), *cols = json_array();
 
             mt->ts = ts;
-            mt->columns = xcalloc(ts->n_columns, sizeof *mt->columns);
-            for (c = OVSDB_N_HIDDEN_COLUMNS; c < ts->n_columns; c++) {
-                mt->columns[mt->n_columns++] = ts->columns[c];
-                json_array_append_new(cols,
-                                      json_string(ts->columns[c]->name));
-            }
-            /* Like Open vSwitch's client: every column, then "_version",
-             * named explicitly, since a request without "columns" does not
-             * get "_version". */
-            mt->columns[mt->n_columns++] = ts->columns[OVSDB_COL_VERSION];
-            json_array_append_new(cols, json_string("_version"));
+            mt->columns = xcalloc(ts->n_columns + 1, sizeof *mt->columns);
+            monitor_every_column(mt, cols);
             json_object_set_new(request, "columns", cols);
             if (condition) {
                 json_object_set(request, "where", (json_t *) condition);
@@ -1334,68 +1077,65 @@ monitor(struct context *ctx, const json_t *condition, const char *last_id)
             json_object_set_new(requests, ts->name, request);
         }
     } else {
+        /* As in Open vSwitch's client: one table, then any number of
+         * comma-separated lists of its columns, "!initial", "!insert",
+         * "!delete" and "!modify" turning off that kind of update. */
+        const struct ovsdb_table_schema *ts;
+        struct monitored *mt;
+        json_t *request = json_object(), *cols = json_array();
+        json_t *select = json_object();
         int a;
 
-        for (a = 0; a < ctx->argc; ) {
-            const struct ovsdb_table_schema *ts;
-            struct monitored *mt;
-            json_t *request = json_object(), *cols = json_array();
-            json_t *select = json_object();
+        ts = ovsdb_schema_find_table(schema, ctx->argv[0]);
+        if (!ts) {
+            util_fatal(0, "%s: %s does not have a table named \"%s\"",
+                       ctx->server, ctx->db, ctx->argv[0]);
+        }
+        mt = &tables[n_tables++];
+        mt->ts = ts;
+        mt->columns = xcalloc(ts->n_columns + 1, sizeof *mt->columns);
+        for (a = 1; a < ctx->argc; a++) {
+            char *copy = xstrdup(ctx->argv[a]), *save = NULL, *tok;
 
-            ts = ovsdb_schema_find_table(schema, ctx->argv[a]);
-            if (!ts) {
-                util_fatal(0, "%s does not contain a table named %s",
-                           ctx->db, ctx->argv[a]);
-            }
-            a++;
-            mt = &tables[n_tables++];
-            mt->ts = ts;
-            mt->columns = xcalloc(ts->n_columns + 1, sizeof *mt->columns);
-            if (a < ctx->argc && !ovsdb_schema_find_table(schema,
-                                                          ctx->argv[a])) {
-                char *copy = xstrdup(ctx->argv[a++]), *save = NULL, *tok;
-
-                for (tok = strtok_r(copy, ",", &save); tok;
-                     tok = strtok_r(NULL, ",", &save)) {
-                    const struct ovsdb_column *column;
-
-                    if (tok[0] == '!') {
-                        json_object_set_new(select, tok + 1, json_false());
-                        continue;
-                    }
-                    column = ovsdb_table_schema_find_column(ts, tok);
-                    if (!column) {
-                        util_fatal(0, "%s does not contain a column whose "
-                                   "name matches \"%s\"", ts->name, tok);
-                    }
-                    mt->columns[mt->n_columns++] = column;
-                    json_array_append_new(cols, json_string(column->name));
-                }
-                free(copy);
-            }
-            if (!mt->n_columns) {
+            for (tok = strtok_r(copy, ",", &save); tok;
+                 tok = strtok_r(NULL, ",", &save)) {
+                const struct ovsdb_column *column;
                 size_t c;
 
-                for (c = OVSDB_N_HIDDEN_COLUMNS; c < ts->n_columns; c++) {
-                    mt->columns[mt->n_columns++] = ts->columns[c];
-                    json_array_append_new(cols,
-                                          json_string(ts->columns[c]->name));
+                if (tok[0] == '!') {
+                    json_object_set_new(select, tok + 1, json_false());
+                    continue;
                 }
-                mt->columns[mt->n_columns++]
-                    = ts->columns[OVSDB_COL_VERSION];
-                json_array_append_new(cols, json_string("_version"));
+                column = ovsdb_table_schema_find_column(ts, tok);
+                if (!column) {
+                    util_fatal(0, "%s: table \"%s\" in %s does not have a "
+                               "column named \"%s\"", ctx->server, ts->name,
+                               ctx->db, tok);
+                }
+                for (c = 0; c < mt->n_columns; c++) {
+                    if (mt->columns[c] == column) {
+                        util_fatal(0, "%s: column \"%s\" mentioned multiple "
+                                   "times", ctx->server, tok);
+                    }
+                }
+                mt->columns[mt->n_columns++] = column;
+                json_array_append_new(cols, json_string(column->name));
             }
-            json_object_set_new(request, "columns", cols);
-            if (condition) {
-                json_object_set(request, "where", (json_t *) condition);
-            }
-            if (json_object_size(select)) {
-                json_object_set_new(request, "select", select);
-            } else {
-                json_decref(select);
-            }
-            json_object_set_new(requests, ts->name, request);
+            free(copy);
         }
+        if (!mt->n_columns) {
+            monitor_every_column(mt, cols);
+        }
+        json_object_set_new(request, "columns", cols);
+        if (condition) {
+            json_object_set(request, "where", (json_t *) condition);
+        }
+        if (json_object_size(select)) {
+            json_object_set_new(request, "select", select);
+        } else {
+            json_decref(select);
+        }
+        json_object_set_new(requests, ts->name, request);
     }
 
     params = json_array();
