@@ -34,9 +34,12 @@ struct netdev_rxq;
  * here (lib/dpif-netdev-unixctl.c) and print them in Open vSwitch's layout.
  *
  * RECIRC, MFEX_OPT_HIT, SIMPLE_HIT and SMC_HIT are in that layout but
- * nothing counts them yet: dpswitch has no recirculation, no optimised
- * miniflow extract, no simple match cache and no signature match cache
- * (the issues that add them make them count), and they read 0. */
+ * nothing increments them: they are true zeros, printed only because Open
+ * vSwitch 3.1's output has those lines.  dpswitch has no signature match
+ * cache and no simple match path yet (issue 18 adds both and makes
+ * SMC_HIT and SIMPLE_HIT count), no recirculation (no action sends a
+ * packet through the datapath again) and no optimised miniflow extract;
+ * whatever adds one must increment its counter here. */
 #define PMD_STATS                                                       \
     PMD_STAT(RECV,          "packets received",  "Rx packets")          \
     PMD_STAT(RECIRC,        "packet recirculations", NULL)              \
