@@ -56,6 +56,15 @@ lib_libdpswitch_a_SOURCES = \
 	lib/vlog-compat.h \
 	lib/vlog.h
 
+# OpenFlow: the protocol and its messages (issue 19).
+lib_libdpswitch_a_SOURCES += \
+	lib/ofp-actions.c \
+	lib/ofp-actions.h \
+	lib/ofp-errors.h \
+	lib/ofp-types.h \
+	lib/ofpbuf.c \
+	lib/ofpbuf.h
+
 # Where dpswitch keeps its state: the same places as Open vSwitch.
 DPS_RUNDIR = $(localstatedir)/run/openvswitch
 DPS_LOGDIR = $(localstatedir)/log/openvswitch

@@ -6,6 +6,7 @@ UNIT_TESTS = \
 	tests/test-daemon \
 	tests/test-dynamic-string \
 	tests/test-json \
+	tests/test-ofp \
 	tests/test-jsonrpc \
 	tests/test-match \
 	tests/test-poll-loop \
@@ -29,6 +30,9 @@ tests_test_daemon_LDADD = $(UNIT_TEST_LDADD)
 tests_test_dynamic_string_SOURCES = tests/test-dynamic-string.c
 tests_test_dynamic_string_CFLAGS = $(UNIT_TEST_CFLAGS)
 tests_test_dynamic_string_LDADD = $(UNIT_TEST_LDADD)
+tests_test_ofp_SOURCES = tests/test-ofp.c
+tests_test_ofp_CFLAGS = $(UNIT_TEST_CFLAGS)
+tests_test_ofp_LDADD = $(UNIT_TEST_LDADD)
 tests_test_json_SOURCES = tests/test-json.c
 tests_test_json_CFLAGS = $(UNIT_TEST_CFLAGS)
 tests_test_json_LDADD = $(UNIT_TEST_LDADD)

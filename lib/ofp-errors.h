@@ -1,0 +1,152 @@
+/* OpenFlow errors: Open vSwitch's names for them and their (type, code)
+ * numbers in each OpenFlow version.
+ *
+ * An 'enum ofperr' is 0 for success or one of the OFPERR_* values below,
+ * which are never valid errno values, so a function can return either.
+ * OFP_ERRORS(E) calls E(NAME, TYPE, CODE, OF10_TYPE, OF10_CODE, TEXT) once
+ * per error: TYPE and CODE are the OpenFlow 1.1+ numbers; OF10_TYPE and
+ * OF10_CODE the OpenFlow 1.0 ones, -1 where OpenFlow 1.0 lacks the error
+ * (it is then sent as OFPET_BAD_REQUEST/OFPBRC_EPERM, as OVS does for
+ * errors a version cannot express).  Nicira extension errors (type 0xb0c2)
+ * are sent inside an NXET_VENDOR error in OpenFlow 1.0 and as experimenter
+ * errors later; those rows use TYPE -2 and put the Nicira code in CODE.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#ifndef OFP_ERRORS_H
+#define OFP_ERRORS_H 1
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ofp-types.h"
+
+struct ds;
+struct ofpbuf;
+
+/* The first error number: past every errno. */
+#define OFPERR_OFS (1 << 30)
+
+#define OFP_ERRORS(E)                                                   \
+    E(OFPHFC_INCOMPATIBLE, 0, 0, 0, 0,                                  \
+      "no compatible OpenFlow version")                                 \
+    E(OFPHFC_EPERM, 0, 1, 0, 1, "permissions error")                    \
+    E(OFPBRC_BAD_VERSION, 1, 0, 1, 0, "ofp_header.version not supported") \
+    E(OFPBRC_BAD_TYPE, 1, 1, 1, 1, "ofp_header.type not supported")     \
+    E(OFPBRC_BAD_STAT, 1, 2, 1, 2, "ofp_stats_msg.type not supported")  \
+    E(OFPBRC_BAD_VENDOR, 1, 3, 1, 3,                                    \
+      "Vendor not supported (in ofp_vendor_header or ofp_stats_msg).")  \
+    E(OFPBRC_BAD_SUBTYPE, 1, 4, 1, 4, "Vendor subtype not supported.")  \
+    E(OFPBRC_EPERM, 1, 5, 1, 5, "Permissions error.")                   \
+    E(OFPBRC_BAD_LEN, 1, 6, 1, 6, "Wrong request length for type.")     \
+    E(OFPBRC_BUFFER_EMPTY, 1, 7, 1, 7,                                  \
+      "Specified buffer has already been used.")                        \
+    E(OFPBRC_BUFFER_UNKNOWN, 1, 8, 1, 8,                                \
+      "Specified buffer does not exist.")                               \
+    E(OFPBRC_BAD_TABLE_ID, 1, 9, -1, -1,                                \
+      "Specified table-id invalid or does not exist.")                  \
+    E(OFPBRC_IS_SLAVE, 1, 10, -1, -1,                                   \
+      "Denied because controller is slave.")                            \
+    E(OFPBRC_BAD_PORT, 1, 11, -1, -1, "Invalid port.")                  \
+    E(OFPBRC_BAD_PACKET, 1, 12, -1, -1, "Invalid packet in packet-out.") \
+    E(OFPBRC_MULTIPART_BUFFER_OVERFLOW, 1, 13, -1, -1,                  \
+      "Multipart request overflowed the assigned buffer.")              \
+    E(OFPBAC_BAD_TYPE, 2, 0, 2, 0, "Unknown action type.")              \
+    E(OFPBAC_BAD_LEN, 2, 1, 2, 1, "Length problem in actions.")         \
+    E(OFPBAC_BAD_VENDOR, 2, 2, 2, 2, "Unknown experimenter id specified.") \
+    E(OFPBAC_BAD_VENDOR_TYPE, 2, 3, 2, 3,                               \
+      "Unknown action type for experimenter id.")                       \
+    E(OFPBAC_BAD_OUT_PORT, 2, 4, 2, 4, "Problem validating output port.") \
+    E(OFPBAC_BAD_ARGUMENT, 2, 5, 2, 5, "Bad action argument.")          \
+    E(OFPBAC_EPERM, 2, 6, 2, 6, "Permissions error.")                   \
+    E(OFPBAC_TOO_MANY, 2, 7, 2, 7, "Can't handle this many actions.")   \
+    E(OFPBAC_BAD_QUEUE, 2, 8, 2, 8, "Problem validating output queue.") \
+    E(OFPBAC_BAD_OUT_GROUP, 2, 9, -1, -1, "Invalid group id in forward action.") \
+    E(OFPBAC_MATCH_INCONSISTENT, 2, 10, -1, -1,                         \
+      "Action can't apply for this match, or a set_field prerequisite is not met.") \
+    E(OFPBAC_UNSUPPORTED_ORDER, 2, 11, -1, -1,                          \
+      "Action order is unsupported for the action list in an Apply-Actions instruction") \
+    E(OFPBAC_BAD_TAG, 2, 12, -1, -1,                                    \
+      "Actions uses an unsupported tag/encap.")                         \
+    E(OFPBAC_BAD_SET_TYPE, 2, 13, -1, -1, "Unsupported type in SET_FIELD action.") \
+    E(OFPBAC_BAD_SET_LEN, 2, 14, -1, -1, "Length problem in SET_FIELD action.") \
+    E(OFPBAC_BAD_SET_ARGUMENT, 2, 15, -1, -1,                           \
+      "Bad argument in SET_FIELD action.")                              \
+    E(OFPBIC_UNKNOWN_INST, 3, 0, -1, -1, "Unknown instruction.")        \
+    E(OFPBIC_UNSUP_INST, 3, 1, -1, -1, "Switch or table does not support the instruction.") \
+    E(OFPBIC_BAD_TABLE_ID, 3, 2, -1, -1, "Invalid Table-ID specified.") \
+    E(OFPBIC_UNSUP_METADATA, 3, 3, -1, -1, "Metadata value unsupported by datapath.") \
+    E(OFPBIC_UNSUP_METADATA_MASK, 3, 4, -1, -1, "Metadata mask value unsupported by datapath.") \
+    E(OFPBIC_BAD_EXPERIMENTER, 3, 5, -1, -1, "Unknown experimenter id specified.") \
+    E(OFPBIC_BAD_LEN, 3, 7, -1, -1, "Length problem in instructions.")  \
+    E(OFPBIC_DUP_INST, 3, 8, -1, -1, "Duplicate instruction.")          \
+    E(OFPBMC_BAD_TYPE, 4, 0, -1, -1, "Unsupported match type specified by the match.") \
+    E(OFPBMC_BAD_LEN, 4, 1, -1, -1, "Length problem in match.")         \
+    E(OFPBMC_BAD_TAG, 4, 2, -1, -1, "Match uses an unsupported tag/encap.") \
+    E(OFPBMC_BAD_DL_ADDR_MASK, 4, 3, -1, -1,                            \
+      "Unsupported datalink addr mask - switch does not support arbitrary datalink address mask.") \
+    E(OFPBMC_BAD_NW_ADDR_MASK, 4, 4, -1, -1,                            \
+      "Unsupported network addr mask - switch does not support arbitrary network address mask.") \
+    E(OFPBMC_BAD_WILDCARDS, 4, 5, -1, -1, "Unsupported combination of fields masked or omitted in the match.") \
+    E(OFPBMC_BAD_FIELD, 4, 6, -1, -1, "Unsupported field type in the match.") \
+    E(OFPBMC_BAD_VALUE, 4, 7, -1, -1, "Unsupported value in a match field.") \
+    E(OFPBMC_BAD_MASK, 4, 8, -1, -1, "Unsupported mask specified in the match.") \
+    E(OFPBMC_BAD_PREREQ, 4, 9, -1, -1, "A prerequisite was not met.")   \
+    E(OFPBMC_DUP_FIELD, 4, 10, -1, -1, "A field type was duplicated.")  \
+    E(OFPBMC_EPERM, 4, 11, -1, -1, "Permissions error.")                \
+    E(OFPFMFC_UNKNOWN, 5, 0, -1, -1, "Unspecified error.")              \
+    E(OFPFMFC_TABLE_FULL, 5, 1, 3, 0, "Flow not added because table was full.") \
+    E(OFPFMFC_BAD_TABLE_ID, 5, 2, -1, -1, "Table does not exist") \
+    E(OFPFMFC_OVERLAP, 5, 3, 3, 1, "Attempted to add overlapping flow with CHECK_OVERLAP flag set.") \
+    E(OFPFMFC_EPERM, 5, 4, 3, 2, "Permissions error.")                  \
+    E(OFPFMFC_BAD_TIMEOUT, 5, 5, 3, 3, "Flow not added because of unsupported idle/hard timeout.") \
+    E(OFPFMFC_BAD_COMMAND, 5, 6, 3, 4, "Unsupported or unknown command.") \
+    E(OFPFMFC_BAD_FLAGS, 5, 7, -1, -1, "Unsupported or unknown flags.") \
+    E(OFPGMFC_GROUP_EXISTS, 6, 0, -1, -1, "Group not added because a group ADD attempted to replace an already-present group.") \
+    E(OFPGMFC_INVALID_GROUP, 6, 1, -1, -1, "Group not added because Group specified is invalid.") \
+    E(OFPGMFC_OUT_OF_GROUPS, 6, 3, -1, -1, "The group table is full.")  \
+    E(OFPGMFC_UNKNOWN_GROUP, 6, 8, -1, -1, "Group not modified because a group MODIFY attempted to modify a non-existent group.") \
+    E(OFPGMFC_BAD_TYPE, 6, 10, -1, -1, "Unsupported or unknown group type.") \
+    E(OFPGMFC_BAD_COMMAND, 6, 11, -1, -1, "Unsupported or unknown command.") \
+    E(OFPGMFC_BAD_BUCKET, 6, 12, -1, -1, "Error in bucket.")            \
+    E(OFPPMFC_BAD_PORT, 7, 0, 4, 0, "Specified port does not exist.")   \
+    E(OFPPMFC_BAD_HW_ADDR, 7, 1, 4, 1, "Specified hardware address does not match the port number.") \
+    E(OFPPMFC_BAD_CONFIG, 7, 2, -1, -1, "Specified config is invalid.") \
+    E(OFPTMFC_BAD_TABLE, 8, 0, -1, -1, "Specified table does not exist.") \
+    E(OFPTMFC_BAD_CONFIG, 8, 1, -1, -1, "Specified config is invalid.") \
+    E(OFPSCFC_BAD_FLAGS, 10, 0, -1, -1, "Specified flags is invalid.")  \
+    E(OFPSCFC_BAD_LEN, 10, 1, -1, -1, "Specified len is invalid.")      \
+    E(OFPRRFC_STALE, 11, 0, -1, -1, "Stale Message: old generation_id.") \
+    E(OFPRRFC_UNSUP, 11, 1, -1, -1, "Controller role change unsupported.") \
+    E(OFPRRFC_BAD_ROLE, 11, 2, -1, -1, "Invalid role.")                 \
+    E(OFPTFFC_BAD_TABLE, 13, 0, -1, -1, "Specified table does not exist.") \
+    E(OFPTFFC_EPERM, 13, 5, -1, -1, "Permissions error.")
+
+enum ofperr {
+    OFPERR_BASE = OFPERR_OFS - 1,
+#define OFPERR_ENUM(NAME, TYPE, CODE, T10, C10, TEXT) OFPERR_##NAME,
+    OFP_ERRORS(OFPERR_ENUM)
+#undef OFPERR_ENUM
+    OFPERR_MAX
+};
+
+/* True if 'error' is one of the OFPERR_* values. */
+static inline bool
+ofperr_is_valid(int error)
+{
+    return error > OFPERR_BASE && error < OFPERR_MAX;
+}
+
+const char *ofperr_get_name(enum ofperr);
+const char *ofperr_get_description(enum ofperr);
+enum ofperr ofperr_from_name(const char *);
+int ofperr_get_type(enum ofperr, enum ofp_version);
+int ofperr_get_code(enum ofperr, enum ofp_version);
+enum ofperr ofperr_decode(enum ofp_version, uint16_t type, uint16_t code);
+const char *ofperr_to_string(enum ofperr);
+
+struct ofpbuf *ofperr_encode_reply(enum ofperr, const void *request);
+struct ofpbuf *ofperr_encode_hello(enum ofperr, enum ofp_version,
+                                   const char *);
+enum ofperr ofperr_decode_msg(const void *oh, struct ofpbuf *payload);
+
+#endif /* ofp-errors.h */
