@@ -60,10 +60,19 @@ lib_libdpswitch_a_SOURCES = \
 lib_libdpswitch_a_SOURCES += \
 	lib/ofp-actions.c \
 	lib/ofp-actions.h \
+	lib/ofp-errors.c \
 	lib/ofp-errors.h \
+	lib/ofp-msgs.c \
+	lib/ofp-msgs.h \
+	lib/ofp-port.c \
+	lib/ofp-port.h \
+	lib/ofp-print.c \
+	lib/ofp-print.h \
 	lib/ofp-types.h \
 	lib/ofpbuf.c \
-	lib/ofpbuf.h
+	lib/ofpbuf.h \
+	lib/vconn.c \
+	lib/vconn.h
 
 # Where dpswitch keeps its state: the same places as Open vSwitch.
 DPS_RUNDIR = $(localstatedir)/run/openvswitch

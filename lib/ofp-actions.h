@@ -29,14 +29,13 @@
 #include "ofp-errors.h"
 #include "ofp-types.h"
 #include "ofpbuf.h"
-#include "match.h"
 
 struct ds;
 
 /* Bits 'ofs' to 'ofs + n_bits - 1' of field 'field' (bit 0 is the least
  * significant), as load and move name them: "NXM_NX_REG0[0..15]". */
 struct ofp_subfield {
-    enum match_field_id field;
+    uint16_t field;             /* enum match_field_id (lib/match.h). */
     uint16_t ofs;
     uint16_t n_bits;
 };
@@ -167,9 +166,10 @@ struct ofpact_resubmit {
  * the syntax. */
 struct ofpact_set_field {
     struct ofpact ofpact;
-    enum match_field_id field;
-    union match_value value;    /* As match_field_set() takes them. */
-    union match_value mask;
+    uint16_t field;             /* enum match_field_id (lib/match.h). */
+    uint8_t pad[2];
+    uint8_t value[16];          /* As union match_value: match_field_set() */
+    uint8_t mask[16];           /* takes them cast to that type. */
 };
 
 /* OFPACT_REG_MOVE: dst = src (same n_bits). */

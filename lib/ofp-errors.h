@@ -119,7 +119,8 @@ struct ofpbuf;
     E(OFPRRFC_UNSUP, 11, 1, -1, -1, "Controller role change unsupported.") \
     E(OFPRRFC_BAD_ROLE, 11, 2, -1, -1, "Invalid role.")                 \
     E(OFPTFFC_BAD_TABLE, 13, 0, -1, -1, "Specified table does not exist.") \
-    E(OFPTFFC_EPERM, 13, 5, -1, -1, "Permissions error.")
+    E(OFPTFFC_EPERM, 13, 5, -1, -1, "Permissions error.")              \
+    E(NXBRC_BAD_REASON, -1, -1, -1, -1, "Invalid reason in a message.")
 
 enum ofperr {
     OFPERR_BASE = OFPERR_OFS - 1,

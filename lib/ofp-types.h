@@ -110,4 +110,49 @@ ofp_port_to_ofp11(ofp_port_t port)
     return port < OFPP_MAX ? port : port + OFPP11_OFFSET;
 }
 
+/* Reading and writing big-endian integers at any alignment in a message. */
+static inline uint16_t
+ofp_get_be16(const void *p_)
+{
+    const uint8_t *p = p_;
+
+    return (uint16_t) ((p[0] << 8) | p[1]);
+}
+
+static inline uint32_t
+ofp_get_be32(const void *p_)
+{
+    const uint8_t *p = p_;
+
+    return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16)
+           | ((uint32_t) p[2] << 8) | p[3];
+}
+
+static inline uint64_t
+ofp_get_be64(const void *p)
+{
+    return ((uint64_t) ofp_get_be32(p) << 32)
+           | ofp_get_be32((const uint8_t *) p + 4);
+}
+
+static inline void
+ofp_put_be16(void *p_, uint16_t x)
+{
+    uint8_t *p = p_;
+
+    p[0] = x >> 8;
+    p[1] = x;
+}
+
+static inline void
+ofp_put_be32(void *p_, uint32_t x)
+{
+    uint8_t *p = p_;
+
+    p[0] = x >> 24;
+    p[1] = x >> 16;
+    p[2] = x >> 8;
+    p[3] = x;
+}
+
 #endif /* ofp-types.h */

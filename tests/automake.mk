@@ -85,10 +85,11 @@ TESTSUITE_AT = \
 TESTSUITE_AT += tests/vswitch-schema.at tests/ovs-ctl.at
 TESTSUITE_AT += tests/ofproto-macros.at tests/vswitchd.at \
 	tests/netdev-dummy.at tests/ofproto-dpif.at tests/dpif-netdev.at \
-	tests/offload.at tests/vswitchd-diff.at tests/system-kernel.at \
+	tests/offload.at tests/vswitchd-diff.at tests/ovs-ofctl.at tests/system-kernel.at \
 	tests/system-afxdp.at
 # TCP through kernel ports against Open vSwitch (run by hand, as root).
 EXTRA_DIST += tests/perf/kernel-tcp.sh tests/perf/csum-gain
+EXTRA_DIST += tests/ofp-print-corpus.txt
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOTEST_PATH = utilities:ovsdb:vswitchd:tests
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/package.m4 tests/atlocal.in

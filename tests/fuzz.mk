@@ -46,6 +46,16 @@ tests_fuzz_fuzz_idl_update_CPPFLAGS = $(FUZZ_CPPFLAGS) -I$(top_srcdir)/lib \
 	-DFUZZ_TARGET='"idl-update"'
 tests_fuzz_fuzz_idl_update_LDADD = ovsdb/libovsdb.a $(GENERIC_LIBS)
 
+# OpenFlow message decoding and printing, as a switch or ovs-ofctl meets a
+# peer's messages.
+FUZZ_TARGETS += ofp-msg
+check_PROGRAMS += tests/fuzz/fuzz-ofp-msg
+TESTS += tests/fuzz/fuzz-ofp-msg
+tests_fuzz_fuzz_ofp_msg_SOURCES = tests/fuzz/fuzz-ofp-msg.c \
+	$(FUZZ_REPLAY_SOURCES)
+tests_fuzz_fuzz_ofp_msg_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET='"ofp-msg"'
+tests_fuzz_fuzz_ofp_msg_LDADD = $(GENERIC_LIBS)
+
 if FUZZING
 # With --enable-fuzzing, one rule makes every libFuzzer binary,
 # tests/fuzz/TARGET-fuzzer, from what its replay program

@@ -5,6 +5,11 @@ utilities_ovs_appctl_SOURCES = utilities/ovs-appctl.c
 utilities_ovs_appctl_LDADD = $(GENERIC_LIBS)
 dist_man_MANS += utilities/ovs-appctl.8
 
+bin_PROGRAMS += utilities/ovs-ofctl
+utilities_ovs_ofctl_SOURCES = utilities/ovs-ofctl.c
+utilities_ovs_ofctl_LDADD = $(GENERIC_LIBS)
+dist_man_MANS += utilities/ovs-ofctl.8
+
 bin_PROGRAMS += utilities/ovs-vsctl
 utilities_ovs_vsctl_SOURCES = utilities/ovs-vsctl.c
 utilities_ovs_vsctl_LDADD = $(OVSDB_IDL_LIBS)

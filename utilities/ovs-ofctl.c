@@ -1,0 +1,669 @@
+/* ovs-ofctl: the OpenFlow switch management utility, with Open vSwitch's
+ * commands, options, output and exit codes (see ovs-ofctl(8)).
+ *
+ * Exit status: 0 on success, 1 on any failure (with "ovs-ofctl: MESSAGE"
+ * on stderr).
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "dirs.h"
+#include "dynamic-string.h"
+#include "fatal-signal.h"
+#include "ofp-errors.h"
+#include "ofp-msgs.h"
+#include "ofp-port.h"
+#include "ofp-print.h"
+#include "ofpbuf.h"
+#include "util.h"
+#include "vconn.h"
+#include "vlog.h"
+
+/* -O: the versions to offer; OpenFlow 1.0 unless told otherwise, as Open
+ * vSwitch's ovs-ofctl. */
+static uint32_t allowed_versions = 1u << OFP10_VERSION;
+
+/* --timeout, in seconds (0: none). */
+static int timeout;
+
+struct ofctl_command {
+    const char *name;
+    const char *usage;
+    int min_args;
+    int max_args;
+    void (*handler)(int argc, char *argv[]);
+};
+
+static const struct ofctl_command *find_command(const char *name);
+static void parse_options(int argc, char *argv[]);
+static void usage(void) DPS_NO_RETURN;
+
+int
+main(int argc, char *argv[])
+{
+    util_set_program_name(argv[0]);
+    vlog_set_levels(NULL, VLF_CONSOLE, VLL_WARN);
+    fatal_signal_init();
+    parse_options(argc, argv);
+
+    if (optind >= argc) {
+        util_fatal(0, "missing command name; use --help for help");
+    }
+
+    const char *name = argv[optind];
+    const struct ofctl_command *cmd = find_command(name);
+    if (!cmd) {
+        util_fatal(0, "unknown command '%s'; use --help for help", name);
+    }
+
+    int n_args = argc - optind - 1;
+    if (n_args < cmd->min_args) {
+        util_fatal(0, "'%s' command requires at least %d arguments",
+                   cmd->name, cmd->min_args);
+    } else if (n_args > cmd->max_args) {
+        util_fatal(0, "'%s' command takes at most %d arguments",
+                   cmd->name, cmd->max_args);
+    }
+    cmd->handler(n_args + 1, argv + optind);
+    return 0;
+}
+
+static void
+parse_versions(const char *s)
+{
+    char *copy = xstrdup(s);
+    char *save = NULL;
+
+    allowed_versions = 0;
+    for (char *name = strtok_r(copy, ", ", &save); name;
+         name = strtok_r(NULL, ", ", &save)) {
+        int version = ofputil_version_from_string(name);
+        if (!version || !(OFPUTIL_SUPPORTED_VERSIONS & (1u << version))) {
+            util_fatal(0, "Unknown OpenFlow version: \"%s\"", name);
+        }
+        allowed_versions |= 1u << version;
+    }
+    free(copy);
+}
+
+static void
+parse_options(int argc, char *argv[])
+{
+    enum {
+        OPT_FIRST = UCHAR_MAX,
+        OPT_NAMES,
+        OPT_NO_NAMES,
+        OPT_SORT,
+        OPT_RSORT,
+        OPT_STRICT,
+        VLOG_OPTION_ENUMS
+    };
+    static const struct option long_options[] = {
+        {"timeout", required_argument, NULL, 't'},
+        {"protocols", required_argument, NULL, 'O'},
+        {"names", no_argument, NULL, OPT_NAMES},
+        {"no-names", no_argument, NULL, OPT_NO_NAMES},
+        {"sort", optional_argument, NULL, OPT_SORT},
+        {"rsort", optional_argument, NULL, OPT_RSORT},
+        {"strict", no_argument, NULL, OPT_STRICT},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        VLOG_LONG_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    static const char short_options[] = "+t:O:hVv::";
+
+    for (;;) {
+        int c = getopt_long(argc, argv, short_options, long_options, NULL);
+        if (c == -1) {
+            break;
+        }
+
+        switch (c) {
+        case 't':
+            if (!util_str_to_int(optarg, 10, &timeout) || timeout < 0) {
+                util_fatal(0, "value %s on -t or --timeout is invalid",
+                           optarg);
+            }
+            break;
+
+        case 'O':
+            parse_versions(optarg);
+            break;
+
+        case OPT_NAMES:
+        case OPT_NO_NAMES:
+        case OPT_SORT:
+        case OPT_RSORT:
+        case OPT_STRICT:
+            /* Accepted; they change only the flow commands, which come
+             * with the flow syntax. */
+            break;
+
+        case 'h':
+            usage();
+
+        case 'V':
+            util_print_version();
+            printf("OpenFlow versions %#x:%#x\n", OFP10_VERSION,
+                   OFP15_VERSION);
+            exit(EXIT_SUCCESS);
+
+        VLOG_OPTION_HANDLERS
+
+        case '?':
+            exit(EXIT_FAILURE);
+
+        default:
+            abort();
+        }
+    }
+}
+
+/* Connections. */
+
+/* Opens 'name': an OpenFlow connection name ("tcp:..."), a socket file, or
+ * a bridge (its management socket in the run directory).  Dies with Open
+ * vSwitch's messages if that fails. */
+static struct vconn *
+open_vconn(const char *name)
+{
+    long long int timeout_msec = timeout ? timeout * 1000LL : -1;
+    struct vconn *vconn;
+    struct stat st;
+    int error;
+
+    if (strchr(name, ':')) {
+        error = vconn_open_block(name, allowed_versions, timeout_msec,
+                                 &vconn);
+        if (error) {
+            util_fatal(0, "connecting to %s (%s)", name,
+                       util_strerror(error));
+        }
+        return vconn;
+    }
+
+    char *vconn_name;
+    char *bridge_path = xasprintf("%s/%s.mgmt", dirs_rundir(), name);
+    if (!stat(name, &st) && S_ISSOCK(st.st_mode)) {
+        vconn_name = xasprintf("unix:%s", name);
+    } else if (!stat(bridge_path, &st) && S_ISSOCK(st.st_mode)) {
+        vconn_name = xasprintf("unix:%s", bridge_path);
+    } else {
+        util_fatal(0, "%s is not a bridge or a socket", name);
+    }
+    error = vconn_open_block(vconn_name, allowed_versions, timeout_msec,
+                             &vconn);
+    if (error) {
+        util_fatal(0, "%s: failed to connect to socket (%s)", name,
+                   util_strerror(error));
+    }
+    free(vconn_name);
+    free(bridge_path);
+    return vconn;
+}
+
+static enum ofp_version
+version_of(const struct vconn *vconn)
+{
+    return vconn_get_version(vconn);
+}
+
+/* Sends 'request' and returns its reply; dies on a connection error. */
+static struct ofpbuf *
+transact(struct vconn *vconn, struct ofpbuf *request)
+{
+    struct ofpbuf *reply;
+    int error = vconn_transact(vconn, request, &reply);
+
+    if (error) {
+        util_fatal(error, "%s: transaction error", vconn_get_name(vconn));
+    }
+    return reply;
+}
+
+static void
+print_msg(const struct ofpbuf *msg)
+{
+    char *s = ofp_to_string(msg->data, msg->size, 1);
+
+    fputs(s, stdout);
+    free(s);
+}
+
+/* Sends 'request' and prints every part of its multipart reply. */
+static void
+dump_transaction(struct vconn *vconn, struct ofpbuf *request)
+{
+    const struct ofp_header *oh = request->data;
+    uint32_t xid = ntohl(oh->xid);
+    int error = vconn_send_block(vconn, request);
+
+    if (error) {
+        util_fatal(error, "%s: send failed", vconn_get_name(vconn));
+    }
+    for (;;) {
+        struct ofpbuf *reply;
+        error = vconn_recv_xid(vconn, xid, &reply);
+        if (error) {
+            util_fatal(error, "%s: receive failed", vconn_get_name(vconn));
+        }
+        print_msg(reply);
+
+        const struct ofp_header *roh = reply->data;
+        bool more = ofpmsg_is_stat(roh) && ofpmp_more(roh);
+        ofpbuf_delete(reply);
+        if (!more) {
+            break;
+        }
+    }
+}
+
+/* Sends a body-less request of type 'raw' and prints the reply. */
+static void
+dump_trivial(struct vconn *vconn, enum ofptype type)
+{
+    enum ofpraw raw = ofpraw_for_type(type, version_of(vconn));
+
+    dump_transaction(vconn, ofpraw_alloc(raw, version_of(vconn),
+                                         ofpmsg_next_xid(), 0));
+}
+
+/* Opens 'name' again and dumps its configuration.  (Open vSwitch's "show"
+ * asks over a second connection, whose hello takes an xid.) */
+static void
+dump_config(const char *name)
+{
+    struct vconn *vconn = open_vconn(name);
+
+    dump_trivial(vconn, OFPTYPE_GET_CONFIG_REQUEST);
+    vconn_close(vconn);
+}
+
+static struct ofpbuf *
+encode_port_desc_request(enum ofp_version version)
+{
+    enum ofpraw raw = ofpraw_for_type(OFPTYPE_PORT_DESC_STATS_REQUEST,
+                                      version);
+    struct ofpbuf *b = ofpraw_alloc(raw, version, ofpmsg_next_xid(), 0);
+
+    if (raw == OFPRAW_OFPST15_PORT_DESC_REQUEST) {
+        uint8_t body[8] = { 0xff, 0xff, 0xff, 0xff };
+        ofpbuf_put(b, body, sizeof body);
+        ofpmsg_update_length(b);
+    }
+    return b;
+}
+
+/* Commands. */
+
+static void
+ofctl_show(int argc DPS_UNUSED, char *argv[])
+{
+    struct vconn *vconn = open_vconn(argv[1]);
+    enum ofp_version version = version_of(vconn);
+    struct ofpbuf *reply = transact(vconn, ofpraw_alloc(
+        OFPRAW_OFPT_FEATURES_REQUEST, version, ofpmsg_next_xid(), 0));
+
+    print_msg(reply);
+    ofpbuf_delete(reply);
+    if (version != OFP10_VERSION) {
+        dump_transaction(vconn, encode_port_desc_request(version));
+    }
+    vconn_close(vconn);
+    dump_config(argv[1]);
+}
+
+static void
+ofctl_dump_desc(int argc DPS_UNUSED, char *argv[])
+{
+    struct vconn *vconn = open_vconn(argv[1]);
+
+    dump_trivial(vconn, OFPTYPE_DESC_STATS_REQUEST);
+    vconn_close(vconn);
+}
+
+static void
+ofctl_dump_ports_desc(int argc DPS_UNUSED, char *argv[])
+{
+    struct vconn *vconn = open_vconn(argv[1]);
+
+    dump_transaction(vconn, encode_port_desc_request(version_of(vconn)));
+    vconn_close(vconn);
+}
+
+static const char *const frag_modes[] = {
+    "normal", "drop", "reassemble", "nx-match"
+};
+
+/* Asks for the switch config and stores its 4 bytes (flags, miss_send_len)
+ * in 'config'. */
+static void
+fetch_config(struct vconn *vconn, uint8_t config[4])
+{
+    struct ofpbuf *reply = transact(vconn, ofpraw_alloc(
+        OFPRAW_OFPT_GET_CONFIG_REQUEST, version_of(vconn),
+        ofpmsg_next_xid(), 0));
+    enum ofpraw raw;
+
+    if (ofpraw_pull(&raw, reply) || raw != OFPRAW_OFPT_GET_CONFIG_REPLY) {
+        util_fatal(0, "%s: bad reply to get-config request",
+                   vconn_get_name(vconn));
+    }
+    memcpy(config, reply->msg, 4);
+    ofpbuf_delete(reply);
+}
+
+static void
+ofctl_get_frags(int argc DPS_UNUSED, char *argv[])
+{
+    struct vconn *vconn = open_vconn(argv[1]);
+    uint8_t config[4];
+
+    fetch_config(vconn, config);
+    puts(frag_modes[config[1] & 3]);
+    vconn_close(vconn);
+}
+
+static void
+ofctl_set_frags(int argc DPS_UNUSED, char *argv[])
+{
+    int mode = -1;
+
+    for (int i = 0; i < 4; i++) {
+        if (!strcmp(argv[2], frag_modes[i])) {
+            mode = i;
+        }
+    }
+    if (mode < 0) {
+        util_fatal(0, "%s: unknown fragment handling mode", argv[2]);
+    }
+
+    struct vconn *vconn = open_vconn(argv[1]);
+    enum ofp_version version = version_of(vconn);
+    struct ofpbuf *reply;
+    uint8_t body[4];
+
+    fetch_config(vconn, body);
+    if ((body[1] & 3) != mode) {
+        body[1] = (body[1] & ~3) | mode;
+
+        struct ofpbuf *set = ofpraw_alloc(OFPRAW_OFPT_SET_CONFIG, version,
+                                          ofpmsg_next_xid(), 4);
+        ofpbuf_put(set, body, 4);
+        ofpmsg_update_length(set);
+        int error = vconn_transact_noreply(vconn, set, &reply);
+        if (error) {
+            util_fatal(error, "%s: transaction error", argv[1]);
+        }
+        if (reply) {
+            print_msg(reply);
+            exit(EXIT_FAILURE);
+        }
+    }
+    vconn_close(vconn);
+}
+
+/* Finds port 'port_name' (a number or a name) on 'vconn'. */
+static bool
+find_port(struct vconn *vconn, const char *port_name,
+          struct ofputil_phy_port *pp)
+{
+    enum ofp_version version = version_of(vconn);
+    struct ofpbuf *request = encode_port_desc_request(version);
+    uint32_t xid = ntohl(((struct ofp_header *) request->data)->xid);
+    ofp_port_t port_no;
+    bool by_number = ofputil_port_from_string(port_name, &port_no);
+    bool found = false;
+
+    if (vconn_send_block(vconn, request)) {
+        util_fatal(0, "%s: send failed", vconn_get_name(vconn));
+    }
+    for (bool more = true; more; ) {
+        struct ofpbuf *reply;
+        enum ofpraw raw;
+
+        if (vconn_recv_xid(vconn, xid, &reply)) {
+            util_fatal(0, "%s: receive failed", vconn_get_name(vconn));
+        }
+        more = ofpmp_more(reply->data);
+        if (ofpraw_pull(&raw, reply)
+            || ofptype_from_ofpraw(raw) != OFPTYPE_PORT_DESC_STATS_REPLY) {
+            print_msg(reply);
+            exit(EXIT_FAILURE);
+        }
+        while (!found) {
+            if (ofputil_pull_phy_port(version, reply, pp)) {
+                break;
+            }
+            found = (by_number ? pp->port_no == port_no
+                     : !strcmp(pp->name, port_name));
+        }
+        ofpbuf_delete(reply);
+    }
+    return found;
+}
+
+static void
+ofctl_mod_port(int argc DPS_UNUSED, char *argv[])
+{
+    static const struct {
+        const char *name;
+        uint32_t bit;
+        bool on;
+    } actions[] = {
+        { "up", OFPPC_PORT_DOWN, false },
+        { "down", OFPPC_PORT_DOWN, true },
+        { "stp", OFPPC_NO_STP, false },
+        { "no-stp", OFPPC_NO_STP, true },
+        { "receive", OFPPC_NO_RECV, false },
+        { "no-receive", OFPPC_NO_RECV, true },
+        { "receive-stp", OFPPC_NO_RECV_STP, false },
+        { "no-receive-stp", OFPPC_NO_RECV_STP, true },
+        { "forward", OFPPC_NO_FWD, false },
+        { "no-forward", OFPPC_NO_FWD, true },
+        { "flood", OFPPC_NO_FLOOD, false },
+        { "no-flood", OFPPC_NO_FLOOD, true },
+        { "packet-in", OFPPC_NO_PACKET_IN, false },
+        { "no-packet-in", OFPPC_NO_PACKET_IN, true },
+    };
+    size_t i;
+
+    for (i = 0; i < ARRAY_SIZE(actions); i++) {
+        if (!strcasecmp(argv[3], actions[i].name)) {
+            break;
+        }
+    }
+    if (i >= ARRAY_SIZE(actions)) {
+        util_fatal(0, "unknown mod-port command '%s'", argv[3]);
+    }
+
+    struct vconn *vconn = open_vconn(argv[1]);
+    struct ofputil_phy_port pp;
+    if (!find_port(vconn, argv[2], &pp)) {
+        util_fatal(0, "%s: couldn't find port `%s'", argv[1], argv[2]);
+    }
+
+    struct ofputil_port_mod pm = {
+        .port_no = pp.port_no,
+        .hw_addr = pp.hw_addr,
+        .config = actions[i].on ? actions[i].bit : 0,
+        .mask = actions[i].bit,
+    };
+    struct ofpbuf *reply;
+    int error = vconn_transact_noreply(
+        vconn, ofputil_encode_port_mod(&pm, version_of(vconn)), &reply);
+    if (error) {
+        util_fatal(error, "%s: transaction error", argv[1]);
+    }
+    if (reply) {
+        print_msg(reply);
+        exit(EXIT_FAILURE);
+    }
+    vconn_close(vconn);
+}
+
+static void
+ofctl_probe(int argc DPS_UNUSED, char *argv[])
+{
+    struct vconn *vconn = open_vconn(argv[1]);
+    struct ofpbuf *reply = transact(
+        vconn, ofputil_encode_echo_request(version_of(vconn)));
+    const struct ofp_header *oh = reply->data;
+
+    if (reply->size != sizeof *oh) {
+        util_fatal(0, "reply does not match request");
+    }
+    ofpbuf_delete(reply);
+    vconn_close(vconn);
+}
+
+static void
+ofctl_ofp_print(int argc, char *argv[])
+{
+    struct ofpbuf b;
+    const char *end;
+    int verbosity = 2;
+
+    if (argc > 2 && !util_str_to_int(argv[2], 10, &verbosity)) {
+        util_fatal(0, "%s: bad verbosity", argv[2]);
+    }
+    ofpbuf_init(&b, 0);
+    ofpbuf_put_hex(&b, argv[1], &end);
+    if (*end) {
+        util_fatal(0, "trailing garbage following hex bytes");
+    }
+    char *s = ofp_to_string(b.data, b.size, verbosity);
+    fputs(s, stdout);
+    free(s);
+    ofpbuf_uninit(&b);
+}
+
+static void
+ofctl_encode_hello(int argc DPS_UNUSED, char *argv[])
+{
+    unsigned long long bitmap;
+    char *end;
+
+    errno = 0;
+    bitmap = strtoull(argv[1], &end, 0);
+    if (errno || *end || end == argv[1] || bitmap > UINT32_MAX
+        || !(bitmap & ~1ull)) {
+        util_fatal(0, "%s: bad version bitmap", argv[1]);
+    }
+
+    struct ofpbuf *hello = ofputil_encode_hello(bitmap);
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ofp_put_hex_dump(&s, hello->data, hello->size, 0, false);
+    ofp_print(hello->data, hello->size, 0, &s);
+    fputs(ds_cstr(&s), stdout);
+    ds_destroy(&s);
+    ofpbuf_delete(hello);
+}
+
+static void
+ofctl_print_error(int argc DPS_UNUSED, char *argv[])
+{
+    enum ofperr error = ofperr_from_name(argv[1]);
+
+    if (!error) {
+        util_fatal(0, "unknown error \"%s\"", argv[1]);
+    }
+    for (int version = OFP10_VERSION; version <= OFP15_VERSION; version++) {
+        int type = ofperr_get_type(error, version);
+        int code = ofperr_get_code(error, version);
+
+        if (type >= 0) {
+            printf("OpenFlow 1.%d: vendor 0, type %d, code %d\n",
+                   version - 1, type, code);
+        }
+    }
+}
+
+static void ofctl_list_commands(int argc, char *argv[]);
+static void ofctl_help(int argc, char *argv[]);
+
+static const struct ofctl_command commands[] = {
+    { "show", "switch", 1, 1, ofctl_show },
+    { "dump-desc", "switch", 1, 1, ofctl_dump_desc },
+    { "dump-ports-desc", "switch [port]", 1, 2, ofctl_dump_ports_desc },
+    { "mod-port", "switch iface act", 3, 3, ofctl_mod_port },
+    { "get-frags", "switch", 1, 1, ofctl_get_frags },
+    { "set-frags", "switch frag_mode", 2, 2, ofctl_set_frags },
+    { "probe", "target", 1, 1, ofctl_probe },
+    { "help", "", 0, INT_MAX, ofctl_help },
+    { "list-commands", "", 0, INT_MAX, ofctl_list_commands },
+
+    /* Undocumented commands for testing. */
+    { "print-error", "", 1, 1, ofctl_print_error },
+    { "ofp-print", "", 1, 2, ofctl_ofp_print },
+    { "encode-hello", "", 1, 1, ofctl_encode_hello },
+};
+
+static const struct ofctl_command *
+find_command(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+        if (!strcmp(commands[i].name, name)) {
+            return &commands[i];
+        }
+    }
+    return NULL;
+}
+
+static void
+ofctl_list_commands(int argc DPS_UNUSED, char *argv[] DPS_UNUSED)
+{
+    printf("The available commands are:\n");
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+        printf("  %-23s %s\n", commands[i].name, commands[i].usage);
+    }
+}
+
+static void
+ofctl_help(int argc DPS_UNUSED, char *argv[] DPS_UNUSED)
+{
+    usage();
+}
+
+static void
+usage(void)
+{
+    printf("%s: OpenFlow switch management utility\n"
+           "usage: %s [OPTIONS] COMMAND [ARG...]\n"
+           "\nFor OpenFlow switches:\n"
+           "  show SWITCH                 show OpenFlow information\n"
+           "  dump-desc SWITCH            print switch description\n"
+           "  mod-port SWITCH IFACE ACT   modify port behavior\n"
+           "  get-frags SWITCH            print fragment handling behavior\n"
+           "  set-frags SWITCH FRAG_MODE  set fragment handling behavior\n"
+           "      FRAG_MODE: normal, drop, reassemble, nx-match\n"
+           "  dump-ports-desc SWITCH [PORT]  print port descriptions\n"
+           "\nFor OpenFlow switches and controllers:\n"
+           "  probe TARGET                probe whether TARGET is up\n"
+           "SWITCH or TARGET is an active OpenFlow connection method.\n"
+           "\nActive OpenFlow connection methods:\n"
+           "  tcp:HOST[:PORT]         PORT (default: 6653) at remote HOST\n"
+           "  ssl:HOST[:PORT]         SSL PORT (default: 6653) at remote "
+           "HOST\n"
+           "  unix:FILE               Unix domain socket named FILE\n"
+           "\nOpenFlow version options:\n"
+           "  -V, --version           display version information\n"
+           "  -O, --protocols         set allowed OpenFlow versions\n"
+           "                          (default: OpenFlow10)\n"
+           "\nOther options:\n"
+           "  -t, --timeout=SECS      give up after SECS seconds\n"
+           "  -h, --help              display this help message\n",
+           util_program_name(), util_program_name());
+    exit(EXIT_SUCCESS);
+}
