@@ -5,7 +5,10 @@
 
 #include <config.h>
 #include "ofp-actions.h"
+#include <arpa/inet.h>
+#include <inttypes.h>
 #include <string.h>
+#include "dynamic-string.h"
 #include "util.h"
 
 /* Appends a zeroed action of 'type', 'len' bytes (padded), to 'ofpacts'. */
@@ -128,4 +131,606 @@ ofpacts_output_to_group(const struct ofpact ofpacts[], size_t ofpacts_len,
         }
     }
     return false;
+}
+
+/* OpenFlow 1.0 action types. */
+enum {
+    OFPAT10_OUTPUT, OFPAT10_SET_VLAN_VID, OFPAT10_SET_VLAN_PCP,
+    OFPAT10_STRIP_VLAN, OFPAT10_SET_DL_SRC, OFPAT10_SET_DL_DST,
+    OFPAT10_SET_NW_SRC, OFPAT10_SET_NW_DST, OFPAT10_SET_NW_TOS,
+    OFPAT10_SET_TP_SRC, OFPAT10_SET_TP_DST, OFPAT10_ENQUEUE,
+    OFPAT_VENDOR = 0xffff
+};
+
+/* Nicira action subtypes. */
+enum {
+    NXAST_RESUBMIT = 1,
+    NXAST_NOTE = 8,
+    NXAST_RESUBMIT_TABLE = 14,
+    NXAST_DEC_TTL = 18,
+    NXAST_CONTROLLER = 20,
+};
+
+static bool
+output_port_ok(ofp_port_t port)
+{
+    return port < OFPP_MAX || (port >= OFPP_IN_PORT && port < OFPP_NONE);
+}
+
+static enum ofperr
+decode_nicira(const uint8_t *a, size_t len, struct ofpbuf *ofpacts)
+{
+    if (len < 16) {
+        return OFPERR_OFPBAC_BAD_LEN;
+    }
+    if (ofp_get_be32(a + 4) != 0x00002320) {
+        return OFPERR_OFPBAC_BAD_VENDOR;
+    }
+
+    uint16_t subtype = ofp_get_be16(a + 8);
+    switch (subtype) {
+    case NXAST_RESUBMIT:
+    case NXAST_RESUBMIT_TABLE: {
+        if (len != 16) {
+            return OFPERR_OFPBAC_BAD_LEN;
+        }
+        struct ofpact_resubmit *r = ofpact_put_RESUBMIT(ofpacts);
+        r->in_port = ofp_get_be16(a + 10);
+        r->table_id = subtype == NXAST_RESUBMIT ? OFPTT_ALL : a[12];
+        r->ofpact.raw = (subtype == NXAST_RESUBMIT_TABLE
+                         ? OFPACT_RAW_NICIRA : OFPACT_RAW_DEFAULT);
+        return 0;
+    }
+
+    case NXAST_NOTE: {
+        struct ofpact_note *note = ofpact_put_NOTE(ofpacts);
+        note->length = len - 10;
+        ofpbuf_put(ofpacts, a + 10, len - 10);
+        ofpact_finish(ofpacts, ofpacts->header);
+        return 0;
+    }
+
+    case NXAST_DEC_TTL:
+        if (len != 16) {
+            return OFPERR_OFPBAC_BAD_LEN;
+        }
+        ofpact_put_DEC_TTL(ofpacts);
+        return 0;
+
+    case NXAST_CONTROLLER: {
+        if (len != 16) {
+            return OFPERR_OFPBAC_BAD_LEN;
+        }
+        struct ofpact_controller *c = ofpact_put_CONTROLLER(ofpacts);
+        c->max_len = ofp_get_be16(a + 10);
+        c->controller_id = ofp_get_be16(a + 12);
+        c->reason = a[14];
+        c->ofpact.raw = OFPACT_RAW_NICIRA;
+        return 0;
+    }
+
+    default:
+        return OFPERR_OFPBAC_BAD_VENDOR_TYPE;
+    }
+}
+
+static enum ofperr
+decode_ofp10(const uint8_t *a, size_t len, struct ofpbuf *ofpacts)
+{
+    uint16_t type = ofp_get_be16(a);
+    size_t want = 8;
+
+    if (type == OFPAT10_SET_DL_SRC || type == OFPAT10_SET_DL_DST
+        || type == OFPAT10_ENQUEUE) {
+        want = 16;
+    }
+    if (type != OFPAT_VENDOR && type <= OFPAT10_ENQUEUE && len != want) {
+        return OFPERR_OFPBAC_BAD_LEN;
+    }
+
+    switch (type) {
+    case OFPAT10_OUTPUT: {
+        ofp_port_t port = ofp_get_be16(a + 4);
+        if (!output_port_ok(port)) {
+            return OFPERR_OFPBAC_BAD_OUT_PORT;
+        }
+        struct ofpact_output *o = ofpact_put_OUTPUT(ofpacts);
+        o->port = port;
+        o->max_len = ofp_get_be16(a + 6);
+        return 0;
+    }
+    case OFPAT10_SET_VLAN_VID: {
+        uint16_t vid = ofp_get_be16(a + 4);
+        if (vid > VLAN_VID_MASK) {
+            return OFPERR_OFPBAC_BAD_ARGUMENT;
+        }
+        struct ofpact_vlan_vid *v = ofpact_put_SET_VLAN_VID(ofpacts);
+        v->vlan_vid = vid;
+        v->push_vlan_if_needed = true;
+        return 0;
+    }
+    case OFPAT10_SET_VLAN_PCP: {
+        if (a[4] > 7) {
+            return OFPERR_OFPBAC_BAD_ARGUMENT;
+        }
+        struct ofpact_vlan_pcp *v = ofpact_put_SET_VLAN_PCP(ofpacts);
+        v->vlan_pcp = a[4];
+        v->push_vlan_if_needed = true;
+        return 0;
+    }
+    case OFPAT10_STRIP_VLAN:
+        ofpact_put_STRIP_VLAN(ofpacts);
+        return 0;
+    case OFPAT10_SET_DL_SRC:
+    case OFPAT10_SET_DL_DST: {
+        struct ofpact_mac *m = (type == OFPAT10_SET_DL_SRC
+                                ? ofpact_put_SET_ETH_SRC(ofpacts)
+                                : ofpact_put_SET_ETH_DST(ofpacts));
+        memcpy(&m->mac, a + 4, 6);
+        return 0;
+    }
+    case OFPAT10_SET_NW_SRC:
+    case OFPAT10_SET_NW_DST: {
+        struct ofpact_ipv4 *ip = (type == OFPAT10_SET_NW_SRC
+                                  ? ofpact_put_SET_IPV4_SRC(ofpacts)
+                                  : ofpact_put_SET_IPV4_DST(ofpacts));
+        memcpy(&ip->ipv4, a + 4, 4);
+        return 0;
+    }
+    case OFPAT10_SET_NW_TOS:
+        if (a[4] & 3) {
+            return OFPERR_OFPBAC_BAD_ARGUMENT;
+        }
+        ofpact_put_SET_IP_DSCP(ofpacts)->dscp = a[4];
+        return 0;
+    case OFPAT10_SET_TP_SRC:
+    case OFPAT10_SET_TP_DST: {
+        struct ofpact_l4_port *p = (type == OFPAT10_SET_TP_SRC
+                                    ? ofpact_put_SET_L4_SRC_PORT(ofpacts)
+                                    : ofpact_put_SET_L4_DST_PORT(ofpacts));
+        p->port = ofp_get_be16(a + 4);
+        return 0;
+    }
+    case OFPAT10_ENQUEUE: {
+        ofp_port_t port = ofp_get_be16(a + 4);
+        if (port >= OFPP_MAX && port != OFPP_IN_PORT && port != OFPP_LOCAL) {
+            return OFPERR_OFPBAC_BAD_OUT_PORT;
+        }
+        struct ofpact_enqueue *e = ofpact_put_ENQUEUE(ofpacts);
+        e->port = port;
+        e->queue = ofp_get_be32(a + 12);
+        return 0;
+    }
+    case OFPAT_VENDOR:
+        return decode_nicira(a, len, ofpacts);
+    default:
+        return OFPERR_OFPBAC_BAD_TYPE;
+    }
+}
+
+/* Decodes actions from the wire (see the header).  OpenFlow 1.0 actions
+ * and the Nicira extensions are decoded; other versions' actions are not
+ * yet (OFPERR_OFPBAC_BAD_TYPE). */
+enum ofperr
+ofpacts_pull_openflow_actions(struct ofpbuf *msg, unsigned int actions_len,
+                              enum ofp_version version,
+                              struct ofpbuf *ofpacts)
+{
+    size_t start = ofpacts->size;
+
+    if (actions_len % 8) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    } else if (!actions_len) {
+        return 0;
+    }
+    const uint8_t *p = ofpbuf_try_pull(msg, actions_len);
+    if (!p) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+
+    enum ofperr error = 0;
+    for (size_t ofs = 0; ofs < actions_len && !error; ) {
+        size_t left = actions_len - ofs;
+        size_t len = left >= 4 ? ofp_get_be16(p + ofs + 2) : 0;
+
+        if (len < 8 || len % 8 || len > left) {
+            error = OFPERR_OFPBAC_BAD_LEN;
+            break;
+        }
+        error = (version == OFP10_VERSION
+                 ? decode_ofp10(p + ofs, len, ofpacts)
+                 : OFPERR_OFPBAC_BAD_TYPE);
+        ofs += len;
+    }
+    if (error) {
+        ofpacts->size = start;
+    }
+    return error;
+}
+
+/* Instructions are not decoded yet. */
+enum ofperr
+ofpacts_pull_openflow_instructions(struct ofpbuf *msg DPS_UNUSED,
+                                   unsigned int instructions_len DPS_UNUSED,
+                                   enum ofp_version version DPS_UNUSED,
+                                   struct ofpbuf *ofpacts DPS_UNUSED)
+{
+    return OFPERR_OFPBIC_UNKNOWN_INST;
+}
+
+static uint8_t *
+put_action(struct ofpbuf *msg, uint16_t type, size_t len)
+{
+    uint8_t *a = ofpbuf_put_zeros(msg, len);
+
+    ofp_put_be16(a, type);
+    ofp_put_be16(a + 2, len);
+    return a;
+}
+
+static uint8_t *
+put_nicira(struct ofpbuf *msg, uint16_t subtype, size_t len)
+{
+    uint8_t *a = put_action(msg, OFPAT_VENDOR, len);
+
+    ofp_put_be32(a + 4, 0x00002320);
+    ofp_put_be16(a + 8, subtype);
+    return a;
+}
+
+static void
+encode_ofp10(const struct ofpact *a, struct ofpbuf *msg)
+{
+    uint8_t *p;
+
+    switch ((enum ofpact_type) a->type) {
+    case OFPACT_OUTPUT:
+        p = put_action(msg, OFPAT10_OUTPUT, 8);
+        ofp_put_be16(p + 4, ofpact_get_OUTPUT(a)->port);
+        ofp_put_be16(p + 6, ofpact_get_OUTPUT(a)->max_len);
+        break;
+    case OFPACT_CONTROLLER: {
+        const struct ofpact_controller *c = ofpact_get_CONTROLLER(a);
+        if (c->reason == OFPR_ACTION && !c->controller_id
+            && a->raw != OFPACT_RAW_NICIRA) {
+            p = put_action(msg, OFPAT10_OUTPUT, 8);
+            ofp_put_be16(p + 4, OFPP_CONTROLLER);
+            ofp_put_be16(p + 6, c->max_len);
+        } else {
+            p = put_nicira(msg, NXAST_CONTROLLER, 16);
+            ofp_put_be16(p + 10, c->max_len);
+            ofp_put_be16(p + 12, c->controller_id);
+            p[14] = c->reason;
+        }
+        break;
+    }
+    case OFPACT_ENQUEUE:
+        p = put_action(msg, OFPAT10_ENQUEUE, 16);
+        ofp_put_be16(p + 4, ofpact_get_ENQUEUE(a)->port);
+        ofp_put_be32(p + 12, ofpact_get_ENQUEUE(a)->queue);
+        break;
+    case OFPACT_RESUBMIT: {
+        const struct ofpact_resubmit *r = ofpact_get_RESUBMIT(a);
+        bool table = r->table_id != OFPTT_ALL || a->raw;
+        p = put_nicira(msg, table ? NXAST_RESUBMIT_TABLE : NXAST_RESUBMIT,
+                       16);
+        ofp_put_be16(p + 10, r->in_port);
+        if (table) {
+            p[12] = r->table_id;
+        }
+        break;
+    }
+    case OFPACT_SET_VLAN_VID:
+        p = put_action(msg, OFPAT10_SET_VLAN_VID, 8);
+        ofp_put_be16(p + 4, ofpact_get_SET_VLAN_VID(a)->vlan_vid);
+        break;
+    case OFPACT_SET_VLAN_PCP:
+        p = put_action(msg, OFPAT10_SET_VLAN_PCP, 8);
+        p[4] = ofpact_get_SET_VLAN_PCP(a)->vlan_pcp;
+        break;
+    case OFPACT_STRIP_VLAN:
+        put_action(msg, OFPAT10_STRIP_VLAN, 8);
+        break;
+    case OFPACT_SET_ETH_SRC:
+    case OFPACT_SET_ETH_DST:
+        p = put_action(msg, (a->type == OFPACT_SET_ETH_SRC
+                             ? OFPAT10_SET_DL_SRC : OFPAT10_SET_DL_DST), 16);
+        memcpy(p + 4, &ofpact_get_SET_ETH_SRC(a)->mac, 6);
+        break;
+    case OFPACT_SET_IPV4_SRC:
+    case OFPACT_SET_IPV4_DST:
+        p = put_action(msg, (a->type == OFPACT_SET_IPV4_SRC
+                             ? OFPAT10_SET_NW_SRC : OFPAT10_SET_NW_DST), 8);
+        memcpy(p + 4, &ofpact_get_SET_IPV4_SRC(a)->ipv4, 4);
+        break;
+    case OFPACT_SET_IP_DSCP:
+        p = put_action(msg, OFPAT10_SET_NW_TOS, 8);
+        p[4] = ofpact_get_SET_IP_DSCP(a)->dscp;
+        break;
+    case OFPACT_SET_L4_SRC_PORT:
+    case OFPACT_SET_L4_DST_PORT:
+        p = put_action(msg, (a->type == OFPACT_SET_L4_SRC_PORT
+                             ? OFPAT10_SET_TP_SRC : OFPAT10_SET_TP_DST), 8);
+        ofp_put_be16(p + 4, ofpact_get_SET_L4_SRC_PORT(a)->port);
+        break;
+    case OFPACT_DEC_TTL:
+        put_nicira(msg, NXAST_DEC_TTL, 16);
+        break;
+    case OFPACT_NOTE: {
+        const struct ofpact_note *note = ofpact_get_NOTE(a);
+        size_t len = (10 + note->length + 7) / 8 * 8;
+        if (len < 16) {
+            len = 16;
+        }
+        p = put_nicira(msg, NXAST_NOTE, len);
+        memcpy(p + 10, note->data, note->length);
+        break;
+    }
+    case OFPACT_GROUP:
+    case OFPACT_SET_FIELD:
+    case OFPACT_REG_MOVE:
+    case OFPACT_PUSH_VLAN:
+    case OFPACT_SET_IP_ECN:
+    case OFPACT_SET_IP_TTL:
+    case OFPACT_CLEAR_ACTIONS:
+    case OFPACT_WRITE_ACTIONS:
+    case OFPACT_WRITE_METADATA:
+    case OFPACT_GOTO_TABLE:
+    case OFPACT_N_TYPES:
+        /* Not expressible in OpenFlow 1.0 (or not yet encoded). */
+        break;
+    }
+}
+
+/* Encodes 'ofpacts' as OpenFlow 1.0 actions (see the header); other
+ * versions are not encoded yet. */
+size_t
+ofpacts_put_openflow_actions(const struct ofpact ofpacts[],
+                             size_t ofpacts_len, struct ofpbuf *msg,
+                             enum ofp_version version)
+{
+    size_t start = msg->size;
+    const struct ofpact *a;
+
+    if (version == OFP10_VERSION) {
+        OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
+            encode_ofp10(a, msg);
+        }
+    }
+    return msg->size - start;
+}
+
+static const char *const reason_names[OFPR_N_REASONS] = {
+    "no_match", "action", "invalid_ttl", "action_set", "group",
+    "packet_out",
+};
+
+static void
+format_controller(const struct ofpact_controller *c, struct ds *s)
+{
+    if (c->reason == OFPR_ACTION && !c->controller_id && !c->userdata_len
+        && !c->pause) {
+        ds_put_format(s, "CONTROLLER:%"PRIu16, c->max_len);
+        return;
+    }
+
+    ds_put_cstr(s, "controller(");
+    if (c->reason != OFPR_ACTION) {
+        if (c->reason < OFPR_N_REASONS) {
+            ds_put_format(s, "reason=%s,", reason_names[c->reason]);
+        } else {
+            ds_put_format(s, "reason=%d,", c->reason);
+        }
+    }
+    if (c->max_len != UINT16_MAX) {
+        ds_put_format(s, "max_len=%"PRIu16",", c->max_len);
+    }
+    if (c->controller_id) {
+        ds_put_format(s, "id=%"PRIu16",", c->controller_id);
+    }
+    if (c->pause) {
+        ds_put_cstr(s, "pause,");
+    }
+    ds_chomp(s, ',');
+    ds_put_char(s, ')');
+}
+
+static void
+format_port(ofp_port_t port, struct ds *s)
+{
+    static const char *const names[] = {
+        "IN_PORT", "TABLE", "NORMAL", "FLOOD", "ALL", "CONTROLLER",
+        "LOCAL", "ANY",
+    };
+
+    if (port >= OFPP_IN_PORT) {
+        ds_put_cstr(s, names[port - OFPP_IN_PORT]);
+    } else {
+        ds_put_format(s, "%"PRIu16, port);
+    }
+}
+
+static void
+format_mac(const struct eth_addr *mac, struct ds *s)
+{
+    const uint8_t *a = (const uint8_t *) mac;
+
+    ds_put_format(s, "%02x:%02x:%02x:%02x:%02x:%02x",
+                  a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+static void
+format_ipv4(dps_be32 ip, struct ds *s)
+{
+    const uint8_t *a = (const uint8_t *) &ip;
+
+    ds_put_format(s, "%d.%d.%d.%d", a[0], a[1], a[2], a[3]);
+}
+
+static void
+format_action(const struct ofpact *a, struct ds *s)
+{
+    switch ((enum ofpact_type) a->type) {
+    case OFPACT_OUTPUT: {
+        const struct ofpact_output *o = ofpact_get_OUTPUT(a);
+        if (o->port == OFPP_CONTROLLER) {
+            ds_put_format(s, "CONTROLLER:%"PRIu16, o->max_len);
+        } else if (o->port >= OFPP_MAX) {
+            format_port(o->port, s);
+        } else {
+            ds_put_format(s, "output:%"PRIu16, o->port);
+        }
+        break;
+    }
+    case OFPACT_CONTROLLER:
+        format_controller(ofpact_get_CONTROLLER(a), s);
+        break;
+    case OFPACT_ENQUEUE:
+        ds_put_cstr(s, "enqueue:");
+        format_port(ofpact_get_ENQUEUE(a)->port, s);
+        ds_put_format(s, ":%"PRIu32, ofpact_get_ENQUEUE(a)->queue);
+        break;
+    case OFPACT_GROUP:
+        ds_put_format(s, "group:%"PRIu32, ofpact_get_GROUP(a)->group_id);
+        break;
+    case OFPACT_RESUBMIT: {
+        const struct ofpact_resubmit *r = ofpact_get_RESUBMIT(a);
+        if (r->in_port != OFPP_IN_PORT && r->table_id == OFPTT_ALL
+            && !r->with_ct_orig) {
+            ds_put_cstr(s, "resubmit:");
+            format_port(r->in_port, s);
+        } else {
+            ds_put_cstr(s, "resubmit(");
+            if (r->in_port != OFPP_IN_PORT) {
+                format_port(r->in_port, s);
+            }
+            ds_put_char(s, ',');
+            if (r->table_id != OFPTT_ALL) {
+                ds_put_format(s, "%d", r->table_id);
+            }
+            if (r->with_ct_orig) {
+                ds_put_cstr(s, ",ct");
+            }
+            ds_put_char(s, ')');
+        }
+        break;
+    }
+    case OFPACT_SET_VLAN_VID:
+        ds_put_format(s, "%s:%"PRIu16,
+                      ofpact_get_SET_VLAN_VID(a)->push_vlan_if_needed
+                      ? "mod_vlan_vid" : "set_vlan_vid",
+                      ofpact_get_SET_VLAN_VID(a)->vlan_vid);
+        break;
+    case OFPACT_SET_VLAN_PCP:
+        ds_put_format(s, "%s:%d",
+                      ofpact_get_SET_VLAN_PCP(a)->push_vlan_if_needed
+                      ? "mod_vlan_pcp" : "set_vlan_pcp",
+                      ofpact_get_SET_VLAN_PCP(a)->vlan_pcp);
+        break;
+    case OFPACT_STRIP_VLAN:
+        ds_put_cstr(s, a->raw == OFPACT_RAW_POP_VLAN ? "pop_vlan"
+                                                     : "strip_vlan");
+        break;
+    case OFPACT_PUSH_VLAN:
+        ds_put_format(s, "push_vlan:0x%04"PRIx16,
+                      ntohs(ofpact_get_PUSH_VLAN(a)->ethertype));
+        break;
+    case OFPACT_SET_ETH_SRC:
+    case OFPACT_SET_ETH_DST:
+        ds_put_cstr(s, a->type == OFPACT_SET_ETH_SRC ? "mod_dl_src:"
+                                                     : "mod_dl_dst:");
+        format_mac(&ofpact_get_SET_ETH_SRC(a)->mac, s);
+        break;
+    case OFPACT_SET_IPV4_SRC:
+    case OFPACT_SET_IPV4_DST:
+        ds_put_cstr(s, a->type == OFPACT_SET_IPV4_SRC ? "mod_nw_src:"
+                                                      : "mod_nw_dst:");
+        format_ipv4(ofpact_get_SET_IPV4_SRC(a)->ipv4, s);
+        break;
+    case OFPACT_SET_IP_DSCP:
+        ds_put_format(s, "mod_nw_tos:%d", ofpact_get_SET_IP_DSCP(a)->dscp);
+        break;
+    case OFPACT_SET_IP_ECN:
+        ds_put_format(s, "mod_nw_ecn:%d", ofpact_get_SET_IP_ECN(a)->ecn);
+        break;
+    case OFPACT_SET_IP_TTL:
+        ds_put_format(s, "mod_nw_ttl:%d", ofpact_get_SET_IP_TTL(a)->ttl);
+        break;
+    case OFPACT_SET_L4_SRC_PORT:
+    case OFPACT_SET_L4_DST_PORT:
+        ds_put_format(s, "%s:%"PRIu16,
+                      a->type == OFPACT_SET_L4_SRC_PORT ? "mod_tp_src"
+                                                        : "mod_tp_dst",
+                      ofpact_get_SET_L4_SRC_PORT(a)->port);
+        break;
+    case OFPACT_DEC_TTL: {
+        const struct ofpact_cnt_ids *ids = ofpact_get_DEC_TTL(a);
+        ds_put_cstr(s, "dec_ttl");
+        if (ids->n_controllers) {
+            ds_put_char(s, '(');
+            for (size_t i = 0; i < ids->n_controllers; i++) {
+                ds_put_format(s, "%s%"PRIu16, i ? "," : "", ids->cnt_ids[i]);
+            }
+            ds_put_char(s, ')');
+        }
+        break;
+    }
+    case OFPACT_NOTE: {
+        const struct ofpact_note *note = ofpact_get_NOTE(a);
+        ds_put_cstr(s, "note:");
+        for (size_t i = 0; i < note->length; i++) {
+            ds_put_format(s, "%s%02x", i ? "." : "", note->data[i]);
+        }
+        break;
+    }
+    case OFPACT_CLEAR_ACTIONS:
+        ds_put_cstr(s, "clear_actions");
+        break;
+    case OFPACT_WRITE_ACTIONS: {
+        const struct ofpact_nest *on = ofpact_get_WRITE_ACTIONS(a);
+        ds_put_cstr(s, "write_actions(");
+        ofpacts_format(ofpact_nest_get_actions(on),
+                       ofpact_nest_get_action_len(on), NULL, s);
+        ds_put_char(s, ')');
+        break;
+    }
+    case OFPACT_WRITE_METADATA: {
+        const struct ofpact_metadata *m = ofpact_get_WRITE_METADATA(a);
+        uint64_t value = ofp_get_be64(&m->metadata);
+        uint64_t mask = ofp_get_be64(&m->mask);
+        ds_put_format(s, "write_metadata:%#"PRIx64, value);
+        if (mask != UINT64_MAX) {
+            ds_put_format(s, "/%#"PRIx64, mask);
+        }
+        break;
+    }
+    case OFPACT_GOTO_TABLE:
+        ds_put_format(s, "goto_table:%d", ofpact_get_GOTO_TABLE(a)->table_id);
+        break;
+    case OFPACT_SET_FIELD:
+    case OFPACT_REG_MOVE:
+    case OFPACT_N_TYPES:
+        ds_put_format(s, "<%s>", ofpact_name(a->type));
+        break;
+    }
+}
+
+/* Appends 'ofpacts' in ovs-actions(7) syntax (see the header). */
+void
+ofpacts_format(const struct ofpact ofpacts[], size_t ofpacts_len,
+               const struct ofputil_port_map *port_map DPS_UNUSED,
+               struct ds *s)
+{
+    const struct ofpact *a;
+
+    if (!ofpacts_len) {
+        ds_put_cstr(s, "drop");
+        return;
+    }
+    OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
+        if (a != ofpacts) {
+            ds_put_char(s, ',');
+        }
+        format_action(a, s);
+    }
 }

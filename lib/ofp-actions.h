@@ -107,6 +107,8 @@ enum ofpact_raw {
     OFPACT_RAW_MOD_FORM,        /* set_field written as a mod_* action. */
     OFPACT_RAW_POP_VLAN,        /* strip_vlan written as pop_vlan. */
     OFPACT_RAW_SET_VLAN_VID_OF11, /* set_vlan_vid (OF1.1 action). */
+    OFPACT_RAW_NICIRA,          /* The Nicira extension form (controller,
+                                 * resubmit with a table). */
 };
 
 /* OFPACT_STRIP_VLAN, OFPACT_CLEAR_ACTIONS. */
@@ -284,7 +286,10 @@ ofpact_next(const struct ofpact *a)
 static inline const struct ofpact *
 ofpact_end(const struct ofpact *ofpacts, size_t ofpacts_len)
 {
-    return (const struct ofpact *) ((const uint8_t *) ofpacts + ofpacts_len);
+    return (ofpacts_len
+            ? (const struct ofpact *) ((const uint8_t *) ofpacts
+                                       + ofpacts_len)
+            : ofpacts);
 }
 
 /* Iterates 'POS' over the 'LEN' bytes of actions at 'OFPACTS'. */
@@ -314,16 +319,23 @@ void *ofpact_put(struct ofpbuf *ofpacts, enum ofpact_type, size_t len);
  * OFPACT_ALIGNTO.  Returns 'ofpact' (which may have moved). */
 void *ofpact_finish(struct ofpbuf *ofpacts, struct ofpact *ofpact);
 
-/* ofpact_put_<ENUM>(ofpacts) appends a zeroed OFPACT_<ENUM>;
+/* ofpact_put_<ENUM>(ofpacts) appends a zeroed OFPACT_<ENUM> (for one with
+ * a variable part, only its fixed part: append the rest, then call
+ * ofpact_finish());
  * ofpact_get_<ENUM>(a) casts 'a' (asserting its type). */
 #define OFPACT_ACCESSORS(ENUM, STRUCT, TAIL, NAME)                      \
     static inline struct STRUCT *                                       \
     ofpact_put_##ENUM(struct ofpbuf *ofpacts)                           \
     {                                                                   \
-        return ofpact_put(ofpacts, OFPACT_##ENUM,                       \
-                          offsetof(struct STRUCT, TAIL)                 \
-                          + (offsetof(struct STRUCT, TAIL)              \
-                             ? 0 : sizeof(struct STRUCT)));             \
+        size_t tail = offsetof(struct STRUCT, TAIL);                    \
+        struct STRUCT *a = ofpact_put(ofpacts, OFPACT_##ENUM,           \
+                                      tail ? tail                       \
+                                      : sizeof(struct STRUCT));         \
+        if (tail) {                                                     \
+            /* The variable part goes right after the fixed one. */     \
+            ofpacts->size -= OFPACT_ALIGN(tail) - tail;                 \
+        }                                                               \
+        return a;                                                       \
     }                                                                   \
     static inline struct STRUCT *                                       \
     ofpact_get_##ENUM(const struct ofpact *a)                           \

@@ -212,7 +212,9 @@ ofpbuf_pull(struct ofpbuf *b, size_t size)
     util_assert(size <= b->size);
 
     void *p = b->data;
-    b->data = (char *) b->data + size;
+    if (size) {
+        b->data = (char *) b->data + size;
+    }
     b->size -= size;
     return p;
 }
@@ -230,8 +232,8 @@ ofpbuf_try_pull(struct ofpbuf *b, size_t size)
 void *
 ofpbuf_at(const struct ofpbuf *b, size_t offset, size_t size)
 {
-    return offset <= b->size && size <= b->size - offset
-           ? (char *) b->data + offset : NULL;
+    return (b->data && offset <= b->size && size <= b->size - offset
+            ? (char *) b->data + offset : NULL);
 }
 
 /* Returns a description of 'b' and up to 'maxbytes' of its content in hex,

@@ -50,7 +50,7 @@ char *ofpbuf_to_string(const struct ofpbuf *, size_t maxbytes);
 static inline void *
 ofpbuf_tail(const struct ofpbuf *b)
 {
-    return (char *) b->data + b->size;
+    return b->size ? (char *) b->data + b->size : b->data;
 }
 
 /* Returns the bytes 'b' can grow by without reallocating. */

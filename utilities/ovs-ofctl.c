@@ -20,6 +20,7 @@
 #include "dirs.h"
 #include "dynamic-string.h"
 #include "fatal-signal.h"
+#include "ofp-actions.h"
 #include "ofp-errors.h"
 #include "ofp-msgs.h"
 #include "ofp-port.h"
@@ -590,6 +591,86 @@ ofctl_print_error(int argc DPS_UNUSED, char *argv[])
     }
 }
 
+/* Prints how the bytes of 'a' differ from those of 'b', as OVS's tests
+ * expect: one line per byte. */
+static void
+print_differences(const uint8_t *a, size_t a_len, const uint8_t *b,
+                  size_t b_len)
+{
+    size_t n = a_len < b_len ? a_len : b_len;
+
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] != b[i]) {
+            printf("%2zu: %02x -> %02x\n", i, a[i], b[i]);
+        }
+    }
+    for (size_t i = a_len; i < b_len; i++) {
+        printf("%2zu: (none) -> %02x\n", i, b[i]);
+    }
+    for (size_t i = b_len; i < a_len; i++) {
+        printf("%2zu: %02x -> (none)\n", i, a[i]);
+    }
+}
+
+/* parse-actions VERSION: reads actions of VERSION in hex, one list a line
+ * from stdin ('#' starts a comment), and prints each decoded, then how
+ * re-encoding it differs from the input. */
+static void
+ofctl_parse_actions(int argc DPS_UNUSED, char *argv[])
+{
+    int version = ofputil_version_from_string(argv[1]);
+    struct ds line = DS_EMPTY_INITIALIZER;
+
+    if (!version) {
+        util_fatal(0, "%s: unknown OpenFlow version", argv[1]);
+    }
+    while (!ds_get_line(&line, stdin)) {
+        char *comment = strchr(ds_cstr(&line), '#');
+        if (comment) {
+            ds_truncate(&line, comment - line.string);
+        }
+
+        struct ofpbuf in;
+        const char *end;
+        ofpbuf_init(&in, 0);
+        ofpbuf_put_hex(&in, ds_cstr(&line), &end);
+        end += strspn(end, " \t\r");
+        if (*end) {
+            util_fatal(0, "Trailing garbage in hex data");
+        }
+        if (!in.size && !strspn(ds_cstr(&line), "0123456789abcdefABCDEF")) {
+            ofpbuf_uninit(&in);
+            continue;
+        }
+
+        struct ofpbuf ofpacts, out, msg;
+        ofpbuf_init(&ofpacts, 0);
+        ofpbuf_use_const(&msg, in.data, in.size);
+        enum ofperr error = ofpacts_pull_openflow_actions(&msg, in.size,
+                                                          version, &ofpacts);
+        if (error) {
+            printf("bad %s actions: %s\n\n", argv[1],
+                   ofperr_get_name(error));
+        } else {
+            struct ds s = DS_EMPTY_INITIALIZER;
+            ds_put_cstr(&s, "actions=");
+            ofpacts_format(ofpacts.data, ofpacts.size, NULL, &s);
+            puts(ds_cstr(&s));
+            ds_destroy(&s);
+
+            ofpbuf_init(&out, 0);
+            ofpacts_put_openflow_actions(ofpacts.data, ofpacts.size, &out,
+                                         version);
+            print_differences(in.data, in.size, out.data, out.size);
+            putchar('\n');
+            ofpbuf_uninit(&out);
+        }
+        ofpbuf_uninit(&ofpacts);
+        ofpbuf_uninit(&in);
+    }
+    ds_destroy(&line);
+}
+
 static void ofctl_list_commands(int argc, char *argv[]);
 static void ofctl_help(int argc, char *argv[]);
 
@@ -608,6 +689,7 @@ static const struct ofctl_command commands[] = {
     { "print-error", "", 1, 1, ofctl_print_error },
     { "ofp-print", "", 1, 2, ofctl_ofp_print },
     { "encode-hello", "", 1, 1, ofctl_encode_hello },
+    { "parse-actions", "", 1, 1, ofctl_parse_actions },
 };
 
 static const struct ofctl_command *

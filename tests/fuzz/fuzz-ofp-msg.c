@@ -3,7 +3,9 @@
  * Input: bytes as a peer might send them.  Checks that printing any input
  * (ovs-ofctl ofp-print's path) is safe, that the message decoder accepts
  * only what it can fully walk, and that what decodes re-encodes to the
- * same meaning: hello bitmaps, port descriptions and port mods.
+ * same meaning: hello bitmaps, port descriptions and port mods.  The
+ * input is also tried as an OpenFlow 1.0 action list, which must survive
+ * decoding, encoding and decoding again unchanged.
  *
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
@@ -11,7 +13,9 @@
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dynamic-string.h"
 #include "fuzz.h"
+#include "ofp-actions.h"
 #include "ofp-msgs.h"
 #include "ofp-port.h"
 #include "ofp-print.h"
@@ -44,9 +48,42 @@ check_ports(enum ofp_version version, const void *body, size_t size)
     ofpbuf_uninit(&copy);
 }
 
+static void
+check_actions(const uint8_t *data, size_t size)
+{
+    struct ofpbuf in, ofpacts, ofpacts2, out;
+
+    ofpbuf_use_const(&in, data, size & ~(size_t) 7);
+    ofpbuf_init(&ofpacts, 0);
+    if (!ofpacts_pull_openflow_actions(&in, size & ~(size_t) 7,
+                                       OFP10_VERSION, &ofpacts)) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ofpacts_format(ofpacts.data, ofpacts.size, NULL, &s);
+        ds_destroy(&s);
+
+        ofpbuf_init(&out, 0);
+        ofpacts_put_openflow_actions(ofpacts.data, ofpacts.size, &out,
+                                     OFP10_VERSION);
+        ofpbuf_init(&ofpacts2, 0);
+        struct ofpbuf out2;
+        ofpbuf_use_const(&out2, out.data, out.size);
+        FUZZ_CHECK(!ofpacts_pull_openflow_actions(&out2, out.size,
+                                                  OFP10_VERSION, &ofpacts2),
+                   "encoded actions do not decode");
+        FUZZ_CHECK(ofpacts_equal(ofpacts.data, ofpacts.size,
+                                 ofpacts2.data, ofpacts2.size),
+                   "actions do not survive re-encoding");
+        ofpbuf_uninit(&ofpacts2);
+        ofpbuf_uninit(&out);
+    }
+    ofpbuf_uninit(&ofpacts);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    check_actions(data, size);
+
     /* Printing takes anything. */
     free(ofp_to_string(data, size, 2));
 
