@@ -15,6 +15,7 @@ struct ofproto {
     char *name;
     struct classifier tables[OFPROTO_N_TABLES];
     uint64_t version;
+    size_t n_timed;             /* Rules with an idle or hard timeout. */
     pthread_rwlock_t rwlock;
     ofproto_flow_removed_cb *removed_cb;
     void *removed_aux;
@@ -35,7 +36,8 @@ static void remove_rule(struct ofproto *, struct ofproto_rule *,
 static size_t collect_for_flow_mod(const struct ofproto *,
                                    const struct ofproto_flow_mod *,
                                    struct ofproto_rule ***rulesp);
-static void rule_free(struct ofproto_rule *);
+static bool rule_is_timed(const struct ofproto_rule *);
+static void rule_free(struct ofproto *, struct ofproto_rule *);
 static void set_actions(struct ofproto_rule *, const void *ofpacts,
                         size_t ofpacts_len);
 static bool cookie_matches(const struct ofproto_rule *, uint64_t cookie,
@@ -69,7 +71,7 @@ ofproto_destroy(struct ofproto *ofproto)
         size_t n = classifier_collect(&ofproto->tables[i], NULL, &rules);
         for (size_t j = 0; j < n; j++) {
             classifier_remove(&ofproto->tables[i], rules[j]);
-            rule_free(rule_from_cls(rules[j]));
+            rule_free(ofproto, rule_from_cls(rules[j]));
         }
         free(rules);
         classifier_destroy(&ofproto->tables[i]);
@@ -218,6 +220,9 @@ ofproto_next_wakeup(const struct ofproto *ofproto)
 {
     long long next = LLONG_MAX;
 
+    if (!ofproto->n_timed) {
+        return next;
+    }
     for (size_t t = 0; t < OFPROTO_N_TABLES; t++) {
         const struct classifier *cls = &ofproto->tables[t];
         struct cls_rule **rules;
@@ -407,8 +412,9 @@ add_flow(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
     struct cls_rule *displaced = classifier_insert(cls, &rule->cr);
     util_assert(displaced == old_cr);
     if (displaced) {
-        rule_free(rule_from_cls(displaced));
+        rule_free(ofproto, rule_from_cls(displaced));
     }
+    ofproto->n_timed += rule_is_timed(rule);
     __atomic_add_fetch(&ofproto->version, 1, __ATOMIC_RELEASE);
     return OFPROTO_OK;
 }
@@ -499,12 +505,19 @@ remove_rule(struct ofproto *ofproto, struct ofproto_rule *rule,
         && ofproto->removed_cb) {
         ofproto->removed_cb(ofproto->removed_aux, rule, reason, now);
     }
-    rule_free(rule);
+    rule_free(ofproto, rule);
+}
+
+static bool
+rule_is_timed(const struct ofproto_rule *rule)
+{
+    return rule->idle_timeout || rule->hard_timeout;
 }
 
 static void
-rule_free(struct ofproto_rule *rule)
+rule_free(struct ofproto *ofproto, struct ofproto_rule *rule)
 {
+    ofproto->n_timed -= rule_is_timed(rule);
     free(rule->ofpacts);
     free(rule);
 }

@@ -336,6 +336,18 @@ test_timeouts(void **state DPS_UNUSED)
     assert_int_equal(ofproto_n_rules(p, 0), 0);
     assert_int_equal(rem.n, 2);
     assert_int_equal(rem.reason, OFPROTO_RR_HARD_TIMEOUT);
+    assert_int_equal(ofproto_next_wakeup(p), LLONG_MAX);
+
+    /* Replacing a timed rule with an untimed one leaves nothing to wait
+     * for. */
+    ofproto_flow_mod_init(&fm, OFPROTO_FC_ADD);
+    fm.match = a;
+    fm.hard_timeout = 5;
+    ofproto_flow_mod(p, &fm, 60000);
+    assert_int_equal(ofproto_next_wakeup(p), 65000);
+    fm.hard_timeout = 0;
+    ofproto_flow_mod(p, &fm, 60000);
+    assert_int_equal(ofproto_next_wakeup(p), LLONG_MAX);
     ofproto_destroy(p);
 }
 
