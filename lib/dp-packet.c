@@ -11,6 +11,9 @@
 #include <rte_lcore.h>
 #include "util.h"
 #include "vlog.h"
+#if DP_PACKET_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 
 VLOG_DEFINE_THIS_MODULE(dp_packet);
 
@@ -78,6 +81,7 @@ dp_packet_alloc(struct rte_mempool *pool)
         return NULL;
     }
     struct dp_packet *p = dp_packet_cast__(m);
+    dp_packet_unpoison(p);
     dp_packet_md_reset(p);
     return p;
 }
@@ -102,6 +106,7 @@ void
 dp_packet_free(struct dp_packet *p)
 {
     if (p) {
+        dp_packet_unpoison(p);
         rte_pktmbuf_free(&p->mbuf);
     }
 }
@@ -125,6 +130,37 @@ dp_packet_md_reset(struct dp_packet *p)
     p->md.l4_ofs = DP_PACKET_OFS_NONE;
 }
 
+#if DP_PACKET_ASAN
+/* Poisons the headroom and tailroom of every segment of 'p' whose buffer
+ * belongs to it alone (a direct mbuf not shared by a clone), and unpoisons
+ * its data. */
+void
+dp_packet_poison(const struct dp_packet *p)
+{
+    for (const struct rte_mbuf *m = &p->mbuf; m; m = m->next) {
+        if (RTE_MBUF_DIRECT(m) && rte_mbuf_refcnt_read(m) == 1) {
+            char *buf = m->buf_addr;
+            size_t end = (size_t) m->data_off + m->data_len;
+
+            ASAN_UNPOISON_MEMORY_REGION(buf, m->buf_len);
+            ASAN_POISON_MEMORY_REGION(buf, m->data_off);
+            ASAN_POISON_MEMORY_REGION(buf + end, m->buf_len - end);
+        }
+    }
+}
+
+/* Makes the whole buffer of every segment of 'p' addressable again. */
+void
+dp_packet_unpoison(const struct dp_packet *p)
+{
+    for (const struct rte_mbuf *m = &p->mbuf; m; m = m->next) {
+        if (RTE_MBUF_DIRECT(m)) {
+            ASAN_UNPOISON_MEMORY_REGION(m->buf_addr, m->buf_len);
+        }
+    }
+}
+#endif
+
 /* Returns the bytes free after the data of the last segment of 'p'. */
 uint16_t
 dp_packet_tailroom(const struct dp_packet *p)
@@ -139,8 +175,8 @@ dp_packet_tailroom(const struct dp_packet *p)
  * else slides the first segment's data, else moves that data into a new
  * second segment.  Returns NULL, leaving 'p' unchanged, if 'size' exceeds
  * the data room or no segment can be allocated. */
-void *
-dp_packet_push(struct dp_packet *p, size_t size)
+static void *
+push__(struct dp_packet *p, size_t size)
 {
     struct rte_mbuf *head = &p->mbuf;
     char *base = head->buf_addr;
@@ -173,12 +209,21 @@ dp_packet_push(struct dp_packet *p, size_t size)
     return base + head->data_off;
 }
 
+void *
+dp_packet_push(struct dp_packet *p, size_t size)
+{
+    dp_packet_unpoison(p);
+    void *r = push__(p, size);
+    dp_packet_poison(p);
+    return r;
+}
+
 /* Removes the first 'size' bytes of 'p', across segments, freeing segments
  * that become empty.  If the first segment empties, bytes from the next
  * segments are pulled forward into it.  Returns 0, or EINVAL if 'p' is
  * shorter than 'size' (nothing removed). */
-int
-dp_packet_pull(struct dp_packet *p, size_t size)
+static int
+pull__(struct dp_packet *p, size_t size)
 {
     struct rte_mbuf *head = &p->mbuf;
 
@@ -217,11 +262,20 @@ dp_packet_pull(struct dp_packet *p, size_t size)
     return 0;
 }
 
+int
+dp_packet_pull(struct dp_packet *p, size_t size)
+{
+    dp_packet_unpoison(p);
+    int r = pull__(p, size);
+    dp_packet_poison(p);
+    return r;
+}
+
 /* Appends a copy of the 'size' bytes at 'data' to 'p', filling the last
  * segment and then new segments from the packet's pool.  Returns 0, or
  * ENOMEM (with 'p' unchanged) if the pool runs out. */
-int
-dp_packet_put(struct dp_packet *p, const void *data, size_t size)
+static int
+put__(struct dp_packet *p, const void *data, size_t size)
 {
     struct rte_mbuf *head = &p->mbuf;
     struct rte_mbuf *tail = last_seg(head);
@@ -257,12 +311,21 @@ dp_packet_put(struct dp_packet *p, const void *data, size_t size)
     return 0;
 }
 
+int
+dp_packet_put(struct dp_packet *p, const void *data, size_t size)
+{
+    dp_packet_unpoison(p);
+    int r = put__(p, data, size);
+    dp_packet_poison(p);
+    return r;
+}
+
 /* Appends 'size' uninitialised bytes to 'p', contiguous in one segment (the
  * last one, or a new one from the packet's pool), and returns a pointer to
  * them.  Returns NULL, with 'p' unchanged, if 'size' exceeds a segment's data
  * room or the pool runs out. */
-void *
-dp_packet_put_uninit(struct dp_packet *p, size_t size)
+static void *
+put_uninit__(struct dp_packet *p, size_t size)
 {
     struct rte_mbuf *head = &p->mbuf;
     struct rte_mbuf *tail = last_seg(head);
@@ -286,11 +349,20 @@ dp_packet_put_uninit(struct dp_packet *p, size_t size)
     return dst;
 }
 
+void *
+dp_packet_put_uninit(struct dp_packet *p, size_t size)
+{
+    dp_packet_unpoison(p);
+    void *r = put_uninit__(p, size);
+    dp_packet_poison(p);
+    return r;
+}
+
 /* Removes the last 'size' bytes of 'p', across segments, freeing segments
  * that become empty (the first segment is always kept).  Returns 0, or
  * EINVAL if 'p' is shorter than 'size'. */
-int
-dp_packet_trim(struct dp_packet *p, size_t size)
+static int
+trim__(struct dp_packet *p, size_t size)
 {
     struct rte_mbuf *head = &p->mbuf;
     struct rte_mbuf *seg = head;
@@ -312,6 +384,15 @@ dp_packet_trim(struct dp_packet *p, size_t size)
     head->nb_segs = n_segs;
     head->pkt_len -= size;
     return 0;
+}
+
+int
+dp_packet_trim(struct dp_packet *p, size_t size)
+{
+    dp_packet_unpoison(p);
+    int r = trim__(p, size);
+    dp_packet_poison(p);
+    return r;
 }
 
 /* Copies 'size' bytes of 'p' starting at byte 'offset' to 'dst', across
@@ -368,8 +449,8 @@ dp_packet_read(const struct dp_packet *p, size_t offset, size_t size,
  * segments that empty are freed.  Returns a pointer to the data, or NULL
  * (nothing changed) if 'p' is shorter than 'size' or 'size' exceeds the
  * first segment's buffer. */
-void *
-dp_packet_make_contiguous(struct dp_packet *p, size_t size)
+static void *
+make_contiguous__(struct dp_packet *p, size_t size)
 {
     struct rte_mbuf *head = &p->mbuf;
     char *base = head->buf_addr;
@@ -403,6 +484,15 @@ dp_packet_make_contiguous(struct dp_packet *p, size_t size)
         }
     }
     return base + head->data_off;
+}
+
+void *
+dp_packet_make_contiguous(struct dp_packet *p, size_t size)
+{
+    dp_packet_unpoison(p);
+    void *r = make_contiguous__(p, size);
+    dp_packet_poison(p);
+    return r;
 }
 
 /* Makes 'p' a single segment.  Returns 0, or ENOBUFS (nothing changed) if
@@ -538,6 +628,7 @@ dp_packet_batch_alloc(struct rte_mempool *pool, struct dp_packet_batch *batch,
     for (size_t i = 0; i < n; i++) {
         struct dp_packet *p = dp_packet_cast__(mbufs[i]);
 
+        dp_packet_unpoison(p);
         dp_packet_md_reset(p);
         batch->packets[batch->count++] = p;
     }
@@ -552,6 +643,7 @@ seg_alloc(struct rte_mempool *pool)
     struct rte_mbuf *seg = rte_pktmbuf_alloc(pool);
 
     if (seg) {
+        dp_packet_unpoison(dp_packet_cast__(seg));
         seg->data_off = 0;
     }
     return seg;

@@ -36,6 +36,20 @@
 #include <rte_mempool.h>
 #include "compiler.h"
 
+/* DP_PACKET_ASAN is 1 in AddressSanitizer builds (configure
+ * --enable-sanitizers), where the headroom and tailroom of received packets
+ * are poisoned; see dp_packet_poison(). */
+#if defined(__SANITIZE_ADDRESS__)
+#define DP_PACKET_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DP_PACKET_ASAN 1
+#endif
+#endif
+#ifndef DP_PACKET_ASAN
+#define DP_PACKET_ASAN 0
+#endif
+
 /* The state of one checksum.  The values double as bit masks: GOOD and BAD
  * together mean PARTIAL (the header was verified or written by us and the
  * checksum field is not filled in yet). */
@@ -103,6 +117,24 @@ struct dp_packet *dp_packet_alloc_data(struct rte_mempool *,
 void dp_packet_free(struct dp_packet *);
 struct dp_packet *dp_packet_from_mbuf(struct rte_mbuf *);
 void dp_packet_md_reset(struct dp_packet *);
+
+/* AddressSanitizer guard zones.  Mempool memory is invisible to ASan, so in
+ * sanitizer builds dp_packet_poison() marks the bytes of every segment's
+ * buffer outside the packet data (headroom and tailroom) unaddressable: a
+ * read or write one byte beyond the packet is reported.  netdev_rxq_recv()
+ * poisons every packet any port class receives; the functions here that
+ * grow, shrink or copy a packet unpoison it for their work and poison the
+ * result; dp_packet_free(), the allocators and netdev_send() (the hand-over
+ * to a class, which may give the mbufs to DPDK) unpoison.  Code that writes
+ * into the headroom or tailroom by other means must call
+ * dp_packet_unpoison() first.  No-ops in other builds. */
+#if DP_PACKET_ASAN
+void dp_packet_poison(const struct dp_packet *);
+void dp_packet_unpoison(const struct dp_packet *);
+#else
+static inline void dp_packet_poison(const struct dp_packet *p DPS_UNUSED) {}
+static inline void dp_packet_unpoison(const struct dp_packet *p DPS_UNUSED) {}
+#endif
 
 /* Size and room. */
 static inline uint32_t dp_packet_size(const struct dp_packet *);

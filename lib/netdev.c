@@ -841,6 +841,12 @@ netdev_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
     error = rxq->netdev->netdev_class->rxq_recv(rxq, batch, qfill);
     if (!error) {
         COVERAGE_ADD(netdev_received, batch->count);
+        if (DP_PACKET_ASAN) {
+            /* Every class receives through here: guard zones on all. */
+            for (size_t i = 0; i < batch->count; i++) {
+                dp_packet_poison(batch->packets[i]);
+            }
+        }
     } else {
         dp_packet_batch_init(batch);
         if (qfill) {
@@ -1136,6 +1142,12 @@ netdev_send__(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
         qid = (qid < 0 ? 0 : qid) % netdev->n_txq;
     }
     COVERAGE_ADD(netdev_sent, batch->count);
+    if (DP_PACKET_ASAN) {
+        /* The class may give the mbufs to DPDK, which writes freely. */
+        for (size_t i = 0; i < batch->count; i++) {
+            dp_packet_unpoison(batch->packets[i]);
+        }
+    }
     int error = netdev->netdev_class->send(netdev, qid, batch,
                                            concurrent_txq);
     /* The class owns the packets now, whatever it returned. */

@@ -11,18 +11,6 @@
 #include "packets.h"
 #include "util.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define DP_TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define DP_TEST_ASAN 1
-#endif
-#ifdef DP_TEST_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
-
 struct dp_test_pools dp_test_pools;
 
 #define STD_N 1024
@@ -166,39 +154,6 @@ dp_test_equal(const struct dp_packet *p, const void *data, size_t size)
                   && !memcmp(buf, data, size));
     free(buf);
     return equal;
-}
-
-/* Under AddressSanitizer, marks the headroom and tailroom of every segment
- * of 'p' unaddressable, so that a read outside the packet's bytes is
- * reported (mempool memory is otherwise invisible to ASan).  Call
- * dp_test_unpoison() before changing or freeing 'p'.  No-op without ASan. */
-void
-dp_test_poison(const struct dp_packet *p)
-{
-#ifdef DP_TEST_ASAN
-    for (const struct rte_mbuf *m = &p->mbuf; m; m = m->next) {
-        char *buf = m->buf_addr;
-
-        ASAN_POISON_MEMORY_REGION(buf, m->data_off);
-        ASAN_POISON_MEMORY_REGION(buf + m->data_off + m->data_len,
-                                  m->buf_len - m->data_off - m->data_len);
-    }
-#else
-    (void) p;
-#endif
-}
-
-/* Undoes dp_test_poison(). */
-void
-dp_test_unpoison(const struct dp_packet *p)
-{
-#ifdef DP_TEST_ASAN
-    for (const struct rte_mbuf *m = &p->mbuf; m; m = m->next) {
-        ASAN_UNPOISON_MEMORY_REGION(m->buf_addr, m->buf_len);
-    }
-#else
-    (void) p;
-#endif
 }
 
 const struct eth_addr dp_test_mac1 = {

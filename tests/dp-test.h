@@ -37,9 +37,6 @@ int dp_test_check_no_leak(void **state);
 /* A cmocka test case 'FUNC' checked for leaks. */
 #define DP_TEST(FUNC) cmocka_unit_test_teardown(FUNC, dp_test_check_no_leak)
 
-void dp_test_poison(const struct dp_packet *);
-void dp_test_unpoison(const struct dp_packet *);
-
 bool dp_test_equal(const struct dp_packet *, const void *data, size_t size);
 
 /* Sample flows and helpers to write more. */

@@ -117,9 +117,9 @@ main(int argc DPS_UNUSED, char *argv[])
         }
 
         struct flow flow;
-        dp_test_poison(p);
+        dp_packet_poison(p);
         uint32_t result = flow_extract(p, &flow);
-        dp_test_unpoison(p);
+        dp_packet_unpoison(p);
         dp_packet_csum_verify(p);
         print_flow(&flow, result, p);
         dp_packet_free(p);

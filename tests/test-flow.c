@@ -45,9 +45,9 @@ check_extract(const uint8_t *data, size_t size, uint32_t in_port,
 
     assert_non_null(p);
     p->md.in_port = in_port;
-    dp_test_poison(p);
+    dp_packet_poison(p);
     assert_int_equal(flow_extract(p, &flow), result);
-    dp_test_unpoison(p);
+    dp_packet_unpoison(p);
     if (expect) {
         assert_flow_equal(&flow, expect);
     }
@@ -62,9 +62,9 @@ check_extract(const uint8_t *data, size_t size, uint32_t in_port,
                           first % 5 + 1);
         assert_non_null(p);
         p->md.in_port = in_port;
-        dp_test_poison(p);
+        dp_packet_poison(p);
         assert_int_equal(flow_extract(p, &f2), result);
-        dp_test_unpoison(p);
+        dp_packet_unpoison(p);
         assert_flow_equal(&f2, &flow);
         assert_int_equal(p->md.l3_ofs, l3);
         assert_int_equal(p->md.l4_ofs, l4);
@@ -133,9 +133,9 @@ test_truncation(void **state DPS_UNUSED)
         dp_packet_free(p);
         for (size_t len = 0; len < size; len++) {
             p = dp_packet_alloc_data(dp_test_pools.std, buf, len);
-            dp_test_poison(p);
+            dp_packet_poison(p);
             uint32_t r = flow_extract(p, &f);
-            dp_test_unpoison(p);
+            dp_packet_unpoison(p);
             uint32_t parsed = r & 0xff;
             assert_int_equal(parsed & ~full, 0);
             if (parsed != (full & 0xff)) {
@@ -144,9 +144,9 @@ test_truncation(void **state DPS_UNUSED)
             dp_packet_free(p);
 
             p = dp_test_chain(dp_test_pools.tiny, buf, len, 1 + len % 50, 3);
-            dp_test_poison(p);
+            dp_packet_poison(p);
             assert_int_equal(flow_extract(p, &f), r);
-            dp_test_unpoison(p);
+            dp_packet_unpoison(p);
             dp_packet_free(p);
         }
     }
@@ -520,10 +520,10 @@ test_random_garbage(void **state DPS_UNUSED)
                                             1 + random() % 64);
         struct flow_key k1, k2;
         struct flow f;
-        dp_test_poison(p);
+        dp_packet_poison(p);
         uint32_t r = flow_extract(p, &f);
         assert_int_equal(flow_extract_key(p, &k2), r);
-        dp_test_unpoison(p);
+        dp_packet_unpoison(p);
         assert_int_equal(r & FLOW_ERR_HDR_LIMIT, 0);
         flow_key_from_flow(&k1, &f);
         assert_true(flow_key_equal(&k1, &k2));

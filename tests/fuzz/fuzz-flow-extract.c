@@ -47,12 +47,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(linear && chain, "out of packet buffers");
 
     struct flow f1, f2;
-    dp_test_poison(linear);
-    dp_test_poison(chain);
+    dp_packet_poison(linear);
+    dp_packet_poison(chain);
     uint32_t r1 = flow_extract(linear, &f1);
     uint32_t r2 = flow_extract(chain, &f2);
-    dp_test_unpoison(linear);
-    dp_test_unpoison(chain);
+    dp_packet_unpoison(linear);
+    dp_packet_unpoison(chain);
 
     /* A chain whose first segment is short is examined through a window of
      * FLOW_MAX_HEADER_SIZE bytes; below that, results must be identical. */

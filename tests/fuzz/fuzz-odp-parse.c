@@ -47,9 +47,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!error) {
         struct flow flow;
 
-        dp_test_poison(p);
+        dp_packet_poison(p);
         flow_extract(p, &flow);
-        dp_test_unpoison(p);
+        dp_packet_unpoison(p);
         dp_packet_free(p);
     }
     free(error);
