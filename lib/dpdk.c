@@ -1349,8 +1349,99 @@ dpdk_unixctl_log_set(struct unixctl_conn *conn, int argc, const char *argv[],
     unixctl_command_reply(conn, NULL);
 }
 
-/* Registers dpdk/log-list, dpdk/log-set, dpdk/lcore-list and
- * dpdk/get-malloc-stats, once (later calls do nothing).  dpdk_init() calls
+/* dpdk/hold-mbufs NETDEV and dpdk/release-mbufs, a hook for tests: the
+ * first takes every free mbuf of the packet pool of DPDK port NETDEV and
+ * keeps it, as a peer that never gives buffers back would, so that the
+ * ports receiving from that pool run out; the second gives them all back.
+ * See dpdk_mp_hold_poll(). */
+struct rte_mempool *dpdk_mp_held__;     /* Atomic; the pool held, if any. */
+static pthread_mutex_t hold_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct rte_mbuf **held_mbufs;    /* Protected by 'hold_mutex'. */
+static size_t n_held_mbufs, allocated_held_mbufs;
+
+/* Takes every mbuf the calling thread can get from the held pool.  Returns
+ * how many it took. */
+static size_t
+dpdk_mp_hold_take(void)
+{
+    size_t n = 0;
+
+    pthread_mutex_lock(&hold_mutex);
+    struct rte_mempool *pool = __atomic_load_n(&dpdk_mp_held__,
+                                               __ATOMIC_RELAXED);
+    while (pool) {
+        if (n_held_mbufs == allocated_held_mbufs) {
+            allocated_held_mbufs = MAX(2 * allocated_held_mbufs, 1024);
+            held_mbufs = xrealloc(held_mbufs, (allocated_held_mbufs
+                                               * sizeof *held_mbufs));
+        }
+        struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+        if (!m) {
+            break;
+        }
+        held_mbufs[n_held_mbufs++] = m;
+        n++;
+    }
+    pthread_mutex_unlock(&hold_mutex);
+    return n;
+}
+
+void
+dpdk_mp_hold_poll__(void)
+{
+    dpdk_mp_hold_take();
+}
+
+static void
+dpdk_unixctl_hold_mbufs(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                        const char *argv[], void *aux DPS_UNUSED)
+{
+    struct rte_mempool *pool = NULL;
+
+    pthread_mutex_lock(&mp_mutex);
+    for (size_t i = 0; i < n_mp_users; i++) {
+        if (!strcmp(mp_users[i].port_name, argv[1]) && mp_users[i].mp) {
+            pool = mp_users[i].mp->pool;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&mp_mutex);
+    if (!pool) {
+        unixctl_command_reply_error(conn, "no DPDK port with a pool");
+        return;
+    }
+    if (__atomic_load_n(&dpdk_mp_held__, __ATOMIC_RELAXED)) {
+        unixctl_command_reply_error(conn, "already holding a pool");
+        return;
+    }
+
+    __atomic_store_n(&dpdk_mp_held__, pool, __ATOMIC_RELAXED);
+    char *reply = xasprintf("holding %zu mbufs of %s", dpdk_mp_hold_take(),
+                            pool->name);
+    unixctl_command_reply(conn, reply);
+    free(reply);
+}
+
+static void
+dpdk_unixctl_release_mbufs(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                           const char *argv[] DPS_UNUSED,
+                           void *aux DPS_UNUSED)
+{
+    __atomic_store_n(&dpdk_mp_held__, NULL, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&hold_mutex);
+    char *reply = xasprintf("released %zu mbufs", n_held_mbufs);
+    for (size_t i = 0; i < n_held_mbufs; i++) {
+        rte_pktmbuf_free(held_mbufs[i]);
+    }
+    n_held_mbufs = 0;
+    pthread_mutex_unlock(&hold_mutex);
+    unixctl_command_reply(conn, reply);
+    free(reply);
+}
+
+/* Registers dpdk/log-list, dpdk/log-set, dpdk/lcore-list,
+ * dpdk/get-malloc-stats and the test hooks dpdk/hold-mbufs and
+ * dpdk/release-mbufs, once (later calls do nothing).  dpdk_init() calls
  * it. */
 void
 dpdk_register_commands(void)
@@ -1369,5 +1460,9 @@ dpdk_register_commands(void)
                              dpdk_unixctl_lcore_list, NULL);
     unixctl_command_register("dpdk/get-malloc-stats", "", 0, 0,
                              dpdk_unixctl_malloc_stats, NULL);
+    unixctl_command_register("dpdk/hold-mbufs", "netdev", 1, 1,
+                             dpdk_unixctl_hold_mbufs, NULL);
+    unixctl_command_register("dpdk/release-mbufs", "", 0, 0,
+                             dpdk_unixctl_release_mbufs, NULL);
     memory_register_reporter(dpdk_mp_memory_report, NULL);
 }

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "compiler.h"
 
 struct rte_mempool;
 struct smap;
@@ -99,8 +100,25 @@ void dpdk_mp_dump_all(FILE *stream);
  * 1500), or the standard 2176 bytes with dpdk-multi-seg-mbufs. */
 uint16_t dpdk_mp_data_room(int mtu);
 
-/* dpdk/log-list, dpdk/log-set, dpdk/lcore-list, dpdk/get-malloc-stats.
- * Idempotent; dpdk_init() calls it. */
+/* dpdk/log-list, dpdk/log-set, dpdk/lcore-list, dpdk/get-malloc-stats
+ * and the test hooks dpdk/hold-mbufs, dpdk/release-mbufs.  Idempotent;
+ * dpdk_init() calls it. */
 void dpdk_register_commands(void);
+
+/* Test hook: while dpdk/hold-mbufs holds a pool, the receive functions of
+ * DPDK ports call dpdk_mp_hold_poll() before each burst, so that the thread
+ * that polls takes the mbufs its own mempool cache has (and any that came
+ * back) too: the pool is empty for every thread, as when a peer keeps them
+ * all.  Costs one relaxed load otherwise. */
+extern struct rte_mempool *dpdk_mp_held__;
+void dpdk_mp_hold_poll__(void);
+
+static inline void
+dpdk_mp_hold_poll(void)
+{
+    if (unlikely(__atomic_load_n(&dpdk_mp_held__, __ATOMIC_RELAXED))) {
+        dpdk_mp_hold_poll__();
+    }
+}
 
 #endif /* dpdk.h */

@@ -1024,6 +1024,7 @@ netdev_dpdk_rxq_recv(struct netdev_rxq *rxq_, struct dp_packet_batch *batch,
         return EAGAIN;
     }
 
+    dpdk_mp_hold_poll();
     uint16_t n = rte_eth_rx_burst(rxq->port_id, rxq_->queue_id,
                                   (struct rte_mbuf **) batch->packets,
                                   DP_PACKET_BATCH_SIZE);

@@ -18,6 +18,7 @@ SYSTEM_DPDK_TESTSUITE_AT = \
 	tests/system-dpdk-vhost-restart.at \
 	tests/system-dpdk-csum.at \
 	tests/system-dpdk-offload.at \
+	tests/system-dpdk-robust.at \
 	tests/ovs-macros.at \
 	tests/ofproto-macros.at
 SYSTEM_DPDK_TESTSUITE = $(srcdir)/tests/system-dpdk-testsuite
