@@ -1,5 +1,6 @@
-# ofproto/: the slow path, per-bridge forwarding decisions.  NORMAL
-# switching (MAC learning, VLANs) first; OpenFlow later.  It reads the
+# ofproto/: the slow path, per-bridge forwarding decisions: OpenFlow flow
+# tables and translation, and NORMAL switching (MAC learning, VLANs),
+# which the default flow's NORMAL action reaches.  It reads the
 # packet library's flow key definitions (lib/flow.h) but calls nothing in
 # it, so it needs neither DPDK's headers nor its libraries.
 
@@ -10,7 +11,9 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/normal.c \
 	ofproto/normal.h \
 	ofproto/ofproto.c \
-	ofproto/ofproto.h
+	ofproto/ofproto.h \
+	ofproto/ofproto-xlate.c \
+	ofproto/ofproto-xlate.h
 
 # What a program that makes NORMAL decisions links with.
 OFPROTO_LIBS = ofproto/libofproto.a $(GENERIC_LIBS)

@@ -1,10 +1,12 @@
-# tests/ofproto.mk: unit tests of the slow path (MAC learning, NORMAL switching).
+# tests/ofproto.mk: unit tests of the slow path (MAC learning, NORMAL switching,
+# the OpenFlow classifier, flow tables and translation).
 
 OFPROTO_UNIT_TESTS = \
 	tests/test-mac-learning \
 	tests/test-normal \
 	tests/test-classifier \
-	tests/test-ofproto
+	tests/test-ofproto \
+	tests/test-ofproto-xlate
 check_PROGRAMS += $(OFPROTO_UNIT_TESTS)
 TESTS += $(OFPROTO_UNIT_TESTS)
 
@@ -23,3 +25,7 @@ tests_test_classifier_LDADD = $(GENERIC_LIBS) $(CMOCKA_LIBS)
 tests_test_ofproto_SOURCES = tests/test-ofproto.c
 tests_test_ofproto_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_ofproto_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)
+
+tests_test_ofproto_xlate_SOURCES = tests/test-ofproto-xlate.c
+tests_test_ofproto_xlate_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_ofproto_xlate_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)

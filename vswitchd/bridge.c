@@ -24,7 +24,11 @@
 #include "netdev.h"
 #include "netdev-dpdk.h"
 #include "netdev-vhost.h"
+#include "ofp-actions.h"
+#include "ofpbuf.h"
 #include "ofproto/normal.h"
+#include "ofproto/ofproto-xlate.h"
+#include "ofproto/ofproto.h"
 #include "ovsdb-idl.h"
 #include "ovsdb/uuid.h"
 #include "packets.h"
@@ -115,6 +119,14 @@ struct bridge {
     struct uuid uuid;           /* Bridge row. */
     bool keep;                  /* Marked while reconfiguring. */
     struct normal_bridge *nb;
+
+    /* OpenFlow: the flow tables, the ports as translation sees them
+     * (replaced under the upcall write lock), and the table version the
+     * datapath's flows were last revalidated against. */
+    struct ofproto *ofproto;
+    struct xlate_port *xports;
+    size_t n_xports;
+    uint64_t ofproto_version;
     struct port **ports;
     size_t n_ports;
 
@@ -230,6 +242,9 @@ static void register_columns(void);
 static void register_commands(void);
 static void memory_report_cb(struct memory_report *, void *aux);
 static dp_upcall_cb upcall_cb;
+static int bridge_xlate(struct bridge *, const struct flow *key,
+                        long long int now, struct dp_actions *,
+                        struct flow *mask);
 static dp_revalidate_cb revalidate_cb;
 static dp_revalidate_cb refresh_cb;
 static mac_learning_change_cb mac_change_cb;
@@ -308,7 +323,16 @@ bridge_run(void)
 
     long long int now = time_msec();
     for (size_t i = 0; i < n_bridges; i++) {
-        normal_run(bridges[i]->nb, now);
+        struct bridge *br = bridges[i];
+
+        normal_run(br->nb, now);
+        ofproto_run(br->ofproto, now);
+        if (ofproto_version(br->ofproto) != br->ofproto_version) {
+            /* The tables changed: no megaflow of the bridge may stay. */
+            br->ofproto_version = ofproto_version(br->ofproto);
+            br->revalidate_all = true;
+            latch_set(&revalidate_latch);
+        }
     }
     if (latch_poll(&revalidate_latch)) {
         bridge_revalidate();
@@ -344,7 +368,8 @@ bridge_wait(void)
     ovsdb_idl_wait(idl);
     latch_wait(&revalidate_latch);
     for (size_t i = 0; i < n_bridges; i++) {
-        long long int when = normal_next_wakeup(bridges[i]->nb);
+        long long int when = MIN(normal_next_wakeup(bridges[i]->nb),
+                                 ofproto_next_wakeup(bridges[i]->ofproto));
         if (when != LLONG_MAX) {
             poll_timer_wait_until(when);
         }
@@ -728,6 +753,23 @@ bridge_remove_stale(const struct bridge_want *wants, size_t n_wants,
     }
 }
 
+/* Installs the flow Open vSwitch puts in table 0 of a new bridge,
+ * "priority=0 actions=NORMAL", so that a bridge without OpenFlow rules is
+ * a learning switch. */
+static void
+bridge_add_default_flows(struct bridge *br)
+{
+    struct ofpbuf ofpacts;
+    struct match match;
+
+    ofpbuf_init(&ofpacts, 0);
+    ofpact_put_OUTPUT(&ofpacts)->port = OFPP_NORMAL;
+    match_init_catchall(&match);
+    ofproto_add_flow(br->ofproto, 0, &match, 0, ofpacts.data, ofpacts.size,
+                     time_msec());
+    ofpbuf_uninit(&ofpacts);
+}
+
 static struct bridge *
 bridge_create(const char *name)
 {
@@ -735,6 +777,9 @@ bridge_create(const char *name)
 
     br->name = xstrdup(name);
     br->nb = normal_bridge_create();
+    br->ofproto = ofproto_create(name);
+    bridge_add_default_flows(br);
+    br->ofproto_version = ofproto_version(br->ofproto);
     br->keep = true;
     pthread_mutex_init(&br->changes_mutex, NULL);
     normal_bridge_set_change_cb(br->nb, mac_change_cb, br);
@@ -761,6 +806,8 @@ bridge_destroy(struct bridge *br)
     }
     free(br->ports);
     normal_bridge_destroy(br->nb);
+    ofproto_destroy(br->ofproto);
+    free(br->xports);
     pthread_mutex_destroy(&br->changes_mutex);
     free(br->changed_macs);
     free(br->reval_macs);
@@ -1448,6 +1495,7 @@ bridge_publish(void)
                   compare_ports_by_ofport);
         }
         pcs = xmalloc(MAX(br->n_ports, 1) * sizeof *pcs);
+        struct xlate_port *xps = xmalloc(MAX(br->n_ports, 1) * sizeof *xps);
         for (size_t j = 0; j < br->n_ports; j++) {
             struct port *port = br->ports[j];
 
@@ -1458,6 +1506,8 @@ bridge_publish(void)
             pcs[n_pcs] = port->vlan;
             pcs[n_pcs].ofport = port->ofport;
             pcs[n_pcs].dp_port = port->dp_port;
+            xps[n_pcs].ofport = port->ofport;
+            xps[n_pcs].dp_port = port->dp_port;
             n_pcs++;
 
             map = xrealloc(map, (n_map + 1) * sizeof *map);
@@ -1491,6 +1541,20 @@ bridge_publish(void)
         }
         ds_destroy(&text);
         free(pcs);
+
+        if (n_pcs == br->n_xports
+            && (!n_pcs || !memcmp(xps, br->xports, n_pcs * sizeof *xps))) {
+            free(xps);
+        } else {
+            pthread_rwlock_wrlock(&upcall_rwlock);
+            struct xlate_port *old = br->xports;
+            br->xports = xps;
+            br->n_xports = n_pcs;
+            pthread_rwlock_unlock(&upcall_rwlock);
+            free(old);
+            br->revalidate_all = true;
+            revalidate = true;
+        }
     }
 
     if (n_map > 1) {
@@ -1561,7 +1625,6 @@ upcall_cb(void *aux DPS_UNUSED, const struct flow *flow,
           const struct dp_packet *packet DPS_UNUSED,
           struct dp_actions *actions, struct flow *mask)
 {
-    struct normal_xlate_out out;
     struct bridge *br;
 
     pthread_rwlock_rdlock(&upcall_rwlock);
@@ -1571,14 +1634,34 @@ upcall_cb(void *aux DPS_UNUSED, const struct flow *flow,
         pthread_rwlock_unlock(&upcall_rwlock);
         return ENODEV;
     }
-    normal_xlate_out_init(&out);
-    normal_xlate(br->nb, flow, time_msec(), &out);
+    int error = bridge_xlate(br, flow, time_msec(), actions, mask);
     pthread_rwlock_unlock(&upcall_rwlock);
+    return error;
+}
 
-    copy_actions(actions, &out.actions);
-    *mask = out.mask;
-    normal_xlate_out_destroy(&out);
-    return 0;
+/* Translates datapath key 'key' through 'br''s OpenFlow tables (whose
+ * default flow hands it to NORMAL switching) into 'actions' and 'mask'.
+ * The caller holds the upcall lock or is the main thread. */
+static int
+bridge_xlate(struct bridge *br, const struct flow *key, long long int now,
+             struct dp_actions *actions, struct flow *mask)
+{
+    struct xlate_bridge xb = {
+        .ofproto = br->ofproto,
+        .nb = br->nb,
+        .ports = br->xports,
+        .n_ports = br->n_xports,
+    };
+    struct xlate_out out;
+
+    xlate_out_init(&out);
+    int error = ofproto_xlate(&xb, key, now, &out);
+    if (!error) {
+        copy_actions(actions, &out.actions);
+        *mask = out.mask;
+    }
+    xlate_out_destroy(&out);
+    return error;
 }
 
 /* MAC table change of a bridge ('aux'): queued for the main thread.  Runs
@@ -1783,30 +1866,30 @@ refresh_cb(void *aux DPS_UNUSED, const struct flow *key,
            struct dp_actions *new_actions)
 {
     struct bridge *br = upcall_lookup(key->in_port);
-    struct normal_xlate_out out;
+    struct dp_actions acts = DP_ACTIONS_INITIALIZER;
+    struct flow new_mask;
     bool keep;
 
-    if (!br) {
+    if (!br || bridge_xlate(br, key, time_msec(), &acts, &new_mask)) {
         COVERAGE_INC(bridge_refresh_del);
+        dp_actions_destroy(&acts);
         return false;
     }
-    normal_xlate_out_init(&out);
-    normal_xlate(br->nb, key, time_msec(), &out);
 
     /* The datapath matches all of in_port and recirc_id whatever the mask
      * said. */
-    out.mask.in_port = mask->in_port;
-    out.mask.recirc_id = mask->recirc_id;
-    keep = !memcmp(&out.mask, mask, sizeof *mask);
+    new_mask.in_port = mask->in_port;
+    new_mask.recirc_id = mask->recirc_id;
+    keep = !memcmp(&new_mask, mask, sizeof *mask);
     if (keep) {
-        copy_actions(new_actions, &out.actions);
+        copy_actions(new_actions, &acts);
         if (!dp_actions_equal(actions, new_actions)) {
             COVERAGE_INC(bridge_refresh_mod);
         }
     } else {
         COVERAGE_INC(bridge_refresh_del);
     }
-    normal_xlate_out_destroy(&out);
+    dp_actions_destroy(&acts);
     return keep;
 }
 

@@ -1,0 +1,606 @@
+/* Translation through OpenFlow tables (see ofproto-xlate.h).
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "ofproto/ofproto-xlate.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "match.h"
+#include "ofp-actions.h"
+#include "ofproto/normal.h"
+#include "ofproto/ofproto.h"
+#include "util.h"
+
+/* Field groups an action wrote, to be committed before the next output. */
+enum {
+    DIRTY_ETH_SRC = 1 << 0,
+    DIRTY_ETH_DST = 1 << 1,
+    DIRTY_IPV4_SRC = 1 << 2,
+    DIRTY_IPV4_DST = 1 << 3,
+    DIRTY_IP_TOS = 1 << 4,
+    DIRTY_IP_TTL = 1 << 5,
+    DIRTY_L4_SRC = 1 << 6,
+    DIRTY_L4_DST = 1 << 7,
+};
+
+struct xlate_ctx {
+    const struct xlate_bridge *xb;
+    long long now;
+    struct xlate_out *out;
+
+    struct match_flow flow;     /* The packet as OpenFlow sees it now. */
+    struct match_flow wc;       /* Bits consulted. */
+    dps_be16 base_tpid;         /* Outer tag the datapath packet has now. */
+    dps_be16 base_tci;
+    unsigned int dirty;         /* DIRTY_*. */
+
+    int depth;
+    uint8_t table_id;           /* Table being executed. */
+    bool stop;                  /* Pipeline ends (dec_ttl at 1, errors). */
+
+    /* The action set (write_actions), one action per type. */
+    const struct ofpact *action_set[OFPACT_N_TYPES];
+};
+
+static void do_table(struct xlate_ctx *, uint8_t table_id);
+static void do_actions(struct xlate_ctx *, const struct ofpact *,
+                       size_t len);
+static void do_action_set(struct xlate_ctx *);
+static void do_output(struct xlate_ctx *, uint32_t ofport);
+static void do_normal(struct xlate_ctx *);
+static void commit(struct xlate_ctx *);
+static const struct xlate_port *port_by_ofport(const struct xlate_bridge *,
+                                               uint32_t ofport);
+static const struct xlate_port *port_by_dp_port(const struct xlate_bridge *,
+                                                uint32_t dp_port);
+static void set_field(struct xlate_ctx *, enum match_field_id,
+                      const union match_value *value,
+                      const union match_value *mask);
+static void reg_move(struct xlate_ctx *, const struct ofpact_reg_move *);
+
+/* Initializes 'out' for ofproto_xlate(). */
+void
+xlate_out_init(struct xlate_out *out)
+{
+    memset(out, 0, sizeof *out);
+    dp_actions_init(&out->actions);
+}
+
+void
+xlate_out_destroy(struct xlate_out *out)
+{
+    dp_actions_destroy(&out->actions);
+}
+
+/* Translates the upcall of datapath key 'key' through 'xb''s tables into
+ * 'out'.  Returns 0, or ENODEV if the key's input port is not in the
+ * bridge (nothing to install). */
+int
+ofproto_xlate(const struct xlate_bridge *xb, const struct flow *key,
+              long long now, struct xlate_out *out)
+{
+    const struct xlate_port *in = port_by_dp_port(xb, key->in_port);
+    if (!in) {
+        return ENODEV;
+    }
+
+    struct xlate_ctx *ctx = xzalloc(sizeof *ctx);
+    ctx->xb = xb;
+    ctx->now = now;
+    ctx->out = out;
+    match_flow_from_dp(&ctx->flow, key, in->ofport);
+    ctx->base_tpid = key->vlan_tpid[0];
+    ctx->base_tci = key->vlan_tci[0];
+
+    /* What every datapath flow matches. */
+    ctx->wc.dp.in_port = UINT32_MAX;
+    ctx->wc.dp.recirc_id = UINT32_MAX;
+    ctx->wc.dp.dl_type = 0xffff;
+    ctx->wc.dp.vlan_tci[0] = htons(VLAN_CFI);
+
+    ofproto_rdlock(xb->ofproto);
+    out->version = ofproto_version(xb->ofproto);
+    do_table(ctx, 0);
+    ofproto_unlock(xb->ofproto);
+    if (!ctx->stop) {
+        do_action_set(ctx);
+    }
+
+    /* The OpenFlow in_port is the datapath one; metadata and registers
+     * start at zero for every packet, so they never reach the megaflow. */
+    out->mask = ctx->wc.dp;
+    out->mask.in_port = UINT32_MAX;
+    if (out->error) {
+        /* A translation that stopped drops; keep the flow exact so that
+         * it costs no more upcalls than the packets that need it. */
+        dp_actions_clear(&out->actions);
+    }
+    free(ctx);
+    return 0;
+}
+
+static void
+do_table(struct xlate_ctx *ctx, uint8_t table_id)
+{
+    struct xlate_out *out = ctx->out;
+
+    if (ctx->depth >= XLATE_MAX_DEPTH
+        || out->n_lookups >= XLATE_MAX_RESUBMITS) {
+        out->error = true;
+        ctx->stop = true;
+        return;
+    }
+    out->n_lookups++;
+
+    const struct ofproto_rule *rule = ofproto_lookup(ctx->xb->ofproto,
+                                                     table_id, &ctx->flow,
+                                                     &ctx->wc);
+    if (!rule) {
+        return;                 /* A table miss drops (no controller). */
+    }
+
+    uint8_t old_table = ctx->table_id;
+    ctx->depth++;
+    ctx->table_id = table_id;
+    do_actions(ctx, rule->ofpacts, rule->ofpacts_len);
+    ctx->table_id = old_table;
+    ctx->depth--;
+}
+
+static void
+do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
+{
+    const struct ofpact *a;
+    struct match_flow *f = &ctx->flow;
+
+    if (!ofpacts) {
+        return;
+    }
+    OFPACT_FOR_EACH (a, ofpacts, len) {
+        if (ctx->stop) {
+            return;
+        }
+        switch ((enum ofpact_type) a->type) {
+        case OFPACT_OUTPUT:
+            do_output(ctx, ofpact_get_OUTPUT(a)->port);
+            break;
+        case OFPACT_ENQUEUE:
+            do_output(ctx, ofpact_get_ENQUEUE(a)->port);
+            break;
+        case OFPACT_CONTROLLER:
+        case OFPACT_GROUP:
+            /* No controller connections or groups yet: nothing leaves. */
+            break;
+        case OFPACT_RESUBMIT: {
+            const struct ofpact_resubmit *r = ofpact_get_RESUBMIT(a);
+            uint32_t old_in_port = f->in_port;
+            uint8_t table = (r->table_id == OFPTT_ALL ? ctx->table_id
+                             : r->table_id);
+            if (r->in_port != OFPP_IN_PORT) {
+                f->in_port = r->in_port;
+            }
+            do_table(ctx, table);
+            f->in_port = old_in_port;
+            break;
+        }
+        case OFPACT_SET_FIELD: {
+            const struct ofpact_set_field *sf = ofpact_get_SET_FIELD(a);
+            union match_value value, mask;
+            memcpy(&value, &sf->value, sizeof value);
+            memcpy(&mask, &sf->mask, sizeof mask);
+            set_field(ctx, sf->field, &value, &mask);
+            break;
+        }
+        case OFPACT_REG_MOVE:
+            reg_move(ctx, ofpact_get_REG_MOVE(a));
+            break;
+        case OFPACT_SET_VLAN_VID: {
+            const struct ofpact_vlan_vid *v = ofpact_get_SET_VLAN_VID(a);
+            dps_be16 *tci = &f->dp.vlan_tci[0];
+            if (*tci & htons(VLAN_CFI)) {
+                ctx->wc.dp.vlan_tci[0] |= htons(VLAN_PCP_MASK);
+                *tci = (*tci & ~htons(VLAN_VID_MASK))
+                       | htons(v->vlan_vid & VLAN_VID_MASK);
+            } else if (v->push_vlan_if_needed) {
+                f->dp.vlan_tpid[0] = htons(ETH_TYPE_VLAN);
+                *tci = htons(VLAN_CFI | (v->vlan_vid & VLAN_VID_MASK));
+            }
+            break;
+        }
+        case OFPACT_SET_VLAN_PCP: {
+            const struct ofpact_vlan_pcp *p = ofpact_get_SET_VLAN_PCP(a);
+            dps_be16 *tci = &f->dp.vlan_tci[0];
+            uint16_t pcp = (uint16_t) ((p->vlan_pcp & 7) << VLAN_PCP_SHIFT);
+            if (*tci & htons(VLAN_CFI)) {
+                ctx->wc.dp.vlan_tci[0] |= htons(VLAN_VID_MASK);
+                *tci = (*tci & ~htons(VLAN_PCP_MASK)) | htons(pcp);
+            } else if (p->push_vlan_if_needed) {
+                f->dp.vlan_tpid[0] = htons(ETH_TYPE_VLAN);
+                *tci = htons(VLAN_CFI | pcp);
+            }
+            break;
+        }
+        case OFPACT_STRIP_VLAN:
+            f->dp.vlan_tpid[0] = f->dp.vlan_tpid[1];
+            f->dp.vlan_tci[0] = f->dp.vlan_tci[1];
+            f->dp.vlan_tpid[1] = f->dp.vlan_tci[1] = 0;
+            break;
+        case OFPACT_PUSH_VLAN:
+            /* The new tag copies the VID and PCP of the one it covers. */
+            if (f->dp.vlan_tci[0] & htons(VLAN_CFI)) {
+                ctx->wc.dp.vlan_tci[0] = 0xffff;
+            }
+            f->dp.vlan_tpid[1] = f->dp.vlan_tpid[0];
+            f->dp.vlan_tci[1] = f->dp.vlan_tci[0];
+            f->dp.vlan_tpid[0] = ofpact_get_PUSH_VLAN(a)->ethertype;
+            f->dp.vlan_tci[0] |= htons(VLAN_CFI);
+            break;
+        case OFPACT_SET_ETH_SRC:
+            f->dp.dl_src = ofpact_get_SET_ETH_SRC(a)->mac;
+            ctx->dirty |= DIRTY_ETH_SRC;
+            break;
+        case OFPACT_SET_ETH_DST:
+            f->dp.dl_dst = ofpact_get_SET_ETH_DST(a)->mac;
+            ctx->dirty |= DIRTY_ETH_DST;
+            break;
+        case OFPACT_SET_IPV4_SRC:
+            if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
+                f->dp.nw_src = ofpact_get_SET_IPV4_SRC(a)->ipv4;
+                ctx->dirty |= DIRTY_IPV4_SRC;
+            }
+            break;
+        case OFPACT_SET_IPV4_DST:
+            if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
+                f->dp.nw_dst = ofpact_get_SET_IPV4_DST(a)->ipv4;
+                ctx->dirty |= DIRTY_IPV4_DST;
+            }
+            break;
+        case OFPACT_SET_IP_DSCP:
+            if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
+                ctx->wc.dp.nw_tos |= 0x03;      /* ECN is kept. */
+                f->dp.nw_tos = (f->dp.nw_tos & 0x03)
+                               | (ofpact_get_SET_IP_DSCP(a)->dscp & 0xfc);
+                ctx->dirty |= DIRTY_IP_TOS;
+            }
+            break;
+        case OFPACT_SET_IP_ECN:
+            if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
+                ctx->wc.dp.nw_tos |= 0xfc;      /* DSCP is kept. */
+                f->dp.nw_tos = (f->dp.nw_tos & 0xfc)
+                               | (ofpact_get_SET_IP_ECN(a)->ecn & 0x03);
+                ctx->dirty |= DIRTY_IP_TOS;
+            }
+            break;
+        case OFPACT_SET_IP_TTL:
+            if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
+                f->dp.nw_ttl = ofpact_get_SET_IP_TTL(a)->ttl;
+                ctx->dirty |= DIRTY_IP_TTL;
+            }
+            break;
+        case OFPACT_SET_L4_SRC_PORT:
+        case OFPACT_SET_L4_DST_PORT: {
+            uint8_t proto = f->dp.nw_proto;
+            ctx->wc.dp.nw_proto = 0xff;
+            if (f->dp.dl_type == htons(ETH_TYPE_IP)
+                && (proto == IPPROTO_TCP_ || proto == IPPROTO_UDP_
+                    || proto == IPPROTO_SCTP_)) {
+                dps_be16 port = htons(ofpact_get_SET_L4_SRC_PORT(a)->port);
+                if (a->type == OFPACT_SET_L4_SRC_PORT) {
+                    f->dp.tp_src = port;
+                    ctx->dirty |= DIRTY_L4_SRC;
+                } else {
+                    f->dp.tp_dst = port;
+                    ctx->dirty |= DIRTY_L4_DST;
+                }
+            }
+            break;
+        }
+        case OFPACT_DEC_TTL:
+            if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
+                ctx->wc.dp.nw_ttl = 0xff;
+                if (f->dp.nw_ttl <= 1) {
+                    /* Would go to the controllers: none, so it stops. */
+                    ctx->stop = true;
+                    return;
+                }
+                f->dp.nw_ttl--;
+                ctx->dirty |= DIRTY_IP_TTL;
+            }
+            break;
+        case OFPACT_NOTE:
+            break;
+        case OFPACT_CLEAR_ACTIONS:
+            memset(ctx->action_set, 0, sizeof ctx->action_set);
+            break;
+        case OFPACT_WRITE_ACTIONS: {
+            const struct ofpact_nest *on = ofpact_get_WRITE_ACTIONS(a);
+            const struct ofpact *b;
+            OFPACT_FOR_EACH (b, ofpact_nest_get_actions(on),
+                             ofpact_nest_get_action_len(on)) {
+                ctx->action_set[b->type] = b;
+            }
+            break;
+        }
+        case OFPACT_WRITE_METADATA: {
+            const struct ofpact_metadata *m = ofpact_get_WRITE_METADATA(a);
+            uint64_t mask = be64toh(m->mask);
+            f->metadata = (f->metadata & ~mask) | (be64toh(m->metadata)
+                                                   & mask);
+            break;
+        }
+        case OFPACT_GOTO_TABLE:
+            do_table(ctx, ofpact_get_GOTO_TABLE(a)->table_id);
+            return;
+        case OFPACT_N_TYPES:
+        default:
+            break;
+        }
+    }
+}
+
+/* Runs the action set at the end of the pipeline, in OpenFlow's order:
+ * VLAN changes, field changes, then group or output. */
+static void
+do_action_set(struct xlate_ctx *ctx)
+{
+    static const enum ofpact_type order[] = {
+        OFPACT_STRIP_VLAN, OFPACT_PUSH_VLAN, OFPACT_DEC_TTL,
+        OFPACT_SET_VLAN_VID, OFPACT_SET_VLAN_PCP, OFPACT_SET_ETH_SRC,
+        OFPACT_SET_ETH_DST, OFPACT_SET_IPV4_SRC, OFPACT_SET_IPV4_DST,
+        OFPACT_SET_IP_DSCP, OFPACT_SET_IP_ECN, OFPACT_SET_IP_TTL,
+        OFPACT_SET_L4_SRC_PORT, OFPACT_SET_L4_DST_PORT, OFPACT_SET_FIELD,
+        OFPACT_REG_MOVE, OFPACT_GROUP, OFPACT_OUTPUT,
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(order) && !ctx->stop; i++) {
+        const struct ofpact *a = ctx->action_set[order[i]];
+        if (a) {
+            if (a->type == OFPACT_OUTPUT && ctx->action_set[OFPACT_GROUP]) {
+                continue;       /* A group takes the place of output. */
+            }
+            do_actions(ctx, a, OFPACT_ALIGN(a->len));
+        }
+    }
+}
+
+static void
+do_output(struct xlate_ctx *ctx, uint32_t ofport)
+{
+    const struct xlate_bridge *xb = ctx->xb;
+    uint32_t in_port = ctx->flow.in_port;
+    const struct xlate_port *p;
+
+    switch (ofport) {
+    case OFPP_IN_PORT:
+        p = port_by_ofport(xb, in_port);
+        if (p) {
+            commit(ctx);
+            dp_actions_put_output(&ctx->out->actions, p->dp_port);
+        }
+        break;
+    case OFPP_NORMAL:
+        do_normal(ctx);
+        break;
+    case OFPP_FLOOD:
+    case OFPP_ALL:
+        commit(ctx);
+        for (size_t i = 0; i < xb->n_ports; i++) {
+            if (xb->ports[i].ofport != in_port) {
+                dp_actions_put_output(&ctx->out->actions,
+                                      xb->ports[i].dp_port);
+            }
+        }
+        break;
+    case OFPP_TABLE:
+    case OFPP_CONTROLLER:
+    case OFPP_NONE:
+        break;
+    default:
+        /* OpenFlow never sends a packet back where it came from unless
+         * asked with IN_PORT. */
+        p = port_by_ofport(xb, ofport);
+        if (p && ofport != in_port) {
+            commit(ctx);
+            dp_actions_put_output(&ctx->out->actions, p->dp_port);
+        }
+        break;
+    }
+}
+
+/* The NORMAL action: NORMAL switching of the packet as it is now. */
+static void
+do_normal(struct xlate_ctx *ctx)
+{
+    struct normal_xlate_out nout;
+    struct flow key = ctx->flow.dp;
+    const struct xlate_port *in = port_by_ofport(ctx->xb, ctx->flow.in_port);
+
+    if (!in || !ctx->xb->nb) {
+        return;
+    }
+    commit(ctx);
+    key.in_port = in->dp_port;
+    normal_xlate_out_init(&nout);
+    normal_xlate(ctx->xb->nb, &key, ctx->now, &nout);
+
+    const uint64_t *m = (const uint64_t *) &nout.mask;
+    uint64_t *w = (uint64_t *) &ctx->wc.dp;
+    for (size_t i = 0; i < FLOW_N_WORDS; i++) {
+        w[i] |= m[i];
+    }
+    for (size_t i = 0; i < nout.actions.n_actions; i++) {
+        const struct dp_action *a = &nout.actions.actions[i];
+        struct dp_actions *acts = &ctx->out->actions;
+
+        /* Track the tag NORMAL leaves the packet with. */
+        switch (a->type) {
+        case DP_ACTION_OUTPUT:
+            dp_actions_put_output(acts, a->port);
+            break;
+        case DP_ACTION_PUSH_VLAN:
+            dp_actions_put_push_vlan(acts, a->vlan.tpid, a->vlan.tci);
+            ctx->base_tpid = a->vlan.tpid;
+            ctx->base_tci = a->vlan.tci;
+            break;
+        case DP_ACTION_POP_VLAN:
+            dp_actions_put_pop_vlan(acts);
+            ctx->base_tpid = ctx->base_tci = 0;
+            break;
+        case DP_ACTION_SET_ETH:
+        case DP_ACTION_SET_IPV4:
+        case DP_ACTION_SET_L4:
+            break;              /* NORMAL does not rewrite headers. */
+        }
+    }
+    normal_xlate_out_destroy(&nout);
+}
+
+/* Brings the datapath packet up to date with the OpenFlow view. */
+static void
+commit(struct xlate_ctx *ctx)
+{
+    struct dp_actions *acts = &ctx->out->actions;
+    const struct flow *f = &ctx->flow.dp;
+    unsigned int d = ctx->dirty;
+
+    if (f->vlan_tci[0] != ctx->base_tci || f->vlan_tpid[0] != ctx->base_tpid) {
+        if (ctx->base_tci & htons(VLAN_CFI)) {
+            dp_actions_put_pop_vlan(acts);
+        }
+        if (f->vlan_tci[0] & htons(VLAN_CFI)) {
+            dp_actions_put_push_vlan(acts, f->vlan_tpid[0], f->vlan_tci[0]);
+        }
+        ctx->base_tci = f->vlan_tci[0];
+        ctx->base_tpid = f->vlan_tpid[0];
+    }
+    if (d & (DIRTY_ETH_SRC | DIRTY_ETH_DST)) {
+        dp_actions_put_set_eth(acts, d & DIRTY_ETH_SRC ? &f->dl_src : NULL,
+                               d & DIRTY_ETH_DST ? &f->dl_dst : NULL);
+    }
+    uint8_t ip = ((d & DIRTY_IPV4_SRC ? DP_SET_IPV4_SRC : 0)
+                  | (d & DIRTY_IPV4_DST ? DP_SET_IPV4_DST : 0)
+                  | (d & DIRTY_IP_TOS ? DP_SET_IPV4_TOS : 0)
+                  | (d & DIRTY_IP_TTL ? DP_SET_IPV4_TTL : 0));
+    if (ip) {
+        dp_actions_put_set_ipv4(acts, ip, f->nw_src, f->nw_dst, f->nw_tos,
+                                f->nw_ttl);
+    }
+    uint8_t l4 = ((d & DIRTY_L4_SRC ? DP_SET_L4_SRC : 0)
+                  | (d & DIRTY_L4_DST ? DP_SET_L4_DST : 0));
+    if (l4) {
+        dp_actions_put_set_l4(acts, f->nw_proto, l4, f->tp_src, f->tp_dst);
+    }
+    ctx->dirty = 0;
+}
+
+/* set_field: the bits of field 'id' under 'mask' take 'value''s. */
+static void
+set_field(struct xlate_ctx *ctx, enum match_field_id id,
+          const union match_value *value, const union match_value *mask)
+{
+    const struct match_field *mf = match_field_info(id);
+    union match_value v;
+
+    match_field_get(mf, &ctx->flow, &v);
+    for (size_t i = 0; i < sizeof v.u8; i++) {
+        v.u8[i] = (v.u8[i] & ~mask->u8[i]) | (value->u8[i] & mask->u8[i]);
+    }
+    if (mf->id == MATCH_F_VLAN_VID || mf->id == MATCH_F_VLAN_PCP
+        || mf->id == MATCH_F_DL_VLAN || mf->id == MATCH_F_VLAN_TCI) {
+        /* Kept bits of the tag come from the packet. */
+        ctx->wc.dp.vlan_tci[0] = 0xffff;
+    }
+    match_field_set_flow(mf, &v, &ctx->flow);
+
+    switch (mf->id) {
+    case MATCH_F_ETH_SRC: ctx->dirty |= DIRTY_ETH_SRC; break;
+    case MATCH_F_ETH_DST: ctx->dirty |= DIRTY_ETH_DST; break;
+    case MATCH_F_IPV4_SRC: ctx->dirty |= DIRTY_IPV4_SRC; break;
+    case MATCH_F_IPV4_DST: ctx->dirty |= DIRTY_IPV4_DST; break;
+    case MATCH_F_IP_DSCP:
+    case MATCH_F_NW_TOS:
+    case MATCH_F_IP_ECN:
+        ctx->wc.dp.nw_tos = 0xff;
+        ctx->dirty |= DIRTY_IP_TOS;
+        break;
+    case MATCH_F_NW_TTL: ctx->dirty |= DIRTY_IP_TTL; break;
+    case MATCH_F_TCP_SRC: case MATCH_F_UDP_SRC: case MATCH_F_SCTP_SRC:
+        ctx->dirty |= DIRTY_L4_SRC;
+        break;
+    case MATCH_F_TCP_DST: case MATCH_F_UDP_DST: case MATCH_F_SCTP_DST:
+        ctx->dirty |= DIRTY_L4_DST;
+        break;
+    default:
+        /* Metadata, registers, in_port, VLAN (committed as push/pop);
+         * fields the datapath cannot rewrite yet stay OpenFlow-only. */
+        break;
+    }
+}
+
+/* Bit 'i' (0: least significant) of an 'n_bytes' big-endian value. */
+static bool
+value_bit(const union match_value *v, unsigned int n_bytes, unsigned int i)
+{
+    return (v->u8[n_bytes - 1 - i / 8] >> (i % 8)) & 1;
+}
+
+static void
+value_set_bit(union match_value *v, unsigned int n_bytes, unsigned int i,
+              bool bit)
+{
+    uint8_t *byte = &v->u8[n_bytes - 1 - i / 8];
+    *byte = (uint8_t) ((*byte & ~(1u << (i % 8))) | ((unsigned) bit
+                                                     << (i % 8)));
+}
+
+/* move: dst[] = src[], and the megaflow depends on the source bits. */
+static void
+reg_move(struct xlate_ctx *ctx, const struct ofpact_reg_move *move)
+{
+    const struct match_field *src = match_field_info(move->src.field);
+    const struct match_field *dst = match_field_info(move->dst.field);
+    union match_value sv, dv, wv;
+
+    match_field_get(src, &ctx->flow, &sv);
+    match_field_get(dst, &ctx->flow, &dv);
+    match_field_get(src, &ctx->wc, &wv);
+    for (unsigned int i = 0; i < move->src.n_bits; i++) {
+        value_set_bit(&dv, dst->n_bytes, move->dst.ofs + i,
+                      value_bit(&sv, src->n_bytes, move->src.ofs + i));
+        value_set_bit(&wv, src->n_bytes, move->src.ofs + i, true);
+    }
+    match_field_set_flow(src, &wv, &ctx->wc);
+
+    union match_value dmask;
+    memset(&dmask, 0, sizeof dmask);
+    for (unsigned int i = 0; i < move->dst.n_bits; i++) {
+        value_set_bit(&dmask, dst->n_bytes, move->dst.ofs + i, true);
+    }
+    set_field(ctx, dst->id, &dv, &dmask);
+}
+
+static const struct xlate_port *
+port_by_ofport(const struct xlate_bridge *xb, uint32_t ofport)
+{
+    for (size_t i = 0; i < xb->n_ports; i++) {
+        if (xb->ports[i].ofport == ofport) {
+            return &xb->ports[i];
+        }
+    }
+    return NULL;
+}
+
+static const struct xlate_port *
+port_by_dp_port(const struct xlate_bridge *xb, uint32_t dp_port)
+{
+    for (size_t i = 0; i < xb->n_ports; i++) {
+        if (xb->ports[i].dp_port == dp_port) {
+            return &xb->ports[i];
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,74 @@
+/* Translation: an upcall's flow through a bridge's OpenFlow tables into
+ * datapath actions and a megaflow mask.
+ *
+ * ofproto_xlate() looks the packet up in table 0, executes the rule's
+ * actions (lib/ofp-actions.h) on an OpenFlow view of the packet, and
+ * follows resubmit and goto_table into other tables.  Header changes are
+ * emitted as datapath set actions just before the output that needs them,
+ * for the fields actions wrote (whatever the packet held before, so that
+ * the decision to write does not depend on the packet's value); VLAN
+ * changes as pop_vlan/push_vlan.  The NORMAL action hands the packet, as
+ * it is at that point, to NORMAL switching (ofproto/normal.c) and appends
+ * its actions.
+ *
+ * The megaflow mask ('out->mask') covers in_port, recirc_id, dl_type and
+ * the outer tag's presence bit (as every datapath flow does), the bits of
+ * every classifier subtable the lookups probed, NORMAL's mask, and what
+ * actions read from the packet (the PCP that mod_vlan_vid keeps, the TTL
+ * that dec_ttl checks, the sources of move).
+ *
+ * 'out->version' is ofproto_version() as the lookups saw it: the actions
+ * are right until the tables change after that version.
+ *
+ * Threads: any; ofproto_xlate() takes the ofproto's read lock itself.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#ifndef OFPROTO_XLATE_H
+#define OFPROTO_XLATE_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "dp-actions.h"
+#include "flow.h"
+
+struct normal_bridge;
+struct ofproto;
+struct ofproto_rule;
+
+/* A port of the bridge: its OpenFlow and datapath numbers. */
+struct xlate_port {
+    uint32_t ofport;            /* MATCH_OFPP_LOCAL for the local port. */
+    uint32_t dp_port;
+};
+
+/* What translation needs of a bridge.  The caller keeps it unchanged for
+ * the duration of the call. */
+struct xlate_bridge {
+    struct ofproto *ofproto;
+    struct normal_bridge *nb;   /* For the NORMAL action. */
+    const struct xlate_port *ports;     /* In flood order. */
+    size_t n_ports;
+};
+
+/* Limits, as Open vSwitch's: nesting of resubmit and goto_table, and
+ * lookups in all. */
+#define XLATE_MAX_DEPTH 64
+#define XLATE_MAX_RESUBMITS 4096
+
+struct xlate_out {
+    struct dp_actions actions;  /* Empty: drop. */
+    struct flow mask;           /* Megaflow mask. */
+    uint64_t version;           /* ofproto_version() the lookups saw. */
+    unsigned int n_lookups;     /* Table lookups made. */
+    bool error;                 /* Translation stopped (limit reached). */
+};
+
+void xlate_out_init(struct xlate_out *);
+void xlate_out_destroy(struct xlate_out *);
+
+int ofproto_xlate(const struct xlate_bridge *, const struct flow *key,
+                  long long now, struct xlate_out *);
+
+#endif /* ofproto-xlate.h */
