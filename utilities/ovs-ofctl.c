@@ -201,16 +201,17 @@ open_vconn(const char *name)
     } else if (!stat(bridge_path, &st) && S_ISSOCK(st.st_mode)) {
         vconn_name = xasprintf("unix:%s", bridge_path);
     } else {
+        free(bridge_path);
         util_fatal(0, "%s is not a bridge or a socket", name);
     }
+    free(bridge_path);
     error = vconn_open_block(vconn_name, allowed_versions, timeout_msec,
                              &vconn);
+    free(vconn_name);
     if (error) {
         util_fatal(0, "%s: failed to connect to socket (%s)", name,
                    util_strerror(error));
     }
-    free(vconn_name);
-    free(bridge_path);
     return vconn;
 }
 

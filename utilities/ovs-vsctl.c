@@ -315,12 +315,12 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
 
         case OPT_LOCAL:
             *prep = xrealloc(*prep, (*n_prep + 1) * sizeof **prep);
-            (*prep)[(*n_prep)++] = argv[prev];
-            if (optind - prev == 2) {
-                /* "--id @x": join as "--id=@x". */
-                (*prep)[*n_prep - 1] = xasprintf("%s=%s", argv[prev],
-                                                 argv[prev + 1]);
-            }
+            /* "--id @x": joined as "--id=@x".  Each entry is the caller's
+             * to free. */
+            (*prep)[(*n_prep)++] = (optind - prev == 2
+                                    ? xasprintf("%s=%s", argv[prev],
+                                                argv[prev + 1])
+                                    : xstrdup(argv[prev]));
             break;
         case '?':
             if (optopt) {
@@ -2719,6 +2719,9 @@ main(int argc, char *argv[])
         free(commands[i].options);
     }
     free(commands);
+    for (i = 0; i < (int) n_pre; i++) {
+        free(pre[i]);
+    }
     free(pre);
     free(db);
     free(columns_opt);
