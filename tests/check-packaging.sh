@@ -298,8 +298,8 @@ has () {
         grep -q "^$f\$" "$W/$has_p.files" || { echo "$has_p: no $f"; return 1; }
     done
 }
-check "dpswitch-common holds ovs-vsctl, ovs-appctl, ovsdb-tool, ovsdb-client" \
-    has dpswitch-common /usr/bin/ovs-vsctl /usr/bin/ovs-appctl \
+check "dpswitch-common holds ovs-vsctl, ovs-appctl, ovs-ofctl, ovsdb-tool, ovsdb-client" \
+    has dpswitch-common /usr/bin/ovs-vsctl /usr/bin/ovs-appctl /usr/bin/ovs-ofctl \
         /usr/bin/ovsdb-tool /usr/bin/ovsdb-client \
         /usr/share/man/man8/ovs-vsctl.8.gz
 check "dpswitch-switch holds the daemons, ovs-ctl, units, defaults, logrotate" \
