@@ -90,6 +90,7 @@ TESTSUITE_AT += tests/ofproto-macros.at tests/vswitchd.at \
 # TCP through kernel ports against Open vSwitch (run by hand, as root).
 EXTRA_DIST += tests/perf/kernel-tcp.sh tests/perf/csum-gain
 EXTRA_DIST += tests/ofp-print-corpus.txt tests/ofp-actions-corpus.txt
+EXTRA_DIST += tests/lsan.supp
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOTEST_PATH = utilities:ovsdb:vswitchd:tests
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/package.m4 tests/atlocal.in
