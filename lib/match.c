@@ -119,6 +119,8 @@ static uint64_t field_bits(const struct match_field *);
 static bool prereq_ok(enum match_prereq, const struct match *);
 static bool location_prereqs_ok(const struct match_field *,
                                 const struct match *);
+static void set_by_id(struct match *, enum match_field_id, const void *value,
+                      const void *mask, size_t size);
 
 /* Returns the description of field 'id'. */
 const struct match_field *
@@ -286,18 +288,6 @@ match_normalize(struct match *match)
     for (size_t i = 0; i < MATCH_FLOW_N_WORDS; i++) {
         f[i] &= m[i];
     }
-}
-
-static void
-set_by_id(struct match *match, enum match_field_id id, const void *value,
-          const void *mask, size_t size)
-{
-    union match_value v, m;
-    memset(&v, 0, sizeof v);
-    memset(&m, 0, sizeof m);
-    memcpy(v.u8, value, size);
-    memcpy(m.u8, mask, size);
-    match_field_set(match_field_info(id), &v, &m, match);
 }
 
 /* Matches OpenFlow input port 'ofp_port' (16-bit space). */
@@ -597,6 +587,18 @@ match_mask_is_subset(const struct match_flow *a, const struct match_flow *b)
 }
 
 /* Fields copied byte for byte: MAC and IPv6 addresses. */
+static void
+set_by_id(struct match *match, enum match_field_id id, const void *value,
+          const void *mask, size_t size)
+{
+    union match_value v, m;
+    memset(&v, 0, sizeof v);
+    memset(&m, 0, sizeof m);
+    memcpy(v.u8, value, size);
+    memcpy(m.u8, mask, size);
+    match_field_set(match_field_info(id), &v, &m, match);
+}
+
 static bool
 is_wide(const struct match_field *mf)
 {
