@@ -72,6 +72,26 @@ dp_test_check_no_leak(void **state DPS_UNUSED)
     return dp_test_pools_full() ? 0 : -1;
 }
 
+/* Returns a packet from 'pool' of 'size' bytes (at most 9100) filled with
+ * 'fill' behind an Ethernet header to the broadcast address from
+ * 02:00:00:00:00:01 with type 0x88b5 (local experimental, so that nothing
+ * parses further), or NULL if 'size' is too large or the pool is empty. */
+struct dp_packet *
+dp_test_eth_packet(struct rte_mempool *pool, size_t size, uint8_t fill)
+{
+    uint8_t data[9100];
+
+    if (size > sizeof data) {
+        return NULL;
+    }
+    memset(data, fill, size);
+    memset(data, 0xff, 6);
+    memcpy(data + 6, "\x02\x00\x00\x00\x00\x01", 6);
+    data[12] = 0x88;
+    data[13] = 0xb5;
+    return dp_packet_alloc_data(pool, data, size);
+}
+
 /* Returns a packet from 'pool' holding the 'size' bytes at 'data', with
  * 'first' bytes in its first segment (after the default headroom) and
  * 'rest' bytes (or what is left) in each following one.  'first' may be 0

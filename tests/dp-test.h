@@ -26,6 +26,8 @@ void dp_test_init(const char *name);
 void dp_test_fini(void);
 bool dp_test_pools_full(void);
 
+struct dp_packet *dp_test_eth_packet(struct rte_mempool *, size_t size,
+                                     uint8_t fill);
 struct dp_packet *dp_test_chain(struct rte_mempool *, const void *data,
                                 size_t size, size_t first, size_t rest);
 bool dp_test_chain_ok(const struct dp_packet *);

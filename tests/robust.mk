@@ -36,6 +36,6 @@ CLEANFILES += $(SOAK_REPORT)
 # The ASan guard zones of received packets, and that an overrun is reported.
 check_PROGRAMS += tests/test-rx-guard
 TESTS += tests/test-rx-guard
-tests_test_rx_guard_SOURCES = tests/test-rx-guard.c
+tests_test_rx_guard_SOURCES = tests/test-rx-guard.c $(DP_TEST_COMMON)
 tests_test_rx_guard_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_rx_guard_LDADD = $(DPIF_LIBS) $(CMOCKA_LIBS)

@@ -6,7 +6,7 @@ DPDK_UNIT_TESTS = tests/test-dpdk
 check_PROGRAMS += $(DPDK_UNIT_TESTS)
 TESTS += $(DPDK_UNIT_TESTS)
 
-tests_test_dpdk_SOURCES = tests/test-dpdk.c
+tests_test_dpdk_SOURCES = tests/test-dpdk.c $(DP_TEST_COMMON)
 tests_test_dpdk_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_dpdk_LDADD = $(DPIF_LIBS) $(CMOCKA_LIBS)
 

@@ -20,6 +20,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include "dp-packet.h"
+#include "dp-test.h"
 #include "dpdk.h"
 #include "netdev-dpdk.h"
 #include "netdev-provider.h"
@@ -55,16 +56,8 @@ open_dpdk(const char *name, const char *devargs)
 static struct dp_packet *
 make_packet_in(struct rte_mempool *pool, size_t size, uint8_t fill)
 {
-    uint8_t data[9100];
+    struct dp_packet *p = dp_test_eth_packet(pool, size, fill);
 
-    assert_true(size <= sizeof data);
-    memset(data, fill, size);
-    /* Ethernet: broadcast to, some source, IPv4-less type. */
-    memset(data, 0xff, 6);
-    memcpy(data + 6, "\x02\x00\x00\x00\x00\x01", 6);
-    data[12] = 0x88;
-    data[13] = 0xb5;
-    struct dp_packet *p = dp_packet_alloc_data(pool, data, size);
     assert_non_null(p);
     return p;
 }

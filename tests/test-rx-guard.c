@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "dp-packet.h"
+#include "dp-test.h"
 #include "dpdk.h"
 #include "dynamic-string.h"
 #include "netdev-dpdk.h"
@@ -42,17 +43,8 @@
 static struct dp_packet *
 make_packet(size_t size, uint8_t fill)
 {
-    uint8_t data[9100];
+    struct dp_packet *p = dp_test_eth_packet(dpdk_default_pool(), size, fill);
 
-    assert_true(size <= sizeof data);
-    memset(data, fill, size);
-    memset(data, 0xff, 6);
-    memcpy(data + 6, "\x02\x00\x00\x00\x00\x01", 6);
-    data[12] = 0x88;
-    data[13] = 0xb5;
-
-    struct dp_packet *p = dp_packet_alloc_data(dpdk_default_pool(), data,
-                                               size);
     assert_non_null(p);
     return p;
 }
