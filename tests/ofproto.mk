@@ -18,11 +18,13 @@ tests_test_normal_SOURCES = tests/test-normal.c
 tests_test_normal_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_normal_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)
 
-tests_test_classifier_SOURCES = tests/test-classifier.c
+MATCH_TEST_COMMON = tests/match-test.c tests/match-test.h
+
+tests_test_classifier_SOURCES = tests/test-classifier.c $(MATCH_TEST_COMMON)
 tests_test_classifier_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_classifier_LDADD = $(GENERIC_LIBS) $(CMOCKA_LIBS)
 
-tests_test_ofproto_SOURCES = tests/test-ofproto.c
+tests_test_ofproto_SOURCES = tests/test-ofproto.c $(MATCH_TEST_COMMON)
 tests_test_ofproto_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_ofproto_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)
 

@@ -13,35 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "classifier.h"
+#include "match-test.h"
 #include "util.h"
-
-static struct match
-ip_dst_match(uint32_t dst, int plen)
-{
-    struct match m;
-    match_init_catchall(&m);
-    match_set_dl_type(&m, htons(ETH_TYPE_IP));
-    match_set_nw_dst_masked(&m, htonl(dst),
-                            plen ? htonl(UINT32_MAX << (32 - plen)) : 0);
-    return m;
-}
-
-static struct match_flow
-ip_flow(uint32_t src, uint32_t dst)
-{
-    struct match_flow f;
-    memset(&f, 0, sizeof f);
-    f.dp.dl_type = htons(ETH_TYPE_IP);
-    f.dp.nw_src = htonl(src);
-    f.dp.nw_dst = htonl(dst);
-    return f;
-}
 
 static void
 test_empty(void **state DPS_UNUSED)
 {
     struct classifier cls;
-    struct match_flow f = ip_flow(1, 2), wc;
+    struct match_flow f = match_test_ip_flow(1, 2), wc;
 
     classifier_init(&cls);
     memset(&wc, 0, sizeof wc);
@@ -63,9 +42,9 @@ test_priorities_and_wc(void **state DPS_UNUSED)
     classifier_init(&cls);
     match_init_catchall(&catchall);
     cls_rule_init(&any, &catchall, 0);
-    struct match m = ip_dst_match(0x0a000000, 8);
+    struct match m = match_test_ip_dst(0x0a000000, 8);
     cls_rule_init(&net, &m, 100);
-    m = ip_dst_match(0x0a000005, 32);
+    m = match_test_ip_dst(0x0a000005, 32);
     cls_rule_init(&host, &m, 50);
     assert_null(classifier_insert(&cls, &any));
     assert_null(classifier_insert(&cls, &net));
@@ -75,7 +54,7 @@ test_priorities_and_wc(void **state DPS_UNUSED)
     /* 10.0.0.5 matches all three; the /8 has the highest priority, and the
      * lookup stops before the lower subtables: wc has only dl_type and
      * the /8. */
-    struct match_flow f = ip_flow(1, 0x0a000005), wc;
+    struct match_flow f = match_test_ip_flow(1, 0x0a000005), wc;
     memset(&wc, 0, sizeof wc);
     assert_ptr_equal(classifier_lookup(&cls, &f, &wc), &net);
     assert_int_equal(wc.dp.nw_dst, htonl(0xff000000));
@@ -84,13 +63,13 @@ test_priorities_and_wc(void **state DPS_UNUSED)
 
     /* 11.0.0.5 misses the /8 and the host: the catch-all, after consulting
      * all the masks. */
-    f = ip_flow(1, 0x0b000005);
+    f = match_test_ip_flow(1, 0x0b000005);
     memset(&wc, 0, sizeof wc);
     assert_ptr_equal(classifier_lookup(&cls, &f, &wc), &any);
     assert_int_equal(wc.dp.nw_dst, htonl(0xffffffff));
 
     classifier_remove(&cls, &net);
-    f = ip_flow(1, 0x0a000005);
+    f = match_test_ip_flow(1, 0x0a000005);
     assert_ptr_equal(classifier_lookup(&cls, &f, NULL), &host);
     classifier_remove(&cls, &host);
     classifier_remove(&cls, &any);
@@ -103,7 +82,7 @@ test_same_match(void **state DPS_UNUSED)
 {
     struct classifier cls;
     struct cls_rule a, b, c, d;
-    struct match m = ip_dst_match(0x0a000000, 24);
+    struct match m = match_test_ip_dst(0x0a000000, 24);
 
     classifier_init(&cls);
     cls_rule_init(&a, &m, 10);
@@ -116,11 +95,11 @@ test_same_match(void **state DPS_UNUSED)
     assert_ptr_equal(classifier_insert(&cls, &d), &b);      /* Replaced. */
     assert_int_equal(classifier_count(&cls), 3);
 
-    struct match_flow f = ip_flow(0, 0x0a000001);
+    struct match_flow f = match_test_ip_flow(0, 0x0a000001);
     assert_ptr_equal(classifier_lookup(&cls, &f, NULL), &d);
     assert_ptr_equal(classifier_find_exactly(&cls, &m, 20), &c);
     assert_null(classifier_find_exactly(&cls, &m, 25));
-    struct match other = ip_dst_match(0x0a000000, 16);
+    struct match other = match_test_ip_dst(0x0a000000, 16);
     assert_null(classifier_find_exactly(&cls, &other, 20));
 
     classifier_remove(&cls, &d);
@@ -140,11 +119,11 @@ test_loose_and_overlap(void **state DPS_UNUSED)
     struct match m;
 
     classifier_init(&cls);
-    m = ip_dst_match(0x0a000000, 24);
+    m = match_test_ip_dst(0x0a000000, 24);
     cls_rule_init(&r1, &m, 5);
-    m = ip_dst_match(0x0a000001, 32);
+    m = match_test_ip_dst(0x0a000001, 32);
     cls_rule_init(&r2, &m, 5);
-    m = ip_dst_match(0x0b000001, 32);
+    m = match_test_ip_dst(0x0b000001, 32);
     cls_rule_init(&r3, &m, 7);
     classifier_insert(&cls, &r1);
     classifier_insert(&cls, &r2);
@@ -152,7 +131,7 @@ test_loose_and_overlap(void **state DPS_UNUSED)
 
     /* ip,nw_dst=10.0.0.0/8 loosely matches r1 and r2. */
     struct cls_rule **rules;
-    m = ip_dst_match(0x0a000000, 8);
+    m = match_test_ip_dst(0x0a000000, 8);
     size_t n = classifier_collect(&cls, &m, &rules);
     assert_int_equal(n, 2);
     assert_true((rules[0] == &r1 && rules[1] == &r2)
@@ -167,15 +146,15 @@ test_loose_and_overlap(void **state DPS_UNUSED)
     free(rules);
 
     /* tcp is more specific than ip: r1 does not loosely match it. */
-    m = ip_dst_match(0x0a000000, 8);
+    m = match_test_ip_dst(0x0a000000, 8);
     match_set_nw_proto(&m, 6);
     assert_false(cls_rule_is_loose_match(&r1, &m));
 
     /* Overlap: same priority and some packet matches both. */
-    m = ip_dst_match(0x0a000001, 32);
+    m = match_test_ip_dst(0x0a000001, 32);
     assert_true(classifier_overlaps(&cls, &m, 5));
     assert_false(classifier_overlaps(&cls, &m, 7));
-    m = ip_dst_match(0x0c000000, 8);
+    m = match_test_ip_dst(0x0c000000, 8);
     assert_false(classifier_overlaps(&cls, &m, 5));
     assert_true(classifier_overlaps(&cls, &all, 7));
     classifier_destroy(&cls);

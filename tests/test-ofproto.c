@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "match-test.h"
 #include "ofproto/ofproto.h"
 #include "util.h"
 
@@ -46,27 +47,6 @@ outputs_to(const struct ofproto_rule *rule, uint32_t port,
             && !memcmp(rule->ofpacts, want, rule->ofpacts_len));
 }
 
-static struct match
-ip_dst(uint32_t dst, int plen)
-{
-    struct match m;
-    match_init_catchall(&m);
-    match_set_dl_type(&m, htons(ETH_TYPE_IP));
-    match_set_nw_dst_masked(&m, htonl(dst),
-                            plen ? htonl(UINT32_MAX << (32 - plen)) : 0);
-    return m;
-}
-
-static struct match_flow
-ip_flow(uint32_t dst)
-{
-    struct match_flow f;
-    memset(&f, 0, sizeof f);
-    f.dp.dl_type = htons(ETH_TYPE_IP);
-    f.dp.nw_dst = htonl(dst);
-    return f;
-}
-
 static enum ofproto_error
 flow_mod(struct ofproto *p, enum ofproto_fm_command cmd, uint8_t table,
          const struct match *m, int priority, uint64_t cookie,
@@ -97,8 +77,8 @@ static void
 test_add_lookup_replace(void **state DPS_UNUSED)
 {
     struct ofproto *p = ofproto_create("br0");
-    struct match m = ip_dst(0x0a000000, 8), all;
-    struct match_flow f = ip_flow(0x0a000001);
+    struct match m = match_test_ip_dst(0x0a000000, 8), all;
+    struct match_flow f = match_test_ip_flow(0, 0x0a000001);
 
     match_init_catchall(&all);
     uint64_t v0 = ofproto_version(p);
@@ -133,7 +113,7 @@ test_add_lookup_replace(void **state DPS_UNUSED)
     assert_int_equal(r->flags, 0);
 
     /* Other flows: table 0's catch-all; other tables are empty. */
-    struct match_flow g = ip_flow(0x0b000001);
+    struct match_flow g = match_test_ip_flow(0, 0x0b000001);
     assert_string_equal(actions_of(ofproto_lookup(p, 0, &g, NULL)),
                         "NORMAL");
     assert_null(ofproto_lookup(p, 1, &g, NULL));
@@ -153,8 +133,8 @@ static void
 test_check_overlap(void **state DPS_UNUSED)
 {
     struct ofproto *p = ofproto_create("br0");
-    struct match a = ip_dst(0x0a000000, 8), b = ip_dst(0x0a010000, 16);
-    struct match c = ip_dst(0x0b000000, 8);
+    struct match a = match_test_ip_dst(0x0a000000, 8), b = match_test_ip_dst(0x0a010000, 16);
+    struct match c = match_test_ip_dst(0x0b000000, 8);
 
     assert_int_equal(flow_mod(p, OFPROTO_FC_ADD, 0, &a, 10, 0, 0, "x", 0),
                      OFPROTO_OK);
@@ -174,8 +154,8 @@ static void
 test_modify(void **state DPS_UNUSED)
 {
     struct ofproto *p = ofproto_create("br0");
-    struct match a = ip_dst(0x0a000000, 8), b = ip_dst(0x0a010000, 16);
-    struct match wide = ip_dst(0, 0), other = ip_dst(0x0b000000, 8);
+    struct match a = match_test_ip_dst(0x0a000000, 8), b = match_test_ip_dst(0x0a010000, 16);
+    struct match wide = match_test_ip_dst(0, 0), other = match_test_ip_dst(0x0b000000, 8);
     struct ofproto_flow_mod fm;
     struct ofproto_rule **rules;
     struct ofproto_flow_query q;
@@ -202,7 +182,7 @@ test_modify(void **state DPS_UNUSED)
     fm.cookie_mask = UINT64_MAX;
     fm.ofpacts = "c";
     assert_int_equal(ofproto_flow_mod(p, &fm, 6), OFPROTO_OK);
-    struct match_flow f = ip_flow(0x0a010001), g = ip_flow(0x0a020001);
+    struct match_flow f = match_test_ip_flow(0, 0x0a010001), g = match_test_ip_flow(0, 0x0a020001);
     assert_string_equal(actions_of(ofproto_lookup(p, 0, &f, NULL)), "c");
     assert_string_equal(actions_of(ofproto_lookup(p, 0, &g, NULL)), "m");
 
@@ -222,7 +202,7 @@ test_modify(void **state DPS_UNUSED)
     fm.match = other;           /* ...so OpenFlow 1.0 semantics add it. */
     assert_int_equal(ofproto_flow_mod(p, &fm, 7), OFPROTO_OK);
     assert_int_equal(ofproto_n_rules(p, 0), 3);
-    struct match_flow h = ip_flow(0x0b000001);
+    struct match_flow h = match_test_ip_flow(0, 0x0b000001);
     r = ofproto_lookup(p, 0, &h, NULL);
     assert_int_equal(r->cookie, 0x99);
     assert_int_equal(r->cr.priority, 11);
@@ -241,7 +221,7 @@ test_delete(void **state DPS_UNUSED)
 {
     struct ofproto *p = ofproto_create("br0");
     struct removed rem = { 0 };
-    struct match a = ip_dst(0x0a000000, 8), b = ip_dst(0x0a010000, 16);
+    struct match a = match_test_ip_dst(0x0a000000, 8), b = match_test_ip_dst(0x0a010000, 16);
     struct match all;
     struct ofproto_flow_mod fm;
 
@@ -273,7 +253,7 @@ test_delete(void **state DPS_UNUSED)
      * specific); no send_flow_rem on them. */
     ofproto_flow_mod_init(&fm, OFPROTO_FC_DELETE);
     fm.table_id = OFPROTO_TABLE_ALL;
-    fm.match = ip_dst(0, 0);
+    fm.match = match_test_ip_dst(0, 0);
     assert_int_equal(ofproto_flow_mod(p, &fm, 9), OFPROTO_OK);
     assert_int_equal(ofproto_n_rules_total(p), 1);
     assert_int_equal(rem.n, 1);
@@ -296,7 +276,7 @@ test_timeouts(void **state DPS_UNUSED)
     struct ofproto *p = ofproto_create("br0");
     struct removed rem = { 0 };
     struct ofproto_flow_mod fm;
-    struct match a = ip_dst(0x0a000000, 8), b = ip_dst(0x0b000000, 8);
+    struct match a = match_test_ip_dst(0x0a000000, 8), b = match_test_ip_dst(0x0b000000, 8);
 
     ofproto_set_flow_removed_cb(p, record_removed, &rem);
     assert_int_equal(ofproto_next_wakeup(p), LLONG_MAX);
@@ -315,7 +295,7 @@ test_timeouts(void **state DPS_UNUSED)
     assert_int_equal(ofproto_next_wakeup(p), 11000);
 
     /* Traffic keeps the idle one alive. */
-    struct match_flow f = ip_flow(0x0a000001);
+    struct match_flow f = match_test_ip_flow(0, 0x0a000001);
     ofproto_rule_credit(ofproto_lookup(p, 0, &f, NULL), 1, 64, 9000);
     ofproto_run(p, 11000);
     assert_int_equal(ofproto_n_rules(p, 0), 2);
@@ -355,7 +335,7 @@ static void
 test_collect(void **state DPS_UNUSED)
 {
     struct ofproto *p = ofproto_create("br0");
-    struct match a = ip_dst(0x0a000000, 8), b = ip_dst(0x0a010000, 16);
+    struct match a = match_test_ip_dst(0x0a000000, 8), b = match_test_ip_dst(0x0a010000, 16);
     struct ofproto_flow_query q;
     struct ofproto_rule **rules;
 
