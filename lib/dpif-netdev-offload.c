@@ -136,6 +136,12 @@ struct free_mark {
 static void *offload_thread_main(void *);
 static void enqueue(struct offload_thread *, struct req *);
 static struct req *dequeue(struct offload_thread *);
+static void entry_teardown(struct offload_thread *, struct entry *,
+                           bool remove_rule);
+static struct offload_thread *thread_for(struct dp_offload *,
+                                         const struct dp_ufid *);
+static struct req *req_create(enum req_type, struct dp_flow *);
+static double square_root(double);
 
 /* See dpif-netdev-offload.h. */
 struct dp_offload *
@@ -168,9 +174,6 @@ dp_offload_create(struct dp_netdev *dp, unsigned int n_threads)
     }
     return ofl;
 }
-
-static void entry_teardown(struct offload_thread *, struct entry *,
-                           bool remove_rule);
 
 /* See dpif-netdev-offload.h. */
 void
@@ -207,26 +210,6 @@ dp_offload_destroy(struct dp_offload *ofl)
     pthread_mutex_destroy(&ofl->mark_mutex);
     free(ofl->free_marks);
     free(ofl);
-}
-
-static struct offload_thread *
-thread_for(struct dp_offload *ofl, const struct dp_ufid *ufid)
-{
-    return &ofl->threads[ufid->u32[0] % ofl->n_threads];
-}
-
-static struct req *
-req_create(enum req_type type, struct dp_flow *flow)
-{
-    struct req *r = xzalloc(sizeof *r);
-
-    r->type = type;
-    if (flow) {
-        dp_flow_ref(flow);
-        r->flow = flow;
-    }
-    r->enqueued_us = time_usec();
-    return r;
 }
 
 /* See dpif-netdev-offload.h. */
@@ -289,24 +272,6 @@ dp_offload_n_threads(const struct dp_offload *ofl)
     return ofl ? ofl->n_threads : 0;
 }
 
-/* Square root by Newton's method (no libm for one statistic). */
-static double
-square_root(double x)
-{
-    if (x <= 0) {
-        return 0;
-    }
-    double r = x >= 1 ? x : 1;
-    for (int i = 0; i < 64; i++) {
-        double next = (r + x / r) / 2;
-        if (next >= r) {
-            break;
-        }
-        r = next;
-    }
-    return r;
-}
-
 /* See dpif-netdev-offload.h. */
 void
 dp_offload_get_stats(struct dp_offload *ofl, unsigned int id,
@@ -325,6 +290,50 @@ dp_offload_get_stats(struct dp_offload *ofl, unsigned int id,
     s->ema_mean = t->ema_mean;
     s->ema_stddev = square_root(t->ema_var);
     pthread_mutex_unlock(&t->stats_mutex);
+}
+
+void
+dp_offload_set_mark_reuse_ms(long long int ms)
+{
+    __atomic_store_n(&mark_reuse_ms, ms, __ATOMIC_RELAXED);
+}
+
+static struct offload_thread *
+thread_for(struct dp_offload *ofl, const struct dp_ufid *ufid)
+{
+    return &ofl->threads[ufid->u32[0] % ofl->n_threads];
+}
+
+static struct req *
+req_create(enum req_type type, struct dp_flow *flow)
+{
+    struct req *r = xzalloc(sizeof *r);
+
+    r->type = type;
+    if (flow) {
+        dp_flow_ref(flow);
+        r->flow = flow;
+    }
+    r->enqueued_us = time_usec();
+    return r;
+}
+
+/* Square root by Newton's method (no libm for one statistic). */
+static double
+square_root(double x)
+{
+    if (x <= 0) {
+        return 0;
+    }
+    double r = x >= 1 ? x : 1;
+    for (int i = 0; i < 64; i++) {
+        double next = (r + x / r) / 2;
+        if (next >= r) {
+            break;
+        }
+        r = next;
+    }
+    return r;
 }
 
 /* The queue. */
@@ -458,12 +467,6 @@ mark_release(struct dp_offload *ofl, uint32_t mark)
     mr->ofl = ofl;
     mr->mark = mark;
     dp_rcu_postpone(ofl->dp->rcu, mark_release_cb, mr);
-}
-
-void
-dp_offload_set_mark_reuse_ms(long long int ms)
-{
-    __atomic_store_n(&mark_reuse_ms, ms, __ATOMIC_RELAXED);
 }
 
 /* Entries. */

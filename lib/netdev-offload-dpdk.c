@@ -29,155 +29,19 @@ COVERAGE_DEFINE(netdev_offload_dpdk_unsupported);
 COVERAGE_DEFINE(netdev_offload_dpdk_refused);
 COVERAGE_DEFINE(netdev_offload_dpdk_queue_fallback);
 
-/* Translation. */
-
-static bool
-is_zero(const void *p_, size_t n)
-{
-    const uint8_t *p = p_;
-
-    for (size_t i = 0; i < n; i++) {
-        if (p[i]) {
-            return false;
-        }
-    }
-    return true;
-}
-
 #define CONSUME(REM, FIELD) memset(&(REM)->FIELD, 0, sizeof (REM)->FIELD)
 
-static void
-add_item(struct netdev_offload_dpdk_pattern *pt, enum rte_flow_item_type type,
-         const void *spec, const void *mask)
-{
-    struct rte_flow_item *item = &pt->items[pt->n_items++];
-
-    item->type = type;
-    item->spec = spec;
-    item->mask = mask;
-    item->last = NULL;
-}
-
-static int
-refuse(struct ds *reason, const char *why)
-{
-    if (reason) {
-        ds_put_cstr(reason, why);
-    }
-    return EOPNOTSUPP;
-}
-
-/* Names the first field of 'rem' (a mask) with bits left. */
-static const char *
-first_left(const struct flow *rem)
-{
-#define LEFT(FIELD) if (!is_zero(&rem->FIELD, sizeof rem->FIELD)) return #FIELD
-    LEFT(recirc_id);
-    LEFT(dl_dst);
-    LEFT(dl_src);
-    LEFT(dl_type);
-    LEFT(vlan_tpid);
-    LEFT(vlan_tci);
-    LEFT(nw_src);
-    LEFT(nw_dst);
-    LEFT(ipv6_src);
-    LEFT(ipv6_dst);
-    LEFT(ipv6_label);
-    LEFT(nw_proto);
-    LEFT(nw_tos);
-    LEFT(nw_ttl);
-    LEFT(nw_frag);
-    LEFT(nd_target);
-    LEFT(arp_sha);
-    LEFT(arp_tha);
-    LEFT(arp_op);
-    LEFT(tp_src);
-    LEFT(tp_dst);
-    LEFT(tcp_flags);
-#undef LEFT
-    return NULL;
-}
-
-static int
-translate_l4(const struct flow *key, struct flow *rem, uint8_t proto,
-             bool is_ipv6, struct netdev_offload_dpdk_pattern *pt,
-             struct ds *reason)
-{
-    dps_be16 src_m = rem->tp_src, dst_m = rem->tp_dst;
-
-    if (!src_m && !dst_m && !rem->tcp_flags) {
-        return 0;
-    }
-    switch (proto) {
-    case IPPROTO_TCP_: {
-        uint16_t flags_m = ntohs(rem->tcp_flags);
-
-        if (flags_m & ~0xff) {
-            return refuse(reason, "TCP flags above the low 8 bits are "
-                          "matched");
-        }
-        pt->l4_spec.tcp.hdr.src_port = key->tp_src;
-        pt->l4_spec.tcp.hdr.dst_port = key->tp_dst;
-        pt->l4_spec.tcp.hdr.tcp_flags = ntohs(key->tcp_flags) & 0xff;
-        pt->l4_mask.tcp.hdr.src_port = src_m;
-        pt->l4_mask.tcp.hdr.dst_port = dst_m;
-        pt->l4_mask.tcp.hdr.tcp_flags = flags_m;
-        CONSUME(rem, tcp_flags);
-        add_item(pt, RTE_FLOW_ITEM_TYPE_TCP, &pt->l4_spec.tcp,
-                 &pt->l4_mask.tcp);
-        break;
-    }
-    case IPPROTO_UDP_:
-        pt->l4_spec.udp.hdr.src_port = key->tp_src;
-        pt->l4_spec.udp.hdr.dst_port = key->tp_dst;
-        pt->l4_mask.udp.hdr.src_port = src_m;
-        pt->l4_mask.udp.hdr.dst_port = dst_m;
-        add_item(pt, RTE_FLOW_ITEM_TYPE_UDP, &pt->l4_spec.udp,
-                 &pt->l4_mask.udp);
-        break;
-    case IPPROTO_SCTP_:
-        pt->l4_spec.sctp.hdr.src_port = key->tp_src;
-        pt->l4_spec.sctp.hdr.dst_port = key->tp_dst;
-        pt->l4_mask.sctp.hdr.src_port = src_m;
-        pt->l4_mask.sctp.hdr.dst_port = dst_m;
-        add_item(pt, RTE_FLOW_ITEM_TYPE_SCTP, &pt->l4_spec.sctp,
-                 &pt->l4_mask.sctp);
-        break;
-    case IPPROTO_ICMP_:
-    case IPPROTO_ICMPV6_: {
-        /* Type and code are 8-bit values kept in 16-bit fields: the high
-         * bytes are always zero. */
-        uint8_t type = ntohs(key->tp_src), code = ntohs(key->tp_dst);
-        uint8_t type_m = ntohs(src_m), code_m = ntohs(dst_m);
-
-        if ((proto == IPPROTO_ICMP_) == is_ipv6) {
-            return refuse(reason, "ICMP in IPv6 or ICMPv6 in IPv4");
-        }
-        if (proto == IPPROTO_ICMP_) {
-            pt->l4_spec.icmp.hdr.icmp_type = type;
-            pt->l4_spec.icmp.hdr.icmp_code = code;
-            pt->l4_mask.icmp.hdr.icmp_type = type_m;
-            pt->l4_mask.icmp.hdr.icmp_code = code_m;
-            add_item(pt, RTE_FLOW_ITEM_TYPE_ICMP, &pt->l4_spec.icmp,
-                     &pt->l4_mask.icmp);
-        } else {
-            pt->l4_spec.icmp6.type = type;
-            pt->l4_spec.icmp6.code = code;
-            pt->l4_mask.icmp6.type = type_m;
-            pt->l4_mask.icmp6.code = code_m;
-            add_item(pt, RTE_FLOW_ITEM_TYPE_ICMP6, &pt->l4_spec.icmp6,
-                     &pt->l4_mask.icmp6);
-        }
-        break;
-    }
-    default:
-        return refuse(reason, "L4 fields of an IP protocol without an "
-                      "rte_flow item");
-    }
-    CONSUME(rem, tp_src);
-    CONSUME(rem, tp_dst);
-    return 0;
-}
+static bool is_zero(const void *, size_t);
+static void add_item(struct netdev_offload_dpdk_pattern *,
+                     enum rte_flow_item_type, const void *spec,
+                     const void *mask);
+static int refuse(struct ds *reason, const char *why);
+static const char *first_left(const struct flow *rem);
+static int translate_l4(const struct flow *key, struct flow *rem,
+                        uint8_t proto, bool is_ipv6,
+                        struct netdev_offload_dpdk_pattern *,
+                        struct ds *reason);
+static void format_item(struct ds *, const struct rte_flow_item *);
 
 /* See netdev-offload-dpdk.h. */
 int
@@ -376,6 +240,187 @@ netdev_offload_dpdk_actions_queue(struct netdev_offload_dpdk_actions *a,
     a->actions[2].type = RTE_FLOW_ACTION_TYPE_END;
 }
 
+/* See netdev-offload-dpdk.h. */
+void
+netdev_offload_dpdk_format(struct ds *ds, uint16_t port_id,
+                           const struct rte_flow_item *items,
+                           const struct rte_flow_action *actions)
+{
+    ds_put_format(ds, "flow create %"PRIu16" ingress pattern ", port_id);
+    for (; items->type != RTE_FLOW_ITEM_TYPE_END; items++) {
+        format_item(ds, items);
+    }
+    ds_put_cstr(ds, "end actions ");
+    for (; actions->type != RTE_FLOW_ACTION_TYPE_END; actions++) {
+        if (actions->type == RTE_FLOW_ACTION_TYPE_MARK) {
+            const struct rte_flow_action_mark *m = actions->conf;
+            ds_put_format(ds, "mark id %"PRIu32" / ", m->id);
+        } else if (actions->type == RTE_FLOW_ACTION_TYPE_RSS) {
+            const struct rte_flow_action_rss *r = actions->conf;
+
+            ds_put_cstr(ds, "rss queues ");
+            for (uint32_t i = 0; i < r->queue_num; i++) {
+                ds_put_format(ds, "%"PRIu16" ", r->queue[i]);
+            }
+            ds_put_cstr(ds, "end / ");
+        } else if (actions->type == RTE_FLOW_ACTION_TYPE_QUEUE) {
+            const struct rte_flow_action_queue *q = actions->conf;
+            ds_put_format(ds, "queue index %"PRIu16" / ", q->index);
+        } else {
+            ds_put_format(ds, "action%d / ", (int) actions->type);
+        }
+    }
+    ds_put_cstr(ds, "end");
+}
+
+/* Translation. */
+
+static bool
+is_zero(const void *p_, size_t n)
+{
+    const uint8_t *p = p_;
+
+    for (size_t i = 0; i < n; i++) {
+        if (p[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void
+add_item(struct netdev_offload_dpdk_pattern *pt, enum rte_flow_item_type type,
+         const void *spec, const void *mask)
+{
+    struct rte_flow_item *item = &pt->items[pt->n_items++];
+
+    item->type = type;
+    item->spec = spec;
+    item->mask = mask;
+    item->last = NULL;
+}
+
+static int
+refuse(struct ds *reason, const char *why)
+{
+    if (reason) {
+        ds_put_cstr(reason, why);
+    }
+    return EOPNOTSUPP;
+}
+
+/* Names the first field of 'rem' (a mask) with bits left. */
+static const char *
+first_left(const struct flow *rem)
+{
+#define LEFT(FIELD) if (!is_zero(&rem->FIELD, sizeof rem->FIELD)) return #FIELD
+    LEFT(recirc_id);
+    LEFT(dl_dst);
+    LEFT(dl_src);
+    LEFT(dl_type);
+    LEFT(vlan_tpid);
+    LEFT(vlan_tci);
+    LEFT(nw_src);
+    LEFT(nw_dst);
+    LEFT(ipv6_src);
+    LEFT(ipv6_dst);
+    LEFT(ipv6_label);
+    LEFT(nw_proto);
+    LEFT(nw_tos);
+    LEFT(nw_ttl);
+    LEFT(nw_frag);
+    LEFT(nd_target);
+    LEFT(arp_sha);
+    LEFT(arp_tha);
+    LEFT(arp_op);
+    LEFT(tp_src);
+    LEFT(tp_dst);
+    LEFT(tcp_flags);
+#undef LEFT
+    return NULL;
+}
+
+static int
+translate_l4(const struct flow *key, struct flow *rem, uint8_t proto,
+             bool is_ipv6, struct netdev_offload_dpdk_pattern *pt,
+             struct ds *reason)
+{
+    dps_be16 src_m = rem->tp_src, dst_m = rem->tp_dst;
+
+    if (!src_m && !dst_m && !rem->tcp_flags) {
+        return 0;
+    }
+    switch (proto) {
+    case IPPROTO_TCP_: {
+        uint16_t flags_m = ntohs(rem->tcp_flags);
+
+        if (flags_m & ~0xff) {
+            return refuse(reason, "TCP flags above the low 8 bits are "
+                          "matched");
+        }
+        pt->l4_spec.tcp.hdr.src_port = key->tp_src;
+        pt->l4_spec.tcp.hdr.dst_port = key->tp_dst;
+        pt->l4_spec.tcp.hdr.tcp_flags = ntohs(key->tcp_flags) & 0xff;
+        pt->l4_mask.tcp.hdr.src_port = src_m;
+        pt->l4_mask.tcp.hdr.dst_port = dst_m;
+        pt->l4_mask.tcp.hdr.tcp_flags = flags_m;
+        CONSUME(rem, tcp_flags);
+        add_item(pt, RTE_FLOW_ITEM_TYPE_TCP, &pt->l4_spec.tcp,
+                 &pt->l4_mask.tcp);
+        break;
+    }
+    case IPPROTO_UDP_:
+        pt->l4_spec.udp.hdr.src_port = key->tp_src;
+        pt->l4_spec.udp.hdr.dst_port = key->tp_dst;
+        pt->l4_mask.udp.hdr.src_port = src_m;
+        pt->l4_mask.udp.hdr.dst_port = dst_m;
+        add_item(pt, RTE_FLOW_ITEM_TYPE_UDP, &pt->l4_spec.udp,
+                 &pt->l4_mask.udp);
+        break;
+    case IPPROTO_SCTP_:
+        pt->l4_spec.sctp.hdr.src_port = key->tp_src;
+        pt->l4_spec.sctp.hdr.dst_port = key->tp_dst;
+        pt->l4_mask.sctp.hdr.src_port = src_m;
+        pt->l4_mask.sctp.hdr.dst_port = dst_m;
+        add_item(pt, RTE_FLOW_ITEM_TYPE_SCTP, &pt->l4_spec.sctp,
+                 &pt->l4_mask.sctp);
+        break;
+    case IPPROTO_ICMP_:
+    case IPPROTO_ICMPV6_: {
+        /* Type and code are 8-bit values kept in 16-bit fields: the high
+         * bytes are always zero. */
+        uint8_t type = ntohs(key->tp_src), code = ntohs(key->tp_dst);
+        uint8_t type_m = ntohs(src_m), code_m = ntohs(dst_m);
+
+        if ((proto == IPPROTO_ICMP_) == is_ipv6) {
+            return refuse(reason, "ICMP in IPv6 or ICMPv6 in IPv4");
+        }
+        if (proto == IPPROTO_ICMP_) {
+            pt->l4_spec.icmp.hdr.icmp_type = type;
+            pt->l4_spec.icmp.hdr.icmp_code = code;
+            pt->l4_mask.icmp.hdr.icmp_type = type_m;
+            pt->l4_mask.icmp.hdr.icmp_code = code_m;
+            add_item(pt, RTE_FLOW_ITEM_TYPE_ICMP, &pt->l4_spec.icmp,
+                     &pt->l4_mask.icmp);
+        } else {
+            pt->l4_spec.icmp6.type = type;
+            pt->l4_spec.icmp6.code = code;
+            pt->l4_mask.icmp6.type = type_m;
+            pt->l4_mask.icmp6.code = code_m;
+            add_item(pt, RTE_FLOW_ITEM_TYPE_ICMP6, &pt->l4_spec.icmp6,
+                     &pt->l4_mask.icmp6);
+        }
+        break;
+    }
+    default:
+        return refuse(reason, "L4 fields of an IP protocol without an "
+                      "rte_flow item");
+    }
+    CONSUME(rem, tp_src);
+    CONSUME(rem, tp_dst);
+    return 0;
+}
+
 /* Formatting in testpmd's syntax. */
 
 static void
@@ -537,39 +582,6 @@ format_item(struct ds *ds, const struct rte_flow_item *item)
         break;
     }
     ds_put_cstr(ds, "/ ");
-}
-
-/* See netdev-offload-dpdk.h. */
-void
-netdev_offload_dpdk_format(struct ds *ds, uint16_t port_id,
-                           const struct rte_flow_item *items,
-                           const struct rte_flow_action *actions)
-{
-    ds_put_format(ds, "flow create %"PRIu16" ingress pattern ", port_id);
-    for (; items->type != RTE_FLOW_ITEM_TYPE_END; items++) {
-        format_item(ds, items);
-    }
-    ds_put_cstr(ds, "end actions ");
-    for (; actions->type != RTE_FLOW_ACTION_TYPE_END; actions++) {
-        if (actions->type == RTE_FLOW_ACTION_TYPE_MARK) {
-            const struct rte_flow_action_mark *m = actions->conf;
-            ds_put_format(ds, "mark id %"PRIu32" / ", m->id);
-        } else if (actions->type == RTE_FLOW_ACTION_TYPE_RSS) {
-            const struct rte_flow_action_rss *r = actions->conf;
-
-            ds_put_cstr(ds, "rss queues ");
-            for (uint32_t i = 0; i < r->queue_num; i++) {
-                ds_put_format(ds, "%"PRIu16" ", r->queue[i]);
-            }
-            ds_put_cstr(ds, "end / ");
-        } else if (actions->type == RTE_FLOW_ACTION_TYPE_QUEUE) {
-            const struct rte_flow_action_queue *q = actions->conf;
-            ds_put_format(ds, "queue index %"PRIu16" / ", q->index);
-        } else {
-            ds_put_format(ds, "action%d / ", (int) actions->type);
-        }
-    }
-    ds_put_cstr(ds, "end");
 }
 
 /* The provider. */

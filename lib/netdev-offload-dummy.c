@@ -49,6 +49,67 @@ static int dummy_flow_flush(struct netdev *);
 static unsigned int mark_delay_us;
 static unsigned int put_delay_us;
 
+static void sleep_us(unsigned int usec);
+
+/* Puts the mark of the first matching rule of 'port' (if any) on each
+ * packet of 'batch', just received.  Called by the receiving thread. */
+void
+netdev_offload_dummy_mark(struct netdev_offload_dummy_port *port,
+                          struct dp_packet_batch *batch)
+{
+    bool marked = false;
+
+    if (!port || !__atomic_load_n(&port->n_rules, __ATOMIC_ACQUIRE)) {
+        return;
+    }
+
+    pthread_mutex_lock(&port->mutex);
+    for (size_t i = 0; i < batch->count; i++) {
+        struct dp_packet *p = batch->packets[i];
+        uint64_t words[FLOW_N_WORDS];
+        struct flow flow;
+
+        flow_extract(p, &flow);
+        memcpy(words, &flow, sizeof words);
+        for (size_t r = 0; r < port->n_rules; r++) {
+            struct dummy_rule *rule = &port->rules[r];
+            bool match = true;
+
+            for (size_t w = 1; w < FLOW_N_WORDS && match; w++) {
+                match = (words[w] & rule->mask[w]) == rule->key[w];
+            }
+            if (match) {
+                dp_packet_set_flow_mark(p, rule->mark);
+                marked = true;
+                rule->n_packets++;
+                rule->n_bytes += dp_packet_size(p);
+                break;
+            }
+        }
+        /* As delivered by a device: no header offsets yet. */
+        p->md.l2_ofs = p->md.l3_ofs = p->md.l4_ofs = DP_PACKET_OFS_NONE;
+        p->md.l4_proto = 0;
+        p->md.flags &= ~DP_PACKET_F_FRAG;
+    }
+    pthread_mutex_unlock(&port->mutex);
+
+    if (marked) {
+        sleep_us(__atomic_load_n(&mark_delay_us, __ATOMIC_RELAXED));
+    }
+}
+
+void
+netdev_offload_dummy_set_mark_delay(unsigned int usec)
+{
+    __atomic_store_n(&mark_delay_us, usec, __ATOMIC_RELAXED);
+}
+
+void
+netdev_offload_dummy_set_put_delay(unsigned int usec)
+{
+    __atomic_store_n(&put_delay_us, usec, __ATOMIC_RELAXED);
+}
+
 static void
 sleep_us(unsigned int usec)
 {
@@ -223,65 +284,6 @@ dummy_flow_flush(struct netdev *netdev)
         pthread_mutex_unlock(&port->mutex);
     }
     return 0;
-}
-
-void
-netdev_offload_dummy_set_mark_delay(unsigned int usec)
-{
-    __atomic_store_n(&mark_delay_us, usec, __ATOMIC_RELAXED);
-}
-
-void
-netdev_offload_dummy_set_put_delay(unsigned int usec)
-{
-    __atomic_store_n(&put_delay_us, usec, __ATOMIC_RELAXED);
-}
-
-/* Puts the mark of the first matching rule of 'port' (if any) on each
- * packet of 'batch', just received.  Called by the receiving thread. */
-void
-netdev_offload_dummy_mark(struct netdev_offload_dummy_port *port,
-                          struct dp_packet_batch *batch)
-{
-    bool marked = false;
-
-    if (!port || !__atomic_load_n(&port->n_rules, __ATOMIC_ACQUIRE)) {
-        return;
-    }
-
-    pthread_mutex_lock(&port->mutex);
-    for (size_t i = 0; i < batch->count; i++) {
-        struct dp_packet *p = batch->packets[i];
-        uint64_t words[FLOW_N_WORDS];
-        struct flow flow;
-
-        flow_extract(p, &flow);
-        memcpy(words, &flow, sizeof words);
-        for (size_t r = 0; r < port->n_rules; r++) {
-            struct dummy_rule *rule = &port->rules[r];
-            bool match = true;
-
-            for (size_t w = 1; w < FLOW_N_WORDS && match; w++) {
-                match = (words[w] & rule->mask[w]) == rule->key[w];
-            }
-            if (match) {
-                dp_packet_set_flow_mark(p, rule->mark);
-                marked = true;
-                rule->n_packets++;
-                rule->n_bytes += dp_packet_size(p);
-                break;
-            }
-        }
-        /* As delivered by a device: no header offsets yet. */
-        p->md.l2_ofs = p->md.l3_ofs = p->md.l4_ofs = DP_PACKET_OFS_NONE;
-        p->md.l4_proto = 0;
-        p->md.flags &= ~DP_PACKET_F_FRAG;
-    }
-    pthread_mutex_unlock(&port->mutex);
-
-    if (marked) {
-        sleep_us(__atomic_load_n(&mark_delay_us, __ATOMIC_RELAXED));
-    }
 }
 
 const struct netdev_flow_api netdev_offload_dummy = {
