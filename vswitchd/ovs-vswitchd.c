@@ -67,9 +67,12 @@ main(int argc, char *argv[])
     remote = parse_options(argc, argv, &unixctl_path);
 
     /* With --user, the datapath's ports still need these, as in Open
-     * vSwitch: creating tap and internal devices, raw sockets. */
+     * vSwitch 3.1 (which keeps the same set with and without DPDK, and
+     * never CAP_SYS_RAWIO): creating tap and internal devices, raw and
+     * broadcast sockets. */
     daemon_add_capability(CAP_NET_ADMIN);
     daemon_add_capability(CAP_NET_RAW);
+    daemon_add_capability(CAP_NET_BROADCAST);
     daemon_start();
 
     if (want_mlockall) {
