@@ -13,6 +13,8 @@
 static struct dp_action *dp_actions_append(struct dp_actions *,
                                            enum dp_action_type);
 
+static void format_set(const struct dp_action *a, struct ds *ds);
+
 /* Initialises 'acts' as an empty list (drop). */
 void
 dp_actions_init(struct dp_actions *acts)
@@ -177,6 +179,60 @@ dp_actions_format(const struct dp_actions *acts, struct ds *ds)
     dp_actions_format_names(acts, ds, NULL, NULL);
 }
 
+/* See dp-actions.h. */
+void
+dp_actions_format_names(const struct dp_actions *acts, struct ds *ds,
+                        const char *(*port_name)(void *aux, uint32_t port),
+                        void *aux)
+{
+    if (!acts->n_actions) {
+        ds_put_cstr(ds, "drop");
+        return;
+    }
+    for (size_t i = 0; i < acts->n_actions; i++) {
+        const struct dp_action *a = &acts->actions[i];
+
+        if (i) {
+            ds_put_char(ds, ',');
+        }
+        switch (a->type) {
+        case DP_ACTION_OUTPUT: {
+            const char *name = port_name ? port_name(aux, a->port) : NULL;
+
+            if (name) {
+                ds_put_cstr(ds, name);
+            } else {
+                ds_put_format(ds, "%"PRIu32, a->port);
+            }
+            break;
+        }
+        case DP_ACTION_PUSH_VLAN: {
+            uint16_t tci = ntohs(a->vlan.tci);
+
+            ds_put_cstr(ds, "push_vlan(");
+            if (a->vlan.tpid != htons(ETH_TYPE_VLAN)) {
+                ds_put_format(ds, "tpid=0x%04x,", ntohs(a->vlan.tpid));
+            }
+            ds_put_format(ds, "vid=%d,pcp=%d", tci & VLAN_VID_MASK,
+                          (tci & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT);
+            if (!(tci & VLAN_CFI)) {
+                ds_put_cstr(ds, ",cfi=0");
+            }
+            ds_put_char(ds, ')');
+            break;
+        }
+        case DP_ACTION_POP_VLAN:
+            ds_put_cstr(ds, "pop_vlan");
+            break;
+        case DP_ACTION_SET_ETH:
+        case DP_ACTION_SET_IPV4:
+        case DP_ACTION_SET_L4:
+            format_set(a, ds);
+            break;
+        }
+    }
+}
+
 static void
 format_sep(struct ds *ds, bool *first)
 {
@@ -261,60 +317,6 @@ format_set(const struct dp_action *a, struct ds *ds)
         break;
     }
     ds_put_cstr(ds, "))");
-}
-
-/* See dp-actions.h. */
-void
-dp_actions_format_names(const struct dp_actions *acts, struct ds *ds,
-                        const char *(*port_name)(void *aux, uint32_t port),
-                        void *aux)
-{
-    if (!acts->n_actions) {
-        ds_put_cstr(ds, "drop");
-        return;
-    }
-    for (size_t i = 0; i < acts->n_actions; i++) {
-        const struct dp_action *a = &acts->actions[i];
-
-        if (i) {
-            ds_put_char(ds, ',');
-        }
-        switch (a->type) {
-        case DP_ACTION_OUTPUT: {
-            const char *name = port_name ? port_name(aux, a->port) : NULL;
-
-            if (name) {
-                ds_put_cstr(ds, name);
-            } else {
-                ds_put_format(ds, "%"PRIu32, a->port);
-            }
-            break;
-        }
-        case DP_ACTION_PUSH_VLAN: {
-            uint16_t tci = ntohs(a->vlan.tci);
-
-            ds_put_cstr(ds, "push_vlan(");
-            if (a->vlan.tpid != htons(ETH_TYPE_VLAN)) {
-                ds_put_format(ds, "tpid=0x%04x,", ntohs(a->vlan.tpid));
-            }
-            ds_put_format(ds, "vid=%d,pcp=%d", tci & VLAN_VID_MASK,
-                          (tci & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT);
-            if (!(tci & VLAN_CFI)) {
-                ds_put_cstr(ds, ",cfi=0");
-            }
-            ds_put_char(ds, ')');
-            break;
-        }
-        case DP_ACTION_POP_VLAN:
-            ds_put_cstr(ds, "pop_vlan");
-            break;
-        case DP_ACTION_SET_ETH:
-        case DP_ACTION_SET_IPV4:
-        case DP_ACTION_SET_L4:
-            format_set(a, ds);
-            break;
-        }
-    }
 }
 
 static struct dp_action *

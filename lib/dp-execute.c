@@ -22,18 +22,7 @@ COVERAGE_DEFINE(datapath_drop_clone_failed);
 
 static void ensure_offsets(struct dp_packet *);
 
-/* Counts and logs (rate-limited) a copy of 'p' for output to datapath port
- * 'port' that could not be made. */
-static void
-dp_execute_clone_failed(const struct dp_packet *p, uint32_t port)
-{
-    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
-
-    COVERAGE_INC(datapath_drop_clone_failed);
-    VLOG_WARN_RL(&rl, "not sent to datapath port %"PRIu32": no buffer for "
-                 "a copy of a %"PRIu32"-byte packet of %u segments",
-                 port, dp_packet_size(p), (unsigned int) dp_packet_n_segs(p));
-}
+static void dp_execute_clone_failed(const struct dp_packet *p, uint32_t port);
 
 /* Executes 'actions' ('n_actions' of them) on each packet of 'batch', in
  * order; see the comment at the top of dp-execute.h. */
@@ -213,6 +202,19 @@ dp_execute_set_field(struct dp_packet *p, const struct dp_action *a)
     case DP_ACTION_POP_VLAN:
         break;
     }
+}
+
+/* Counts and logs (rate-limited) a copy of 'p' for output to datapath port
+ * 'port' that could not be made. */
+static void
+dp_execute_clone_failed(const struct dp_packet *p, uint32_t port)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+    COVERAGE_INC(datapath_drop_clone_failed);
+    VLOG_WARN_RL(&rl, "not sent to datapath port %"PRIu32": no buffer for "
+                 "a copy of a %"PRIu32"-byte packet of %u segments",
+                 port, dp_packet_size(p), (unsigned int) dp_packet_n_segs(p));
 }
 
 /* Packets that skipped flow extraction (flow mark hits) have no header

@@ -93,6 +93,97 @@ flow_extract_key(struct dp_packet *p, struct flow_key *key)
     return result;
 }
 
+/* Sets the header offsets of 'p' (md.l2_ofs, l3_ofs, l4_ofs, l4_proto and
+ * the fragment flag) exactly as flow_extract() would, and returns the TCP
+ * flags in host order (0 if 'p' is not TCP), without building a key: for
+ * packets whose flow is already known (flow mark hits), whose actions may
+ * need the offsets and whose flow statistics need the flags.  The common
+ * case (Ethernet, up to two VLAN tags, IPv4 without options or fragments or
+ * IPv6 without extension headers, then TCP or UDP, all in the first
+ * segment) is parsed here; anything else goes through flow_extract(). */
+uint16_t
+flow_parse_offsets(struct dp_packet *p)
+{
+    uint32_t size = dp_packet_size(p);
+    uint32_t head = MIN(dp_packet_head_size(p), size);
+    const uint8_t *data = dp_packet_data(p);
+    struct dp_packet_md *md = &p->md;
+    uint32_t ofs = ETH_HEADER_LEN;
+    uint32_t end;
+    uint8_t proto;
+
+    if (head < ETH_HEADER_LEN) {
+        goto slow;
+    }
+    dps_be16 type = ((const struct eth_header *) data)->type;
+    for (int i = 0; i < 2 && (type == htons(ETH_TYPE_VLAN)
+                              || type == htons(ETH_TYPE_VLAN_8021AD)); i++) {
+        if (head < ofs + VLAN_HEADER_LEN) {
+            goto slow;
+        }
+        type = ((const struct vlan_header *) (data + ofs))->next_type;
+        ofs += VLAN_HEADER_LEN;
+    }
+    uint32_t l3 = ofs;
+    if (type == htons(ETH_TYPE_IP) && head >= ofs + IPV4_HEADER_LEN) {
+        const struct ipv4_header *ip = (const void *) (data + ofs);
+        uint32_t tot_len = ntohs(ip->tot_len);
+
+        if (ip->ver_ihl != 0x45 || tot_len < IPV4_HEADER_LEN
+            || tot_len > size - ofs
+            || ntohs(ip->frag_off) & (IPV4_MF | IPV4_FRAG_OFF_MASK)) {
+            goto slow;
+        }
+        end = ofs + tot_len;
+        proto = ip->proto;
+        ofs += IPV4_HEADER_LEN;
+    } else if (type == htons(ETH_TYPE_IPV6)
+               && head >= ofs + IPV6_HEADER_LEN) {
+        const struct ipv6_header *ip6 = (const void *) (data + ofs);
+        uint32_t payload_len = ntohs(ip6->payload_len);
+
+        if ((ntohl(ip6->ver_tc_label) >> 28) != 6
+            || payload_len > size - ofs - IPV6_HEADER_LEN) {
+            goto slow;
+        }
+        end = ofs + IPV6_HEADER_LEN + payload_len;
+        proto = ip6->next;
+        ofs += IPV6_HEADER_LEN;
+    } else {
+        goto slow;
+    }
+
+    uint16_t tcp_flags = 0;
+    if (proto == IPPROTO_TCP_) {
+        if (end < ofs + TCP_HEADER_LEN || head < ofs + TCP_HEADER_LEN) {
+            goto slow;
+        }
+        const struct tcp_header *tcp = (const void *) (data + ofs);
+        uint32_t doff = (ntohs(tcp->off_flags) >> 12) * 4u;
+        if (doff < TCP_HEADER_LEN || doff > end - ofs) {
+            goto slow;
+        }
+        tcp_flags = ntohs(tcp->off_flags) & TCP_FLAGS_MASK;
+    } else if (proto == IPPROTO_UDP_) {
+        if (end < ofs + UDP_HEADER_LEN || head < ofs + UDP_HEADER_LEN) {
+            goto slow;
+        }
+    } else {
+        goto slow;
+    }
+    md->l2_ofs = 0;
+    md->l3_ofs = l3;
+    md->l4_ofs = ofs;
+    md->l4_proto = proto;
+    md->flags &= ~DP_PACKET_F_FRAG;
+    return tcp_flags;
+
+slow:;
+    struct flow flow;
+    flow_extract(p, &flow);
+    return ntohs(flow.tcp_flags);
+}
+
 /* Stores the compact form of 'flow' in 'key'. */
 void
 flow_key_from_flow(struct flow_key *key, const struct flow *flow)
@@ -830,95 +921,4 @@ hash_word(uint32_t hash, uint64_t word)
     uint64_t x = (word ^ hash) * UINT64_C(0x9e3779b97f4a7c15);
     return (uint32_t) (x >> 32) ^ (uint32_t) x;
 #endif
-}
-
-/* Sets the header offsets of 'p' (md.l2_ofs, l3_ofs, l4_ofs, l4_proto and
- * the fragment flag) exactly as flow_extract() would, and returns the TCP
- * flags in host order (0 if 'p' is not TCP), without building a key: for
- * packets whose flow is already known (flow mark hits), whose actions may
- * need the offsets and whose flow statistics need the flags.  The common
- * case (Ethernet, up to two VLAN tags, IPv4 without options or fragments or
- * IPv6 without extension headers, then TCP or UDP, all in the first
- * segment) is parsed here; anything else goes through flow_extract(). */
-uint16_t
-flow_parse_offsets(struct dp_packet *p)
-{
-    uint32_t size = dp_packet_size(p);
-    uint32_t head = MIN(dp_packet_head_size(p), size);
-    const uint8_t *data = dp_packet_data(p);
-    struct dp_packet_md *md = &p->md;
-    uint32_t ofs = ETH_HEADER_LEN;
-    uint32_t end;
-    uint8_t proto;
-
-    if (head < ETH_HEADER_LEN) {
-        goto slow;
-    }
-    dps_be16 type = ((const struct eth_header *) data)->type;
-    for (int i = 0; i < 2 && (type == htons(ETH_TYPE_VLAN)
-                              || type == htons(ETH_TYPE_VLAN_8021AD)); i++) {
-        if (head < ofs + VLAN_HEADER_LEN) {
-            goto slow;
-        }
-        type = ((const struct vlan_header *) (data + ofs))->next_type;
-        ofs += VLAN_HEADER_LEN;
-    }
-    uint32_t l3 = ofs;
-    if (type == htons(ETH_TYPE_IP) && head >= ofs + IPV4_HEADER_LEN) {
-        const struct ipv4_header *ip = (const void *) (data + ofs);
-        uint32_t tot_len = ntohs(ip->tot_len);
-
-        if (ip->ver_ihl != 0x45 || tot_len < IPV4_HEADER_LEN
-            || tot_len > size - ofs
-            || ntohs(ip->frag_off) & (IPV4_MF | IPV4_FRAG_OFF_MASK)) {
-            goto slow;
-        }
-        end = ofs + tot_len;
-        proto = ip->proto;
-        ofs += IPV4_HEADER_LEN;
-    } else if (type == htons(ETH_TYPE_IPV6)
-               && head >= ofs + IPV6_HEADER_LEN) {
-        const struct ipv6_header *ip6 = (const void *) (data + ofs);
-        uint32_t payload_len = ntohs(ip6->payload_len);
-
-        if ((ntohl(ip6->ver_tc_label) >> 28) != 6
-            || payload_len > size - ofs - IPV6_HEADER_LEN) {
-            goto slow;
-        }
-        end = ofs + IPV6_HEADER_LEN + payload_len;
-        proto = ip6->next;
-        ofs += IPV6_HEADER_LEN;
-    } else {
-        goto slow;
-    }
-
-    uint16_t tcp_flags = 0;
-    if (proto == IPPROTO_TCP_) {
-        if (end < ofs + TCP_HEADER_LEN || head < ofs + TCP_HEADER_LEN) {
-            goto slow;
-        }
-        const struct tcp_header *tcp = (const void *) (data + ofs);
-        uint32_t doff = (ntohs(tcp->off_flags) >> 12) * 4u;
-        if (doff < TCP_HEADER_LEN || doff > end - ofs) {
-            goto slow;
-        }
-        tcp_flags = ntohs(tcp->off_flags) & TCP_FLAGS_MASK;
-    } else if (proto == IPPROTO_UDP_) {
-        if (end < ofs + UDP_HEADER_LEN || head < ofs + UDP_HEADER_LEN) {
-            goto slow;
-        }
-    } else {
-        goto slow;
-    }
-    md->l2_ofs = 0;
-    md->l3_ofs = l3;
-    md->l4_ofs = ofs;
-    md->l4_proto = proto;
-    md->flags &= ~DP_PACKET_F_FRAG;
-    return tcp_flags;
-
-slow:;
-    struct flow flow;
-    flow_extract(p, &flow);
-    return ntohs(flow.tcp_flags);
 }

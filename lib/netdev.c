@@ -70,6 +70,13 @@ static void netdev_add_invalid_hwol_drops(const struct netdev *,
                                           struct netdev_custom_stats *);
 static void reconf_init(void);
 
+static int compare_strings(const void *a_, const void *b_);
+static int netdev_update_flags(struct netdev *netdev, enum netdev_flags off,
+                               enum netdev_flags on, enum netdev_flags *old);
+static struct dp_packet *
+netdev_tx_linearize(struct netdev *netdev, struct dp_packet *p);
+static inline uint16_t netdev_tx_csum_states(const struct dp_packet *p);
+
 /* Custom statistics. */
 
 /* Appends a counter 'name' with 'value' to 'stats'. */
@@ -97,37 +104,28 @@ netdev_custom_stats_destroy(struct netdev_custom_stats *stats)
     }
 }
 
-/* Registration. */
-
-/* Registers 'class' under its type and calls its 'init'.  Registering a
- * type twice is a programming error, logged and ignored, except for a
- * type that netdev_class_override() replaced: that registration is ignored
- * quietly, so that tests can run with real types made dummy. */
-void
-netdev_register_class(const struct netdev_class *class)
+/* Returns true if a class is registered for 'type' (NULL or "" meaning
+ * "system", as the Interface table says). */
+bool
+netdev_is_type_supported(const char *type)
 {
-    struct netdev_registered_class *rc = find_class(class->type);
+    return find_class(type && *type ? type : "system") != NULL;
+}
 
-    if (rc) {
-        if (!rc->overridden) {
-            VLOG_WARN("netdev type \"%s\" registered twice", class->type);
-        }
-        return;
-    }
-    if (class->init) {
-        int error = class->init();
+/* Appends the registered types to 'ds', sorted and separated by spaces. */
+void
+netdev_get_types(struct ds *ds)
+{
+    const char **types = xmalloc((n_classes + 1) * sizeof *types);
 
-        if (error) {
-            VLOG_ERR("failed to initialize %s network device class: %s",
-                     class->type, util_strerror(error));
-            return;
-        }
+    for (size_t i = 0; i < n_classes; i++) {
+        types[i] = classes[i].type;
     }
-    classes = xrealloc(classes, (n_classes + 1) * sizeof *classes);
-    classes[n_classes++] = (struct netdev_registered_class) {
-        .class = class,
-        .type = xstrdup(class->type),
-    };
+    qsort(types, n_classes, sizeof *types, compare_strings);
+    for (size_t i = 0; i < n_classes; i++) {
+        ds_put_format(ds, "%s%s", i ? " " : "", types[i]);
+    }
+    free(types);
 }
 
 /* Makes type 'type' an alias of the registered type 'as_type': netdevs
@@ -160,39 +158,6 @@ netdev_class_override(const char *type, const char *as_type)
     rc->class = copy;
     rc->copy = copy;
     rc->overridden = true;
-}
-
-/* Returns true if a class is registered for 'type' (NULL or "" meaning
- * "system", as the Interface table says). */
-bool
-netdev_is_type_supported(const char *type)
-{
-    return find_class(type && *type ? type : "system") != NULL;
-}
-
-static int
-compare_strings(const void *a_, const void *b_)
-{
-    const char *const *a = a_;
-    const char *const *b = b_;
-
-    return strcmp(*a, *b);
-}
-
-/* Appends the registered types to 'ds', sorted and separated by spaces. */
-void
-netdev_get_types(struct ds *ds)
-{
-    const char **types = xmalloc((n_classes + 1) * sizeof *types);
-
-    for (size_t i = 0; i < n_classes; i++) {
-        types[i] = classes[i].type;
-    }
-    qsort(types, n_classes, sizeof *types, compare_strings);
-    for (size_t i = 0; i < n_classes; i++) {
-        ds_put_format(ds, "%s%s", i ? " " : "", types[i]);
-    }
-    free(types);
 }
 
 /* Parses a set-admin-state command's state; see netdev.h. */
@@ -297,38 +262,6 @@ out:
     return error;
 }
 
-/* Returns the open netdev called 'name' with one more reference (release
- * it with netdev_close()), or NULL if there is none. */
-struct netdev *
-netdev_from_name(const char *name)
-{
-    for (size_t i = 0; i < n_netdevs; i++) {
-        if (!strcmp(netdevs[i]->name, name)) {
-            return netdev_ref(netdevs[i]);
-        }
-    }
-    return NULL;
-}
-
-/* Stores in '*netdevsp' every open netdev whose class is 'class' (NULL:
- * every open netdev), each with one more reference, and returns their
- * number.  The caller frees the array and closes each netdev. */
-size_t
-netdev_get_open(const struct netdev_class *class, struct netdev ***netdevsp)
-{
-    struct netdev **list = xmalloc((n_netdevs + 1) * sizeof *list);
-    size_t n = 0;
-
-    for (size_t i = 0; i < n_netdevs; i++) {
-        if (!class || netdevs[i]->netdev_class == class
-            || !strcmp(netdevs[i]->netdev_class->type, class->type)) {
-            list[n++] = netdev_ref(netdevs[i]);
-        }
-    }
-    *netdevsp = list;
-    return n;
-}
-
 /* Takes one more reference to 'netdev' and returns it. */
 struct netdev *
 netdev_ref(struct netdev *netdev)
@@ -367,6 +300,38 @@ bool
 netdev_is_pmd(const struct netdev *netdev)
 {
     return netdev->netdev_class->is_pmd;
+}
+
+/* Returns the open netdev called 'name' with one more reference (release
+ * it with netdev_close()), or NULL if there is none. */
+struct netdev *
+netdev_from_name(const char *name)
+{
+    for (size_t i = 0; i < n_netdevs; i++) {
+        if (!strcmp(netdevs[i]->name, name)) {
+            return netdev_ref(netdevs[i]);
+        }
+    }
+    return NULL;
+}
+
+/* Stores in '*netdevsp' every open netdev whose class is 'class' (NULL:
+ * every open netdev), each with one more reference, and returns their
+ * number.  The caller frees the array and closes each netdev. */
+size_t
+netdev_get_open(const struct netdev_class *class, struct netdev ***netdevsp)
+{
+    struct netdev **list = xmalloc((n_netdevs + 1) * sizeof *list);
+    size_t n = 0;
+
+    for (size_t i = 0; i < n_netdevs; i++) {
+        if (!class || netdevs[i]->netdev_class == class
+            || !strcmp(netdevs[i]->netdev_class->type, class->type)) {
+            list[n++] = netdev_ref(netdevs[i]);
+        }
+    }
+    *netdevsp = list;
+    return n;
 }
 
 /* Configuration. */
@@ -646,27 +611,6 @@ netdev_get_speed(const struct netdev *netdev, uint32_t *mbps)
     return netdev->netdev_class->get_speed(netdev, mbps);
 }
 
-static int
-netdev_update_flags(struct netdev *netdev, enum netdev_flags off,
-                    enum netdev_flags on, enum netdev_flags *old)
-{
-    enum netdev_flags dummy;
-
-    if (!old) {
-        old = &dummy;
-    }
-    *old = 0;
-    if (!netdev->netdev_class->update_flags) {
-        return EOPNOTSUPP;
-    }
-    int error = netdev->netdev_class->update_flags(netdev, off, on, old);
-
-    if (!error && ((*old & ~off) | on) != *old) {
-        netdev_change_seq_changed(netdev);
-    }
-    return error;
-}
-
 /* Stores the NETDEV_* flags in '*flags'. */
 int
 netdev_get_flags(const struct netdev *netdev, enum netdev_flags *flags)
@@ -880,65 +824,6 @@ netdev_rxq_get_queue_id(const struct netdev_rxq *rxq)
     return rxq->queue_id;
 }
 
-/* Transmit. */
-
-/* Returns chain 'p' in one segment for 'netdev', which cannot send chains:
- * made linear in place if it fits one segment of its pool, else copied into
- * one mbuf of the port's copy pool (and 'p' freed).  A chain too long for
- * the port is returned as it is, for the class's MTU check to drop.
- * Returns NULL, with 'p' freed and the reason logged, when no buffer can be
- * had. */
-static struct dp_packet *
-netdev_tx_linearize(struct netdev *netdev, struct dp_packet *p)
-{
-    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
-    struct rte_mempool *pool = netdev->tx_copy_pool;
-    const char *reason;
-
-    uint32_t max = __atomic_load_n(&netdev->tx_copy_max, __ATOMIC_RELAXED);
-
-    if (!dp_packet_linearize(p)) {
-        COVERAGE_INC(netdev_linearized);
-        return p;
-    }
-    if (max && dp_packet_size(p) > max) {
-        return p;
-    } else if (!pool) {
-        reason = "the port has no pool for copies";
-    } else {
-        struct dp_packet *copy = dp_packet_copy_linear(p, pool);
-        if (copy) {
-            dp_packet_free(p);
-            COVERAGE_INC(netdev_tx_chain_copied);
-            return copy;
-        }
-        reason = "its copy pool is exhausted";
-    }
-    VLOG_WARN_RL(&rl, "%s: dropped a %"PRIu32"-byte packet of %u segments: "
-                 "the port cannot send chains, it does not fit in one "
-                 "segment, and %s", netdev->name, dp_packet_size(p),
-                 (unsigned int) dp_packet_n_segs(p), reason);
-    dp_packet_free(p);
-    return NULL;
-}
-
-bool netdev_send_skip_egress_check;
-
-/* The IPv4 and L4 checksum states of 'p' (enum dp_csum), adjacent bytes
- * read at once: the packet has a checksum pending if 'x & (x >> 1) &
- * 0x0101' is nonzero for the value 'x' returned (PARTIAL is both bits). */
-static inline uint16_t
-netdev_tx_csum_states(const struct dp_packet *p)
-{
-    _Static_assert(offsetof(struct dp_packet_md, l4_csum)
-                   == offsetof(struct dp_packet_md, ip_csum) + 1,
-                   "the two checksum states are adjacent");
-    uint16_t states;
-
-    memcpy(&states, &p->md.ip_csum, sizeof states);
-    return states;
-}
-
 /* Sends the packets of 'batch' on tx queue 'qid' (taken modulo n_txq) of
  * 'netdev', which takes ownership of every packet; the batch is empty on
  * return.  First completes, packet by packet, the pending checksums the
@@ -1072,6 +957,39 @@ netdev_has_flush(const struct netdev *netdev)
     return netdev->netdev_class->flush != NULL;
 }
 
+/* Registration. */
+
+/* Registers 'class' under its type and calls its 'init'.  Registering a
+ * type twice is a programming error, logged and ignored, except for a
+ * type that netdev_class_override() replaced: that registration is ignored
+ * quietly, so that tests can run with real types made dummy. */
+void
+netdev_register_class(const struct netdev_class *class)
+{
+    struct netdev_registered_class *rc = find_class(class->type);
+
+    if (rc) {
+        if (!rc->overridden) {
+            VLOG_WARN("netdev type \"%s\" registered twice", class->type);
+        }
+        return;
+    }
+    if (class->init) {
+        int error = class->init();
+
+        if (error) {
+            VLOG_ERR("failed to initialize %s network device class: %s",
+                     class->type, util_strerror(error));
+            return;
+        }
+    }
+    classes = xrealloc(classes, (n_classes + 1) * sizeof *classes);
+    classes[n_classes++] = (struct netdev_registered_class) {
+        .class = class,
+        .type = xstrdup(class->type),
+    };
+}
+
 /* For classes. */
 
 /* Records that 'netdev' needs netdev_reconfigure() and wakes the thread in
@@ -1091,6 +1009,95 @@ void
 netdev_change_seq_changed(struct netdev *netdev)
 {
     __atomic_fetch_add(&netdev->change_seq, 1, __ATOMIC_RELEASE);
+}
+
+static int
+compare_strings(const void *a_, const void *b_)
+{
+    const char *const *a = a_;
+    const char *const *b = b_;
+
+    return strcmp(*a, *b);
+}
+
+static int
+netdev_update_flags(struct netdev *netdev, enum netdev_flags off,
+                    enum netdev_flags on, enum netdev_flags *old)
+{
+    enum netdev_flags dummy;
+
+    if (!old) {
+        old = &dummy;
+    }
+    *old = 0;
+    if (!netdev->netdev_class->update_flags) {
+        return EOPNOTSUPP;
+    }
+    int error = netdev->netdev_class->update_flags(netdev, off, on, old);
+
+    if (!error && ((*old & ~off) | on) != *old) {
+        netdev_change_seq_changed(netdev);
+    }
+    return error;
+}
+
+/* Transmit. */
+
+/* Returns chain 'p' in one segment for 'netdev', which cannot send chains:
+ * made linear in place if it fits one segment of its pool, else copied into
+ * one mbuf of the port's copy pool (and 'p' freed).  A chain too long for
+ * the port is returned as it is, for the class's MTU check to drop.
+ * Returns NULL, with 'p' freed and the reason logged, when no buffer can be
+ * had. */
+static struct dp_packet *
+netdev_tx_linearize(struct netdev *netdev, struct dp_packet *p)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    struct rte_mempool *pool = netdev->tx_copy_pool;
+    const char *reason;
+
+    uint32_t max = __atomic_load_n(&netdev->tx_copy_max, __ATOMIC_RELAXED);
+
+    if (!dp_packet_linearize(p)) {
+        COVERAGE_INC(netdev_linearized);
+        return p;
+    }
+    if (max && dp_packet_size(p) > max) {
+        return p;
+    } else if (!pool) {
+        reason = "the port has no pool for copies";
+    } else {
+        struct dp_packet *copy = dp_packet_copy_linear(p, pool);
+        if (copy) {
+            dp_packet_free(p);
+            COVERAGE_INC(netdev_tx_chain_copied);
+            return copy;
+        }
+        reason = "its copy pool is exhausted";
+    }
+    VLOG_WARN_RL(&rl, "%s: dropped a %"PRIu32"-byte packet of %u segments: "
+                 "the port cannot send chains, it does not fit in one "
+                 "segment, and %s", netdev->name, dp_packet_size(p),
+                 (unsigned int) dp_packet_n_segs(p), reason);
+    dp_packet_free(p);
+    return NULL;
+}
+
+bool netdev_send_skip_egress_check;
+
+/* The IPv4 and L4 checksum states of 'p' (enum dp_csum), adjacent bytes
+ * read at once: the packet has a checksum pending if 'x & (x >> 1) &
+ * 0x0101' is nonzero for the value 'x' returned (PARTIAL is both bits). */
+static inline uint16_t
+netdev_tx_csum_states(const struct dp_packet *p)
+{
+    _Static_assert(offsetof(struct dp_packet_md, l4_csum)
+                   == offsetof(struct dp_packet_md, ip_csum) + 1,
+                   "the two checksum states are adjacent");
+    uint16_t states;
+
+    memcpy(&states, &p->md.ip_csum, sizeof states);
+    return states;
 }
 
 /* Helpers. */
