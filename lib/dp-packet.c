@@ -28,6 +28,12 @@ static struct rte_mbuf *seg_alloc(struct rte_mempool *);
 static void seg_unlink_next(struct rte_mbuf *head, struct rte_mbuf *prev);
 static void offsets_shift(struct dp_packet *, long int delta);
 static struct rte_mbuf *last_seg(struct rte_mbuf *);
+static void *push__(struct dp_packet *, size_t size);
+static int pull__(struct dp_packet *, size_t size);
+static int put__(struct dp_packet *, const void *data, size_t size);
+static void *put_uninit__(struct dp_packet *, size_t size);
+static int trim__(struct dp_packet *, size_t size);
+static void *make_contiguous__(struct dp_packet *, size_t size);
 static void copy_packet_state(struct dp_packet *, const struct dp_packet *);
 static int copy_range(struct rte_mbuf *, size_t offset, size_t size,
                       void *buf, bool out);
@@ -175,40 +181,6 @@ dp_packet_tailroom(const struct dp_packet *p)
  * else slides the first segment's data, else moves that data into a new
  * second segment.  Returns NULL, leaving 'p' unchanged, if 'size' exceeds
  * the data room or no segment can be allocated. */
-static void *
-push__(struct dp_packet *p, size_t size)
-{
-    struct rte_mbuf *head = &p->mbuf;
-    char *base = head->buf_addr;
-
-    if (size <= head->data_off) {
-        head->data_off -= size;
-    } else if (size + head->data_len <= head->buf_len) {
-        memmove(base + size, base + head->data_off, head->data_len);
-        head->data_off = 0;
-    } else {
-        if (size > head->buf_len) {
-            return NULL;
-        }
-        struct rte_mbuf *seg = seg_alloc(head->pool);
-        if (!seg) {
-            return NULL;
-        }
-        memcpy(rte_pktmbuf_mtod(seg, char *), base + head->data_off,
-               head->data_len);
-        seg->data_len = head->data_len;
-        seg->next = head->next;
-        head->next = seg;
-        head->nb_segs++;
-        head->data_len = 0;
-        head->data_off = head->buf_len - size;
-    }
-    head->data_len += size;
-    head->pkt_len += size;
-    offsets_shift(p, (long int) size);
-    return base + head->data_off;
-}
-
 void *
 dp_packet_push(struct dp_packet *p, size_t size)
 {
@@ -222,46 +194,6 @@ dp_packet_push(struct dp_packet *p, size_t size)
  * that become empty.  If the first segment empties, bytes from the next
  * segments are pulled forward into it.  Returns 0, or EINVAL if 'p' is
  * shorter than 'size' (nothing removed). */
-static int
-pull__(struct dp_packet *p, size_t size)
-{
-    struct rte_mbuf *head = &p->mbuf;
-
-    if (size > head->pkt_len) {
-        return EINVAL;
-    }
-    if (size <= head->data_len) {
-        head->data_off += size;
-        head->data_len -= size;
-    } else {
-        size_t left = size - head->data_len;
-
-        head->data_off += head->data_len;
-        head->data_len = 0;
-        while (left) {
-            struct rte_mbuf *seg = head->next;
-
-            if (left >= seg->data_len) {
-                left -= seg->data_len;
-                seg_unlink_next(head, head);
-            } else {
-                seg->data_off += left;
-                seg->data_len -= left;
-                left = 0;
-            }
-        }
-    }
-    head->pkt_len -= size;
-    if (!head->data_len && head->next) {
-        head->data_off = MIN(DP_PACKET_HEADROOM, head->buf_len / 2);
-        dp_packet_make_contiguous(p, MIN(head->pkt_len,
-                                         (uint32_t) head->buf_len
-                                         - head->data_off));
-    }
-    offsets_shift(p, -(long int) size);
-    return 0;
-}
-
 int
 dp_packet_pull(struct dp_packet *p, size_t size)
 {
@@ -274,43 +206,6 @@ dp_packet_pull(struct dp_packet *p, size_t size)
 /* Appends a copy of the 'size' bytes at 'data' to 'p', filling the last
  * segment and then new segments from the packet's pool.  Returns 0, or
  * ENOMEM (with 'p' unchanged) if the pool runs out. */
-static int
-put__(struct dp_packet *p, const void *data, size_t size)
-{
-    struct rte_mbuf *head = &p->mbuf;
-    struct rte_mbuf *tail = last_seg(head);
-    uint32_t old_len = head->pkt_len;
-    const char *src = data;
-
-    if (size > UINT32_MAX - old_len) {
-        return ENOMEM;
-    }
-    while (size) {
-        size_t room = tail->buf_len - tail->data_off - tail->data_len;
-
-        if (!room) {
-            struct rte_mbuf *seg = seg_alloc(head->pool);
-            if (!seg || head->nb_segs == RTE_MBUF_MAX_NB_SEGS) {
-                rte_pktmbuf_free(seg);
-                dp_packet_trim(p, head->pkt_len - old_len);
-                return ENOMEM;
-            }
-            tail->next = seg;
-            tail = seg;
-            head->nb_segs++;
-            continue;
-        }
-
-        size_t n = MIN(room, size);
-        memcpy(rte_pktmbuf_mtod_offset(tail, char *, tail->data_len), src, n);
-        tail->data_len += n;
-        head->pkt_len += n;
-        src += n;
-        size -= n;
-    }
-    return 0;
-}
-
 int
 dp_packet_put(struct dp_packet *p, const void *data, size_t size)
 {
@@ -324,31 +219,6 @@ dp_packet_put(struct dp_packet *p, const void *data, size_t size)
  * last one, or a new one from the packet's pool), and returns a pointer to
  * them.  Returns NULL, with 'p' unchanged, if 'size' exceeds a segment's data
  * room or the pool runs out. */
-static void *
-put_uninit__(struct dp_packet *p, size_t size)
-{
-    struct rte_mbuf *head = &p->mbuf;
-    struct rte_mbuf *tail = last_seg(head);
-
-    if (size > (size_t) tail->buf_len - tail->data_off - tail->data_len) {
-        if (size > head->buf_len || head->nb_segs == RTE_MBUF_MAX_NB_SEGS) {
-            return NULL;
-        }
-        struct rte_mbuf *seg = seg_alloc(head->pool);
-        if (!seg) {
-            return NULL;
-        }
-        tail->next = seg;
-        tail = seg;
-        head->nb_segs++;
-    }
-
-    char *dst = rte_pktmbuf_mtod_offset(tail, char *, tail->data_len);
-    tail->data_len += size;
-    head->pkt_len += size;
-    return dst;
-}
-
 void *
 dp_packet_put_uninit(struct dp_packet *p, size_t size)
 {
@@ -361,31 +231,6 @@ dp_packet_put_uninit(struct dp_packet *p, size_t size)
 /* Removes the last 'size' bytes of 'p', across segments, freeing segments
  * that become empty (the first segment is always kept).  Returns 0, or
  * EINVAL if 'p' is shorter than 'size'. */
-static int
-trim__(struct dp_packet *p, size_t size)
-{
-    struct rte_mbuf *head = &p->mbuf;
-    struct rte_mbuf *seg = head;
-
-    if (size > head->pkt_len) {
-        return EINVAL;
-    }
-
-    uint32_t left = head->pkt_len - size;
-    uint16_t n_segs = 1;
-    while (left > seg->data_len) {
-        left -= seg->data_len;
-        seg = seg->next;
-        n_segs++;
-    }
-    seg->data_len = left;
-    rte_pktmbuf_free(seg->next);
-    seg->next = NULL;
-    head->nb_segs = n_segs;
-    head->pkt_len -= size;
-    return 0;
-}
-
 int
 dp_packet_trim(struct dp_packet *p, size_t size)
 {
@@ -449,43 +294,6 @@ dp_packet_read(const struct dp_packet *p, size_t offset, size_t size,
  * segments that empty are freed.  Returns a pointer to the data, or NULL
  * (nothing changed) if 'p' is shorter than 'size' or 'size' exceeds the
  * first segment's buffer. */
-static void *
-make_contiguous__(struct dp_packet *p, size_t size)
-{
-    struct rte_mbuf *head = &p->mbuf;
-    char *base = head->buf_addr;
-
-    if (likely(size <= head->data_len)) {
-        return base + head->data_off;
-    }
-    if (size > head->pkt_len || size > head->buf_len) {
-        return NULL;
-    }
-    if (head->data_off + size > head->buf_len) {
-        uint16_t new_off = head->buf_len - size;
-
-        memmove(base + new_off, base + head->data_off, head->data_len);
-        head->data_off = new_off;
-    }
-
-    size_t need = size - head->data_len;
-    while (need) {
-        struct rte_mbuf *seg = head->next;
-        size_t n = MIN(need, seg->data_len);
-
-        memcpy(base + head->data_off + head->data_len,
-               rte_pktmbuf_mtod(seg, char *), n);
-        head->data_len += n;
-        seg->data_off += n;
-        seg->data_len -= n;
-        need -= n;
-        if (!seg->data_len) {
-            seg_unlink_next(head, head);
-        }
-    }
-    return base + head->data_off;
-}
-
 void *
 dp_packet_make_contiguous(struct dp_packet *p, size_t size)
 {
@@ -568,18 +376,6 @@ dp_packet_copy_linear(const struct dp_packet *p, struct rte_mempool *pool)
     return copy;
 }
 
-/* Copies the metadata and the receive state of the mbuf (offload flags,
- * hash, packet type, input port) of 'p' to 'copy'. */
-static void
-copy_packet_state(struct dp_packet *copy, const struct dp_packet *p)
-{
-    copy->md = p->md;
-    copy->mbuf.ol_flags = p->mbuf.ol_flags;
-    copy->mbuf.hash = p->mbuf.hash;
-    copy->mbuf.packet_type = p->mbuf.packet_type;
-    copy->mbuf.port = p->mbuf.port;
-}
-
 /* Sets the checksum states, RSS hash and flow mark of 'p', just received by
  * a DPDK device, from the mbuf's receive flags. */
 void
@@ -633,6 +429,216 @@ dp_packet_batch_alloc(struct rte_mempool *pool, struct dp_packet_batch *batch,
         batch->packets[batch->count++] = p;
     }
     return n;
+}
+
+static void *
+push__(struct dp_packet *p, size_t size)
+{
+    struct rte_mbuf *head = &p->mbuf;
+    char *base = head->buf_addr;
+
+    if (size <= head->data_off) {
+        head->data_off -= size;
+    } else if (size + head->data_len <= head->buf_len) {
+        memmove(base + size, base + head->data_off, head->data_len);
+        head->data_off = 0;
+    } else {
+        if (size > head->buf_len) {
+            return NULL;
+        }
+        struct rte_mbuf *seg = seg_alloc(head->pool);
+        if (!seg) {
+            return NULL;
+        }
+        memcpy(rte_pktmbuf_mtod(seg, char *), base + head->data_off,
+               head->data_len);
+        seg->data_len = head->data_len;
+        seg->next = head->next;
+        head->next = seg;
+        head->nb_segs++;
+        head->data_len = 0;
+        head->data_off = head->buf_len - size;
+    }
+    head->data_len += size;
+    head->pkt_len += size;
+    offsets_shift(p, (long int) size);
+    return base + head->data_off;
+}
+
+static int
+pull__(struct dp_packet *p, size_t size)
+{
+    struct rte_mbuf *head = &p->mbuf;
+
+    if (size > head->pkt_len) {
+        return EINVAL;
+    }
+    if (size <= head->data_len) {
+        head->data_off += size;
+        head->data_len -= size;
+    } else {
+        size_t left = size - head->data_len;
+
+        head->data_off += head->data_len;
+        head->data_len = 0;
+        while (left) {
+            struct rte_mbuf *seg = head->next;
+
+            if (left >= seg->data_len) {
+                left -= seg->data_len;
+                seg_unlink_next(head, head);
+            } else {
+                seg->data_off += left;
+                seg->data_len -= left;
+                left = 0;
+            }
+        }
+    }
+    head->pkt_len -= size;
+    if (!head->data_len && head->next) {
+        head->data_off = MIN(DP_PACKET_HEADROOM, head->buf_len / 2);
+        dp_packet_make_contiguous(p, MIN(head->pkt_len,
+                                         (uint32_t) head->buf_len
+                                         - head->data_off));
+    }
+    offsets_shift(p, -(long int) size);
+    return 0;
+}
+
+static int
+put__(struct dp_packet *p, const void *data, size_t size)
+{
+    struct rte_mbuf *head = &p->mbuf;
+    struct rte_mbuf *tail = last_seg(head);
+    uint32_t old_len = head->pkt_len;
+    const char *src = data;
+
+    if (size > UINT32_MAX - old_len) {
+        return ENOMEM;
+    }
+    while (size) {
+        size_t room = tail->buf_len - tail->data_off - tail->data_len;
+
+        if (!room) {
+            struct rte_mbuf *seg = seg_alloc(head->pool);
+            if (!seg || head->nb_segs == RTE_MBUF_MAX_NB_SEGS) {
+                rte_pktmbuf_free(seg);
+                dp_packet_trim(p, head->pkt_len - old_len);
+                return ENOMEM;
+            }
+            tail->next = seg;
+            tail = seg;
+            head->nb_segs++;
+            continue;
+        }
+
+        size_t n = MIN(room, size);
+        memcpy(rte_pktmbuf_mtod_offset(tail, char *, tail->data_len), src, n);
+        tail->data_len += n;
+        head->pkt_len += n;
+        src += n;
+        size -= n;
+    }
+    return 0;
+}
+
+static void *
+put_uninit__(struct dp_packet *p, size_t size)
+{
+    struct rte_mbuf *head = &p->mbuf;
+    struct rte_mbuf *tail = last_seg(head);
+
+    if (size > (size_t) tail->buf_len - tail->data_off - tail->data_len) {
+        if (size > head->buf_len || head->nb_segs == RTE_MBUF_MAX_NB_SEGS) {
+            return NULL;
+        }
+        struct rte_mbuf *seg = seg_alloc(head->pool);
+        if (!seg) {
+            return NULL;
+        }
+        tail->next = seg;
+        tail = seg;
+        head->nb_segs++;
+    }
+
+    char *dst = rte_pktmbuf_mtod_offset(tail, char *, tail->data_len);
+    tail->data_len += size;
+    head->pkt_len += size;
+    return dst;
+}
+
+static int
+trim__(struct dp_packet *p, size_t size)
+{
+    struct rte_mbuf *head = &p->mbuf;
+    struct rte_mbuf *seg = head;
+
+    if (size > head->pkt_len) {
+        return EINVAL;
+    }
+
+    uint32_t left = head->pkt_len - size;
+    uint16_t n_segs = 1;
+    while (left > seg->data_len) {
+        left -= seg->data_len;
+        seg = seg->next;
+        n_segs++;
+    }
+    seg->data_len = left;
+    rte_pktmbuf_free(seg->next);
+    seg->next = NULL;
+    head->nb_segs = n_segs;
+    head->pkt_len -= size;
+    return 0;
+}
+
+static void *
+make_contiguous__(struct dp_packet *p, size_t size)
+{
+    struct rte_mbuf *head = &p->mbuf;
+    char *base = head->buf_addr;
+
+    if (likely(size <= head->data_len)) {
+        return base + head->data_off;
+    }
+    if (size > head->pkt_len || size > head->buf_len) {
+        return NULL;
+    }
+    if (head->data_off + size > head->buf_len) {
+        uint16_t new_off = head->buf_len - size;
+
+        memmove(base + new_off, base + head->data_off, head->data_len);
+        head->data_off = new_off;
+    }
+
+    size_t need = size - head->data_len;
+    while (need) {
+        struct rte_mbuf *seg = head->next;
+        size_t n = MIN(need, seg->data_len);
+
+        memcpy(base + head->data_off + head->data_len,
+               rte_pktmbuf_mtod(seg, char *), n);
+        head->data_len += n;
+        seg->data_off += n;
+        seg->data_len -= n;
+        need -= n;
+        if (!seg->data_len) {
+            seg_unlink_next(head, head);
+        }
+    }
+    return base + head->data_off;
+}
+
+/* Copies the metadata and the receive state of the mbuf (offload flags,
+ * hash, packet type, input port) of 'p' to 'copy'. */
+static void
+copy_packet_state(struct dp_packet *copy, const struct dp_packet *p)
+{
+    copy->md = p->md;
+    copy->mbuf.ol_flags = p->mbuf.ol_flags;
+    copy->mbuf.hash = p->mbuf.hash;
+    copy->mbuf.packet_type = p->mbuf.packet_type;
+    copy->mbuf.port = p->mbuf.port;
 }
 
 /* Allocates a segment to extend a chain: no headroom, since nothing is ever

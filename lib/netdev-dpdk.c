@@ -154,18 +154,7 @@ static size_t n_dpdk_netdevs;
 
 static const struct netdev_class dpdk_class;
 
-static struct netdev_dpdk *
-netdev_dpdk_cast(const struct netdev *netdev)
-{
-    return CONTAINER_OF(netdev, struct netdev_dpdk, up);
-}
-
-static struct netdev_rxq_dpdk *
-netdev_rxq_dpdk_cast(const struct netdev_rxq *rxq)
-{
-    return CONTAINER_OF(rxq, struct netdev_rxq_dpdk, up);
-}
-
+static struct netdev_dpdk *netdev_dpdk_cast(const struct netdev *);
 static void netdev_dpdk_register_commands(void);
 static void netdev_dpdk_set_tx_copy(struct netdev_dpdk *);
 static void netdev_dpdk_chain_status(const struct netdev_dpdk *,
@@ -189,6 +178,36 @@ netdev_dpdk_register(void)
     registered = true;
     netdev_register_class(&dpdk_class);
     netdev_dpdk_register_commands();
+}
+
+/* See netdev-dpdk.h. */
+bool
+netdev_dpdk_is_dpdk(const struct netdev *netdev)
+{
+    return netdev->netdev_class == &dpdk_class;
+}
+
+/* See netdev-dpdk.h. */
+int
+netdev_dpdk_get_port_id(const struct netdev *netdev)
+{
+    if (!netdev_dpdk_is_dpdk(netdev)) {
+        return -1;
+    }
+    const struct netdev_dpdk *dev = netdev_dpdk_cast(netdev);
+    return dev->port_id == DPDK_PORT_NONE ? -1 : dev->port_id;
+}
+
+static struct netdev_dpdk *
+netdev_dpdk_cast(const struct netdev *netdev)
+{
+    return CONTAINER_OF(netdev, struct netdev_dpdk, up);
+}
+
+static struct netdev_rxq_dpdk *
+netdev_rxq_dpdk_cast(const struct netdev_rxq *rxq)
+{
+    return CONTAINER_OF(rxq, struct netdev_rxq_dpdk, up);
 }
 
 /* Helpers. */
@@ -1411,24 +1430,6 @@ static int
 netdev_dpdk_get_numa_id(const struct netdev *netdev)
 {
     return netdev_dpdk_cast(netdev)->socket_id;
-}
-
-/* See netdev-dpdk.h. */
-bool
-netdev_dpdk_is_dpdk(const struct netdev *netdev)
-{
-    return netdev->netdev_class == &dpdk_class;
-}
-
-/* See netdev-dpdk.h. */
-int
-netdev_dpdk_get_port_id(const struct netdev *netdev)
-{
-    if (!netdev_dpdk_is_dpdk(netdev)) {
-        return -1;
-    }
-    const struct netdev_dpdk *dev = netdev_dpdk_cast(netdev);
-    return dev->port_id == DPDK_PORT_NONE ? -1 : dev->port_id;
 }
 
 static const struct netdev_class dpdk_class = {
