@@ -85,6 +85,11 @@ struct remote {
     /* Clients of this remote may only read ("read_only" in the row of a
      * "db:" remote's table, as Open vSwitch reads it). */
     bool read_only;
+
+    /* For the "status" column of the remote's row: when an active remote's
+     * connection last came up and last went down (0 for never). */
+    long long int connected_at;
+    long long int disconnected_at;
 };
 
 /* One client connection. */
@@ -97,6 +102,8 @@ struct session {
     bool read_only;             /* From its remote: no changes allowed. */
     char *active_name;          /* Active remote we connected to, or NULL
                                  * for a client that connected to us. */
+    char *passive_name;         /* Passive remote that accepted us, or
+                                 * NULL. */
 
     /* Inactivity probe, for TCP and SSL (Open vSwitch's default: 5 s).
      * After 'probe_interval' ms without input, send an "echo"; after as
@@ -160,6 +167,11 @@ static struct remote *db_remotes;
 static size_t n_db_remotes;
 static bool db_changed = true;
 
+/* Every 2.5 s, as Open vSwitch, the rows that "db:" remotes read their
+ * targets from get their "is_connected" and "status" columns updated. */
+#define STATUS_INTERVAL 2500
+static long long int status_timer;
+
 /* The transaction request being executed, or NULL, and the results array
  * that ovsdb_execute() will return for it if it commits (see commit_cb()):
  * commit_cb() sends that reply itself, before the other clients' updates,
@@ -203,6 +215,7 @@ static char *check_db_spec(const char *spec);
 static void reply_sorted(struct unixctl_conn *, const char **names,
                          size_t n);
 static void update_db_config(void);
+static void update_remote_status(void);
 static void run_sessions(void);
 static void run_triggers(bool force);
 static void wait_all(void);
@@ -323,6 +336,11 @@ main(int argc, char *argv[])
         run_sessions();
         run_triggers(false);
         run_compaction();
+        if (time_msec() >= status_timer) {
+            status_timer = time_msec() + STATUS_INTERVAL;
+            update_remote_status();
+        }
+        poll_timer_wait_until(status_timer);
 
         fatal_signal_wait();
         unixctl_server_wait(unixctl);
@@ -825,6 +843,7 @@ run_active_remote(struct remote *r)
     s->read_only = r->read_only;
     r->connecting = NULL;
     r->backoff = 1000;
+    r->connected_at = time_msec();
 }
 
 static void
@@ -908,7 +927,10 @@ run_remote(struct remote *r)
             }
             break;
         }
-        session_create(jsonrpc_open(stream))->read_only = r->read_only;
+        struct session *s = session_create(jsonrpc_open(stream));
+
+        s->read_only = r->read_only;
+        s->passive_name = xstrdup(r->name);
     }
 }
 
@@ -1086,6 +1108,8 @@ update_db_config(void)
                 wanted[i].connecting = old->connecting;
                 wanted[i].next_try = old->next_try;
                 wanted[i].backoff = old->backoff;
+                wanted[i].connected_at = old->connected_at;
+                wanted[i].disconnected_at = old->disconnected_at;
                 old->listener = NULL;
                 old->connecting = NULL;
                 free(old->name);
@@ -1136,6 +1160,247 @@ update_db_config(void)
     }
     for (i = 0; i < 3; i++) {
         free(values[i]);
+    }
+}
+
+/* Appends "key=value" to the status map 'pairs' (keys in sorted order, as
+ * the database keeps them). */
+static void
+status_add(json_t *pairs, const char *key, const char *value)
+{
+    json_t *pair = json_array();
+
+    json_array_append_new(pair, json_string(key));
+    json_array_append_new(pair, json_string(value));
+    json_array_append_new(pairs, pair);
+}
+
+static void
+status_add_secs(json_t *pairs, const char *key, long long int since)
+{
+    char buf[32];
+
+    snprintf(buf, sizeof buf, "%lld",
+             since ? (time_msec() - since) / 1000 : 0);
+    status_add(pairs, key, buf);
+}
+
+/* Space-separated names of the locks that 's' holds ('held') or waits for
+ * (!'held'), or "" for none. */
+static void
+session_lock_names(const struct session *s, bool held, struct ds *names)
+{
+    for (size_t i = 0; i < n_locks; i++) {
+        for (size_t j = 0; j < locks[i].n_holders; j++) {
+            if (locks[i].holders[j] == s && (j == 0) == held) {
+                if (names->length) {
+                    ds_put_char(names, ' ');
+                }
+                ds_put_cstr(names, locks[i].name);
+            }
+        }
+    }
+}
+
+/* Returns the "status" map of remote 'r' as an OVSDB map in JSON and
+ * stores in '*connected' whether a client is connected through it, as Open
+ * vSwitch reports them: a passive remote gives its bound port, its number
+ * of connections if more than one and zero times; an active one its
+ * connection state, the seconds since it last connected and disconnected
+ * (once it has) and the locks its session holds or waits for. */
+static json_t *
+remote_status(const struct remote *r, bool *connected)
+{
+    json_t *pairs = json_array(), *map = json_array();
+    struct session *s;
+
+    if (!r->active) {
+        int port = r->listener ? pstream_get_bound_port(r->listener) : -1;
+        size_t n = 0;
+
+        for (s = sessions; s; s = s->next) {
+            n += s->passive_name && !strcmp(s->passive_name, r->name);
+        }
+        *connected = n > 0;
+        if (port > 0) {
+            char buf[16];
+
+            snprintf(buf, sizeof buf, "%d", port);
+            status_add(pairs, "bound_port", buf);
+        }
+        if (n > 1) {
+            char buf[32];
+
+            snprintf(buf, sizeof buf, "%zu", n);
+            status_add(pairs, "n_connections", buf);
+        }
+        status_add(pairs, "sec_since_connect", "0");
+        status_add(pairs, "sec_since_disconnect", "0");
+    } else {
+        const char *state;
+
+        s = find_active_session(r->name);
+        *connected = s != NULL;
+        if (s) {
+            struct ds held = DS_EMPTY_INITIALIZER;
+            struct ds waiting = DS_EMPTY_INITIALIZER;
+
+            session_lock_names(s, true, &held);
+            session_lock_names(s, false, &waiting);
+            if (held.length) {
+                status_add(pairs, "locks_held", ds_cstr(&held));
+            }
+            if (waiting.length) {
+                status_add(pairs, "locks_waiting", ds_cstr(&waiting));
+            }
+            ds_destroy(&held);
+            ds_destroy(&waiting);
+            state = s->probe_sent ? "IDLE" : "ACTIVE";
+        } else {
+            state = r->connecting ? "CONNECTING" : "BACKOFF";
+        }
+        if (r->connected_at) {
+            status_add_secs(pairs, "sec_since_connect", r->connected_at);
+        }
+        if (r->disconnected_at && !s) {
+            status_add_secs(pairs, "sec_since_disconnect",
+                            r->disconnected_at);
+        }
+        status_add(pairs, "state", state);
+    }
+    json_array_append_new(map, json_string("map"));
+    json_array_append_new(map, pairs);
+    return map;
+}
+
+static const struct remote *
+find_db_remote(const char *name)
+{
+    for (size_t i = 0; i < n_db_remotes; i++) {
+        if (db_remotes[i].name && !strcmp(db_remotes[i].name, name)) {
+            return &db_remotes[i];
+        }
+    }
+    return NULL;
+}
+
+/* Adds to 'ops' an "update" of the "is_connected" and "status" columns
+ * (those of the two that 'table' has) of 'row' if they differ from what
+ * remote 'r', the one that the row's "target" names, reports. */
+static void
+update_remote_row(json_t *ops, const struct ovsdb_table *table,
+                  const struct ovsdb_row *row, const struct remote *r)
+{
+    const struct ovsdb_column *cc
+        = ovsdb_table_schema_find_column(table->schema, "is_connected");
+    const struct ovsdb_column *sc
+        = ovsdb_table_schema_find_column(table->schema, "status");
+    json_t *new_row = json_object();
+    bool connected;
+    json_t *status = remote_status(r, &connected);
+
+    if (cc && cc->type.key.type == OVSDB_TYPE_BOOLEAN
+        && ovsdb_type_is_scalar(&cc->type)
+        && row->fields[cc->index].keys[0].boolean != connected) {
+        json_object_set_new(new_row, "is_connected", json_boolean(connected));
+    }
+    if (sc && sc->type.key.type == OVSDB_TYPE_STRING
+        && sc->type.value.type == OVSDB_TYPE_STRING) {
+        json_t *old = ovsdb_datum_to_json(&row->fields[sc->index], &sc->type);
+
+        if (!json_equal(old, status)) {
+            json_object_set(new_row, "status", status);
+        }
+        json_decref(old);
+    }
+    json_decref(status);
+
+    if (json_object_size(new_row)) {
+        json_t *op = json_object(), *where = json_array();
+        json_t *clause = json_array(), *uuid = json_array();
+        char id[UUID_LEN + 1];
+
+        uuid_to_string(ovsdb_row_get_uuid(row), id);
+        json_array_append_new(uuid, json_string("uuid"));
+        json_array_append_new(uuid, json_string(id));
+        json_array_append_new(clause, json_string("_uuid"));
+        json_array_append_new(clause, json_string("=="));
+        json_array_append_new(clause, uuid);
+        json_array_append_new(where, clause);
+        json_object_set_new(op, "op", json_string("update"));
+        json_object_set_new(op, "table", json_string(table->schema->name));
+        json_object_set_new(op, "where", where);
+        json_object_set_new(op, "row", new_row);
+        json_array_append_new(ops, op);
+    } else {
+        json_decref(new_row);
+    }
+}
+
+/* Writes the connection state of the remotes that "db:DB,TABLE,COLUMN"
+ * remotes name into the rows that name them (Open vSwitch's Manager
+ * "is_connected" and "status"), in one transaction per database and only
+ * where something changed. */
+static void
+update_remote_status(void)
+{
+    for (size_t i = 0; i < n_remotes; i++) {
+        char *copy, *save = NULL, *db_name, *table_name, *column_name;
+        const struct ovsdb_column *column;
+        struct ovsdb_table *table, *target;
+        const struct ovsdb_row *row;
+        struct db *db;
+        json_t *ops;
+
+        if (strncmp(remotes[i].name, "db:", 3)) {
+            continue;
+        }
+        copy = xstrdup(remotes[i].name + 3);
+        db_name = strtok_r(copy, ",", &save);
+        table_name = strtok_r(NULL, ",", &save);
+        column_name = strtok_r(NULL, ",", &save);
+        db = db_name ? find_db(db_name) : NULL;
+        table = db && table_name ? ovsdb_get_table(db->ovsdb, table_name)
+                                 : NULL;
+        column = table && column_name
+                 ? ovsdb_table_schema_find_column(table->schema, column_name)
+                 : NULL;
+        if (!column || !ovsdb_base_type_is_ref(&column->type.key)) {
+            /* Plain strings have no row to report in. */
+            free(copy);
+            continue;
+        }
+        target = &db->ovsdb->tables[column->type.key.uuid.ref_table->index];
+        const struct ovsdb_column *tc
+            = ovsdb_table_schema_find_column(target->schema, "target");
+
+        ops = json_array();
+        OHMAP_FOR_EACH (row, node, &table->rows) {
+            const struct ovsdb_datum *datum = &row->fields[column->index];
+
+            for (unsigned int k = 0; tc && k < datum->n; k++) {
+                const struct ovsdb_row *trow
+                    = ovsdb_table_get_row(target, &datum->keys[k].uuid);
+                const struct remote *r;
+
+                if (trow && tc->type.key.type == OVSDB_TYPE_STRING
+                    && trow->fields[tc->index].n
+                    && (r = find_db_remote(
+                            trow->fields[tc->index].keys[0].string))) {
+                    update_remote_row(ops, target, trow, r);
+                }
+            }
+        }
+        if (json_array_size(ops)) {
+            long long int timeout;
+            json_t *result;
+
+            json_array_insert_new(ops, 0, json_string(db_name));
+            result = ovsdb_execute(db->ovsdb, ops, NULL, &timeout);
+            json_decref(result);
+        }
+        json_decref(ops);
+        free(copy);
     }
 }
 
@@ -1232,10 +1497,12 @@ session_destroy(struct session *s)
 
             if (r->name && !strcmp(r->name, s->active_name)) {
                 retry_later(r);
+                r->disconnected_at = time_msec();
             }
         }
         free(s->active_name);
     }
+    free(s->passive_name);
     jsonrpc_close(s->rpc);
     free(s);
 }
