@@ -62,6 +62,10 @@ lib_libdpswitch_a_SOURCES += \
 	lib/ofp-actions.h \
 	lib/ofp-errors.c \
 	lib/ofp-errors.h \
+	lib/ofp-flow.c \
+	lib/ofp-flow.h \
+	lib/ofp-match.c \
+	lib/ofp-match.h \
 	lib/ofp-msgs.c \
 	lib/ofp-msgs.h \
 	lib/ofp-port.c \

@@ -98,7 +98,8 @@ struct ofpbuf;
     E(OFPFMFC_BAD_TABLE_ID, 5, 2, -1, -1, "Table does not exist") \
     E(OFPFMFC_OVERLAP, 5, 3, 3, 1, "Attempted to add overlapping flow with CHECK_OVERLAP flag set.") \
     E(OFPFMFC_EPERM, 5, 4, 3, 2, "Permissions error.")                  \
-    E(OFPFMFC_BAD_TIMEOUT, 5, 5, 3, 3, "Flow not added because of unsupported idle/hard timeout.") \
+    E(OFPFMFC_BAD_TIMEOUT, 5, 5, -1, -1, "Flow not added because of unsupported idle/hard timeout.") \
+    E(OFPFMFC_BAD_EMERG_TIMEOUT, -1, -1, 3, 3, "Flow not added because of non-zero idle/hard timeout.") \
     E(OFPFMFC_BAD_COMMAND, 5, 6, 3, 4, "Unsupported or unknown command.") \
     E(OFPFMFC_BAD_FLAGS, 5, 7, -1, -1, "Unsupported or unknown flags.") \
     E(OFPGMFC_GROUP_EXISTS, 6, 0, -1, -1, "Group not added because a group ADD attempted to replace an already-present group.") \
@@ -120,7 +121,8 @@ struct ofpbuf;
     E(OFPRRFC_BAD_ROLE, 11, 2, -1, -1, "Invalid role.")                 \
     E(OFPTFFC_BAD_TABLE, 13, 0, -1, -1, "Specified table does not exist.") \
     E(OFPTFFC_EPERM, 13, 5, -1, -1, "Permissions error.")              \
-    E(NXBRC_BAD_REASON, -1, -1, -1, -1, "Invalid reason in a message.")
+    E(NXBRC_BAD_REASON, -1, -1, -1, -1, "Invalid reason in a message.") \
+    E(NXBRC_NXM_INVALID, -1, -1, -1, -1, "Invalid NXM flow match.")
 
 enum ofperr {
     OFPERR_BASE = OFPERR_OFS - 1,

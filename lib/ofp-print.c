@@ -11,6 +11,7 @@
 #include <string.h>
 #include "dynamic-string.h"
 #include "ofp-errors.h"
+#include "ofp-flow.h"
 #include "ofp-msgs.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
@@ -393,6 +394,20 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
     case OFPRAW_OFPT13_PORT_MOD:
     case OFPRAW_OFPT14_PORT_MOD:
         return print_port_mod(s, oh);
+    case OFPRAW_OFPT10_FLOW_MOD:
+    case OFPRAW_NXT_FLOW_MOD:
+        return ofp_print_flow_mod(s, oh);
+    case OFPRAW_OFPST10_FLOW_REQUEST:
+    case OFPRAW_OFPST10_AGGREGATE_REQUEST:
+    case OFPRAW_NXST_FLOW_REQUEST:
+    case OFPRAW_NXST_AGGREGATE_REQUEST:
+        return ofp_print_flow_stats_request(s, oh);
+    case OFPRAW_OFPST10_FLOW_REPLY:
+    case OFPRAW_NXST_FLOW_REPLY:
+        return ofp_print_flow_stats_reply(s, oh);
+    case OFPRAW_OFPT10_FLOW_REMOVED:
+    case OFPRAW_NXT_FLOW_REMOVED:
+        return ofp_print_flow_removed(s, oh);
     case OFPRAW_OFPST10_AGGREGATE_REPLY:
     case OFPRAW_OFPST13_AGGREGATE_REPLY:
     case OFPRAW_NXST_AGGREGATE_REPLY:

@@ -3,7 +3,9 @@
  * Input: bytes as a peer might send them.  Checks that printing any input
  * (ovs-ofctl ofp-print's path) is safe, that the message decoder accepts
  * only what it can fully walk, and that what decodes re-encodes to the
- * same meaning: hello bitmaps, port descriptions and port mods.  The
+ * same meaning: hello bitmaps, port descriptions, port mods, and the flow
+ * messages (flow_mod, flow and aggregate stats requests, flow_removed in
+ * OpenFlow 1.0 and NXM forms; flow stats replies are walked).  The
  * input is also tried as an OpenFlow 1.0 action list, which must survive
  * decoding, encoding and decoding again unchanged.
  *
@@ -16,6 +18,8 @@
 #include "dynamic-string.h"
 #include "fuzz.h"
 #include "ofp-actions.h"
+#include "ofp-flow.h"
+#include "ofp-match.h"
 #include "ofp-msgs.h"
 #include "ofp-port.h"
 #include "ofp-print.h"
@@ -75,6 +79,104 @@ check_actions(const uint8_t *data, size_t size)
                    "actions do not survive re-encoding");
         ofpbuf_uninit(&ofpacts2);
         ofpbuf_uninit(&out);
+    }
+    ofpbuf_uninit(&ofpacts);
+}
+
+static enum ofputil_protocol
+protocol_of(enum ofpraw raw)
+{
+    return (raw == OFPRAW_NXT_FLOW_MOD || raw == OFPRAW_NXST_FLOW_REQUEST
+            || raw == OFPRAW_NXST_AGGREGATE_REQUEST
+            || raw == OFPRAW_NXT_FLOW_REMOVED
+            ? OFPUTIL_P_OF10_NXM : OFPUTIL_P_OF10_STD);
+}
+
+static void
+check_flow_mod(const struct ofp_header *oh, enum ofpraw raw)
+{
+    struct ofputil_flow_mod fm, fm2;
+    struct ofpbuf ofpacts, ofpacts2;
+
+    ofpbuf_init(&ofpacts, 0);
+    ofpbuf_init(&ofpacts2, 0);
+    if (!ofputil_decode_flow_mod(&fm, oh, true, &ofpacts)) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        match_format(&fm.match, NULL, &s, fm.priority, OFP_DEFAULT_PRIORITY);
+        ds_destroy(&s);
+
+        struct ofpbuf *b = ofputil_encode_flow_mod(&fm, protocol_of(raw),
+                                                   true);
+        FUZZ_CHECK(!ofputil_decode_flow_mod(&fm2, b->data, true, &ofpacts2),
+                   "encoded flow_mod does not decode");
+        FUZZ_CHECK(match_equal(&fm.match, &fm2.match)
+                   && fm.priority == fm2.priority
+                   && fm.command == fm2.command
+                   && fm.table_id == fm2.table_id
+                   && fm.cookie_mask == fm2.cookie_mask
+                   && fm.new_cookie == fm2.new_cookie
+                   && fm.flags == fm2.flags
+                   && ofpacts_equal(fm.ofpacts, fm.ofpacts_len,
+                                    fm2.ofpacts, fm2.ofpacts_len),
+                   "flow_mod does not survive re-encoding");
+        ofpbuf_delete(b);
+    }
+    ofpbuf_uninit(&ofpacts);
+    ofpbuf_uninit(&ofpacts2);
+}
+
+static void
+check_flow_stats_request(const struct ofp_header *oh, enum ofpraw raw)
+{
+    struct ofputil_flow_stats_request fsr, fsr2;
+
+    if (!ofputil_decode_flow_stats_request(&fsr, oh)) {
+        struct ofpbuf *b = ofputil_encode_flow_stats_request(
+            &fsr, protocol_of(raw));
+        FUZZ_CHECK(!ofputil_decode_flow_stats_request(&fsr2, b->data),
+                   "encoded flow stats request does not decode");
+        FUZZ_CHECK(match_equal(&fsr.match, &fsr2.match)
+                   && fsr.aggregate == fsr2.aggregate
+                   && fsr.table_id == fsr2.table_id
+                   && fsr.out_port == fsr2.out_port
+                   && fsr.cookie == fsr2.cookie
+                   && fsr.cookie_mask == fsr2.cookie_mask,
+                   "flow stats request does not survive re-encoding");
+        ofpbuf_delete(b);
+    }
+}
+
+static void
+check_flow_removed(const struct ofp_header *oh, enum ofpraw raw)
+{
+    struct ofputil_flow_removed fr, fr2;
+
+    if (!ofputil_decode_flow_removed(&fr, oh)) {
+        struct ofpbuf *b = ofputil_encode_flow_removed(&fr,
+                                                       protocol_of(raw));
+        FUZZ_CHECK(!ofputil_decode_flow_removed(&fr2, b->data),
+                   "encoded flow_removed does not decode");
+        FUZZ_CHECK(match_equal(&fr.match, &fr2.match)
+                   && fr.cookie == fr2.cookie
+                   && fr.priority == fr2.priority
+                   && fr.packet_count == fr2.packet_count,
+                   "flow_removed does not survive re-encoding");
+        ofpbuf_delete(b);
+    }
+}
+
+static void
+check_flow_stats_reply(const struct ofp_header *oh)
+{
+    struct ofpbuf b, ofpacts;
+    struct ofputil_flow_stats fs;
+
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    ofpbuf_init(&ofpacts, 0);
+    while (!ofputil_decode_flow_stats_reply(&fs, &b, &ofpacts)) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ofputil_flow_stats_format(&s, &fs, true);
+        ds_destroy(&s);
     }
     ofpbuf_uninit(&ofpacts);
 }
@@ -145,6 +247,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             break;
         }
+        case OFPTYPE_FLOW_MOD:
+            check_flow_mod(moh, raw);
+            break;
+        case OFPTYPE_FLOW_STATS_REQUEST:
+        case OFPTYPE_AGGREGATE_STATS_REQUEST:
+            check_flow_stats_request(moh, raw);
+            break;
+        case OFPTYPE_FLOW_REMOVED:
+            check_flow_removed(moh, raw);
+            break;
+        case OFPTYPE_FLOW_STATS_REPLY:
+            check_flow_stats_reply(moh);
+            break;
         default:
             break;
         }

@@ -1,0 +1,889 @@
+/* OpenFlow flow messages (see ofp-flow.h).
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "ofp-flow.h"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dynamic-string.h"
+#include "ofp-actions.h"
+#include "ofp-port.h"
+#include "ofpbuf.h"
+#include "util.h"
+
+/* Body layouts (offsets after the message headers). */
+enum {
+    /* ofp10_flow_mod. */
+    FM10_MATCH = 0, FM10_COOKIE = 40, FM10_COMMAND = 48, FM10_IDLE = 50,
+    FM10_HARD = 52, FM10_PRIORITY = 54, FM10_BUFFER = 56, FM10_OUT_PORT = 60,
+    FM10_FLAGS = 62, FM10_LEN = 64,
+
+    /* nx_flow_mod. */
+    NXFM_COOKIE = 0, NXFM_COMMAND = 8, NXFM_IDLE = 10, NXFM_HARD = 12,
+    NXFM_PRIORITY = 14, NXFM_BUFFER = 16, NXFM_OUT_PORT = 20,
+    NXFM_FLAGS = 22, NXFM_MATCH_LEN = 24, NXFM_LEN = 32,
+
+    /* ofp10_flow_stats_request, nx_flow_stats_request. */
+    FSR10_TABLE = 40, FSR10_OUT_PORT = 42, FSR10_LEN = 44,
+    NXFSR_OUT_PORT = 0, NXFSR_MATCH_LEN = 2, NXFSR_TABLE = 4, NXFSR_LEN = 8,
+
+    /* ofp10_flow_stats, nx_flow_stats. */
+    FS_LENGTH = 0, FS_TABLE = 2,
+    FS10_MATCH = 4, FS10_DURATION = 44, FS10_PRIORITY = 52, FS10_IDLE = 54,
+    FS10_HARD = 56, FS10_COOKIE = 64, FS10_PACKETS = 72, FS10_BYTES = 80,
+    FS10_LEN = 88,
+    NXFS_DURATION = 4, NXFS_PRIORITY = 12, NXFS_IDLE = 14, NXFS_HARD = 16,
+    NXFS_MATCH_LEN = 18, NXFS_IDLE_AGE = 20, NXFS_HARD_AGE = 22,
+    NXFS_COOKIE = 24, NXFS_PACKETS = 32, NXFS_BYTES = 40, NXFS_LEN = 48,
+
+    /* ofp10_flow_removed, nx_flow_removed. */
+    FR10_MATCH = 0, FR10_COOKIE = 40, FR10_PRIORITY = 48, FR10_REASON = 50,
+    FR10_DURATION = 52, FR10_IDLE = 60, FR10_PACKETS = 64, FR10_BYTES = 72,
+    FR10_LEN = 80,
+    NXFR_COOKIE = 0, NXFR_PRIORITY = 8, NXFR_REASON = 10, NXFR_TABLE = 11,
+    NXFR_DURATION = 12, NXFR_IDLE = 20, NXFR_MATCH_LEN = 22,
+    NXFR_PACKETS = 24, NXFR_BYTES = 32, NXFR_LEN = 40,
+};
+
+/* OpenFlow 1.0 flow_mod flags. */
+enum { OFPFF_SEND_FLOW_REM = 1, OFPFF_CHECK_OVERLAP = 2, OFPFF10_EMERG = 4 };
+
+static void
+put_be64(uint8_t *p, uint64_t x)
+{
+    ofp_put_be32(p, x >> 32);
+    ofp_put_be32(p + 4, x);
+}
+
+static uint32_t
+port16_to_32(uint16_t port)
+{
+    return port;
+}
+
+void
+ofputil_flow_mod_init(struct ofputil_flow_mod *fm)
+{
+    memset(fm, 0, sizeof *fm);
+    match_init_catchall(&fm->match);
+    fm->table_id = OFPTT_ALL;
+    fm->priority = OFP_DEFAULT_PRIORITY;
+    fm->new_cookie = UINT64_MAX;
+    fm->out_port = OFPP_NONE;
+    fm->out_group = OFPG_ANY;
+    fm->buffer_id = OFP_NO_BUFFER;
+}
+
+/* Decodes the flow_mod 'oh' (OFPT_FLOW_MOD for OpenFlow 1.0, or
+ * NXT_FLOW_MOD) into 'fm', its actions into 'ofpacts'.  'table_id_ext':
+ * whether NXT_FLOW_MOD_TABLE_ID is on for the connection (the command's
+ * high byte is then the table). */
+enum ofperr
+ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
+                        const struct ofp_header *oh, bool table_id_ext,
+                        struct ofpbuf *ofpacts)
+{
+    struct ofpbuf b;
+    enum ofpraw raw;
+    uint16_t command, raw_flags;
+    enum ofperr error;
+
+    ofputil_flow_mod_init(fm);
+    ofpbuf_clear(ofpacts);
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    error = ofpraw_pull(&raw, &b);
+    if (error) {
+        return error;
+    }
+
+    const uint8_t *p = b.data;
+    if (raw == OFPRAW_OFPT10_FLOW_MOD) {
+        ofpbuf_pull(&b, FM10_LEN);
+        ofputil_match_from_ofp10(p + FM10_MATCH, &fm->match);
+        ofputil_normalize_match(&fm->match);
+        /* OpenFlow 1.0: exact-match flows have the highest priority. */
+        fm->priority = (ofputil_ofp10_wildcards(p + FM10_MATCH)
+                        ? ofp_get_be16(p + FM10_PRIORITY) : UINT16_MAX);
+        command = ofp_get_be16(p + FM10_COMMAND);
+        fm->new_cookie = ofp_get_be64(p + FM10_COOKIE);
+        fm->idle_timeout = ofp_get_be16(p + FM10_IDLE);
+        fm->hard_timeout = ofp_get_be16(p + FM10_HARD);
+        fm->buffer_id = ofp_get_be32(p + FM10_BUFFER);
+        fm->out_port = port16_to_32(ofp_get_be16(p + FM10_OUT_PORT));
+        raw_flags = ofp_get_be16(p + FM10_FLAGS);
+    } else if (raw == OFPRAW_NXT_FLOW_MOD) {
+        ofpbuf_pull(&b, NXFM_LEN);
+        error = nx_pull_match(&b, ofp_get_be16(p + NXFM_MATCH_LEN),
+                              &fm->match, &fm->cookie, &fm->cookie_mask);
+        if (error) {
+            return error;
+        }
+        command = ofp_get_be16(p + NXFM_COMMAND);
+        if ((command & 0xff) == OFPFC_ADD && fm->cookie_mask) {
+            /* Adds may set a cookie, not match one. */
+            return OFPERR_NXBRC_NXM_INVALID;
+        }
+        fm->priority = ofp_get_be16(p + NXFM_PRIORITY);
+        fm->new_cookie = ofp_get_be64(p + NXFM_COOKIE);
+        fm->idle_timeout = ofp_get_be16(p + NXFM_IDLE);
+        fm->hard_timeout = ofp_get_be16(p + NXFM_HARD);
+        fm->buffer_id = ofp_get_be32(p + NXFM_BUFFER);
+        fm->out_port = port16_to_32(ofp_get_be16(p + NXFM_OUT_PORT));
+        raw_flags = ofp_get_be16(p + NXFM_FLAGS);
+    } else {
+        return OFPERR_OFPBRC_BAD_TYPE;
+    }
+
+    fm->modify_cookie = fm->new_cookie != UINT64_MAX;
+    if (table_id_ext) {
+        fm->command = command & 0xff;
+        fm->table_id = command >> 8;
+    } else {
+        fm->command = command;
+        fm->table_id = OFPTT_ALL;
+    }
+    if (fm->command == OFPFC_ADD) {
+        fm->cookie = fm->new_cookie;
+    }
+
+    error = ofpacts_pull_openflow_actions(&b, b.size, oh->version, ofpacts);
+    if (error) {
+        return error;
+    }
+    fm->ofpacts = ofpacts->data;
+    fm->ofpacts_len = ofpacts->size;
+
+    if (raw_flags & ~(OFPFF_SEND_FLOW_REM | OFPFF_CHECK_OVERLAP
+                      | OFPFF10_EMERG)) {
+        return OFPERR_OFPFMFC_BAD_FLAGS;
+    }
+    if (raw_flags & OFPFF10_EMERG) {
+        /* No emergency flow cache (not required by OpenFlow 1.0.1). */
+        return (fm->idle_timeout || fm->hard_timeout
+                ? OFPERR_OFPFMFC_BAD_EMERG_TIMEOUT
+                : OFPERR_OFPFMFC_TABLE_FULL);
+    }
+    fm->flags = ((raw_flags & OFPFF_SEND_FLOW_REM
+                  ? OFPUTIL_FF_SEND_FLOW_REM : 0)
+                 | (raw_flags & OFPFF_CHECK_OVERLAP
+                    ? OFPUTIL_FF_CHECK_OVERLAP : 0));
+    if (fm->command > OFPFC_DELETE_STRICT) {
+        return OFPERR_OFPFMFC_BAD_COMMAND;
+    }
+    return 0;
+}
+
+static uint16_t
+encode_flags(uint16_t flags)
+{
+    return ((flags & OFPUTIL_FF_SEND_FLOW_REM ? OFPFF_SEND_FLOW_REM : 0)
+            | (flags & OFPUTIL_FF_CHECK_OVERLAP ? OFPFF_CHECK_OVERLAP : 0));
+}
+
+/* Encodes 'fm' (see the header). */
+struct ofpbuf *
+ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
+                        enum ofputil_protocol protocol, bool table_id_ext)
+{
+    uint16_t command = fm->command;
+    struct ofpbuf *b;
+    uint8_t *p;
+
+    if (table_id_ext) {
+        command |= fm->table_id << 8;
+    }
+    if (protocol == OFPUTIL_P_OF10_STD) {
+        b = ofpraw_alloc(OFPRAW_OFPT10_FLOW_MOD, OFP10_VERSION,
+                         ofpmsg_next_xid(), fm->ofpacts_len);
+        p = ofpbuf_put_zeros(b, FM10_LEN);
+        ofputil_match_to_ofp10(&fm->match, p + FM10_MATCH);
+        put_be64(p + FM10_COOKIE, fm->new_cookie);
+        ofp_put_be16(p + FM10_COMMAND, command);
+        ofp_put_be16(p + FM10_IDLE, fm->idle_timeout);
+        ofp_put_be16(p + FM10_HARD, fm->hard_timeout);
+        ofp_put_be16(p + FM10_PRIORITY, fm->priority);
+        ofp_put_be32(p + FM10_BUFFER, fm->buffer_id);
+        ofp_put_be16(p + FM10_OUT_PORT, fm->out_port);
+        ofp_put_be16(p + FM10_FLAGS, encode_flags(fm->flags));
+    } else {
+        b = ofpraw_alloc(OFPRAW_NXT_FLOW_MOD, OFP10_VERSION,
+                         ofpmsg_next_xid(), fm->ofpacts_len + 64);
+        size_t ofs = b->size;
+        ofpbuf_put_zeros(b, NXFM_LEN);
+        int match_len = nx_put_match(b, &fm->match, fm->cookie,
+                                     fm->cookie_mask);
+        p = (uint8_t *) b->data + ofs;
+        put_be64(p + NXFM_COOKIE, fm->new_cookie);
+        ofp_put_be16(p + NXFM_COMMAND, command);
+        ofp_put_be16(p + NXFM_IDLE, fm->idle_timeout);
+        ofp_put_be16(p + NXFM_HARD, fm->hard_timeout);
+        ofp_put_be16(p + NXFM_PRIORITY, fm->priority);
+        ofp_put_be32(p + NXFM_BUFFER, fm->buffer_id);
+        ofp_put_be16(p + NXFM_OUT_PORT, fm->out_port);
+        ofp_put_be16(p + NXFM_FLAGS, encode_flags(fm->flags));
+        ofp_put_be16(p + NXFM_MATCH_LEN, match_len);
+    }
+    ofpacts_put_openflow_actions(fm->ofpacts, fm->ofpacts_len, b,
+                                 OFP10_VERSION);
+    ofpmsg_update_length(b);
+    return b;
+}
+
+/* Flow stats requests. */
+
+enum ofperr
+ofputil_decode_flow_stats_request(struct ofputil_flow_stats_request *fsr,
+                                  const struct ofp_header *oh)
+{
+    struct ofpbuf b;
+    enum ofpraw raw;
+    enum ofperr error;
+
+    memset(fsr, 0, sizeof *fsr);
+    fsr->out_group = OFPG_ANY;
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    error = ofpraw_pull(&raw, &b);
+    if (error) {
+        return error;
+    }
+    const uint8_t *p = b.data;
+    switch (raw) {
+    case OFPRAW_OFPST10_FLOW_REQUEST:
+    case OFPRAW_OFPST10_AGGREGATE_REQUEST:
+        fsr->aggregate = raw == OFPRAW_OFPST10_AGGREGATE_REQUEST;
+        ofputil_match_from_ofp10(p, &fsr->match);
+        fsr->out_port = ofp_get_be16(p + FSR10_OUT_PORT);
+        fsr->table_id = p[FSR10_TABLE];
+        return 0;
+
+    case OFPRAW_NXST_FLOW_REQUEST:
+    case OFPRAW_NXST_AGGREGATE_REQUEST:
+        fsr->aggregate = raw == OFPRAW_NXST_AGGREGATE_REQUEST;
+        ofpbuf_pull(&b, NXFSR_LEN);
+        error = nx_pull_match(&b, ofp_get_be16(p + NXFSR_MATCH_LEN),
+                              &fsr->match, &fsr->cookie, &fsr->cookie_mask);
+        if (error) {
+            return error;
+        }
+        if (b.size) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        fsr->out_port = ofp_get_be16(p + NXFSR_OUT_PORT);
+        fsr->table_id = p[NXFSR_TABLE];
+        return 0;
+
+    default:
+        return OFPERR_OFPBRC_BAD_TYPE;
+    }
+}
+
+struct ofpbuf *
+ofputil_encode_flow_stats_request(const struct ofputil_flow_stats_request *fsr,
+                                  enum ofputil_protocol protocol)
+{
+    struct ofpbuf *b;
+    uint8_t *p;
+
+    if (protocol == OFPUTIL_P_OF10_STD) {
+        b = ofpraw_alloc(fsr->aggregate ? OFPRAW_OFPST10_AGGREGATE_REQUEST
+                                        : OFPRAW_OFPST10_FLOW_REQUEST,
+                         OFP10_VERSION, ofpmsg_next_xid(), 0);
+        p = ofpbuf_put_zeros(b, FSR10_LEN);
+        ofputil_match_to_ofp10(&fsr->match, p);
+        p[FSR10_TABLE] = fsr->table_id;
+        ofp_put_be16(p + FSR10_OUT_PORT, fsr->out_port);
+    } else {
+        b = ofpraw_alloc(fsr->aggregate ? OFPRAW_NXST_AGGREGATE_REQUEST
+                                        : OFPRAW_NXST_FLOW_REQUEST,
+                         OFP10_VERSION, ofpmsg_next_xid(), 64);
+        size_t ofs = b->size;
+        ofpbuf_put_zeros(b, NXFSR_LEN);
+        int match_len = nx_put_match(b, &fsr->match, fsr->cookie,
+                                     fsr->cookie_mask);
+        p = (uint8_t *) b->data + ofs;
+        ofp_put_be16(p + NXFSR_OUT_PORT, fsr->out_port);
+        ofp_put_be16(p + NXFSR_MATCH_LEN, match_len);
+        p[NXFSR_TABLE] = fsr->table_id;
+    }
+    ofpmsg_update_length(b);
+    return b;
+}
+
+/* Flow stats replies. */
+
+struct ofpbuf *
+ofputil_start_flow_stats_reply(const struct ofp_header *request)
+{
+    enum ofpraw raw;
+
+    if (ofpraw_decode(&raw, request)) {
+        raw = OFPRAW_OFPST10_FLOW_REQUEST;
+    }
+    return ofpraw_alloc_reply(raw == OFPRAW_NXST_FLOW_REQUEST
+                              ? OFPRAW_NXST_FLOW_REPLY
+                              : OFPRAW_OFPST10_FLOW_REPLY, request, 0);
+}
+
+static uint64_t
+unknown_to_zero(uint64_t count)
+{
+    return count == UINT64_MAX ? 0 : count;
+}
+
+static uint16_t
+encode_age(int age)
+{
+    return age < 0 ? 0 : age < UINT16_MAX ? age + 1 : UINT16_MAX;
+}
+
+void
+ofputil_append_flow_stats_reply(const struct ofputil_flow_stats *fs,
+                                struct ofpbuf ***replies, size_t *n_replies)
+{
+    struct ofpbuf *reply = (*replies)[*n_replies - 1];
+    const struct ofp_header *oh = reply->header;
+    enum ofpraw raw;
+    size_t start = reply->size;
+    uint8_t *p;
+
+    ofpraw_decode_partial(&raw, oh, reply->size);
+    if (raw == OFPRAW_NXST_FLOW_REPLY) {
+        ofpbuf_put_zeros(reply, NXFS_LEN);
+        int match_len = nx_put_match(reply, &fs->match, 0, 0);
+        ofpacts_put_openflow_actions(fs->ofpacts, fs->ofpacts_len, reply,
+                                     OFP10_VERSION);
+        p = (uint8_t *) reply->data + start;
+        p[FS_TABLE] = fs->table_id;
+        ofp_put_be32(p + NXFS_DURATION, fs->duration_sec);
+        ofp_put_be32(p + NXFS_DURATION + 4, fs->duration_nsec);
+        ofp_put_be16(p + NXFS_PRIORITY, fs->priority);
+        ofp_put_be16(p + NXFS_IDLE, fs->idle_timeout);
+        ofp_put_be16(p + NXFS_HARD, fs->hard_timeout);
+        ofp_put_be16(p + NXFS_MATCH_LEN, match_len);
+        ofp_put_be16(p + NXFS_IDLE_AGE, encode_age(fs->idle_age));
+        ofp_put_be16(p + NXFS_HARD_AGE, encode_age(fs->hard_age));
+        put_be64(p + NXFS_COOKIE, fs->cookie);
+        put_be64(p + NXFS_PACKETS, unknown_to_zero(fs->packet_count));
+        put_be64(p + NXFS_BYTES, unknown_to_zero(fs->byte_count));
+    } else {
+        ofpbuf_put_zeros(reply, FS10_LEN);
+        ofpacts_put_openflow_actions(fs->ofpacts, fs->ofpacts_len, reply,
+                                     OFP10_VERSION);
+        p = (uint8_t *) reply->data + start;
+        p[FS_TABLE] = fs->table_id;
+        ofputil_match_to_ofp10(&fs->match, p + FS10_MATCH);
+        ofp_put_be32(p + FS10_DURATION, fs->duration_sec);
+        ofp_put_be32(p + FS10_DURATION + 4, fs->duration_nsec);
+        ofp_put_be16(p + FS10_PRIORITY, fs->priority);
+        ofp_put_be16(p + FS10_IDLE, fs->idle_timeout);
+        ofp_put_be16(p + FS10_HARD, fs->hard_timeout);
+        put_be64(p + FS10_COOKIE, fs->cookie);
+        put_be64(p + FS10_PACKETS, unknown_to_zero(fs->packet_count));
+        put_be64(p + FS10_BYTES, unknown_to_zero(fs->byte_count));
+    }
+    ofp_put_be16(p + FS_LENGTH, reply->size - start);
+
+    /* Too big for one part: move this flow into a new part. */
+    if (ofpbuf_header_size(reply) > UINT16_MAX && reply->size - start
+        < UINT16_MAX - 24) {
+        const struct ofp_header *first = (*replies)[0]->header;
+        struct ofpbuf *next = ofpraw_alloc_reply(raw, first, 0);
+        ofpbuf_put(next, (uint8_t *) reply->data + start,
+                   reply->size - start);
+        reply->size = start;
+        ofpmsg_update_length(reply);
+        uint8_t *flags = (uint8_t *) reply->header + 10;
+        ofp_put_be16(flags, ofp_get_be16(flags) | OFPSF_REPLY_MORE);
+        *replies = xrealloc(*replies, (*n_replies + 1) * sizeof **replies);
+        (*replies)[(*n_replies)++] = next;
+        reply = next;
+    }
+    ofpmsg_update_length(reply);
+}
+
+int
+ofputil_decode_flow_stats_reply(struct ofputil_flow_stats *fs,
+                                struct ofpbuf *msg, struct ofpbuf *ofpacts)
+{
+    enum ofpraw raw;
+    enum ofperr error;
+
+    if (!msg->header) {
+        error = ofpraw_pull(&raw, msg);
+        if (error) {
+            return error;
+        }
+    } else if (ofpraw_decode(&raw, msg->header)) {
+        return OFPERR_OFPBRC_BAD_TYPE;
+    }
+    if (!msg->size) {
+        return EOF;
+    }
+
+    const struct ofp_header *oh = msg->header;
+    memset(fs, 0, sizeof *fs);
+    fs->idle_age = fs->hard_age = -1;
+    ofpbuf_clear(ofpacts);
+
+    if (msg->size < 4) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    const uint8_t *p = msg->data;
+    size_t length = ofp_get_be16(p + FS_LENGTH);
+    if (length > msg->size) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+
+    size_t actions_len;
+    if (raw == OFPRAW_NXST_FLOW_REPLY) {
+        if (length < NXFS_LEN) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        unsigned int match_len = ofp_get_be16(p + NXFS_MATCH_LEN);
+        size_t padded = (match_len + 7) / 8 * 8;
+        if (length < NXFS_LEN + padded) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        ofpbuf_pull(msg, NXFS_LEN);
+        error = nx_pull_match_loose(msg, match_len, &fs->match, NULL, NULL);
+        if (error) {
+            return error;
+        }
+        actions_len = length - NXFS_LEN - padded;
+        fs->duration_sec = ofp_get_be32(p + NXFS_DURATION);
+        fs->duration_nsec = ofp_get_be32(p + NXFS_DURATION + 4);
+        fs->priority = ofp_get_be16(p + NXFS_PRIORITY);
+        fs->idle_timeout = ofp_get_be16(p + NXFS_IDLE);
+        fs->hard_timeout = ofp_get_be16(p + NXFS_HARD);
+        if (ofp_get_be16(p + NXFS_IDLE_AGE)) {
+            fs->idle_age = ofp_get_be16(p + NXFS_IDLE_AGE) - 1;
+        }
+        if (ofp_get_be16(p + NXFS_HARD_AGE)) {
+            fs->hard_age = ofp_get_be16(p + NXFS_HARD_AGE) - 1;
+        }
+        fs->cookie = ofp_get_be64(p + NXFS_COOKIE);
+        fs->packet_count = ofp_get_be64(p + NXFS_PACKETS);
+        fs->byte_count = ofp_get_be64(p + NXFS_BYTES);
+    } else if (raw == OFPRAW_OFPST10_FLOW_REPLY) {
+        if (length < FS10_LEN) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        ofpbuf_pull(msg, FS10_LEN);
+        ofputil_match_from_ofp10(p + FS10_MATCH, &fs->match);
+        actions_len = length - FS10_LEN;
+        fs->duration_sec = ofp_get_be32(p + FS10_DURATION);
+        fs->duration_nsec = ofp_get_be32(p + FS10_DURATION + 4);
+        fs->priority = ofp_get_be16(p + FS10_PRIORITY);
+        fs->idle_timeout = ofp_get_be16(p + FS10_IDLE);
+        fs->hard_timeout = ofp_get_be16(p + FS10_HARD);
+        fs->cookie = ofp_get_be64(p + FS10_COOKIE);
+        fs->packet_count = ofp_get_be64(p + FS10_PACKETS);
+        fs->byte_count = ofp_get_be64(p + FS10_BYTES);
+    } else {
+        return OFPERR_OFPBRC_BAD_TYPE;
+    }
+    fs->table_id = p[FS_TABLE];
+
+    error = ofpacts_pull_openflow_actions(msg, actions_len, oh->version,
+                                          ofpacts);
+    if (error) {
+        return error;
+    }
+    fs->ofpacts = ofpacts->data;
+    fs->ofpacts_len = ofpacts->size;
+    return 0;
+}
+
+/* Aggregate. */
+
+struct ofpbuf *
+ofputil_encode_aggregate_stats_reply(const struct ofputil_aggregate_stats *as,
+                                     const struct ofp_header *request)
+{
+    enum ofpraw raw;
+
+    if (ofpraw_decode(&raw, request)) {
+        raw = OFPRAW_OFPST10_AGGREGATE_REQUEST;
+    }
+    struct ofpbuf *b = ofpraw_alloc_reply(
+        raw == OFPRAW_NXST_AGGREGATE_REQUEST ? OFPRAW_NXST_AGGREGATE_REPLY
+                                             : OFPRAW_OFPST10_AGGREGATE_REPLY,
+        request, 0);
+    uint8_t *p = ofpbuf_put_zeros(b, 24);
+    put_be64(p, unknown_to_zero(as->packet_count));
+    put_be64(p + 8, unknown_to_zero(as->byte_count));
+    ofp_put_be32(p + 16, as->flow_count);
+    ofpmsg_update_length(b);
+    return b;
+}
+
+enum ofperr
+ofputil_decode_aggregate_stats_reply(struct ofputil_aggregate_stats *as,
+                                     const struct ofp_header *oh)
+{
+    struct ofpbuf b;
+    enum ofpraw raw;
+    enum ofperr error;
+
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    error = ofpraw_pull(&raw, &b);
+    if (error) {
+        return error;
+    }
+    if (ofptype_from_ofpraw(raw) != OFPTYPE_AGGREGATE_STATS_REPLY) {
+        return OFPERR_OFPBRC_BAD_TYPE;
+    }
+    const uint8_t *p = b.data;
+    as->packet_count = ofp_get_be64(p);
+    as->byte_count = ofp_get_be64(p + 8);
+    as->flow_count = ofp_get_be32(p + 16);
+    return 0;
+}
+
+/* flow_removed. */
+
+struct ofpbuf *
+ofputil_encode_flow_removed(const struct ofputil_flow_removed *fr,
+                            enum ofputil_protocol protocol)
+{
+    struct ofpbuf *b;
+    uint8_t *p;
+
+    if (protocol == OFPUTIL_P_OF10_STD) {
+        b = ofpraw_alloc(OFPRAW_OFPT10_FLOW_REMOVED, OFP10_VERSION, 0, 0);
+        p = ofpbuf_put_zeros(b, FR10_LEN);
+        ofputil_match_to_ofp10(&fr->match, p + FR10_MATCH);
+        put_be64(p + FR10_COOKIE, fr->cookie);
+        ofp_put_be16(p + FR10_PRIORITY, fr->priority);
+        p[FR10_REASON] = fr->reason;
+        ofp_put_be32(p + FR10_DURATION, fr->duration_sec);
+        ofp_put_be32(p + FR10_DURATION + 4, fr->duration_nsec);
+        ofp_put_be16(p + FR10_IDLE, fr->idle_timeout);
+        put_be64(p + FR10_PACKETS, unknown_to_zero(fr->packet_count));
+        put_be64(p + FR10_BYTES, unknown_to_zero(fr->byte_count));
+    } else {
+        b = ofpraw_alloc(OFPRAW_NXT_FLOW_REMOVED, OFP10_VERSION, 0, 64);
+        size_t ofs = b->size;
+        ofpbuf_put_zeros(b, NXFR_LEN);
+        int match_len = nx_put_match(b, &fr->match, 0, 0);
+        p = (uint8_t *) b->data + ofs;
+        put_be64(p + NXFR_COOKIE, fr->cookie);
+        ofp_put_be16(p + NXFR_PRIORITY, fr->priority);
+        p[NXFR_REASON] = fr->reason;
+        p[NXFR_TABLE] = fr->table_id + 1;
+        ofp_put_be32(p + NXFR_DURATION, fr->duration_sec);
+        ofp_put_be32(p + NXFR_DURATION + 4, fr->duration_nsec);
+        ofp_put_be16(p + NXFR_IDLE, fr->idle_timeout);
+        ofp_put_be16(p + NXFR_MATCH_LEN, match_len);
+        put_be64(p + NXFR_PACKETS, unknown_to_zero(fr->packet_count));
+        put_be64(p + NXFR_BYTES, unknown_to_zero(fr->byte_count));
+    }
+    ofpmsg_update_length(b);
+    return b;
+}
+
+enum ofperr
+ofputil_decode_flow_removed(struct ofputil_flow_removed *fr,
+                            const struct ofp_header *oh)
+{
+    struct ofpbuf b;
+    enum ofpraw raw;
+    enum ofperr error;
+
+    memset(fr, 0, sizeof *fr);
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    error = ofpraw_pull(&raw, &b);
+    if (error) {
+        return error;
+    }
+    const uint8_t *p = b.data;
+    if (raw == OFPRAW_OFPT10_FLOW_REMOVED) {
+        ofputil_match_from_ofp10(p + FR10_MATCH, &fr->match);
+        fr->cookie = ofp_get_be64(p + FR10_COOKIE);
+        fr->priority = ofp_get_be16(p + FR10_PRIORITY);
+        fr->reason = p[FR10_REASON];
+        fr->table_id = 255;
+        fr->duration_sec = ofp_get_be32(p + FR10_DURATION);
+        fr->duration_nsec = ofp_get_be32(p + FR10_DURATION + 4);
+        fr->idle_timeout = ofp_get_be16(p + FR10_IDLE);
+        fr->packet_count = ofp_get_be64(p + FR10_PACKETS);
+        fr->byte_count = ofp_get_be64(p + FR10_BYTES);
+        return 0;
+    } else if (raw == OFPRAW_NXT_FLOW_REMOVED) {
+        ofpbuf_pull(&b, NXFR_LEN);
+        error = nx_pull_match(&b, ofp_get_be16(p + NXFR_MATCH_LEN),
+                              &fr->match, NULL, NULL);
+        if (error) {
+            return error;
+        }
+        if (b.size) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        fr->cookie = ofp_get_be64(p + NXFR_COOKIE);
+        fr->priority = ofp_get_be16(p + NXFR_PRIORITY);
+        fr->reason = p[NXFR_REASON];
+        fr->table_id = p[NXFR_TABLE] ? p[NXFR_TABLE] - 1 : 255;
+        fr->duration_sec = ofp_get_be32(p + NXFR_DURATION);
+        fr->duration_nsec = ofp_get_be32(p + NXFR_DURATION + 4);
+        fr->idle_timeout = ofp_get_be16(p + NXFR_IDLE);
+        fr->packet_count = ofp_get_be64(p + NXFR_PACKETS);
+        fr->byte_count = ofp_get_be64(p + NXFR_BYTES);
+        return 0;
+    }
+    return OFPERR_OFPBRC_BAD_TYPE;
+}
+
+struct ofpbuf *
+ofputil_encode_set_flow_format(int nxff)
+{
+    struct ofpbuf *b = ofpraw_alloc(OFPRAW_NXT_SET_FLOW_FORMAT,
+                                    OFP10_VERSION, ofpmsg_next_xid(), 0);
+    uint8_t *p = ofpbuf_put_zeros(b, 4);
+    ofp_put_be32(p, nxff);
+    ofpmsg_update_length(b);
+    return b;
+}
+
+struct ofpbuf *
+ofputil_encode_flow_mod_table_id(bool enable)
+{
+    struct ofpbuf *b = ofpraw_alloc(OFPRAW_NXT_FLOW_MOD_TABLE_ID,
+                                    OFP10_VERSION, ofpmsg_next_xid(), 0);
+    uint8_t *p = ofpbuf_put_zeros(b, 8);
+    p[0] = enable;
+    ofpmsg_update_length(b);
+    return b;
+}
+
+/* Text. */
+
+void
+ofputil_format_duration(struct ds *s, uint32_t sec, uint32_t nsec)
+{
+    ds_put_format(s, "%"PRIu32, sec);
+    if (nsec > 0) {
+        if (!(nsec % 1000000)) {
+            ds_put_format(s, ".%03"PRIu32, nsec / 1000000);
+        } else if (!(nsec % 1000)) {
+            ds_put_format(s, ".%06"PRIu32, nsec / 1000);
+        } else {
+            ds_put_format(s, ".%09"PRIu32, nsec);
+        }
+    }
+    ds_put_char(s, 's');
+}
+
+void
+ofputil_format_flow_flags(struct ds *s, uint16_t flags)
+{
+    if (flags & OFPUTIL_FF_SEND_FLOW_REM) {
+        ds_put_cstr(s, "send_flow_rem ");
+    }
+    if (flags & OFPUTIL_FF_CHECK_OVERLAP) {
+        ds_put_cstr(s, "check_overlap ");
+    }
+    if (flags & OFPUTIL_FF_RESET_COUNTS) {
+        ds_put_cstr(s, "reset_counts ");
+    }
+    if (flags & OFPUTIL_FF_NO_PKT_COUNTS) {
+        ds_put_cstr(s, "no_packet_counts ");
+    }
+    if (flags & OFPUTIL_FF_NO_BYT_COUNTS) {
+        ds_put_cstr(s, "no_byte_counts ");
+    }
+}
+
+/* One flow as dump-flows prints it (without the leading space). */
+void
+ofputil_flow_stats_format(struct ds *s, const struct ofputil_flow_stats *fs,
+                          bool show_stats)
+{
+    if (show_stats || fs->cookie) {
+        ds_put_format(s, "cookie=0x%"PRIx64", ", fs->cookie);
+    }
+    if (show_stats) {
+        ds_put_cstr(s, "duration=");
+        ofputil_format_duration(s, fs->duration_sec, fs->duration_nsec);
+        ds_put_cstr(s, ", ");
+    }
+    if (show_stats || fs->table_id) {
+        ds_put_format(s, "table=%"PRIu8", ", fs->table_id);
+    }
+    if (show_stats) {
+        ds_put_format(s, "n_packets=%"PRIu64", ", fs->packet_count);
+        ds_put_format(s, "n_bytes=%"PRIu64", ", fs->byte_count);
+    }
+    if (fs->idle_timeout != OFP_FLOW_PERMANENT) {
+        ds_put_format(s, "idle_timeout=%"PRIu16", ", fs->idle_timeout);
+    }
+    if (fs->hard_timeout != OFP_FLOW_PERMANENT) {
+        ds_put_format(s, "hard_timeout=%"PRIu16", ", fs->hard_timeout);
+    }
+    if (fs->flags) {
+        ofputil_format_flow_flags(s, fs->flags);
+    }
+    if (fs->importance) {
+        ds_put_format(s, "importance=%"PRIu16", ", fs->importance);
+    }
+    if (show_stats && fs->idle_age >= 0) {
+        ds_put_format(s, "idle_age=%d, ", fs->idle_age);
+    }
+    if (show_stats && fs->hard_age >= 0
+        && (uint32_t) fs->hard_age != fs->duration_sec) {
+        ds_put_format(s, "hard_age=%d, ", fs->hard_age);
+    }
+
+    size_t length = s->length;
+    match_format(&fs->match, NULL, s, fs->priority, OFP_DEFAULT_PRIORITY);
+    if (s->length != length) {
+        ds_put_char(s, ' ');
+    }
+    ds_put_cstr(s, "actions=");
+    ofpacts_format(fs->ofpacts, fs->ofpacts_len, NULL, s);
+}
+
+enum ofperr
+ofp_print_flow_mod(struct ds *s, const struct ofp_header *oh)
+{
+    struct ofputil_flow_mod fm;
+    struct ofpbuf ofpacts;
+    enum ofperr error;
+
+    ofpbuf_init(&ofpacts, 64);
+    error = ofputil_decode_flow_mod(&fm, oh, false, &ofpacts);
+    if (error) {
+        ofpbuf_uninit(&ofpacts);
+        return error;
+    }
+
+    static const char *const commands[] = {
+        "ADD", "MOD", "MOD_STRICT", "DEL", "DEL_STRICT",
+    };
+    ds_put_char(s, ' ');
+    if (fm.command >= 0 && fm.command < 5) {
+        ds_put_cstr(s, commands[fm.command]);
+    } else {
+        ds_put_format(s, "cmd:%d", fm.command);
+    }
+    ds_put_char(s, ' ');
+
+    size_t length = s->length;
+    match_format(&fm.match, NULL, s, fm.priority, OFP_DEFAULT_PRIORITY);
+    if (s->length > length) {
+        ds_put_char(s, ' ');
+    }
+    if (fm.new_cookie && fm.new_cookie != UINT64_MAX) {
+        ds_put_format(s, "cookie:0x%"PRIx64" ", fm.new_cookie);
+    }
+    if (fm.cookie_mask) {
+        ds_put_format(s, "cookie:0x%"PRIx64"/0x%"PRIx64" ",
+                      fm.cookie, fm.cookie_mask);
+    }
+    if (fm.idle_timeout != OFP_FLOW_PERMANENT) {
+        ds_put_format(s, "idle:%"PRIu16" ", fm.idle_timeout);
+    }
+    if (fm.hard_timeout != OFP_FLOW_PERMANENT) {
+        ds_put_format(s, "hard:%"PRIu16" ", fm.hard_timeout);
+    }
+    if (fm.buffer_id != OFP_NO_BUFFER) {
+        ds_put_format(s, "buf:0x%"PRIx32" ", fm.buffer_id);
+    }
+    if (fm.out_port != OFPP_NONE) {
+        ds_put_cstr(s, "out_port:");
+        ofputil_format_port(fm.out_port, s);
+        ds_put_char(s, ' ');
+    }
+    ofputil_format_flow_flags(s, fm.flags);
+    ds_put_cstr(s, "actions=");
+    ofpacts_format(fm.ofpacts, fm.ofpacts_len, NULL, s);
+    ds_put_char(s, '\n');
+    ofpbuf_uninit(&ofpacts);
+    return 0;
+}
+
+enum ofperr
+ofp_print_flow_stats_request(struct ds *s, const struct ofp_header *oh)
+{
+    struct ofputil_flow_stats_request fsr;
+    enum ofperr error = ofputil_decode_flow_stats_request(&fsr, oh);
+
+    if (error) {
+        return error;
+    }
+    if (fsr.table_id != 0xff) {
+        ds_put_format(s, " table=%"PRIu8, fsr.table_id);
+    }
+    if (fsr.out_port != OFPP_NONE) {
+        ds_put_cstr(s, " out_port=");
+        ofputil_format_port(fsr.out_port, s);
+    }
+    ds_put_char(s, ' ');
+    match_format(&fsr.match, NULL, s, OFP_DEFAULT_PRIORITY,
+                 OFP_DEFAULT_PRIORITY);
+    ds_chomp(s, ' ');
+    ds_put_char(s, '\n');
+    return 0;
+}
+
+enum ofperr
+ofp_print_flow_stats_reply(struct ds *s, const struct ofp_header *oh)
+{
+    struct ofpbuf b, ofpacts;
+
+    ofpbuf_use_const(&b, oh, ntohs(oh->length));
+    ofpbuf_init(&ofpacts, 64);
+    for (;;) {
+        struct ofputil_flow_stats fs;
+        int retval = ofputil_decode_flow_stats_reply(&fs, &b, &ofpacts);
+        if (retval) {
+            if (retval != EOF) {
+                ds_put_cstr(s, " ***parse error***");
+            }
+            break;
+        }
+        ds_put_cstr(s, "\n ");
+        ofputil_flow_stats_format(s, &fs, true);
+    }
+    ds_put_char(s, '\n');
+    ofpbuf_uninit(&ofpacts);
+    return 0;
+}
+
+enum ofperr
+ofp_print_flow_removed(struct ds *s, const struct ofp_header *oh)
+{
+    struct ofputil_flow_removed fr;
+    enum ofperr error = ofputil_decode_flow_removed(&fr, oh);
+    static const char *const reasons[] = {
+        "idle", "hard", "delete", "group_delete", "meter_delete",
+        "eviction",
+    };
+
+    if (error) {
+        return error;
+    }
+    ds_put_char(s, ' ');
+    match_format(&fr.match, NULL, s, fr.priority, OFP_DEFAULT_PRIORITY);
+    ds_put_format(s, " reason=%s", fr.reason < 6 ? reasons[fr.reason]
+                                                : "<unknown>");
+    if (fr.table_id != 255) {
+        ds_put_format(s, " table_id=%"PRIu8, fr.table_id);
+    }
+    if (fr.cookie) {
+        ds_put_format(s, " cookie:0x%"PRIx64, fr.cookie);
+    }
+    ds_put_cstr(s, " duration");
+    ofputil_format_duration(s, fr.duration_sec, fr.duration_nsec);
+    ds_put_format(s, " idle%"PRIu16, fr.idle_timeout);
+    if (fr.hard_timeout) {
+        ds_put_format(s, " hard%"PRIu16, fr.hard_timeout);
+    }
+    ds_put_format(s, " pkts%"PRIu64" bytes%"PRIu64"\n",
+                  fr.packet_count, fr.byte_count);
+    return 0;
+}
