@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "match.h"
+#include "packets.h"
 #include "ofp-actions.h"
 #include "ofproto/normal.h"
 #include "ofproto/ofproto.h"
@@ -104,7 +105,19 @@ ofproto_xlate(const struct xlate_bridge *xb, const struct flow *key,
 
     ofproto_rdlock(xb->ofproto);
     out->version = ofproto_version(xb->ofproto);
-    do_table(ctx, 0);
+    bool is_ip = (key->dl_type == htons(ETH_TYPE_IP)
+                  || key->dl_type == htons(ETH_TYPE_IPV6));
+    if (is_ip && (ofproto_get_frag_handling(xb->ofproto)
+                  == OFPROTO_FRAG_DROP)) {
+        /* "set-frags drop": no fragment reaches the tables. */
+        ctx->wc.dp.nw_frag |= FLOW_NW_FRAG_ANY;
+        if (key->nw_frag & FLOW_NW_FRAG_ANY) {
+            ctx->stop = true;
+        }
+    }
+    if (!ctx->stop) {
+        do_table(ctx, 0);
+    }
     ofproto_unlock(xb->ofproto);
     if (!ctx->stop) {
         do_action_set(ctx);

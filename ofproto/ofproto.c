@@ -15,6 +15,7 @@ struct ofproto {
     char *name;
     struct classifier tables[OFPROTO_N_TABLES];
     uint64_t version;
+    enum ofproto_frag_handling frag;    /* Atomic. */
     size_t n_timed;             /* Rules with an idle or hard timeout. */
     pthread_rwlock_t rwlock;
     ofproto_flow_removed_cb *removed_cb;
@@ -250,6 +251,32 @@ uint64_t
 ofproto_version(const struct ofproto *ofproto)
 {
     return __atomic_load_n(&ofproto->version, __ATOMIC_ACQUIRE);
+}
+
+/* Sets how IP fragments are handled (see ofproto.h).  Returns false, and
+ * changes nothing, for OFPROTO_FRAG_REASSEMBLE or an unknown mode.  A
+ * change counts as a table change (ofproto_version()), so that the
+ * datapath's flows are revalidated. */
+bool
+ofproto_set_frag_handling(struct ofproto *ofproto,
+                          enum ofproto_frag_handling frag)
+{
+    if (frag != OFPROTO_FRAG_NORMAL && frag != OFPROTO_FRAG_DROP
+        && frag != OFPROTO_FRAG_NX_MATCH) {
+        return false;
+    }
+    if (frag != ofproto_get_frag_handling(ofproto)) {
+        __atomic_store_n(&ofproto->frag, frag, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&ofproto->version, 1, __ATOMIC_RELEASE);
+    }
+    return true;
+}
+
+/* Returns how IP fragments are handled.  Any thread. */
+enum ofproto_frag_handling
+ofproto_get_frag_handling(const struct ofproto *ofproto)
+{
+    return __atomic_load_n(&ofproto->frag, __ATOMIC_RELAXED);
 }
 
 size_t

@@ -105,6 +105,19 @@ enum ofproto_error {
     OFPROTO_ERR_BAD_COMMAND,    /* OFPFMFC_BAD_COMMAND. */
 };
 
+/* What happens to IP fragments (OpenFlow's OFPC_FRAG_*, set by
+ * OFPT_SET_CONFIG).  DROP drops every fragment before any table sees it;
+ * NORMAL and NX_MATCH look fragments up like other packets (NX_MATCH is
+ * what lets flows match ip_frag; in NORMAL Open vSwitch also zeroes a
+ * first fragment's L4 ports, which this switch does not); REASSEMBLE is not
+ * supported. */
+enum ofproto_frag_handling {
+    OFPROTO_FRAG_NORMAL = 0,
+    OFPROTO_FRAG_DROP = 1,
+    OFPROTO_FRAG_REASSEMBLE = 2,
+    OFPROTO_FRAG_NX_MATCH = 3,
+};
+
 /* A flow (an OpenFlow "flow entry"). */
 struct ofproto_rule {
     struct cls_rule cr;         /* Match and priority. */
@@ -179,6 +192,8 @@ void ofproto_run(struct ofproto *, long long now);
 long long ofproto_next_wakeup(const struct ofproto *);
 
 uint64_t ofproto_version(const struct ofproto *);
+bool ofproto_set_frag_handling(struct ofproto *, enum ofproto_frag_handling);
+enum ofproto_frag_handling ofproto_get_frag_handling(const struct ofproto *);
 size_t ofproto_n_rules(const struct ofproto *, uint8_t table_id);
 size_t ofproto_n_rules_total(const struct ofproto *);
 

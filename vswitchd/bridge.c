@@ -25,7 +25,9 @@
 #include "netdev-dpdk.h"
 #include "netdev-vhost.h"
 #include "ofp-actions.h"
+#include "ofp-msgs.h"
 #include "ofpbuf.h"
+#include "ofproto/connmgr.h"
 #include "ofproto/normal.h"
 #include "ofproto/ofproto-xlate.h"
 #include "ofproto/ofproto.h"
@@ -99,6 +101,10 @@ struct port {
     char *oc_error;             /* other_config not (all) applied. */
     char *vlan_error;           /* What the VLAN settings had ignored. */
     uint64_t change_seq;        /* Netdev change seq when last written. */
+    uint64_t of_change_seq;     /* Netdev change seq OpenFlow last saw. */
+    uint32_t of_config;         /* OpenFlow port config (OFPPC_*) but
+                                 * PORT_DOWN, which is the netdev's. */
+    long long int created;      /* For OpenFlow port statistics. */
     int64_t warned_request;     /* ofport_request last refused. */
 
     /* VLAN settings for NORMAL switching. */
@@ -124,6 +130,7 @@ struct bridge {
      * (replaced under the upcall write lock), and the table version the
      * datapath's flows were last revalidated against. */
     struct ofproto *ofproto;
+    struct connmgr *connmgr;    /* OpenFlow connections. */
     struct xlate_port *xports;
     size_t n_xports;
     uint64_t ofproto_version;
@@ -248,6 +255,10 @@ static int bridge_xlate(struct bridge *, const struct flow *key,
 static dp_revalidate_cb revalidate_cb;
 static dp_revalidate_cb refresh_cb;
 static mac_learning_change_cb mac_change_cb;
+static void bridge_configure_openflow(struct bridge *,
+                                      const struct ovsrec_bridge *,
+                                      const struct smap *oc);
+static const struct connmgr_hooks bridge_connmgr_hooks;
 
 /* ------------------------------------------------------------------------
  * Public functions.
@@ -326,6 +337,15 @@ bridge_run(void)
         struct bridge *br = bridges[i];
 
         normal_run(br->nb, now);
+        for (size_t j = 0; j < br->n_ports; j++) {
+            struct port *port = br->ports[j];
+            if (port->netdev && netdev_get_change_seq(port->netdev)
+                                != port->of_change_seq) {
+                port->of_change_seq = netdev_get_change_seq(port->netdev);
+                connmgr_ports_changed(br->connmgr);
+            }
+        }
+        connmgr_run(br->connmgr);
         ofproto_run(br->ofproto, now);
         if (ofproto_version(br->ofproto) != br->ofproto_version) {
             /* The tables changed: no megaflow of the bridge may stay. */
@@ -373,6 +393,7 @@ bridge_wait(void)
         if (when != LLONG_MAX) {
             poll_timer_wait_until(when);
         }
+        connmgr_wait(bridges[i]->connmgr);
     }
     if (status_dirty && !status_txn) {
         poll_immediate_wake();
@@ -442,7 +463,7 @@ register_columns(void)
         OVSREC_BRIDGE_COL_NAME, OVSREC_BRIDGE_COL_DATAPATH_TYPE,
         OVSREC_BRIDGE_COL_PORTS, OVSREC_BRIDGE_COL_FLOOD_VLANS,
         OVSREC_BRIDGE_COL_OTHER_CONFIG, OVSREC_BRIDGE_COL_DATAPATH_ID,
-        OVSREC_BRIDGE_COL_DATAPATH_VERSION,
+        OVSREC_BRIDGE_COL_DATAPATH_VERSION, OVSREC_BRIDGE_COL_PROTOCOLS,
     };
     static const enum ovsrec_port_column_id port_cols[] = {
         OVSREC_PORT_COL_NAME, OVSREC_PORT_COL_INTERFACES, OVSREC_PORT_COL_TAG,
@@ -779,6 +800,8 @@ bridge_create(const char *name)
     br->nb = normal_bridge_create();
     br->ofproto = ofproto_create(name);
     bridge_add_default_flows(br);
+    br->connmgr = connmgr_create(br->ofproto, name, &bridge_connmgr_hooks,
+                                 br);
     br->ofproto_version = ofproto_version(br->ofproto);
     br->keep = true;
     pthread_mutex_init(&br->changes_mutex, NULL);
@@ -805,6 +828,7 @@ bridge_destroy(struct bridge *br)
         port_destroy(br->ports[i]);
     }
     free(br->ports);
+    connmgr_destroy(br->connmgr);
     normal_bridge_destroy(br->nb);
     ofproto_destroy(br->ofproto);
     free(br->xports);
@@ -1400,6 +1424,7 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
                 port->is_bond = pw->is_bond;
                 port->dp_port = DP_PORT_NONE;
                 port->ofport = OFPORT_FAILED;
+                port->created = time_msec();
                 smap_init(&port->options);
                 smap_init(&port->other_config);
                 br->ports = xrealloc(br->ports,
@@ -1417,6 +1442,7 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
         }
         bridge_assign_ofports(br, bw);
         bridge_pick_local_mac(br);
+        bridge_configure_openflow(br, bw->row, &br_oc);
         smap_destroy(&br_oc);
     }
     free_wants(wants, n_wants);
@@ -2133,6 +2159,178 @@ bridge_datapath_id(const struct bridge *br)
     }
     return NULL;
 }
+
+/* ------------------------------------------------------------------------
+ * OpenFlow: what the connection manager (ofproto/connmgr.h) asks of a
+ * bridge.
+ * ------------------------------------------------------------------------ */
+
+/* Applies the Bridge row's OpenFlow settings: protocols (the versions the
+ * management socket offers) and other_config:dp-desc. */
+static void
+bridge_configure_openflow(struct bridge *br, const struct ovsrec_bridge *row,
+                          const struct smap *oc)
+{
+    uint32_t versions = 0;
+
+    for (size_t i = 0; i < row->n_protocols; i++) {
+        int v = ofputil_version_from_string(row->protocols[i]);
+        if (v) {
+            versions |= 1u << v;
+        }
+    }
+    connmgr_set_versions(br->connmgr, versions);
+    connmgr_set_dp_desc(br->connmgr, smap_get(oc, "dp-desc"));
+    connmgr_ports_changed(br->connmgr);
+}
+
+static uint64_t
+bridge_of_datapath_id(void *br_)
+{
+    char *s = bridge_datapath_id(br_);
+    uint64_t dpid = s ? strtoull(s, NULL, 16) : 0;
+
+    free(s);
+    return dpid;
+}
+
+/* The OpenFlow number of 'port', or OFPP_NONE if it has none. */
+static ofp_port_t
+port_ofp_port(const struct port *port)
+{
+    return (!port->keep || !port->netdev || port->ofport <= 0
+            ? OFPP_NONE
+            : port->is_local ? OFPP_LOCAL : (ofp_port_t) port->ofport);
+}
+
+static struct port *
+bridge_find_ofp_port(const struct bridge *br, ofp_port_t port_no)
+{
+    for (size_t i = 0; i < br->n_ports; i++) {
+        if (port_ofp_port(br->ports[i]) == port_no) {
+            return br->ports[i];
+        }
+    }
+    return NULL;
+}
+
+/* OpenFlow 1.1 feature bits for a link of 'mbps'. */
+static uint32_t
+speed_to_features(uint32_t mbps)
+{
+    return (mbps == 10 ? NETDEV_F_10MB_FD
+            : mbps == 100 ? NETDEV_F_100MB_FD
+            : mbps == 1000 ? NETDEV_F_1GB_FD
+            : mbps == 10000 ? NETDEV_F_10GB_FD
+            : mbps == 40000 ? NETDEV_F_40GB_FD
+            : mbps == 100000 ? NETDEV_F_100GB_FD
+            : mbps == 1000000 ? NETDEV_F_1TB_FD
+            : mbps ? NETDEV_F_OTHER : 0);
+}
+
+static int
+compare_connmgr_ports(const void *a_, const void *b_)
+{
+    const struct connmgr_port *a = a_, *b = b_;
+    bool a_local = a->pp.port_no == OFPP_LOCAL;
+    bool b_local = b->pp.port_no == OFPP_LOCAL;
+
+    if (a_local != b_local) {
+        return a_local ? -1 : 1;
+    }
+    return a->pp.port_no < b->pp.port_no ? -1 : a->pp.port_no > b->pp.port_no;
+}
+
+static size_t
+bridge_of_get_ports(void *br_, struct connmgr_port **portsp)
+{
+    const struct bridge *br = br_;
+    struct connmgr_port *ports = xcalloc(MAX(br->n_ports, 1), sizeof *ports);
+    size_t n = 0;
+
+    for (size_t i = 0; i < br->n_ports; i++) {
+        const struct port *port = br->ports[i];
+        ofp_port_t port_no = port_ofp_port(port);
+        if (port_no == OFPP_NONE) {
+            continue;
+        }
+
+        struct connmgr_port *cp = &ports[n++];
+        struct ofputil_phy_port *pp = &cp->pp;
+        enum netdev_flags flags = 0;
+        bool carrier = false;
+        uint32_t mbps = 0;
+
+        pp->port_no = port_no;
+        netdev_get_etheraddr(port->netdev, &pp->hw_addr);
+        snprintf(pp->name, sizeof pp->name, "%s", port->iface_name);
+        netdev_get_flags(port->netdev, &flags);
+        netdev_get_carrier(port->netdev, &carrier);
+        pp->config = port->of_config & ~OFPPC_PORT_DOWN;
+        if (!(flags & NETDEV_UP)) {
+            pp->config |= OFPPC_PORT_DOWN;
+        }
+        if (!carrier || !(flags & NETDEV_UP)) {
+            pp->state |= OFPPS_LINK_DOWN;
+        }
+        if (!netdev_get_speed(port->netdev, &mbps) && mbps) {
+            pp->curr = pp->supported = speed_to_features(mbps);
+            pp->curr_speed = pp->max_speed = mbps * 1000;
+        }
+        cp->created = port->created;
+    }
+    qsort(ports, n, sizeof *ports, compare_connmgr_ports);
+    *portsp = ports;
+    return n;
+}
+
+static bool
+bridge_of_get_port_stats(void *br_, ofp_port_t port_no,
+                         struct connmgr_port_stats *s)
+{
+    const struct port *port = bridge_find_ofp_port(br_, port_no);
+    struct netdev_stats ns;
+
+    if (!port) {
+        return false;
+    }
+    memset(&ns, 0xff, sizeof ns);
+    netdev_get_stats(port->netdev, &ns);
+    *s = (struct connmgr_port_stats) {
+        .rx_packets = ns.rx_packets, .tx_packets = ns.tx_packets,
+        .rx_bytes = ns.rx_bytes, .tx_bytes = ns.tx_bytes,
+        .rx_dropped = ns.rx_dropped, .tx_dropped = ns.tx_dropped,
+        .rx_errors = ns.rx_errors, .tx_errors = ns.tx_errors,
+        .rx_frame_err = ns.rx_frame_err, .rx_over_err = ns.rx_over_err,
+        .rx_crc_err = ns.rx_crc_err, .collisions = ns.collisions,
+    };
+    return true;
+}
+
+static void
+bridge_of_set_port_config(void *br_, ofp_port_t port_no, uint32_t config)
+{
+    struct port *port = bridge_find_ofp_port(br_, port_no);
+    enum netdev_flags flags = 0;
+
+    if (!port) {
+        return;
+    }
+    port->of_config = config & ~OFPPC_PORT_DOWN;
+    netdev_get_flags(port->netdev, &flags);
+    if ((config & OFPPC_PORT_DOWN) && (flags & NETDEV_UP)) {
+        netdev_turn_flags_off(port->netdev, NETDEV_UP);
+    } else if (!(config & OFPPC_PORT_DOWN) && !(flags & NETDEV_UP)) {
+        netdev_turn_flags_on(port->netdev, NETDEV_UP);
+    }
+}
+
+static const struct connmgr_hooks bridge_connmgr_hooks = {
+    .get_datapath_id = bridge_of_datapath_id,
+    .get_ports = bridge_of_get_ports,
+    .get_port_stats = bridge_of_get_port_stats,
+    .set_port_config = bridge_of_set_port_config,
+};
 
 /* Publishes the other_config keys that wait for a restart
  * (restart-needed.h) as Open_vSwitch:statistics:restart_needed, leaving the

@@ -1,0 +1,1193 @@
+/* connmgr: a bridge's OpenFlow connections (see connmgr.h).
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "connmgr.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dirs.h"
+#include "ofp-msgs.h"
+#include "ofpbuf.h"
+#include "ofproto.h"
+#include "poll-loop.h"
+#include "timeval.h"
+#include "util.h"
+#include "vconn.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(connmgr);
+
+/* What the switch says about itself (desc stats). */
+#define CONNMGR_MFR_DESC "dpswitch"
+#define CONNMGR_HW_DESC "dpswitch"
+#define CONNMGR_SW_DESC PACKAGE_VERSION
+#define CONNMGR_SERIAL_DESC "None"
+#define CONNMGR_DP_DESC "None"
+
+/* Tables reported: Open vSwitch keeps its last table (254) hidden. */
+#define CONNMGR_N_TABLES 254
+#define CONNMGR_MAX_ENTRIES 1000000
+
+/* Features reply capabilities (OFPC_*): flow, table and port statistics,
+ * plus ARP_MATCH_IP in OpenFlow 1.0 and group statistics in 1.1+.  Open
+ * vSwitch also claims queue statistics and (1.4+) bundles, which this
+ * switch does not implement. */
+#define OFPC_FLOW_STATS 0x01
+#define OFPC_TABLE_STATS 0x02
+#define OFPC_PORT_STATS 0x04
+#define OFPC11_GROUP_STATS 0x08
+#define OFPC10_ARP_MATCH_IP 0x80
+#define CONNMGR_CAPS_COMMON (OFPC_FLOW_STATS | OFPC_TABLE_STATS \
+                             | OFPC_PORT_STATS)
+
+/* OpenFlow 1.0 actions: output, set_vlan_vid, set_vlan_pcp, strip_vlan,
+ * set_dl_src/dst, set_nw_src/dst, set_nw_tos, set_tp_src/dst, enqueue
+ * (which outputs, there being no queues, as Open vSwitch without queues
+ * does). */
+#define CONNMGR_OF10_ACTIONS 0xfff
+
+/* Port status reasons. */
+#define OFPPR_ADD 0
+#define OFPPR_DELETE 1
+#define OFPPR_MODIFY 2
+
+/* Port config bits each version can express (OFPPC_*). */
+#define OFPPC10_ALL (OFPPC_PORT_DOWN | OFPPC_NO_STP | OFPPC_NO_RECV      \
+                     | OFPPC_NO_RECV_STP | OFPPC_NO_FLOOD | OFPPC_NO_FWD \
+                     | OFPPC_NO_PACKET_IN)
+#define OFPPC11_ALL (OFPPC_PORT_DOWN | OFPPC_NO_RECV | OFPPC_NO_FWD      \
+                     | OFPPC_NO_PACKET_IN)
+
+/* Nicira flow formats and packet-in formats. */
+#define NXFF_OPENFLOW10 0
+#define NXFF_NXM 2
+#define NXPIF_STANDARD 0
+#define NXPIF_NXT_PACKET_IN2 2
+
+/* Multipart replies are cut into messages of at most this many bytes. */
+#define MAX_MSG_SIZE 65535
+
+/* A connection stops being read while this much of its output waits. */
+#define MAX_BACKLOG (4 * 1024 * 1024)
+
+/* Messages handled from one connection per connmgr_run(). */
+#define MAX_MSGS_PER_RUN 50
+
+/* Connections accepted per connmgr_run(). */
+#define MAX_ACCEPTS_PER_RUN 10
+
+/* Retry interval for a management socket that could not be opened. */
+#define LISTEN_RETRY_MSEC 1000
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+/* One OpenFlow connection. */
+struct ofconn {
+    struct connmgr *mgr;
+    struct vconn *vconn;
+    char *name;                 /* "br0<->unix#3", for logs. */
+    bool connected;             /* Version negotiated. */
+
+    /* Settings the peer made. */
+    uint16_t miss_send_len;
+    uint32_t flow_format;       /* NXFF_*. */
+    uint32_t packet_in_format;  /* NXPIF_*. */
+    bool flow_mod_table_id;
+    uint16_t controller_id;
+    uint32_t port_status_mask;  /* 1 << OFPPR_*, for the "equal" role. */
+};
+
+struct connmgr {
+    struct ofproto *ofproto;
+    char *name;                 /* The bridge's. */
+    const struct connmgr_hooks *hooks;
+    void *aux;
+
+    uint32_t versions;          /* Bitmap, never 0. */
+    char *mgmt_name;            /* "punix:<rundir>/<bridge>.mgmt". */
+    struct pvconn *mgmt;        /* NULL until it could be opened. */
+    long long next_listen;      /* When to try opening it again. */
+    unsigned int n_accepted;    /* For connection names. */
+
+    struct ofconn **conns;
+    size_t n_conns;
+    bool more_work;             /* Something was left for the next run. */
+
+    char *dp_desc;              /* NULL: CONNMGR_DP_DESC. */
+    enum connmgr_frag_handling frag;
+
+    /* The ports as last reported, to find changes. */
+    struct connmgr_port *ports;
+    size_t n_ports;
+    bool ports_changed;
+};
+
+static void mgmt_open(struct connmgr *);
+static void mgmt_close(struct connmgr *);
+static void ofconn_create(struct connmgr *, struct vconn *);
+static void ofconn_destroy(struct ofconn *);
+static bool ofconn_run(struct ofconn *);
+static void ofconn_send(struct ofconn *, struct ofpbuf *);
+static void ofconn_send_error(struct ofconn *, enum ofperr,
+                              const struct ofp_header *request);
+static void handle_msg(struct ofconn *, struct ofpbuf *);
+static enum ofperr handle_decoded(struct ofconn *, enum ofptype,
+                                  const struct ofp_header *);
+static void update_ports(struct connmgr *, const struct ofconn *source);
+
+/* ------------------------------------------------------------------------
+ * Public functions.
+ * ------------------------------------------------------------------------ */
+
+/* Creates the connection manager of bridge 'bridge_name', whose tables are
+ * 'ofproto' and which answers through 'hooks' (called with 'aux').  It
+ * starts listening on the management socket with the default versions at
+ * the first connmgr_run(). */
+struct connmgr *
+connmgr_create(struct ofproto *ofproto, const char *bridge_name,
+               const struct connmgr_hooks *hooks, void *aux)
+{
+    struct connmgr *mgr = xzalloc(sizeof *mgr);
+
+    mgr->ofproto = ofproto;
+    mgr->name = xstrdup(bridge_name);
+    mgr->hooks = hooks;
+    mgr->aux = aux;
+    mgr->versions = OFPUTIL_DEFAULT_VERSIONS;
+    mgr->mgmt_name = xasprintf("punix:%s/%s.mgmt", dirs_rundir(),
+                               bridge_name);
+    mgr->frag = CONNMGR_FRAG_NORMAL;
+    mgr->ports_changed = true;
+    return mgr;
+}
+
+/* Closes every connection and the management socket (removing its file)
+ * and frees 'mgr'. */
+void
+connmgr_destroy(struct connmgr *mgr)
+{
+    if (!mgr) {
+        return;
+    }
+    mgmt_close(mgr);
+    free(mgr->conns);
+    free(mgr->ports);
+    free(mgr->dp_desc);
+    free(mgr->mgmt_name);
+    free(mgr->name);
+    free(mgr);
+}
+
+/* Sets the OpenFlow versions the management socket offers (see the
+ * header). */
+void
+connmgr_set_versions(struct connmgr *mgr, uint32_t versions)
+{
+    uint32_t usable = versions & OFPUTIL_SUPPORTED_VERSIONS;
+
+    if (versions && !usable) {
+        VLOG_WARN_RL(&rl, "bridge %s: none of the OpenFlow versions in "
+                     "Bridge:protocols is supported (only OpenFlow10, 13, "
+                     "14 and 15 are), using the default", mgr->name);
+    }
+    if (!usable) {
+        usable = OFPUTIL_DEFAULT_VERSIONS;
+    }
+    if (usable != mgr->versions) {
+        mgr->versions = usable;
+        mgmt_close(mgr);
+        mgr->next_listen = 0;
+    }
+}
+
+/* Returns the OpenFlow versions offered (a bitmap). */
+uint32_t
+connmgr_get_versions(const struct connmgr *mgr)
+{
+    return mgr->versions;
+}
+
+/* Sets the description that desc stats replies carry as "DP Description"
+ * (Bridge other_config:dp-desc), NULL for "None". */
+void
+connmgr_set_dp_desc(struct connmgr *mgr, const char *dp_desc)
+{
+    free(mgr->dp_desc);
+    mgr->dp_desc = dp_desc ? xstrdup(dp_desc) : NULL;
+}
+
+/* Returns the fragment handling that controllers set (OFPT_SET_CONFIG). */
+enum connmgr_frag_handling
+connmgr_get_frag_handling(const struct connmgr *mgr)
+{
+    return mgr->frag;
+}
+
+/* Notes that the bridge's ports may have changed (see the header). */
+void
+connmgr_ports_changed(struct connmgr *mgr)
+{
+    mgr->ports_changed = true;
+}
+
+/* Does the work that is ready (see the header). */
+void
+connmgr_run(struct connmgr *mgr)
+{
+    mgr->more_work = false;
+    if (!mgr->mgmt && time_msec() >= mgr->next_listen) {
+        mgmt_open(mgr);
+    }
+    if (mgr->mgmt) {
+        for (int i = 0; i < MAX_ACCEPTS_PER_RUN; i++) {
+            struct vconn *vconn;
+            int error = pvconn_accept(mgr->mgmt, &vconn);
+
+            if (error) {
+                if (error != EAGAIN) {
+                    VLOG_WARN_RL(&rl, "%s: accept failed (%s)",
+                                 mgr->mgmt_name, util_strerror(error));
+                }
+                break;
+            }
+            ofconn_create(mgr, vconn);
+            if (i == MAX_ACCEPTS_PER_RUN - 1) {
+                mgr->more_work = true;
+            }
+        }
+    }
+
+    if (mgr->ports_changed) {
+        update_ports(mgr, NULL);
+    }
+
+    for (size_t i = 0; i < mgr->n_conns;) {
+        struct ofconn *ofconn = mgr->conns[i];
+        if (ofconn_run(ofconn)) {
+            i++;
+        } else {
+            ofconn_destroy(ofconn);
+        }
+    }
+}
+
+/* Makes poll_block() wake when connmgr_run() has work. */
+void
+connmgr_wait(struct connmgr *mgr)
+{
+    if (mgr->more_work) {
+        poll_immediate_wake();
+    }
+    if (mgr->mgmt) {
+        pvconn_wait(mgr->mgmt);
+    } else {
+        poll_timer_wait_until(mgr->next_listen);
+    }
+    for (size_t i = 0; i < mgr->n_conns; i++) {
+        struct vconn *vconn = mgr->conns[i]->vconn;
+
+        vconn_run_wait(vconn);
+        if (vconn_get_backlog(vconn) < MAX_BACKLOG) {
+            vconn_recv_wait(vconn);
+        }
+    }
+}
+
+/* Returns the management socket's name ("punix:..."). */
+const char *
+connmgr_get_mgmt_name(const struct connmgr *mgr)
+{
+    return mgr->mgmt_name;
+}
+
+/* Returns the number of open connections. */
+size_t
+connmgr_n_connections(const struct connmgr *mgr)
+{
+    return mgr->n_conns;
+}
+
+/* ------------------------------------------------------------------------
+ * The management socket and connections.
+ * ------------------------------------------------------------------------ */
+
+static void
+mgmt_open(struct connmgr *mgr)
+{
+    int error = pvconn_open(mgr->mgmt_name, mgr->versions, &mgr->mgmt);
+
+    if (error) {
+        VLOG_WARN_RL(&rl, "bridge %s: cannot listen on %s (%s)", mgr->name,
+                     mgr->mgmt_name, util_strerror(error));
+        mgr->mgmt = NULL;
+        mgr->next_listen = time_msec() + LISTEN_RETRY_MSEC;
+    }
+}
+
+/* Closes the management socket and every connection. */
+static void
+mgmt_close(struct connmgr *mgr)
+{
+    while (mgr->n_conns) {
+        ofconn_destroy(mgr->conns[mgr->n_conns - 1]);
+    }
+    pvconn_close(mgr->mgmt);
+    mgr->mgmt = NULL;
+}
+
+static void
+ofconn_create(struct connmgr *mgr, struct vconn *vconn)
+{
+    struct ofconn *ofconn = xzalloc(sizeof *ofconn);
+
+    ofconn->mgr = mgr;
+    ofconn->vconn = vconn;
+    ofconn->name = xasprintf("%s<->%s#%u", mgr->name,
+                             strncmp(vconn_get_name(vconn), "unix", 4)
+                             ? "tcp" : "unix", mgr->n_accepted++);
+    ofconn->miss_send_len = 0;  /* Management connections: 0, as OVS. */
+    ofconn->flow_format = NXFF_OPENFLOW10;
+    ofconn->packet_in_format = NXPIF_STANDARD;
+    mgr->conns = xrealloc(mgr->conns,
+                          (mgr->n_conns + 1) * sizeof *mgr->conns);
+    mgr->conns[mgr->n_conns++] = ofconn;
+    VLOG_DBG("%s: accepted", ofconn->name);
+}
+
+static void
+ofconn_destroy(struct ofconn *ofconn)
+{
+    struct connmgr *mgr = ofconn->mgr;
+
+    for (size_t i = 0; i < mgr->n_conns; i++) {
+        if (mgr->conns[i] == ofconn) {
+            memmove(&mgr->conns[i], &mgr->conns[i + 1],
+                    (mgr->n_conns - i - 1) * sizeof *mgr->conns);
+            mgr->n_conns--;
+            break;
+        }
+    }
+    VLOG_DBG("%s: closed", ofconn->name);
+    vconn_close(ofconn->vconn);
+    free(ofconn->name);
+    free(ofconn);
+}
+
+/* Moves 'ofconn' along: output, negotiation, requests.  Returns false
+ * once the connection has ended. */
+static bool
+ofconn_run(struct ofconn *ofconn)
+{
+    struct vconn *vconn = ofconn->vconn;
+
+    vconn_run(vconn);
+    int error = vconn_connect(vconn);
+    if (error == EAGAIN) {
+        return true;
+    } else if (error) {
+        VLOG_DBG("%s: connection ended (%s)", ofconn->name,
+                 error == EOF ? "closed by peer" : util_strerror(error));
+        return false;
+    }
+    if (!ofconn->connected) {
+        ofconn->connected = true;
+        VLOG_DBG("%s: OpenFlow version 0x%02x", ofconn->name,
+                 vconn_get_version(vconn));
+    }
+
+    for (int i = 0; i < MAX_MSGS_PER_RUN; i++) {
+        if (vconn_get_backlog(vconn) >= MAX_BACKLOG) {
+            /* Let the peer read its replies first. */
+            return true;
+        }
+
+        struct ofpbuf *msg;
+        error = vconn_recv(vconn, &msg);
+        if (error == EAGAIN) {
+            return true;
+        } else if (error) {
+            VLOG_DBG("%s: connection ended (%s)", ofconn->name,
+                     error == EOF ? "closed by peer" : util_strerror(error));
+            return false;
+        }
+        handle_msg(ofconn, msg);
+        ofpbuf_delete(msg);
+    }
+    ofconn->mgr->more_work = true;
+    return true;
+}
+
+/* Queues 'msg' (which it takes over) on 'ofconn'. */
+static void
+ofconn_send(struct ofconn *ofconn, struct ofpbuf *msg)
+{
+    int error = vconn_send(ofconn->vconn, msg);
+
+    if (error == EAGAIN) {
+        ofpbuf_delete(msg);     /* Not negotiated yet: nothing to say. */
+    }
+}
+
+static void
+ofconn_send_error(struct ofconn *ofconn, enum ofperr error,
+                  const struct ofp_header *request)
+{
+    enum ofpraw raw;
+    const char *what = (ofpraw_decode_partial(&raw, request,
+                                              ntohs(request->length))
+                        ? "invalid" : ofpraw_get_name(raw));
+
+    VLOG_INFO_RL(&rl, "%s: sending %s error reply to %s message",
+                 ofconn->name, ofperr_get_name(error), what);
+
+    if (request->version >= OFP10_VERSION
+        && request->version <= OFP15_VERSION) {
+        ofconn_send(ofconn, ofperr_encode_reply(error, request));
+        return;
+    }
+
+    /* A version no error can be written in: answer in the connection's
+     * version, keeping the request's bytes as they came. */
+    size_t len = MIN(ntohs(request->length), 64);
+    uint8_t *copy = xmemdup(request, len);
+    copy[0] = vconn_get_version(ofconn->vconn);
+    ofp_put_be16(copy + 2, len);
+    struct ofpbuf *reply = ofperr_encode_reply(error, copy);
+    ((uint8_t *) reply->data)[12] = request->version;
+    ofconn_send(ofconn, reply);
+    free(copy);
+}
+
+/* ------------------------------------------------------------------------
+ * Requests.
+ * ------------------------------------------------------------------------ */
+
+/* Handles message 'msg' from 'ofconn' (the caller frees it). */
+static void
+handle_msg(struct ofconn *ofconn, struct ofpbuf *msg)
+{
+    const struct ofp_header *oh = msg->data;
+    int version = vconn_get_version(ofconn->vconn);
+
+    /* Echo requests are answered in any version; echo replies need
+     * nothing.  A hello or an error after the negotiation is a message
+     * the switch does not take, whatever its version. */
+    if (oh->type == 2) {
+        struct ofpbuf *reply = ofpbuf_clone_data(msg->data, msg->size);
+        ((struct ofp_header *) reply->data)->type = 3;
+        ofconn_send(ofconn, reply);
+        return;
+    } else if (oh->type == 3) {
+        return;
+    } else if (oh->type == 0 || oh->type == 1) {
+        ofconn_send_error(ofconn, OFPERR_OFPBRC_BAD_TYPE, oh);
+        return;
+    } else if (oh->version != version) {
+        VLOG_INFO_RL(&rl, "%s: received OpenFlow version 0x%02x != "
+                     "expected %02x", ofconn->name, oh->version, version);
+        ofconn_send_error(ofconn, OFPERR_OFPBRC_BAD_VERSION, oh);
+        return;
+    }
+
+    enum ofptype type;
+    enum ofperr error = ofptype_decode(&type, oh);
+    if (!error) {
+        error = handle_decoded(ofconn, type, oh);
+    }
+    if (error) {
+        ofconn_send_error(ofconn, error, oh);
+    }
+}
+
+static enum ofperr handle_features_request(struct ofconn *,
+                                           const struct ofp_header *);
+static enum ofperr handle_get_config_request(struct ofconn *,
+                                             const struct ofp_header *);
+static enum ofperr handle_set_config(struct ofconn *,
+                                     const struct ofp_header *);
+static enum ofperr handle_port_mod(struct ofconn *,
+                                   const struct ofp_header *);
+static enum ofperr handle_barrier_request(struct ofconn *,
+                                          const struct ofp_header *);
+static enum ofperr handle_desc_stats_request(struct ofconn *,
+                                             const struct ofp_header *);
+static enum ofperr handle_table_stats_request(struct ofconn *,
+                                              const struct ofp_header *);
+static enum ofperr handle_port_stats_request(struct ofconn *,
+                                             const struct ofp_header *);
+static enum ofperr handle_port_desc_stats_request(struct ofconn *,
+                                                  const struct ofp_header *);
+static enum ofperr handle_empty_stats_request(struct ofconn *,
+                                              const struct ofp_header *);
+static enum ofperr handle_nicira_setting(struct ofconn *, enum ofptype,
+                                         const struct ofp_header *);
+
+/* Handles 'oh', a whole message of 'type' whose length its decoder has
+ * checked.  Returns 0 or the error to send back. */
+static enum ofperr
+handle_decoded(struct ofconn *ofconn, enum ofptype type,
+               const struct ofp_header *oh)
+{
+    switch (type) {
+    case OFPTYPE_FEATURES_REQUEST:
+        return handle_features_request(ofconn, oh);
+    case OFPTYPE_GET_CONFIG_REQUEST:
+        return handle_get_config_request(ofconn, oh);
+    case OFPTYPE_SET_CONFIG:
+        return handle_set_config(ofconn, oh);
+    case OFPTYPE_PORT_MOD:
+        return handle_port_mod(ofconn, oh);
+    case OFPTYPE_BARRIER_REQUEST:
+        return handle_barrier_request(ofconn, oh);
+    case OFPTYPE_DESC_STATS_REQUEST:
+        return handle_desc_stats_request(ofconn, oh);
+    case OFPTYPE_TABLE_STATS_REQUEST:
+        return handle_table_stats_request(ofconn, oh);
+    case OFPTYPE_PORT_STATS_REQUEST:
+        return handle_port_stats_request(ofconn, oh);
+    case OFPTYPE_PORT_DESC_STATS_REQUEST:
+        return handle_port_desc_stats_request(ofconn, oh);
+    case OFPTYPE_GROUP_STATS_REQUEST:
+    case OFPTYPE_GROUP_DESC_STATS_REQUEST:
+        return handle_empty_stats_request(ofconn, oh);
+    case OFPTYPE_SET_FLOW_FORMAT:
+    case OFPTYPE_SET_PACKET_IN_FORMAT:
+    case OFPTYPE_FLOW_MOD_TABLE_ID:
+    case OFPTYPE_SET_ASYNC_CONFIG:
+    case OFPTYPE_SET_CONTROLLER_ID:
+        return handle_nicira_setting(ofconn, type, oh);
+
+    /* Not implemented yet (flow_mod and flow statistics wait for their
+     * codecs), and messages that only a switch sends. */
+    case OFPTYPE_FLOW_MOD:
+    case OFPTYPE_FLOW_STATS_REQUEST:
+    case OFPTYPE_AGGREGATE_STATS_REQUEST:
+    case OFPTYPE_PACKET_OUT:
+    case OFPTYPE_GROUP_MOD:
+    case OFPTYPE_TABLE_MOD:
+    case OFPTYPE_ROLE_REQUEST:
+    case OFPTYPE_GET_ASYNC_REQUEST:
+    case OFPTYPE_BUNDLE_CONTROL:
+    case OFPTYPE_BUNDLE_ADD_MESSAGE:
+    case OFPTYPE_HELLO:
+    case OFPTYPE_ERROR:
+    case OFPTYPE_ECHO_REQUEST:
+    case OFPTYPE_ECHO_REPLY:
+    case OFPTYPE_FEATURES_REPLY:
+    case OFPTYPE_GET_CONFIG_REPLY:
+    case OFPTYPE_PACKET_IN:
+    case OFPTYPE_FLOW_REMOVED:
+    case OFPTYPE_PORT_STATUS:
+    case OFPTYPE_BARRIER_REPLY:
+    case OFPTYPE_ROLE_REPLY:
+    case OFPTYPE_DESC_STATS_REPLY:
+    case OFPTYPE_FLOW_STATS_REPLY:
+    case OFPTYPE_AGGREGATE_STATS_REPLY:
+    case OFPTYPE_TABLE_STATS_REPLY:
+    case OFPTYPE_PORT_STATS_REPLY:
+    case OFPTYPE_GROUP_STATS_REPLY:
+    case OFPTYPE_GROUP_DESC_STATS_REPLY:
+    case OFPTYPE_PORT_DESC_STATS_REPLY:
+    case OFPTYPE_FLOW_AGE:
+    default:
+        return OFPERR_OFPBRC_BAD_TYPE;
+    }
+}
+
+/* Returns the body of 'oh', a message its decoder accepted. */
+static const uint8_t *
+msg_body(const struct ofp_header *oh)
+{
+    enum ofpraw raw;
+
+    ofpraw_decode(&raw, oh);
+    return (const uint8_t *) oh + ofpraw_get_hdr_size(raw);
+}
+
+static void
+put_be64(void *p, uint64_t x)
+{
+    ofp_put_be32(p, x >> 32);
+    ofp_put_be32((uint8_t *) p + 4, x);
+}
+
+/* Returns 'pp' as OpenFlow 'version' shows it (see connmgr_port). */
+static struct ofputil_phy_port
+port_for_version(const struct ofputil_phy_port *pp, enum ofp_version version)
+{
+    struct ofputil_phy_port p = *pp;
+
+    if (version == OFP10_VERSION) {
+        p.config &= OFPPC10_ALL;
+        p.state &= OFPPS_LINK_DOWN | OFPPS10_STP_MASK;
+    } else {
+        p.config &= OFPPC11_ALL;
+        p.state &= OFPPS_LINK_DOWN | OFPPS_BLOCKED | OFPPS_LIVE;
+    }
+    return p;
+}
+
+static void
+put_port(struct ofpbuf *b, enum ofp_version version,
+         const struct ofputil_phy_port *pp)
+{
+    struct ofputil_phy_port p = port_for_version(pp, version);
+
+    ofputil_put_phy_port(version, &p, b);
+}
+
+static size_t
+port_size(enum ofp_version version)
+{
+    return (version == OFP10_VERSION ? 48
+            : version < OFP14_VERSION ? 64 : 72);
+}
+
+/* Brings the ports up to date (update_ports()) and returns a copy of them
+ * in '*portsp', the caller to free it. */
+static size_t
+get_ports(struct connmgr *mgr, struct connmgr_port **portsp)
+{
+    update_ports(mgr, NULL);
+    *portsp = (mgr->n_ports
+               ? xmemdup(mgr->ports, mgr->n_ports * sizeof **portsp)
+               : NULL);
+    return mgr->n_ports;
+}
+
+static enum ofperr
+handle_features_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct connmgr *mgr = ofconn->mgr;
+    uint64_t dpid = mgr->hooks->get_datapath_id(mgr->aux);
+    struct ofpbuf *b;
+    uint8_t *p;
+
+    if (oh->version == OFP10_VERSION) {
+        b = ofpraw_alloc_reply(OFPRAW_OFPT10_FEATURES_REPLY, oh, 0);
+        p = ofpbuf_put_zeros(b, 24);
+        ofp_put_be32(p + 16, CONNMGR_CAPS_COMMON | OFPC10_ARP_MATCH_IP);
+        ofp_put_be32(p + 20, CONNMGR_OF10_ACTIONS);
+    } else {
+        b = ofpraw_alloc_reply(OFPRAW_OFPT13_FEATURES_REPLY, oh, 0);
+        p = ofpbuf_put_zeros(b, 24);
+        ofp_put_be32(p + 16, CONNMGR_CAPS_COMMON | OFPC11_GROUP_STATS);
+    }
+    put_be64(p, dpid);
+    ofp_put_be32(p + 8, 0);             /* n_buffers. */
+    p[12] = CONNMGR_N_TABLES;
+
+    if (oh->version == OFP10_VERSION) {
+        struct connmgr_port *ports;
+        size_t n = get_ports(mgr, &ports);
+
+        for (size_t i = 0; i < n; i++) {
+            if (b->size + port_size(oh->version) > MAX_MSG_SIZE) {
+                break;
+            }
+            put_port(b, oh->version, &ports[i].pp);
+        }
+        free(ports);
+    }
+    ofpmsg_update_length(b);
+    ofconn_send(ofconn, b);
+    return 0;
+}
+
+static enum ofperr
+handle_get_config_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofpbuf *b = ofpraw_alloc_reply(OFPRAW_OFPT_GET_CONFIG_REPLY, oh,
+                                          0);
+    uint8_t *p = ofpbuf_put_zeros(b, 4);
+
+    ofp_put_be16(p, ofconn->mgr->frag);
+    ofp_put_be16(p + 2, ofconn->miss_send_len);
+    ofpmsg_update_length(b);
+    ofconn_send(ofconn, b);
+    return 0;
+}
+
+static enum ofperr
+handle_set_config(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    const uint8_t *p = (const uint8_t *) (oh + 1);
+    enum connmgr_frag_handling frag = ofp_get_be16(p) & 3;
+
+    /* Reassembly is not done: the mode stays, without an error, as in
+     * Open vSwitch (ovs-ofctl set-frags reads the mode back to tell). */
+    if (frag != CONNMGR_FRAG_REASSEMBLE && frag != ofconn->mgr->frag) {
+        VLOG_INFO("bridge %s: fragment handling set to %s",
+                  ofconn->mgr->name,
+                  frag == CONNMGR_FRAG_NORMAL ? "normal"
+                  : frag == CONNMGR_FRAG_DROP ? "drop" : "nx-match");
+        ofconn->mgr->frag = frag;
+        ofproto_set_frag_handling(ofconn->mgr->ofproto,
+                                  (enum ofproto_frag_handling) frag);
+    }
+    ofconn->miss_send_len = ofp_get_be16(p + 2);
+    return 0;
+}
+
+static enum ofperr
+handle_port_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct connmgr *mgr = ofconn->mgr;
+    struct ofputil_port_mod pm;
+    enum ofperr error = ofputil_decode_port_mod(oh, &pm);
+
+    if (error) {
+        return error;
+    }
+
+    struct connmgr_port *ports;
+    size_t n = get_ports(mgr, &ports);
+    const struct connmgr_port *port = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (ports[i].pp.port_no == pm.port_no) {
+            port = &ports[i];
+            break;
+        }
+    }
+    if (!port) {
+        error = OFPERR_OFPPMFC_BAD_PORT;
+    } else if (memcmp(&port->pp.hw_addr, &pm.hw_addr, sizeof pm.hw_addr)) {
+        error = OFPERR_OFPPMFC_BAD_HW_ADDR;
+    } else {
+        uint32_t mask = pm.mask & (oh->version == OFP10_VERSION
+                                   ? OFPPC10_ALL : OFPPC11_ALL);
+        uint32_t config = (port->pp.config & ~mask) | (pm.config & mask);
+
+        if (config != port->pp.config) {
+            mgr->hooks->set_port_config(mgr->aux, pm.port_no, config);
+            update_ports(mgr, ofconn);
+        }
+    }
+    free(ports);
+    return error;
+}
+
+static enum ofperr
+handle_barrier_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    /* Every earlier request has been handled in full. */
+    enum ofpraw raw = (oh->version == OFP10_VERSION
+                       ? OFPRAW_OFPT10_BARRIER_REPLY
+                       : OFPRAW_OFPT13_BARRIER_REPLY);
+    struct ofpbuf *b = ofpraw_alloc_reply(raw, oh, 0);
+
+    ofpmsg_update_length(b);
+    ofconn_send(ofconn, b);
+    return 0;
+}
+
+/* Multipart replies: mp_start() begins one; mp_reserve() makes room for
+ * 'size' more bytes, sending what is full with OFPSF_REPLY_MORE set and
+ * starting another; mp_finish() sends the last. */
+struct mp_reply {
+    struct ofconn *ofconn;
+    const struct ofp_header *request;
+    enum ofpraw raw;
+    struct ofpbuf *b;
+};
+
+static void
+mp_start(struct mp_reply *mp, struct ofconn *ofconn, enum ofpraw raw,
+         const struct ofp_header *request)
+{
+    mp->ofconn = ofconn;
+    mp->request = request;
+    mp->raw = raw;
+    mp->b = ofpraw_alloc_reply(raw, request, 0);
+}
+
+static void *
+mp_reserve(struct mp_reply *mp, size_t size)
+{
+    if (mp->b->size + size > MAX_MSG_SIZE) {
+        uint8_t *h = mp->b->header;
+        ofp_put_be16(h + 10, ofp_get_be16(h + 10) | OFPSF_REPLY_MORE);
+        ofpmsg_update_length(mp->b);
+        ofconn_send(mp->ofconn, mp->b);
+        mp->b = ofpraw_alloc_reply(mp->raw, mp->request, 0);
+    }
+    return ofpbuf_put_zeros(mp->b, size);
+}
+
+static void
+mp_finish(struct mp_reply *mp)
+{
+    ofpmsg_update_length(mp->b);
+    ofconn_send(mp->ofconn, mp->b);
+    mp->b = NULL;
+}
+
+static enum ofperr
+handle_desc_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    static const struct {
+        size_t ofs, size;
+    } fields[] = { { 0, 256 }, { 256, 256 }, { 512, 256 }, { 768, 32 },
+                   { 800, 256 } };
+    const char *dp_desc = ofconn->mgr->dp_desc;
+    const char *values[] = {
+        CONNMGR_MFR_DESC, CONNMGR_HW_DESC, CONNMGR_SW_DESC,
+        CONNMGR_SERIAL_DESC, dp_desc ? dp_desc : CONNMGR_DP_DESC,
+    };
+    struct mp_reply mp;
+
+    mp_start(&mp, ofconn, (oh->version == OFP10_VERSION
+                           ? OFPRAW_OFPST10_DESC_REPLY
+                           : OFPRAW_OFPST13_DESC_REPLY), oh);
+    uint8_t *p = mp_reserve(&mp, 1056);
+    for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+        /* Each string is null-terminated within its field. */
+        memcpy(p + fields[i].ofs, values[i],
+               strnlen(values[i], fields[i].size - 1));
+    }
+    mp_finish(&mp);
+    return 0;
+}
+
+static enum ofperr
+handle_table_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    const struct ofproto *ofproto = ofconn->mgr->ofproto;
+    struct mp_reply mp;
+
+    if (oh->version == OFP10_VERSION) {
+        mp_start(&mp, ofconn, OFPRAW_OFPST10_TABLE_REPLY, oh);
+        for (int i = 0; i < CONNMGR_N_TABLES; i++) {
+            uint8_t *p = mp_reserve(&mp, 64);
+            p[0] = i;
+            ofp_put_be32(p + 36, 0x3fffff);     /* OFPFW10_ALL. */
+            ofp_put_be32(p + 40, CONNMGR_MAX_ENTRIES);
+            ofp_put_be32(p + 44, ofproto_n_rules(ofproto, i));
+            /* lookup_count and matched_count: not counted (zero). */
+        }
+    } else {
+        mp_start(&mp, ofconn, OFPRAW_OFPST13_TABLE_REPLY, oh);
+        for (int i = 0; i < CONNMGR_N_TABLES; i++) {
+            uint8_t *p = mp_reserve(&mp, 24);
+            p[0] = i;
+            ofp_put_be32(p + 4, ofproto_n_rules(ofproto, i));
+        }
+    }
+    mp_finish(&mp);
+    return 0;
+}
+
+/* Appends port 'port''s statistics for OpenFlow 'version' to 'mp'. */
+static void
+put_port_stats(struct mp_reply *mp, enum ofp_version version,
+               const struct connmgr_port *port,
+               const struct connmgr_port_stats *s, long long now)
+{
+    long long age = MAX(now - port->created, 0);
+    uint32_t sec = age / 1000;
+    uint32_t nsec = (age % 1000) * 1000000;
+    uint8_t *p;
+
+    if (version == OFP10_VERSION || version == OFP13_VERSION) {
+        if (version == OFP10_VERSION) {
+            p = mp_reserve(mp, 104);
+            ofp_put_be16(p, port->pp.port_no);
+        } else {
+            p = mp_reserve(mp, 112);
+            ofp_put_be32(p, ofp_port_to_ofp11(port->pp.port_no));
+            ofp_put_be32(p + 104, sec);
+            ofp_put_be32(p + 108, nsec);
+        }
+        const uint64_t counters[] = {
+            s->rx_packets, s->tx_packets, s->rx_bytes, s->tx_bytes,
+            s->rx_dropped, s->tx_dropped, s->rx_errors, s->tx_errors,
+            s->rx_frame_err, s->rx_over_err, s->rx_crc_err, s->collisions,
+        };
+        for (size_t i = 0; i < ARRAY_SIZE(counters); i++) {
+            put_be64(p + 8 + 8 * i, counters[i]);
+        }
+        return;
+    }
+
+    /* OpenFlow 1.4+: the fixed part, then the Ethernet property. */
+    p = mp_reserve(mp, 120);
+    ofp_put_be16(p, 120);
+    ofp_put_be32(p + 4, ofp_port_to_ofp11(port->pp.port_no));
+    ofp_put_be32(p + 8, sec);
+    ofp_put_be32(p + 12, nsec);
+    const uint64_t counters[] = {
+        s->rx_packets, s->tx_packets, s->rx_bytes, s->tx_bytes,
+        s->rx_dropped, s->tx_dropped, s->rx_errors, s->tx_errors,
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(counters); i++) {
+        put_be64(p + 16 + 8 * i, counters[i]);
+    }
+    uint8_t *prop = p + 80;
+    ofp_put_be16(prop, 0);              /* OFPPSPT14_ETHERNET. */
+    ofp_put_be16(prop + 2, 40);
+    put_be64(prop + 8, s->rx_frame_err);
+    put_be64(prop + 16, s->rx_over_err);
+    put_be64(prop + 24, s->rx_crc_err);
+    put_be64(prop + 32, s->collisions);
+}
+
+static enum ofperr
+handle_port_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct connmgr *mgr = ofconn->mgr;
+    const uint8_t *body = msg_body(oh);
+    ofp_port_t port_no;
+
+    if (oh->version == OFP10_VERSION) {
+        port_no = ofp_get_be16(body);
+    } else if (!ofp_port_from_ofp11(ofp_get_be32(body), &port_no)) {
+        return OFPERR_OFPBRC_BAD_PORT;
+    }
+
+    struct mp_reply mp;
+    mp_start(&mp, ofconn, (oh->version == OFP10_VERSION
+                           ? OFPRAW_OFPST10_PORT_REPLY
+                           : oh->version == OFP13_VERSION
+                           ? OFPRAW_OFPST13_PORT_REPLY
+                           : OFPRAW_OFPST14_PORT_REPLY), oh);
+
+    struct connmgr_port *ports;
+    size_t n = get_ports(mgr, &ports);
+    long long now = time_msec();
+    for (size_t i = 0; i < n; i++) {
+        struct connmgr_port_stats stats;
+
+        if ((port_no == OFPP_ANY || port_no == ports[i].pp.port_no)
+            && mgr->hooks->get_port_stats(mgr->aux, ports[i].pp.port_no,
+                                          &stats)) {
+            put_port_stats(&mp, oh->version, &ports[i], &stats, now);
+        }
+    }
+    free(ports);
+    mp_finish(&mp);
+    return 0;
+}
+
+static enum ofperr
+handle_port_desc_stats_request(struct ofconn *ofconn,
+                               const struct ofp_header *oh)
+{
+    struct connmgr *mgr = ofconn->mgr;
+    ofp_port_t port_no = OFPP_ANY;
+
+    if (oh->version >= OFP15_VERSION
+        && !ofp_port_from_ofp11(ofp_get_be32(msg_body(oh)),
+                                &port_no)) {
+        return OFPERR_OFPBRC_BAD_PORT;
+    }
+
+    struct mp_reply mp;
+    mp_start(&mp, ofconn, (oh->version == OFP10_VERSION
+                           ? OFPRAW_OFPST10_PORT_DESC_REPLY
+                           : oh->version == OFP13_VERSION
+                           ? OFPRAW_OFPST13_PORT_DESC_REPLY
+                           : OFPRAW_OFPST14_PORT_DESC_REPLY), oh);
+
+    struct connmgr_port *ports;
+    size_t n = get_ports(mgr, &ports);
+    for (size_t i = 0; i < n; i++) {
+        if (port_no == OFPP_ANY || port_no == ports[i].pp.port_no) {
+            struct ofputil_phy_port p = port_for_version(&ports[i].pp,
+                                                         oh->version);
+            struct ofpbuf tmp;
+
+            ofpbuf_init(&tmp, port_size(oh->version));
+            ofputil_put_phy_port(oh->version, &p, &tmp);
+            memcpy(mp_reserve(&mp, tmp.size), tmp.data, tmp.size);
+            ofpbuf_uninit(&tmp);
+        }
+    }
+    free(ports);
+    mp_finish(&mp);
+    return 0;
+}
+
+/* Group statistics and descriptions: there are no groups. */
+static enum ofperr
+handle_empty_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    enum ofpraw raw;
+    enum ofperr error = ofpraw_decode(&raw, oh);
+
+    if (error) {
+        return error;
+    }
+
+    struct mp_reply mp;
+    mp_start(&mp, ofconn, (raw == OFPRAW_OFPST13_GROUP_REQUEST
+                           ? OFPRAW_OFPST13_GROUP_REPLY
+                           : OFPRAW_OFPST13_GROUP_DESC_REPLY), oh);
+    mp_finish(&mp);
+    return 0;
+}
+
+/* The Nicira extension messages that change a connection's settings. */
+static enum ofperr
+handle_nicira_setting(struct ofconn *ofconn, enum ofptype type,
+                      const struct ofp_header *oh)
+{
+    const uint8_t *body = msg_body(oh);
+
+    switch (type) {
+    case OFPTYPE_SET_FLOW_FORMAT: {
+        uint32_t format = ofp_get_be32(body);
+        if (format != NXFF_OPENFLOW10 && format != NXFF_NXM) {
+            return OFPERR_OFPBRC_EPERM;
+        }
+        ofconn->flow_format = format;
+        return 0;
+    }
+    case OFPTYPE_SET_PACKET_IN_FORMAT: {
+        uint32_t format = ofp_get_be32(body);
+        if (format > NXPIF_NXT_PACKET_IN2) {
+            return OFPERR_OFPBRC_EPERM;
+        }
+        ofconn->packet_in_format = format;
+        return 0;
+    }
+    case OFPTYPE_FLOW_MOD_TABLE_ID:
+        ofconn->flow_mod_table_id = body[0] != 0;
+        return 0;
+    case OFPTYPE_SET_ASYNC_CONFIG:
+        /* packet_in_mask[2], port_status_mask[2], flow_removed_mask[2]:
+         * only port status messages exist yet. */
+        ofconn->port_status_mask = ofp_get_be32(body + 8);
+        return 0;
+    case OFPTYPE_SET_CONTROLLER_ID:
+        ofconn->controller_id = ofp_get_be16(body + 6);
+        return 0;
+    default:
+        return OFPERR_OFPBRC_BAD_TYPE;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Port status.
+ * ------------------------------------------------------------------------ */
+
+static bool
+phy_port_equal(const struct ofputil_phy_port *a,
+               const struct ofputil_phy_port *b)
+{
+    return (a->port_no == b->port_no
+            && !memcmp(&a->hw_addr, &b->hw_addr, sizeof a->hw_addr)
+            && !strncmp(a->name, b->name, sizeof a->name)
+            && a->config == b->config && a->state == b->state
+            && a->curr == b->curr && a->advertised == b->advertised
+            && a->supported == b->supported && a->peer == b->peer
+            && a->curr_speed == b->curr_speed
+            && a->max_speed == b->max_speed);
+}
+
+/* Sends port status 'reason' for 'pp' to every connection that asked for
+ * it, except 'source' (the connection whose port_mod made the change)
+ * before OpenFlow 1.5, as Open vSwitch does.  For a modification, 'old' is
+ * the port as it was. */
+static void
+send_port_status(struct connmgr *mgr, const struct ofconn *source,
+                 const struct ofputil_phy_port *old,
+                 const struct ofputil_phy_port *pp, uint8_t reason)
+{
+    for (size_t i = 0; i < mgr->n_conns; i++) {
+        struct ofconn *ofconn = mgr->conns[i];
+        int version = vconn_get_version(ofconn->vconn);
+
+        if (version < 0 || !(ofconn->port_status_mask & (1u << reason))
+            || (ofconn == source && version < OFP15_VERSION)) {
+            continue;
+        }
+        if (old) {
+            /* Nothing this version shows changed (OFPPS_LIVE, in 1.0). */
+            struct ofputil_phy_port a = port_for_version(old, version);
+            struct ofputil_phy_port b = port_for_version(pp, version);
+            if (phy_port_equal(&a, &b)) {
+                continue;
+            }
+        }
+
+        enum ofpraw raw = (version == OFP10_VERSION
+                           ? OFPRAW_OFPT10_PORT_STATUS
+                           : version == OFP13_VERSION
+                           ? OFPRAW_OFPT13_PORT_STATUS
+                           : OFPRAW_OFPT14_PORT_STATUS);
+        struct ofpbuf *b = ofpraw_alloc(raw, version, 0, 0);
+        uint8_t *p = ofpbuf_put_zeros(b, 8);
+        p[0] = reason;
+        put_port(b, version, pp);
+        ofpmsg_update_length(b);
+        ofconn_send(ofconn, b);
+    }
+}
+
+static const struct connmgr_port *
+find_port(const struct connmgr_port *ports, size_t n, ofp_port_t port_no)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (ports[i].pp.port_no == port_no) {
+            return &ports[i];
+        }
+    }
+    return NULL;
+}
+
+/* Reads the bridge's ports and reports what changed since the last time:
+ * deleted, then added or modified ports.
+ *
+ * OFPPS_LIVE, as Open vSwitch sets it and reports it in OpenFlow 1.1+: a
+ * new port is added without it and gains it at the next update (which this
+ * one schedules), with a port status of its own; a live port whose link
+ * goes down first loses it (a port status of its own), then gets its new
+ * state; a port whose link comes back is live at once. */
+static void
+update_ports(struct connmgr *mgr, const struct ofconn *source)
+{
+    struct connmgr_port *ports;
+    size_t n = mgr->hooks->get_ports(mgr->aux, &ports);
+
+    mgr->ports_changed = false;
+    for (size_t i = 0; i < mgr->n_ports; i++) {
+        const struct connmgr_port *old = &mgr->ports[i];
+        if (!find_port(ports, n, old->pp.port_no)) {
+            send_port_status(mgr, source, NULL, &old->pp, OFPPR_DELETE);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct ofputil_phy_port *pp = &ports[i].pp;
+        const struct connmgr_port *old = find_port(mgr->ports, mgr->n_ports,
+                                                   pp->port_no);
+        bool up = !(pp->state & (OFPPS_LINK_DOWN | OFPPS_BLOCKED));
+
+        pp->state &= ~OFPPS_LIVE;
+        if (up && old) {
+            pp->state |= OFPPS_LIVE;
+        } else if (up) {
+            mgr->ports_changed = true;
+            mgr->more_work = true;
+        } else if (old && old->pp.state & OFPPS_LIVE) {
+            struct ofputil_phy_port dead = old->pp;
+            dead.state &= ~OFPPS_LIVE;
+            send_port_status(mgr, source, &old->pp, &dead, OFPPR_MODIFY);
+            if (!phy_port_equal(&dead, pp)) {
+                send_port_status(mgr, source, &dead, pp, OFPPR_MODIFY);
+            }
+            continue;
+        }
+        if (!old) {
+            send_port_status(mgr, source, NULL, pp, OFPPR_ADD);
+        } else if (!phy_port_equal(&old->pp, pp)) {
+            send_port_status(mgr, source, &old->pp, pp, OFPPR_MODIFY);
+        }
+    }
+    free(mgr->ports);
+    mgr->ports = ports;
+    mgr->n_ports = n;
+}
