@@ -66,6 +66,13 @@ struct netdev_afpacket {
 
 static const struct netdev_class afpacket_class;
 
+/* See netdev-linux.h. */
+void
+netdev_afpacket_register(void)
+{
+    netdev_register_class(&afpacket_class);
+}
+
 static struct netdev_afpacket *
 netdev_afpacket_cast(const struct netdev *netdev)
 {
@@ -74,13 +81,6 @@ netdev_afpacket_cast(const struct netdev *netdev)
 
 static int open_socket(const char *name, int ifindex, int *fdp);
 static void afpacket_check_gone(struct netdev_afpacket *);
-
-/* See netdev-linux.h. */
-void
-netdev_afpacket_register(void)
-{
-    netdev_register_class(&afpacket_class);
-}
 
 /* Life cycle. */
 

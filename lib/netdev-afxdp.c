@@ -126,6 +126,22 @@ struct netdev_afxdp {
 
 static const struct netdev_class afxdp_class;
 
+static int
+afxdp_libbpf_print(enum libbpf_print_level level, const char *format,
+                   va_list args);
+static int
+afxdp_libxdp_print(enum libxdp_print_level level, const char *format,
+                   va_list args);
+
+/* See netdev-linux.h. */
+void
+netdev_afxdp_register(void)
+{
+    libbpf_set_print(afxdp_libbpf_print);
+    libxdp_set_print(afxdp_libxdp_print);
+    netdev_register_class(&afxdp_class);
+}
+
 static struct netdev_afxdp *
 netdev_afxdp_cast(const struct netdev *netdev)
 {
@@ -162,15 +178,6 @@ afxdp_libxdp_print(enum libxdp_print_level level, const char *format,
 {
     return afxdp_print(level == LIBXDP_WARN ? "libxdp warning" : "libxdp",
                        format, args);
-}
-
-/* See netdev-linux.h. */
-void
-netdev_afxdp_register(void)
-{
-    libbpf_set_print(afxdp_libbpf_print);
-    libxdp_set_print(afxdp_libxdp_print);
-    netdev_register_class(&afxdp_class);
 }
 
 /* Life cycle. */

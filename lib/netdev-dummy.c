@@ -117,6 +117,175 @@ static const struct netdev_class internal_class;
 
 static void netdev_dummy_register_commands(void);
 
+static struct netdev_dummy *netdev_dummy_cast(const struct netdev *netdev);
+static bool queue_push(struct dummy_queue *q, struct dp_packet *p);
+static int netdev_dummy_construct(struct netdev *netdev);
+
+/* API for tests. */
+
+/* See netdev-dummy.h. */
+bool
+netdev_dummy_is_dummy(const struct netdev *netdev)
+{
+    return netdev->netdev_class->construct == netdev_dummy_construct;
+}
+
+/* See netdev-dummy.h.  The packet is recorded in the rxq_pcap file, if
+ * any, when it is queued. */
+int
+netdev_dummy_queue_packet(struct netdev *netdev, int qid,
+                          struct dp_packet *packet)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    int error = 0;
+
+    if (!netdev_dummy_is_dummy(netdev)) {
+        dp_packet_free(packet);
+        return EINVAL;
+    }
+
+    pthread_mutex_lock(&dev->mutex);
+    if (qid < 0 || qid >= dev->n_queues) {
+        error = EINVAL;
+    } else {
+        if (dev->rxq_pcap) {
+            pcap_file_write(dev->rxq_pcap, packet);
+        }
+        if (queue_push(&dev->queues[qid], packet)) {
+            latch_set(&dev->queues[qid].latch);
+            packet = NULL;
+        } else {
+            dev->stats.rx_dropped++;
+            error = ENOBUFS;
+        }
+    }
+    pthread_mutex_unlock(&dev->mutex);
+
+    dp_packet_free(packet);
+    return error;
+}
+
+/* See netdev-dummy.h. */
+void
+netdev_dummy_set_keep_sent(struct netdev *netdev, size_t n)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    struct dp_packet **sent;
+    size_t n_sent = 0;
+
+    pthread_mutex_lock(&dev->mutex);
+    sent = n ? xmalloc(n * sizeof *sent) : NULL;
+    for (size_t i = 0; i < dev->n_sent; i++) {
+        struct dp_packet *p = dev->sent[(dev->sent_head + i) % dev->keep_sent];
+
+        /* Keep the newest 'n'. */
+        if (dev->n_sent - i <= n) {
+            sent[n_sent++] = p;
+        } else {
+            dp_packet_free(p);
+        }
+    }
+    free(dev->sent);
+    dev->sent = sent;
+    dev->sent_head = 0;
+    dev->n_sent = n_sent;
+    dev->keep_sent = n;
+    pthread_mutex_unlock(&dev->mutex);
+}
+
+/* See netdev-dummy.h. */
+struct dp_packet *
+netdev_dummy_pop_sent(struct netdev *netdev)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+    struct dp_packet *p = NULL;
+
+    pthread_mutex_lock(&dev->mutex);
+    if (dev->n_sent) {
+        p = dev->sent[dev->sent_head];
+        dev->sent_head = (dev->sent_head + 1) % dev->keep_sent;
+        dev->n_sent--;
+    }
+    pthread_mutex_unlock(&dev->mutex);
+    return p;
+}
+
+/* See netdev-dummy.h. */
+void
+netdev_dummy_set_tx_caps(struct netdev *netdev, uint32_t caps)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    __atomic_store_n(&dev->tx_caps, caps, __ATOMIC_RELAXED);
+    /* netdev.c reads the class's capabilities after set_config and
+     * reconfigure; a test wants them now. */
+    __atomic_store_n(&netdev->tx_caps, caps, __ATOMIC_RELAXED);
+    netdev_change_seq_changed(netdev);
+}
+
+/* See netdev-dummy.h. */
+void
+netdev_dummy_set_pool(struct rte_mempool *pool)
+{
+    receive_pool = pool;
+}
+
+/* See netdev-dummy.h. */
+bool
+netdev_dummy_offload_allowed(const struct netdev *netdev)
+{
+    return (netdev_dummy_is_dummy(netdev)
+            && (dummy_types_registered
+                || netdev->netdev_class != &internal_class));
+}
+
+/* See netdev-dummy.h. */
+struct netdev_offload_dummy_port *
+netdev_dummy_get_offload_port(const struct netdev *netdev)
+{
+    return (netdev_dummy_is_dummy(netdev)
+            ? netdev_dummy_cast(netdev)->offload : NULL);
+}
+
+/* See netdev-dummy.h. */
+void
+netdev_dummy_set_offload_port(struct netdev *netdev,
+                              struct netdev_offload_dummy_port *port)
+{
+    if (netdev_dummy_is_dummy(netdev)) {
+        netdev_dummy_cast(netdev)->offload = port;
+    }
+}
+
+/* Registers the classes, unless 'mode' is NETDEV_DUMMY_OFF: "internal",
+ * "dummy", "dummy-pmd" and "dummy-internal"; with
+ * NETDEV_DUMMY_OVERRIDE, "system" and "tap" become "dummy" ports and
+ * "dpdk" "dummy-pmd" ones.  Also registers the netdev-dummy/ commands
+ * unless 'mode' is NETDEV_DUMMY_OFF.  Only the first call counts. */
+void
+netdev_dummy_register(enum netdev_dummy_mode mode)
+{
+    if (registered) {
+        return;
+    }
+    registered = true;
+
+    if (mode == NETDEV_DUMMY_OFF) {
+        return;
+    }
+    netdev_register_class(&internal_class);
+    dummy_types_registered = true;
+    netdev_register_class(&dummy_class);
+    netdev_register_class(&dummy_pmd_class);
+    netdev_register_class(&dummy_internal_class);
+    if (mode == NETDEV_DUMMY_OVERRIDE) {
+        netdev_class_override("system", "dummy");
+        netdev_class_override("tap", "dummy");
+        netdev_class_override("dpdk", "dummy-pmd");
+    }
+    netdev_dummy_register_commands();
+}
+
 static struct netdev_dummy *
 netdev_dummy_cast(const struct netdev *netdev)
 {
@@ -766,171 +935,6 @@ static const struct netdev_class dummy_internal_class
  * are tap devices (lib/netdev-tap.c). */
 static const struct netdev_class internal_class
     = NETDEV_DUMMY_CLASS("internal", false, &netdev_offload_dummy);
-
-/* Registers the classes, unless 'mode' is NETDEV_DUMMY_OFF: "internal",
- * "dummy", "dummy-pmd" and "dummy-internal"; with
- * NETDEV_DUMMY_OVERRIDE, "system" and "tap" become "dummy" ports and
- * "dpdk" "dummy-pmd" ones.  Also registers the netdev-dummy/ commands
- * unless 'mode' is NETDEV_DUMMY_OFF.  Only the first call counts. */
-void
-netdev_dummy_register(enum netdev_dummy_mode mode)
-{
-    if (registered) {
-        return;
-    }
-    registered = true;
-
-    if (mode == NETDEV_DUMMY_OFF) {
-        return;
-    }
-    netdev_register_class(&internal_class);
-    dummy_types_registered = true;
-    netdev_register_class(&dummy_class);
-    netdev_register_class(&dummy_pmd_class);
-    netdev_register_class(&dummy_internal_class);
-    if (mode == NETDEV_DUMMY_OVERRIDE) {
-        netdev_class_override("system", "dummy");
-        netdev_class_override("tap", "dummy");
-        netdev_class_override("dpdk", "dummy-pmd");
-    }
-    netdev_dummy_register_commands();
-}
-
-/* API for tests. */
-
-/* See netdev-dummy.h. */
-bool
-netdev_dummy_is_dummy(const struct netdev *netdev)
-{
-    return netdev->netdev_class->construct == netdev_dummy_construct;
-}
-
-/* See netdev-dummy.h. */
-bool
-netdev_dummy_offload_allowed(const struct netdev *netdev)
-{
-    return (netdev_dummy_is_dummy(netdev)
-            && (dummy_types_registered
-                || netdev->netdev_class != &internal_class));
-}
-
-/* See netdev-dummy.h. */
-struct netdev_offload_dummy_port *
-netdev_dummy_get_offload_port(const struct netdev *netdev)
-{
-    return (netdev_dummy_is_dummy(netdev)
-            ? netdev_dummy_cast(netdev)->offload : NULL);
-}
-
-/* See netdev-dummy.h. */
-void
-netdev_dummy_set_offload_port(struct netdev *netdev,
-                              struct netdev_offload_dummy_port *port)
-{
-    if (netdev_dummy_is_dummy(netdev)) {
-        netdev_dummy_cast(netdev)->offload = port;
-    }
-}
-
-/* See netdev-dummy.h.  The packet is recorded in the rxq_pcap file, if
- * any, when it is queued. */
-int
-netdev_dummy_queue_packet(struct netdev *netdev, int qid,
-                          struct dp_packet *packet)
-{
-    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
-    int error = 0;
-
-    if (!netdev_dummy_is_dummy(netdev)) {
-        dp_packet_free(packet);
-        return EINVAL;
-    }
-
-    pthread_mutex_lock(&dev->mutex);
-    if (qid < 0 || qid >= dev->n_queues) {
-        error = EINVAL;
-    } else {
-        if (dev->rxq_pcap) {
-            pcap_file_write(dev->rxq_pcap, packet);
-        }
-        if (queue_push(&dev->queues[qid], packet)) {
-            latch_set(&dev->queues[qid].latch);
-            packet = NULL;
-        } else {
-            dev->stats.rx_dropped++;
-            error = ENOBUFS;
-        }
-    }
-    pthread_mutex_unlock(&dev->mutex);
-
-    dp_packet_free(packet);
-    return error;
-}
-
-/* See netdev-dummy.h. */
-void
-netdev_dummy_set_keep_sent(struct netdev *netdev, size_t n)
-{
-    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
-    struct dp_packet **sent;
-    size_t n_sent = 0;
-
-    pthread_mutex_lock(&dev->mutex);
-    sent = n ? xmalloc(n * sizeof *sent) : NULL;
-    for (size_t i = 0; i < dev->n_sent; i++) {
-        struct dp_packet *p = dev->sent[(dev->sent_head + i) % dev->keep_sent];
-
-        /* Keep the newest 'n'. */
-        if (dev->n_sent - i <= n) {
-            sent[n_sent++] = p;
-        } else {
-            dp_packet_free(p);
-        }
-    }
-    free(dev->sent);
-    dev->sent = sent;
-    dev->sent_head = 0;
-    dev->n_sent = n_sent;
-    dev->keep_sent = n;
-    pthread_mutex_unlock(&dev->mutex);
-}
-
-/* See netdev-dummy.h. */
-struct dp_packet *
-netdev_dummy_pop_sent(struct netdev *netdev)
-{
-    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
-    struct dp_packet *p = NULL;
-
-    pthread_mutex_lock(&dev->mutex);
-    if (dev->n_sent) {
-        p = dev->sent[dev->sent_head];
-        dev->sent_head = (dev->sent_head + 1) % dev->keep_sent;
-        dev->n_sent--;
-    }
-    pthread_mutex_unlock(&dev->mutex);
-    return p;
-}
-
-/* See netdev-dummy.h. */
-void
-netdev_dummy_set_tx_caps(struct netdev *netdev, uint32_t caps)
-{
-    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
-
-    __atomic_store_n(&dev->tx_caps, caps, __ATOMIC_RELAXED);
-    /* netdev.c reads the class's capabilities after set_config and
-     * reconfigure; a test wants them now. */
-    __atomic_store_n(&netdev->tx_caps, caps, __ATOMIC_RELAXED);
-    netdev_change_seq_changed(netdev);
-}
-
-/* See netdev-dummy.h. */
-void
-netdev_dummy_set_pool(struct rte_mempool *pool)
-{
-    receive_pool = pool;
-}
 
 /* unixctl commands. */
 

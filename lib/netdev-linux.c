@@ -71,74 +71,6 @@ netdev_linux_set_config(struct netdev *netdev, const struct smap *options,
     return 0;
 }
 
-/* Device control. */
-
-/* See netdev-linux.h. */
-int
-netdev_linux_kdev_set_etheraddr(struct netdev *netdev,
-                                const struct eth_addr *mac)
-{
-    int error = netdev_linux_set_etheraddr(netdev->name, mac);
-
-    if (!error) {
-        netdev_change_seq_changed(netdev);
-    }
-    return error;
-}
-
-/* See netdev-linux.h. */
-int
-netdev_linux_kdev_get_etheraddr(const struct netdev *netdev,
-                                struct eth_addr *mac)
-{
-    return netdev_linux_get_etheraddr(netdev->name, mac);
-}
-
-/* See netdev-linux.h. */
-int
-netdev_linux_kdev_get_mtu(const struct netdev *netdev, int *mtu)
-{
-    return netdev_linux_get_mtu(netdev->name, mtu);
-}
-
-/* See netdev-linux.h. */
-int
-netdev_linux_kdev_set_mtu(struct netdev *netdev, int mtu, char **errp)
-{
-    int error = netdev_linux_set_mtu(netdev->name, mtu);
-
-    if (error) {
-        *errp = xasprintf("%s: could not set MTU %d (%s)", netdev->name, mtu,
-                          util_strerror(error));
-    } else {
-        netdev_change_seq_changed(netdev);
-    }
-    return error;
-}
-
-/* See netdev-linux.h. */
-int
-netdev_linux_kdev_update_flags(struct netdev *netdev, enum netdev_flags off,
-                               enum netdev_flags on, enum netdev_flags *old)
-{
-    if ((off | on) & ~(NETDEV_UP | NETDEV_PROMISC)) {
-        return EINVAL;
-    }
-    return netdev_linux_update_flags(netdev->name, off, on, old);
-}
-
-/* See netdev-linux.h. */
-int
-netdev_linux_ifname(char dst[], const char *name)
-{
-    if (strlen(name) >= IFNAMSIZ || !*name) {
-        return ENAMETOOLONG;
-    }
-    memset(dst, 0, IFNAMSIZ);
-    memcpy(dst, name, strlen(name));
-    return 0;
-}
-
 /* See netdev-linux.h. */
 int
 netdev_linux_get_ifindex(const char *name, int *ifindex)
@@ -234,6 +166,62 @@ netdev_linux_update_flags(const char *name, enum netdev_flags off,
         error = do_ioctl(name, SIOCSIFFLAGS, &ifr);
     }
     return error;
+}
+
+/* Device control. */
+
+/* See netdev-linux.h. */
+int
+netdev_linux_kdev_set_etheraddr(struct netdev *netdev,
+                                const struct eth_addr *mac)
+{
+    int error = netdev_linux_set_etheraddr(netdev->name, mac);
+
+    if (!error) {
+        netdev_change_seq_changed(netdev);
+    }
+    return error;
+}
+
+/* See netdev-linux.h. */
+int
+netdev_linux_kdev_get_etheraddr(const struct netdev *netdev,
+                                struct eth_addr *mac)
+{
+    return netdev_linux_get_etheraddr(netdev->name, mac);
+}
+
+/* See netdev-linux.h. */
+int
+netdev_linux_kdev_get_mtu(const struct netdev *netdev, int *mtu)
+{
+    return netdev_linux_get_mtu(netdev->name, mtu);
+}
+
+/* See netdev-linux.h. */
+int
+netdev_linux_kdev_set_mtu(struct netdev *netdev, int mtu, char **errp)
+{
+    int error = netdev_linux_set_mtu(netdev->name, mtu);
+
+    if (error) {
+        *errp = xasprintf("%s: could not set MTU %d (%s)", netdev->name, mtu,
+                          util_strerror(error));
+    } else {
+        netdev_change_seq_changed(netdev);
+    }
+    return error;
+}
+
+/* See netdev-linux.h. */
+int
+netdev_linux_kdev_update_flags(struct netdev *netdev, enum netdev_flags off,
+                               enum netdev_flags on, enum netdev_flags *old)
+{
+    if ((off | on) & ~(NETDEV_UP | NETDEV_PROMISC)) {
+        return EINVAL;
+    }
+    return netdev_linux_update_flags(netdev->name, off, on, old);
 }
 
 /* See netdev-linux.h. */
@@ -514,42 +502,6 @@ netdev_linux_rx_finish(struct netdev_linux_rx *rx, size_t i, size_t size,
     rx_deliver(rx, p, vlan, batch);
 }
 
-/* Adds 'p', with VLAN header 'vlan' (see netdev_linux_rx_finish()) put
- * back in, to 'batch', or to the pending segments if 'batch' is full (or
- * frees it if those are full too). */
-static void
-rx_deliver(struct netdev_linux_rx *rx, struct dp_packet *p, uint32_t vlan,
-           struct dp_packet_batch *batch)
-{
-    if (vlan) {
-        uint8_t *d = dp_packet_push(p, VLAN_HEADER_LEN);
-        dps_be16 tag[2] = { htons(vlan >> 16), htons(vlan & 0xffff) };
-
-        if (!d) {
-            dp_packet_free(p);
-            rx->rx_dropped++;
-            return;
-        }
-        memmove(d, d + VLAN_HEADER_LEN, 2 * ETH_ADDR_LEN);
-        memcpy(d + 2 * ETH_ADDR_LEN, tag, sizeof tag);
-    }
-
-    uint32_t size = dp_packet_size(p);
-
-    if (!dp_packet_batch_is_full(batch)) {
-        dp_packet_batch_add(batch, p);
-    } else if (rx->n_pending < NETDEV_LINUX_PENDING_MAX) {
-        rx->pending[(rx->pending_head + rx->n_pending++)
-                    % NETDEV_LINUX_PENDING_MAX] = p;
-    } else {
-        dp_packet_free(p);
-        rx->rx_dropped++;
-        return;
-    }
-    rx->rx_packets++;
-    rx->rx_bytes += size;
-}
-
 /* Transmitting. */
 
 /* See netdev-linux.h.  netdev_send() left a TCP or UDP checksum partial
@@ -585,6 +537,54 @@ netdev_linux_tx_iov(struct dp_packet *p, struct virtio_net_hdr *hdr,
                                     m->data_len };
     }
     return n;
+}
+
+/* See netdev-linux.h. */
+int
+netdev_linux_ifname(char dst[], const char *name)
+{
+    if (strlen(name) >= IFNAMSIZ || !*name) {
+        return ENAMETOOLONG;
+    }
+    memset(dst, 0, IFNAMSIZ);
+    memcpy(dst, name, strlen(name));
+    return 0;
+}
+
+/* Adds 'p', with VLAN header 'vlan' (see netdev_linux_rx_finish()) put
+ * back in, to 'batch', or to the pending segments if 'batch' is full (or
+ * frees it if those are full too). */
+static void
+rx_deliver(struct netdev_linux_rx *rx, struct dp_packet *p, uint32_t vlan,
+           struct dp_packet_batch *batch)
+{
+    if (vlan) {
+        uint8_t *d = dp_packet_push(p, VLAN_HEADER_LEN);
+        dps_be16 tag[2] = { htons(vlan >> 16), htons(vlan & 0xffff) };
+
+        if (!d) {
+            dp_packet_free(p);
+            rx->rx_dropped++;
+            return;
+        }
+        memmove(d, d + VLAN_HEADER_LEN, 2 * ETH_ADDR_LEN);
+        memcpy(d + 2 * ETH_ADDR_LEN, tag, sizeof tag);
+    }
+
+    uint32_t size = dp_packet_size(p);
+
+    if (!dp_packet_batch_is_full(batch)) {
+        dp_packet_batch_add(batch, p);
+    } else if (rx->n_pending < NETDEV_LINUX_PENDING_MAX) {
+        rx->pending[(rx->pending_head + rx->n_pending++)
+                    % NETDEV_LINUX_PENDING_MAX] = p;
+    } else {
+        dp_packet_free(p);
+        rx->rx_dropped++;
+        return;
+    }
+    rx->rx_packets++;
+    rx->rx_bytes += size;
 }
 
 /* Fills 'hdr' for TSO packet 'p', which netdev_send() prepared for a device

@@ -70,15 +70,6 @@ struct netdev_tap {
 static const struct netdev_class tap_internal_class;
 static const struct netdev_class tap_class;
 
-static struct netdev_tap *
-netdev_tap_cast(const struct netdev *netdev)
-{
-    return (struct netdev_tap *) netdev;
-}
-
-static int open_tap(const char *name, int *fdp, char **errp);
-static void tap_mark_gone(struct netdev_tap *, int error);
-
 /* See netdev-linux.h. */
 void
 netdev_tap_register(bool with_internal)
@@ -88,6 +79,15 @@ netdev_tap_register(bool with_internal)
     }
     netdev_register_class(&tap_class);
 }
+
+static struct netdev_tap *
+netdev_tap_cast(const struct netdev *netdev)
+{
+    return (struct netdev_tap *) netdev;
+}
+
+static int open_tap(const char *name, int *fdp, char **errp);
+static void tap_mark_gone(struct netdev_tap *, int error);
 
 /* Life cycle. */
 
