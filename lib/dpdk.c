@@ -100,6 +100,31 @@ static struct smap startup_config = SMAP_INITIALIZER;
 static struct rte_mempool *default_pool;
 static char *runtime_dir;
 
+struct dpdk_mp {
+    struct dpdk_mp *next;       /* In 'mps'. */
+    struct rte_mempool *pool;
+    int socket_id;
+    int mtu;
+    uint16_t data_room;
+    bool per_port;              /* Never shared. */
+    bool copy;                  /* A copy pool (dpdk_copy_mp_get()). */
+    int refcount;               /* 0: waiting for its mbufs to return. */
+};
+
+static pthread_mutex_t mp_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct dpdk_mp *mps;     /* Protected by 'mp_mutex'. */
+static unsigned int mp_serial;  /* Protected by 'mp_mutex'. */
+
+/* The pool each port got last, for netdev-dpdk/get-mempool-info.  Entries
+ * go when their pool is freed.  Protected by 'mp_mutex'. */
+struct dpdk_mp_user {
+    char *port_name;
+    struct dpdk_mp *mp;         /* Its packet pool, or NULL. */
+    struct dpdk_mp *copy_mp;    /* Its copy pool, or NULL. */
+};
+static struct dpdk_mp_user *mp_users;
+static size_t n_mp_users;
+
 static void dpdk_init__(const struct smap *);
 static int dpdk_start_full_eal(const struct smap *);
 static int dpdk_start_light_eal(void);
@@ -107,6 +132,41 @@ static void dpdk_compare_config(const struct smap *);
 static void dpdk_log_redirect(void);
 static void dpdk_set_vhost_sock_dir(const struct smap *);
 static void dpdk_remove_runtime_dir(void);
+
+static void dpdk_mp_sweep(void);
+static unsigned int
+dpdk_mp_shared_start(unsigned int n, unsigned int min, int socket_id,
+                     uint16_t data_room);
+static struct dpdk_mp *
+dpdk_mp_add(struct rte_mempool *pool, int socket_id, int mtu,
+            uint16_t data_room);
+static struct dpdk_mp *
+dpdk_mp_get_done(const char *port_name, struct dpdk_mp *mp);
+static uint64_t dpdk_mp_bytes(const struct rte_mempool *pool);
+static void dpdk_mp_summary(FILE *stream, const struct dpdk_mp *mp);
+static void
+dpdk_mp_memory_report(struct memory_report *report, void *aux DPS_UNUSED);
+static void
+dpdk_unixctl_log_list(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                      const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED);
+static void
+dpdk_unixctl_lcore_list(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                        const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED);
+static void
+dpdk_unixctl_malloc_stats(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                          const char *argv[] DPS_UNUSED,
+                          void *aux DPS_UNUSED);
+static void
+dpdk_unixctl_log_set(struct unixctl_conn *conn, int argc, const char *argv[],
+                     void *aux DPS_UNUSED);
+static size_t dpdk_mp_hold_take(void);
+static void
+dpdk_unixctl_hold_mbufs(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                        const char *argv[], void *aux DPS_UNUSED);
+static void
+dpdk_unixctl_release_mbufs(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                           const char *argv[] DPS_UNUSED,
+                           void *aux DPS_UNUSED);
 
 /* Initialises EAL from 'ovs_other_config' on the first call; every later
  * call compares the start-up keys with those EAL started with and, when
@@ -158,18 +218,18 @@ dpdk_restart_needed(void)
     return restart_needed;
 }
 
-/* Returns other_config:dpdk-multi-seg-mbufs as read at start-up. */
-bool
-dpdk_multi_seg_mbufs(void)
-{
-    return multi_seg_mbufs;
-}
-
 /* Returns other_config:userspace-tso-enable as read at start-up. */
 bool
 dpdk_userspace_tso(void)
 {
     return userspace_tso;
+}
+
+/* Returns other_config:dpdk-multi-seg-mbufs as read at start-up. */
+bool
+dpdk_multi_seg_mbufs(void)
+{
+    return multi_seg_mbufs;
 }
 
 /* Returns other_config:per-port-memory as read at start-up. */
@@ -184,6 +244,290 @@ struct rte_mempool *
 dpdk_default_pool(void)
 {
     return default_pool;
+}
+
+/* Returns a pool for port 'port_name' on NUMA node 'socket_id' (-1: 0) with
+ * the data room for 'mtu', shared or per port (see dpdk.h), or NULL with a
+ * message in '*errp' (if nonnull) when memory runs out. */
+struct dpdk_mp *
+dpdk_mp_get(const char *port_name, int socket_id, int mtu, char **errp)
+{
+    return dpdk_mp_get_sized(port_name, socket_id, mtu, 0, errp);
+}
+
+/* Like dpdk_mp_get(); a per-port pool holds 'n_mbufs' (what the port's
+ * queues can hold at once) plus slack.  A shared pool starts at
+ * DPDK_MP_SHARED_N mbufs and halves on ENOMEM down to DPDK_MP_MIN_N. */
+struct dpdk_mp *
+dpdk_mp_get_sized(const char *port_name, int socket_id, int mtu,
+                  unsigned int n_mbufs, char **errp)
+{
+    uint16_t data_room = dpdk_mp_data_room(mtu);
+    struct dpdk_mp *mp = NULL;
+
+    if (socket_id < 0) {
+        socket_id = 0;
+    }
+
+    pthread_mutex_lock(&mp_mutex);
+    dpdk_mp_sweep();
+    if (!per_port_memory) {
+        for (struct dpdk_mp *p = mps; p; p = p->next) {
+            if (!p->per_port && !p->copy && p->socket_id == socket_id
+                && p->data_room == data_room) {
+                p->refcount++;
+                mp = p;
+                break;
+            }
+        }
+    }
+
+    if (!mp) {
+        unsigned int n = per_port_memory
+                         ? MAX(n_mbufs, 2048u) + DPDK_MP_PER_PORT_SLACK
+                         : DPDK_MP_SHARED_N;
+        unsigned int min = (per_port_memory
+                            ? MAX(n_mbufs, 2048u) + 1024
+                            : DPDK_MP_MIN_N);
+        if (!per_port_memory) {
+            n = dpdk_mp_shared_start(n, min, socket_id, data_room);
+        }
+        struct rte_mempool *pool = NULL;
+        int error = 0;
+
+        for (;;) {
+            char name[RTE_MEMPOOL_NAMESIZE];
+            snprintf(name, sizeof name, "dps%c_%d_%u_%u",
+                     per_port_memory ? 'p' : 's', socket_id,
+                     (unsigned int) data_room, mp_serial++);
+            pool = rte_pktmbuf_pool_create(name, n, MIN(256u, n / 16),
+                                           DPDK_MP_PRIV_SIZE, data_room,
+                                           socket_id);
+            if (pool) {
+                break;
+            }
+            error = rte_errno;
+            if (n / 2 < min || error != ENOMEM) {
+                break;
+            }
+            n /= 2;
+        }
+
+        if (!pool) {
+            char *msg = xasprintf("%s: cannot allocate a mempool of %u "
+                                  "mbufs of %u bytes (MTU %d) on NUMA "
+                                  "node %d: %s", port_name, n, data_room,
+                                  mtu, socket_id, rte_strerror(error));
+            VLOG_ERR("%s", msg);
+            if (errp) {
+                *errp = msg;
+            } else {
+                free(msg);
+            }
+        } else {
+            VLOG_INFO("%s: mempool \"%s\" of %u mbufs, %u-byte data room "
+                      "(MTU %d, NUMA node %d%s)", port_name, pool->name, n,
+                      data_room, mtu, socket_id,
+                      per_port_memory ? ", per port" : ", shared");
+            mp = dpdk_mp_add(pool, socket_id, mtu, data_room);
+            mp->per_port = per_port_memory;
+        }
+    }
+    return dpdk_mp_get_done(port_name, mp);
+}
+
+/* Returns the DPDK pool of 'mp'. */
+struct rte_mempool *
+dpdk_mp_pool(const struct dpdk_mp *mp)
+{
+    return mp->pool;
+}
+
+/* Releases one reference to 'mp' (NULL is a no-op).  An unreferenced pool
+ * is freed once all of its mbufs have come back (checked now and at every
+ * later dpdk_mp_get() and dpdk_mp_put()). */
+void
+dpdk_mp_put(struct dpdk_mp *mp)
+{
+    if (!mp) {
+        return;
+    }
+    pthread_mutex_lock(&mp_mutex);
+    util_assert(mp->refcount > 0);
+    mp->refcount--;
+    dpdk_mp_sweep();
+    pthread_mutex_unlock(&mp_mutex);
+}
+
+/* Returns the copy pool of NUMA node 'socket_id' (-1: 0) for port
+ * 'port_name': single mbufs with room for the longest frame a DPDK port
+ * takes, created on first use and shared, or NULL with a message in '*errp'
+ * (if nonnull) when memory runs out.  Release it with dpdk_mp_put(). */
+struct dpdk_mp *
+dpdk_copy_mp_get(const char *port_name, int socket_id, char **errp)
+{
+    uint16_t data_room = (RTE_ALIGN_CEIL(DPDK_COPY_FRAME_MAX, 1024u)
+                          + RTE_PKTMBUF_HEADROOM);
+    struct dpdk_mp *mp = NULL;
+
+    if (socket_id < 0) {
+        socket_id = 0;
+    }
+
+    pthread_mutex_lock(&mp_mutex);
+    dpdk_mp_sweep();
+    for (struct dpdk_mp *p = mps; p; p = p->next) {
+        if (p->copy && p->socket_id == socket_id) {
+            p->refcount++;
+            mp = p;
+            break;
+        }
+    }
+    if (!mp) {
+        unsigned int n = DPDK_COPY_POOL_N;
+        struct rte_mempool *pool;
+        int error;
+
+        for (;;) {
+            char name[RTE_MEMPOOL_NAMESIZE];
+            snprintf(name, sizeof name, "dpsc_%d_%u_%u", socket_id,
+                     (unsigned int) data_room, mp_serial++);
+            pool = rte_pktmbuf_pool_create(name, n, MIN(64u, n / 16),
+                                           DPDK_MP_PRIV_SIZE, data_room,
+                                           socket_id);
+            error = pool ? 0 : rte_errno;
+            if (pool || n / 2 < DPDK_COPY_POOL_MIN_N || error != ENOMEM) {
+                break;
+            }
+            n /= 2;
+        }
+        if (!pool) {
+            char *msg = xasprintf("%s: cannot allocate a copy pool of %u "
+                                  "mbufs of %u bytes on NUMA node %d for "
+                                  "chains the port cannot send: %s",
+                                  port_name, n, data_room, socket_id,
+                                  rte_strerror(error));
+            VLOG_ERR("%s", msg);
+            if (errp) {
+                *errp = msg;
+            } else {
+                free(msg);
+            }
+        } else {
+            VLOG_INFO("%s: copy pool \"%s\" of %u mbufs, %u-byte data room, "
+                      "for chains the port cannot send (NUMA node %d)",
+                      port_name, pool->name, n, data_room, socket_id);
+            mp = dpdk_mp_add(pool, socket_id,
+                             DPDK_COPY_FRAME_MAX - DPDK_FRAME_OVERHEAD,
+                             data_room);
+            mp->copy = true;
+        }
+    }
+    return dpdk_mp_get_done(port_name, mp);
+}
+
+/* Writes to 'stream' DPDK's dump of the pool that port 'port_name' got
+ * last from dpdk_mp_get(), then that of its copy pool if it has one, then a
+ * summary line per pool ("pools: N, ... bytes"), and returns true, or
+ * returns false if it has no pool (it never asked, or its pool is gone). */
+bool
+dpdk_mp_dump_port(const char *port_name, FILE *stream)
+{
+    bool found = false;
+
+    pthread_mutex_lock(&mp_mutex);
+    for (size_t i = 0; i < n_mp_users; i++) {
+        const struct dpdk_mp_user *user = &mp_users[i];
+        const struct dpdk_mp *mps_of[2] = { user->mp, user->copy_mp };
+
+        if (strcmp(user->port_name, port_name)
+            || !user->mp || user->mp->refcount <= 0) {
+            continue;
+        }
+        found = true;
+        uint64_t bytes = 0;
+        int n = 0;
+        for (int j = 0; j < 2; j++) {
+            if (mps_of[j] && mps_of[j]->refcount > 0) {
+                rte_mempool_dump(stream, mps_of[j]->pool);
+            }
+        }
+        for (int j = 0; j < 2; j++) {
+            if (mps_of[j] && mps_of[j]->refcount > 0) {
+                dpdk_mp_summary(stream, mps_of[j]);
+                bytes += dpdk_mp_bytes(mps_of[j]->pool);
+                n++;
+            }
+        }
+        fprintf(stream, "pools: %d, %"PRIu64" bytes\n", n, bytes);
+        break;
+    }
+    pthread_mutex_unlock(&mp_mutex);
+    return found;
+}
+
+/* Writes a summary line for every pool of DPDK ports to 'stream', then
+ * their total. */
+void
+dpdk_mp_dump_all(FILE *stream)
+{
+    uint64_t bytes = 0;
+    int n = 0;
+
+    pthread_mutex_lock(&mp_mutex);
+    for (const struct dpdk_mp *mp = mps; mp; mp = mp->next) {
+        dpdk_mp_summary(stream, mp);
+        bytes += dpdk_mp_bytes(mp->pool);
+        n++;
+    }
+    pthread_mutex_unlock(&mp_mutex);
+    fprintf(stream, "pools: %d, %"PRIu64" bytes\n", n, bytes);
+}
+
+/* Returns the data room (headroom included) of port pools for 'mtu'. */
+uint16_t
+dpdk_mp_data_room(int mtu)
+{
+    if (multi_seg_mbufs) {
+        return RTE_MBUF_DEFAULT_BUF_SIZE;
+    }
+    unsigned int frame = mtu + DPDK_FRAME_OVERHEAD;
+    unsigned int room = RTE_ALIGN_CEIL(frame, 1024u) + RTE_PKTMBUF_HEADROOM;
+    return MIN(room, UINT16_MAX);
+}
+
+/* Registers dpdk/log-list, dpdk/log-set, dpdk/lcore-list,
+ * dpdk/get-malloc-stats and the test hooks dpdk/hold-mbufs and
+ * dpdk/release-mbufs, once (later calls do nothing).  dpdk_init() calls
+ * it. */
+void
+dpdk_register_commands(void)
+{
+    static bool registered;
+
+    if (registered) {
+        return;
+    }
+    registered = true;
+    unixctl_command_register("dpdk/log-list", "", 0, 0,
+                             dpdk_unixctl_log_list, NULL);
+    unixctl_command_register("dpdk/log-set", "{level | pattern:level}", 0,
+                             INT_MAX, dpdk_unixctl_log_set, NULL);
+    unixctl_command_register("dpdk/lcore-list", "", 0, 0,
+                             dpdk_unixctl_lcore_list, NULL);
+    unixctl_command_register("dpdk/get-malloc-stats", "", 0, 0,
+                             dpdk_unixctl_malloc_stats, NULL);
+    unixctl_command_register("dpdk/hold-mbufs", "netdev", 1, 1,
+                             dpdk_unixctl_hold_mbufs, NULL);
+    unixctl_command_register("dpdk/release-mbufs", "", 0, 0,
+                             dpdk_unixctl_release_mbufs, NULL);
+    memory_register_reporter(dpdk_mp_memory_report, NULL);
+}
+
+void
+dpdk_mp_hold_poll__(void)
+{
+    dpdk_mp_hold_take();
 }
 
 /* Start-up. */
@@ -783,31 +1127,6 @@ dpdk_log_redirect(void)
 
 /* Packet pools for DPDK ports. */
 
-struct dpdk_mp {
-    struct dpdk_mp *next;       /* In 'mps'. */
-    struct rte_mempool *pool;
-    int socket_id;
-    int mtu;
-    uint16_t data_room;
-    bool per_port;              /* Never shared. */
-    bool copy;                  /* A copy pool (dpdk_copy_mp_get()). */
-    int refcount;               /* 0: waiting for its mbufs to return. */
-};
-
-static pthread_mutex_t mp_mutex = PTHREAD_MUTEX_INITIALIZER;
-static struct dpdk_mp *mps;     /* Protected by 'mp_mutex'. */
-static unsigned int mp_serial;  /* Protected by 'mp_mutex'. */
-
-/* The pool each port got last, for netdev-dpdk/get-mempool-info.  Entries
- * go when their pool is freed.  Protected by 'mp_mutex'. */
-struct dpdk_mp_user {
-    char *port_name;
-    struct dpdk_mp *mp;         /* Its packet pool, or NULL. */
-    struct dpdk_mp *copy_mp;    /* Its copy pool, or NULL. */
-};
-static struct dpdk_mp_user *mp_users;
-static size_t n_mp_users;
-
 static struct dpdk_mp *dpdk_mp_add(struct rte_mempool *, int socket_id,
                                    int mtu, uint16_t data_room);
 static struct dpdk_mp *dpdk_mp_get_done(const char *port_name,
@@ -858,18 +1177,6 @@ dpdk_mp_users_forget(const struct dpdk_mp *mp)
     }
 }
 
-/* Returns the data room (headroom included) of port pools for 'mtu'. */
-uint16_t
-dpdk_mp_data_room(int mtu)
-{
-    if (multi_seg_mbufs) {
-        return RTE_MBUF_DEFAULT_BUF_SIZE;
-    }
-    unsigned int frame = mtu + DPDK_FRAME_OVERHEAD;
-    unsigned int room = RTE_ALIGN_CEIL(frame, 1024u) + RTE_PKTMBUF_HEADROOM;
-    return MIN(room, UINT16_MAX);
-}
-
 /* Frees the unreferenced pools whose mbufs have all come back. */
 static void
 dpdk_mp_sweep(void)
@@ -917,96 +1224,6 @@ dpdk_mp_shared_start(unsigned int n, unsigned int min, int socket_id,
     return n;
 }
 
-/* Returns a pool for port 'port_name' on NUMA node 'socket_id' (-1: 0) with
- * the data room for 'mtu', shared or per port (see dpdk.h), or NULL with a
- * message in '*errp' (if nonnull) when memory runs out. */
-struct dpdk_mp *
-dpdk_mp_get(const char *port_name, int socket_id, int mtu, char **errp)
-{
-    return dpdk_mp_get_sized(port_name, socket_id, mtu, 0, errp);
-}
-
-/* Like dpdk_mp_get(); a per-port pool holds 'n_mbufs' (what the port's
- * queues can hold at once) plus slack.  A shared pool starts at
- * DPDK_MP_SHARED_N mbufs and halves on ENOMEM down to DPDK_MP_MIN_N. */
-struct dpdk_mp *
-dpdk_mp_get_sized(const char *port_name, int socket_id, int mtu,
-                  unsigned int n_mbufs, char **errp)
-{
-    uint16_t data_room = dpdk_mp_data_room(mtu);
-    struct dpdk_mp *mp = NULL;
-
-    if (socket_id < 0) {
-        socket_id = 0;
-    }
-
-    pthread_mutex_lock(&mp_mutex);
-    dpdk_mp_sweep();
-    if (!per_port_memory) {
-        for (struct dpdk_mp *p = mps; p; p = p->next) {
-            if (!p->per_port && !p->copy && p->socket_id == socket_id
-                && p->data_room == data_room) {
-                p->refcount++;
-                mp = p;
-                break;
-            }
-        }
-    }
-
-    if (!mp) {
-        unsigned int n = per_port_memory
-                         ? MAX(n_mbufs, 2048u) + DPDK_MP_PER_PORT_SLACK
-                         : DPDK_MP_SHARED_N;
-        unsigned int min = (per_port_memory
-                            ? MAX(n_mbufs, 2048u) + 1024
-                            : DPDK_MP_MIN_N);
-        if (!per_port_memory) {
-            n = dpdk_mp_shared_start(n, min, socket_id, data_room);
-        }
-        struct rte_mempool *pool = NULL;
-        int error = 0;
-
-        for (;;) {
-            char name[RTE_MEMPOOL_NAMESIZE];
-            snprintf(name, sizeof name, "dps%c_%d_%u_%u",
-                     per_port_memory ? 'p' : 's', socket_id,
-                     (unsigned int) data_room, mp_serial++);
-            pool = rte_pktmbuf_pool_create(name, n, MIN(256u, n / 16),
-                                           DPDK_MP_PRIV_SIZE, data_room,
-                                           socket_id);
-            if (pool) {
-                break;
-            }
-            error = rte_errno;
-            if (n / 2 < min || error != ENOMEM) {
-                break;
-            }
-            n /= 2;
-        }
-
-        if (!pool) {
-            char *msg = xasprintf("%s: cannot allocate a mempool of %u "
-                                  "mbufs of %u bytes (MTU %d) on NUMA "
-                                  "node %d: %s", port_name, n, data_room,
-                                  mtu, socket_id, rte_strerror(error));
-            VLOG_ERR("%s", msg);
-            if (errp) {
-                *errp = msg;
-            } else {
-                free(msg);
-            }
-        } else {
-            VLOG_INFO("%s: mempool \"%s\" of %u mbufs, %u-byte data room "
-                      "(MTU %d, NUMA node %d%s)", port_name, pool->name, n,
-                      data_room, mtu, socket_id,
-                      per_port_memory ? ", per port" : ", shared");
-            mp = dpdk_mp_add(pool, socket_id, mtu, data_room);
-            mp->per_port = per_port_memory;
-        }
-    }
-    return dpdk_mp_get_done(port_name, mp);
-}
-
 /* Makes and lists (in 'mps', with one reference) a struct dpdk_mp for
  * 'pool'.  Called with 'mp_mutex' held. */
 static struct dpdk_mp *
@@ -1037,73 +1254,6 @@ dpdk_mp_get_done(const char *port_name, struct dpdk_mp *mp)
     return mp;
 }
 
-/* Returns the copy pool of NUMA node 'socket_id' (-1: 0) for port
- * 'port_name': single mbufs with room for the longest frame a DPDK port
- * takes, created on first use and shared, or NULL with a message in '*errp'
- * (if nonnull) when memory runs out.  Release it with dpdk_mp_put(). */
-struct dpdk_mp *
-dpdk_copy_mp_get(const char *port_name, int socket_id, char **errp)
-{
-    uint16_t data_room = (RTE_ALIGN_CEIL(DPDK_COPY_FRAME_MAX, 1024u)
-                          + RTE_PKTMBUF_HEADROOM);
-    struct dpdk_mp *mp = NULL;
-
-    if (socket_id < 0) {
-        socket_id = 0;
-    }
-
-    pthread_mutex_lock(&mp_mutex);
-    dpdk_mp_sweep();
-    for (struct dpdk_mp *p = mps; p; p = p->next) {
-        if (p->copy && p->socket_id == socket_id) {
-            p->refcount++;
-            mp = p;
-            break;
-        }
-    }
-    if (!mp) {
-        unsigned int n = DPDK_COPY_POOL_N;
-        struct rte_mempool *pool;
-        int error;
-
-        for (;;) {
-            char name[RTE_MEMPOOL_NAMESIZE];
-            snprintf(name, sizeof name, "dpsc_%d_%u_%u", socket_id,
-                     (unsigned int) data_room, mp_serial++);
-            pool = rte_pktmbuf_pool_create(name, n, MIN(64u, n / 16),
-                                           DPDK_MP_PRIV_SIZE, data_room,
-                                           socket_id);
-            error = pool ? 0 : rte_errno;
-            if (pool || n / 2 < DPDK_COPY_POOL_MIN_N || error != ENOMEM) {
-                break;
-            }
-            n /= 2;
-        }
-        if (!pool) {
-            char *msg = xasprintf("%s: cannot allocate a copy pool of %u "
-                                  "mbufs of %u bytes on NUMA node %d for "
-                                  "chains the port cannot send: %s",
-                                  port_name, n, data_room, socket_id,
-                                  rte_strerror(error));
-            VLOG_ERR("%s", msg);
-            if (errp) {
-                *errp = msg;
-            } else {
-                free(msg);
-            }
-        } else {
-            VLOG_INFO("%s: copy pool \"%s\" of %u mbufs, %u-byte data room, "
-                      "for chains the port cannot send (NUMA node %d)",
-                      port_name, pool->name, n, data_room, socket_id);
-            mp = dpdk_mp_add(pool, socket_id,
-                             DPDK_COPY_FRAME_MAX - DPDK_FRAME_OVERHEAD,
-                             data_room);
-            mp->copy = true;
-        }
-    }
-    return dpdk_mp_get_done(port_name, mp);
-}
-
 /* Returns the bytes of memory that 'pool' takes: its objects (mbuf, private
  * area, data room, and DPDK's header and trailer) and its ring. */
 static uint64_t
@@ -1127,64 +1277,6 @@ dpdk_mp_summary(FILE *stream, const struct dpdk_mp *mp)
             dpdk_mp_bytes(pool), rte_mempool_in_use_count(pool));
 }
 
-/* Writes to 'stream' DPDK's dump of the pool that port 'port_name' got
- * last from dpdk_mp_get(), then that of its copy pool if it has one, then a
- * summary line per pool ("pools: N, ... bytes"), and returns true, or
- * returns false if it has no pool (it never asked, or its pool is gone). */
-bool
-dpdk_mp_dump_port(const char *port_name, FILE *stream)
-{
-    bool found = false;
-
-    pthread_mutex_lock(&mp_mutex);
-    for (size_t i = 0; i < n_mp_users; i++) {
-        const struct dpdk_mp_user *user = &mp_users[i];
-        const struct dpdk_mp *mps_of[2] = { user->mp, user->copy_mp };
-
-        if (strcmp(user->port_name, port_name)
-            || !user->mp || user->mp->refcount <= 0) {
-            continue;
-        }
-        found = true;
-        uint64_t bytes = 0;
-        int n = 0;
-        for (int j = 0; j < 2; j++) {
-            if (mps_of[j] && mps_of[j]->refcount > 0) {
-                rte_mempool_dump(stream, mps_of[j]->pool);
-            }
-        }
-        for (int j = 0; j < 2; j++) {
-            if (mps_of[j] && mps_of[j]->refcount > 0) {
-                dpdk_mp_summary(stream, mps_of[j]);
-                bytes += dpdk_mp_bytes(mps_of[j]->pool);
-                n++;
-            }
-        }
-        fprintf(stream, "pools: %d, %"PRIu64" bytes\n", n, bytes);
-        break;
-    }
-    pthread_mutex_unlock(&mp_mutex);
-    return found;
-}
-
-/* Writes a summary line for every pool of DPDK ports to 'stream', then
- * their total. */
-void
-dpdk_mp_dump_all(FILE *stream)
-{
-    uint64_t bytes = 0;
-    int n = 0;
-
-    pthread_mutex_lock(&mp_mutex);
-    for (const struct dpdk_mp *mp = mps; mp; mp = mp->next) {
-        dpdk_mp_summary(stream, mp);
-        bytes += dpdk_mp_bytes(mp->pool);
-        n++;
-    }
-    pthread_mutex_unlock(&mp_mutex);
-    fprintf(stream, "pools: %d, %"PRIu64" bytes\n", n, bytes);
-}
-
 /* memory/show: "dpdk_mempools:N dpdk_mempool_mbufs:M
  * dpdk_mempool_bytes:B", every pool of DPDK ports (copy pools included)
  * that still exists. */
@@ -1205,29 +1297,6 @@ dpdk_mp_memory_report(struct memory_report *report, void *aux DPS_UNUSED)
         memory_report_add(report, "dpdk_mempool_mbufs", mbufs);
         memory_report_add(report, "dpdk_mempool_bytes", bytes);
     }
-}
-
-/* Returns the DPDK pool of 'mp'. */
-struct rte_mempool *
-dpdk_mp_pool(const struct dpdk_mp *mp)
-{
-    return mp->pool;
-}
-
-/* Releases one reference to 'mp' (NULL is a no-op).  An unreferenced pool
- * is freed once all of its mbufs have come back (checked now and at every
- * later dpdk_mp_get() and dpdk_mp_put()). */
-void
-dpdk_mp_put(struct dpdk_mp *mp)
-{
-    if (!mp) {
-        return;
-    }
-    pthread_mutex_lock(&mp_mutex);
-    util_assert(mp->refcount > 0);
-    mp->refcount--;
-    dpdk_mp_sweep();
-    pthread_mutex_unlock(&mp_mutex);
 }
 
 /* unixctl commands. */
@@ -1386,12 +1455,6 @@ dpdk_mp_hold_take(void)
     return n;
 }
 
-void
-dpdk_mp_hold_poll__(void)
-{
-    dpdk_mp_hold_take();
-}
-
 static void
 dpdk_unixctl_hold_mbufs(struct unixctl_conn *conn, int argc DPS_UNUSED,
                         const char *argv[], void *aux DPS_UNUSED)
@@ -1437,32 +1500,4 @@ dpdk_unixctl_release_mbufs(struct unixctl_conn *conn, int argc DPS_UNUSED,
     pthread_mutex_unlock(&hold_mutex);
     unixctl_command_reply(conn, reply);
     free(reply);
-}
-
-/* Registers dpdk/log-list, dpdk/log-set, dpdk/lcore-list,
- * dpdk/get-malloc-stats and the test hooks dpdk/hold-mbufs and
- * dpdk/release-mbufs, once (later calls do nothing).  dpdk_init() calls
- * it. */
-void
-dpdk_register_commands(void)
-{
-    static bool registered;
-
-    if (registered) {
-        return;
-    }
-    registered = true;
-    unixctl_command_register("dpdk/log-list", "", 0, 0,
-                             dpdk_unixctl_log_list, NULL);
-    unixctl_command_register("dpdk/log-set", "{level | pattern:level}", 0,
-                             INT_MAX, dpdk_unixctl_log_set, NULL);
-    unixctl_command_register("dpdk/lcore-list", "", 0, 0,
-                             dpdk_unixctl_lcore_list, NULL);
-    unixctl_command_register("dpdk/get-malloc-stats", "", 0, 0,
-                             dpdk_unixctl_malloc_stats, NULL);
-    unixctl_command_register("dpdk/hold-mbufs", "netdev", 1, 1,
-                             dpdk_unixctl_hold_mbufs, NULL);
-    unixctl_command_register("dpdk/release-mbufs", "", 0, 0,
-                             dpdk_unixctl_release_mbufs, NULL);
-    memory_register_reporter(dpdk_mp_memory_report, NULL);
 }

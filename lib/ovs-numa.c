@@ -32,6 +32,8 @@ static void numa_add_core(int core_id, int numa_id);
 static int numa_core_cmp(const void *, const void *);
 static bool numa_discover_nodes(const cpu_set_t *);
 
+static const struct ovs_numa_core *numa_find_core(int core_id);
+
 /* Discovers the cores this process may use and their NUMA nodes, once.
  * Does nothing after ovs_numa_set_dummy(). */
 void
@@ -133,18 +135,6 @@ ovs_numa_n_numas(void)
     return n;
 }
 
-static const struct ovs_numa_core *
-numa_find_core(int core_id)
-{
-    ovs_numa_init();
-    for (size_t i = 0; i < n_cores; i++) {
-        if (cores[i].core_id == core_id) {
-            return &cores[i];
-        }
-    }
-    return NULL;
-}
-
 /* Returns true if 'core_id' is a usable core. */
 bool
 ovs_numa_core_exists(int core_id)
@@ -202,6 +192,18 @@ ovs_numa_pin_current_thread(int core_id)
     CPU_ZERO(&set);
     CPU_SET(core_id, &set);
     return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+static const struct ovs_numa_core *
+numa_find_core(int core_id)
+{
+    ovs_numa_init();
+    for (size_t i = 0; i < n_cores; i++) {
+        if (cores[i].core_id == core_id) {
+            return &cores[i];
+        }
+    }
+    return NULL;
 }
 
 static void
