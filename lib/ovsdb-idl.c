@@ -170,6 +170,24 @@ static void idl_row_free(struct ovsdb_idl_row *);
 static struct ovsdb_idl_row *idl_row_find(struct idl_table *,
                                           const struct uuid *);
 
+static void
+idl_register(struct ovsdb_idl *idl, const char *table, const char *column);
+static struct idl_cond *
+idl_find_cond(const struct ovsdb_idl *idl, const char *table);
+static struct idl_table *
+idl_table(const struct ovsdb_idl *idl, const struct ovsdb_table_schema *ts);
+static bool row_is_visible(const struct ovsdb_idl_row *row);
+static const struct ovsdb_idl_row *
+next_visible(const struct idl_table *t, struct ohmap_node *node);
+static void
+idl_set_lock__(struct ovsdb_idl *idl, const char *name, bool steal);
+static struct ovsdb_idl_row *
+idl_row_create(struct ovsdb_idl *idl, struct idl_table *t,
+               const struct uuid *uuid);
+static void idl_row_clear_txn(struct ovsdb_idl_row *row);
+static void txn_touch(struct ovsdb_idl_txn *txn, struct ovsdb_idl_row *row);
+static json_t *txn_build_ops(struct ovsdb_idl_txn *txn, bool *any_updates);
+
 /* ------------------------------------------------------------------------
  * The replica.
  * ------------------------------------------------------------------------ */
@@ -228,17 +246,6 @@ ovsdb_idl_destroy(struct ovsdb_idl *idl)
     free(idl);
 }
 
-static void
-idl_register(struct ovsdb_idl *idl, const char *table, const char *column)
-{
-    struct idl_reg *reg;
-
-    idl->regs = xrealloc(idl->regs, (idl->n_regs + 1) * sizeof *idl->regs);
-    reg = &idl->regs[idl->n_regs++];
-    reg->table = xstrdup(table);
-    reg->column = column ? xstrdup(column) : NULL;
-}
-
 /* Registers 'table' for replication (row set at least). */
 void
 ovsdb_idl_add_table(struct ovsdb_idl *idl, const char *table)
@@ -252,17 +259,6 @@ ovsdb_idl_add_column(struct ovsdb_idl *idl, const char *table,
                      const char *column)
 {
     idl_register(idl, table, column);
-}
-
-static struct idl_cond *
-idl_find_cond(const struct ovsdb_idl *idl, const char *table)
-{
-    for (size_t i = 0; i < idl->n_conds; i++) {
-        if (!strcmp(idl->conds[i].table, table)) {
-            return &idl->conds[i];
-        }
-    }
-    return NULL;
 }
 
 /* Sets the monitor condition of 'table'; see ovsdb-idl.h. */
@@ -441,16 +437,6 @@ ovsdb_idl_get_table(const struct ovsdb_idl *idl, const char *name)
     return idl->schema ? ovsdb_schema_find_table(idl->schema, name) : NULL;
 }
 
-static struct idl_table *
-idl_table(const struct ovsdb_idl *idl, const struct ovsdb_table_schema *ts)
-{
-    if (!idl->schema || !ts || ts->index >= idl->schema->n_tables
-        || idl->schema->tables[ts->index] != ts) {
-        return NULL;
-    }
-    return &idl->tables[ts->index];
-}
-
 /* Whether 'column' of 'ts' is replicated. */
 bool
 ovsdb_idl_is_replicated(const struct ovsdb_idl *idl,
@@ -461,25 +447,6 @@ ovsdb_idl_is_replicated(const struct ovsdb_idl *idl,
 
     return t && t->replicated && column->index < ts->n_columns
            && t->columns[column->index];
-}
-
-static bool
-row_is_visible(const struct ovsdb_idl_row *row)
-{
-    return !row->txn_deleted && !row->server_deleted;
-}
-
-static const struct ovsdb_idl_row *
-next_visible(const struct idl_table *t, struct ohmap_node *node)
-{
-    for (; node; node = ohmap_next(&t->rows, node)) {
-        struct ovsdb_idl_row *row = (struct ovsdb_idl_row *) node;
-
-        if (row_is_visible(row)) {
-            return row;
-        }
-    }
-    return NULL;
 }
 
 /* Returns the first row of 'ts', or NULL. */
@@ -562,6 +529,13 @@ ovsdb_idl_row_get_by_name(const struct ovsdb_idl_row *row, const char *name)
     return c ? ovsdb_idl_row_get(row, c) : NULL;
 }
 
+/* True for a row inserted by the current transaction. */
+bool
+ovsdb_idl_row_is_new(const struct ovsdb_idl_row *row)
+{
+    return row->in_txn && !row->old;
+}
+
 /* Change tracking; see ovsdb-idl.h. */
 unsigned int
 ovsdb_idl_row_get_insert_seqno(const struct ovsdb_idl_row *row)
@@ -603,11 +577,428 @@ ovsdb_idl_get_binding(const struct ovsdb_idl *idl)
     return idl->binding;
 }
 
-/* True for a row inserted by the current transaction. */
-bool
-ovsdb_idl_row_is_new(const struct ovsdb_idl_row *row)
+/* Sets the lock the IDL wants; see ovsdb-idl.h. */
+void
+ovsdb_idl_set_lock(struct ovsdb_idl *idl, const char *name)
 {
-    return row->in_txn && !row->old;
+    idl_set_lock__(idl, name, false);
+}
+
+/* Steals lock 'name'. */
+void
+ovsdb_idl_steal_lock(struct ovsdb_idl *idl, const char *name)
+{
+    idl_set_lock__(idl, name, true);
+}
+
+/* True if the IDL holds its lock. */
+bool
+ovsdb_idl_has_lock(const struct ovsdb_idl *idl)
+{
+    return idl->has_lock;
+}
+
+/* True if another client holds the lock the IDL wants. */
+bool
+ovsdb_idl_is_lock_contended(const struct ovsdb_idl *idl)
+{
+    return idl->lock_contended;
+}
+
+/* ------------------------------------------------------------------------
+ * Transactions.
+ * ------------------------------------------------------------------------ */
+
+/* Returns the name of 'status'. */
+const char *
+ovsdb_idl_txn_status_to_string(enum ovsdb_idl_txn_status status)
+{
+    switch (status) {
+#define OVSDB_IDL_TXN_STATUS(ENUM, NAME) case TXN_##ENUM: return NAME;
+        OVSDB_IDL_TXN_STATUSES
+#undef OVSDB_IDL_TXN_STATUS
+    }
+    return "<unknown>";
+}
+
+/* Starts a transaction on 'idl', which must have none open. */
+struct ovsdb_idl_txn *
+ovsdb_idl_txn_create(struct ovsdb_idl *idl)
+{
+    struct ovsdb_idl_txn *txn = xzalloc(sizeof *txn);
+
+    util_assert(!idl->txn);
+    txn->idl = idl;
+    txn->status = TXN_UNCOMMITTED;
+    ds_init(&txn->comment);
+    txn->extra_ops = json_array();
+    txn->pre_ops = json_array();
+    idl->txn = txn;
+    return txn;
+}
+
+/* Ends 'txn', undoing its effects on the replica. */
+void
+ovsdb_idl_txn_destroy(struct ovsdb_idl_txn *txn)
+{
+    struct ovsdb_idl_row *row, *next;
+
+    if (!txn) {
+        return;
+    }
+    for (row = txn->rows; row; row = next) {
+        next = row->txn_next;
+        if (!row->old || row->server_deleted) {
+            ohmap_remove(&row->table->rows, &row->node);
+            idl_row_free(row);
+        } else {
+            idl_row_clear_txn(row);
+        }
+    }
+    if (txn->idl->txn == txn) {
+        txn->idl->txn = NULL;
+    }
+    txn->idl->row_generation++;
+    ds_destroy(&txn->comment);
+    free(txn->error);
+    json_decref(txn->extra_ops);
+    json_decref(txn->pre_ops);
+    json_decref(txn->request_id);
+    json_decref(txn->results);
+    free(txn->inserts);
+    free(txn);
+}
+
+/* Appends to the transaction's comment. */
+void
+ovsdb_idl_txn_add_comment(struct ovsdb_idl_txn *txn, const char *fmt, ...)
+{
+    va_list args;
+
+    if (txn->comment.length) {
+        ds_put_char(&txn->comment, '\n');
+    }
+    va_start(args, fmt);
+    ds_put_format_valist(&txn->comment, fmt, args);
+    va_end(args);
+}
+
+/* Makes 'txn' a dry run. */
+void
+ovsdb_idl_txn_set_dry_run(struct ovsdb_idl_txn *txn)
+{
+    txn->dry_run = true;
+}
+
+/* Inserts a new row into 'ts'. */
+const struct ovsdb_idl_row *
+ovsdb_idl_txn_insert(struct ovsdb_idl_txn *txn,
+                     const struct ovsdb_table_schema *ts)
+{
+    return ovsdb_idl_txn_insert_uuid(txn, ts, NULL);
+}
+
+/* Inserts a new row into 'ts' with temporary UUID 'temp' (NULL: a fresh
+ * one). */
+const struct ovsdb_idl_row *
+ovsdb_idl_txn_insert_uuid(struct ovsdb_idl_txn *txn,
+                          const struct ovsdb_table_schema *ts,
+                          const struct uuid *temp)
+{
+    struct idl_table *t = idl_table(txn->idl, ts);
+    struct ovsdb_idl_row *row;
+    struct uuid uuid;
+    size_t i;
+
+    util_assert(t);
+    if (temp) {
+        uuid = *temp;
+    } else {
+        uuid_generate(&uuid);
+    }
+    row = idl_row_create(txn->idl, t, &uuid);
+    txn_touch(txn, row);
+    /* Every column of a new row reads as written, with its default. */
+    for (i = 0; i < ts->n_columns; i++) {
+        ovsdb_datum_init_default(&row->new[i], &ts->columns[i]->type);
+        row->written[i] = true;
+    }
+    row->new[OVSDB_COL_UUID].keys[0].uuid = uuid;
+    return row;
+}
+
+/* Inserts a new row into 'ts' whose UUID is 'uuid' for good: the insert
+ * asks the server for that UUID (its "uuid" member), which fails if a row
+ * already has it. */
+const struct ovsdb_idl_row *
+ovsdb_idl_txn_insert_persist_uuid(struct ovsdb_idl_txn *txn,
+                                  const struct ovsdb_table_schema *ts,
+                                  const struct uuid *uuid)
+{
+    struct ovsdb_idl_row *row;
+
+    row = (struct ovsdb_idl_row *) ovsdb_idl_txn_insert_uuid(txn, ts, uuid);
+    row->persist_uuid = true;
+    return row;
+}
+
+/* Writes 'datum' (moved) to 'column' of 'row'. */
+void
+ovsdb_idl_txn_write(struct ovsdb_idl_txn *txn,
+                    const struct ovsdb_idl_row *row_,
+                    const struct ovsdb_column *column,
+                    struct ovsdb_datum *datum)
+{
+    struct ovsdb_idl_row *row = (struct ovsdb_idl_row *) row_;
+    unsigned int idx = column->index;
+
+    txn_touch(txn, row);
+    if (row->written[idx]) {
+        ovsdb_datum_destroy(&row->new[idx], &column->type);
+    }
+    row->new[idx] = *datum;
+    row->written[idx] = true;
+    ovsdb_datum_init_empty(datum);
+}
+
+/* Writes a copy of 'datum' to 'column' of 'row'. */
+void
+ovsdb_idl_txn_write_clone(struct ovsdb_idl_txn *txn,
+                          const struct ovsdb_idl_row *row,
+                          const struct ovsdb_column *column,
+                          const struct ovsdb_datum *datum)
+{
+    struct ovsdb_datum copy;
+
+    ovsdb_datum_clone(&copy, datum, &column->type);
+    ovsdb_idl_txn_write(txn, row, column, &copy);
+}
+
+/* Deletes 'row'. */
+void
+ovsdb_idl_txn_delete(struct ovsdb_idl_txn *txn,
+                     const struct ovsdb_idl_row *row_)
+{
+    struct ovsdb_idl_row *row = (struct ovsdb_idl_row *) row_;
+
+    txn_touch(txn, row);
+    row->txn_deleted = true;
+}
+
+/* Adds a precondition on 'column' of 'row'. */
+void
+ovsdb_idl_txn_verify(struct ovsdb_idl_txn *txn,
+                     const struct ovsdb_idl_row *row_,
+                     const struct ovsdb_column *column)
+{
+    struct ovsdb_idl_row *row = (struct ovsdb_idl_row *) row_;
+
+    if (!row->old) {
+        return;                 /* Inserted by this txn: nothing to verify. */
+    }
+    txn_touch(txn, row);
+    row->verified[column->index] = true;
+}
+
+/* Increments 'column' of 'row' in the transaction. */
+void
+ovsdb_idl_txn_increment(struct ovsdb_idl_txn *txn,
+                        const struct ovsdb_idl_row *row,
+                        const struct ovsdb_column *column)
+{
+    txn->inc_row = row;
+    txn->inc_column = column;
+    if (!row->old) {
+        /* The row is new: there is nothing to mutate on the server yet;
+         * write the incremented default instead. */
+        const struct ovsdb_datum *d = ovsdb_idl_row_get(row, column);
+        int64_t v = (d->n ? d->keys[0].integer : 0) + 1;
+        struct ovsdb_datum nd;
+        union ovsdb_atom atom;
+
+        ovsdb_datum_init_empty(&nd);
+        atom.integer = v;
+        ovsdb_datum_add(&nd, &atom, NULL, &column->type);
+        ovsdb_idl_txn_write(txn, row, column, &nd);
+        txn->inc_new_value = v;
+        txn->inc_row = NULL;
+        txn->inc_on_insert = true;
+    }
+}
+
+/* Appends a raw operation. */
+size_t
+ovsdb_idl_txn_add_op(struct ovsdb_idl_txn *txn, json_t *op)
+{
+    json_array_append(txn->extra_ops, op);
+    return json_array_size(txn->extra_ops) - 1;
+}
+
+/* Adds a raw operation (reference taken) before all others, typically a
+ * "wait" that the transaction depends on.  Its result is not reported. */
+void
+ovsdb_idl_txn_add_precondition(struct ovsdb_idl_txn *txn, json_t *op)
+{
+    json_array_append(txn->pre_ops, op);
+}
+
+/* Sends 'txn' if not yet sent; returns its status. */
+enum ovsdb_idl_txn_status
+ovsdb_idl_txn_commit(struct ovsdb_idl_txn *txn)
+{
+    struct ovsdb_idl *idl = txn->idl;
+    bool any_updates;
+    json_t *ops, *params;
+    size_t i;
+
+    if (txn->status != TXN_UNCOMMITTED) {
+        return txn->status;
+    }
+    if (idl->state != IDL_S_MONITORING) {
+        txn->status = TXN_TRY_AGAIN;
+        return txn->status;
+    }
+    if (idl->lock_name && !idl->has_lock) {
+        txn->status = TXN_NOT_LOCKED;
+        return txn->status;
+    }
+    ops = txn_build_ops(txn, &any_updates);
+    /* An increment alone changes nothing worth committing. */
+    if (!any_updates) {
+        json_decref(ops);
+        txn->status = TXN_UNCHANGED;
+        return txn->status;
+    }
+    params = jsonx_array(1, json_string(idl->db_name));
+    for (i = 0; i < json_array_size(ops); i++) {
+        json_array_append(params, json_array_get(ops, i));
+    }
+    json_decref(ops);
+    json_decref(txn->request_id);
+    txn->request_id = NULL;
+    if (jsonrpc_session_send(idl->session,
+                             jsonrpc_create_request("transact", params,
+                                                    &txn->request_id))) {
+        txn->status = TXN_TRY_AGAIN;
+    } else {
+        txn->status = TXN_INCOMPLETE;
+    }
+    return txn->status;
+}
+
+/* Commits 'txn' and waits for the outcome. */
+enum ovsdb_idl_txn_status
+ovsdb_idl_txn_commit_block(struct ovsdb_idl_txn *txn)
+{
+    enum ovsdb_idl_txn_status status;
+
+    while ((status = ovsdb_idl_txn_commit(txn)) == TXN_INCOMPLETE) {
+        ovsdb_idl_run(txn->idl);
+        if (txn->status != TXN_INCOMPLETE) {
+            continue;
+        }
+        ovsdb_idl_wait(txn->idl);
+        poll_block();
+    }
+    return status;
+}
+
+/* Returns the reason for an ERROR status. */
+const char *
+ovsdb_idl_txn_get_error(const struct ovsdb_idl_txn *txn)
+{
+    return txn->error ? txn->error
+           : ovsdb_idl_txn_status_to_string(txn->status);
+}
+
+/* Returns the real UUID of the row inserted with temporary UUID 'temp',
+ * or NULL. */
+const struct uuid *
+ovsdb_idl_txn_get_insert_uuid(const struct ovsdb_idl_txn *txn,
+                              const struct uuid *temp)
+{
+    size_t i;
+
+    for (i = 0; i < txn->n_inserts; i++) {
+        if (uuid_equals(&txn->inserts[i].temp, temp)) {
+            return (uuid_is_zero(&txn->inserts[i].real) ? NULL
+                    : &txn->inserts[i].real);
+        }
+    }
+    return NULL;
+}
+
+/* Returns the incremented column's new value. */
+int64_t
+ovsdb_idl_txn_get_increment_new_value(const struct ovsdb_idl_txn *txn)
+{
+    return txn->inc_new_value;
+}
+
+/* Returns the server's result for raw op 'index', or NULL. */
+const json_t *
+ovsdb_idl_txn_get_op_result(const struct ovsdb_idl_txn *txn, size_t index)
+{
+    return txn->results ? json_array_get(txn->results,
+                                         txn->extra_index + index) : NULL;
+}
+
+/* Returns the IDL of 'txn'. */
+struct ovsdb_idl *
+ovsdb_idl_txn_get_idl(const struct ovsdb_idl_txn *txn)
+{
+    return txn->idl;
+}
+
+static void
+idl_register(struct ovsdb_idl *idl, const char *table, const char *column)
+{
+    struct idl_reg *reg;
+
+    idl->regs = xrealloc(idl->regs, (idl->n_regs + 1) * sizeof *idl->regs);
+    reg = &idl->regs[idl->n_regs++];
+    reg->table = xstrdup(table);
+    reg->column = column ? xstrdup(column) : NULL;
+}
+
+static struct idl_cond *
+idl_find_cond(const struct ovsdb_idl *idl, const char *table)
+{
+    for (size_t i = 0; i < idl->n_conds; i++) {
+        if (!strcmp(idl->conds[i].table, table)) {
+            return &idl->conds[i];
+        }
+    }
+    return NULL;
+}
+
+static struct idl_table *
+idl_table(const struct ovsdb_idl *idl, const struct ovsdb_table_schema *ts)
+{
+    if (!idl->schema || !ts || ts->index >= idl->schema->n_tables
+        || idl->schema->tables[ts->index] != ts) {
+        return NULL;
+    }
+    return &idl->tables[ts->index];
+}
+
+static bool
+row_is_visible(const struct ovsdb_idl_row *row)
+{
+    return !row->txn_deleted && !row->server_deleted;
+}
+
+static const struct ovsdb_idl_row *
+next_visible(const struct idl_table *t, struct ohmap_node *node)
+{
+    for (; node; node = ohmap_next(&t->rows, node)) {
+        struct ovsdb_idl_row *row = (struct ovsdb_idl_row *) node;
+
+        if (row_is_visible(row)) {
+            return row;
+        }
+    }
+    return NULL;
 }
 
 /* ------------------------------------------------------------------------
@@ -640,34 +1031,6 @@ idl_set_lock__(struct ovsdb_idl *idl, const char *name, bool steal)
             idl_send_lock_request(idl);
         }
     }
-}
-
-/* Sets the lock the IDL wants; see ovsdb-idl.h. */
-void
-ovsdb_idl_set_lock(struct ovsdb_idl *idl, const char *name)
-{
-    idl_set_lock__(idl, name, false);
-}
-
-/* Steals lock 'name'. */
-void
-ovsdb_idl_steal_lock(struct ovsdb_idl *idl, const char *name)
-{
-    idl_set_lock__(idl, name, true);
-}
-
-/* True if the IDL holds its lock. */
-bool
-ovsdb_idl_has_lock(const struct ovsdb_idl *idl)
-{
-    return idl->has_lock;
-}
-
-/* True if another client holds the lock the IDL wants. */
-bool
-ovsdb_idl_is_lock_contended(const struct ovsdb_idl *idl)
-{
-    return idl->lock_contended;
 }
 
 static void
@@ -1367,91 +1730,6 @@ idl_apply_updates(struct ovsdb_idl *idl, const json_t *updates,
     idl_changed(idl);
 }
 
-/* ------------------------------------------------------------------------
- * Transactions.
- * ------------------------------------------------------------------------ */
-
-/* Returns the name of 'status'. */
-const char *
-ovsdb_idl_txn_status_to_string(enum ovsdb_idl_txn_status status)
-{
-    switch (status) {
-#define OVSDB_IDL_TXN_STATUS(ENUM, NAME) case TXN_##ENUM: return NAME;
-        OVSDB_IDL_TXN_STATUSES
-#undef OVSDB_IDL_TXN_STATUS
-    }
-    return "<unknown>";
-}
-
-/* Starts a transaction on 'idl', which must have none open. */
-struct ovsdb_idl_txn *
-ovsdb_idl_txn_create(struct ovsdb_idl *idl)
-{
-    struct ovsdb_idl_txn *txn = xzalloc(sizeof *txn);
-
-    util_assert(!idl->txn);
-    txn->idl = idl;
-    txn->status = TXN_UNCOMMITTED;
-    ds_init(&txn->comment);
-    txn->extra_ops = json_array();
-    txn->pre_ops = json_array();
-    idl->txn = txn;
-    return txn;
-}
-
-/* Ends 'txn', undoing its effects on the replica. */
-void
-ovsdb_idl_txn_destroy(struct ovsdb_idl_txn *txn)
-{
-    struct ovsdb_idl_row *row, *next;
-
-    if (!txn) {
-        return;
-    }
-    for (row = txn->rows; row; row = next) {
-        next = row->txn_next;
-        if (!row->old || row->server_deleted) {
-            ohmap_remove(&row->table->rows, &row->node);
-            idl_row_free(row);
-        } else {
-            idl_row_clear_txn(row);
-        }
-    }
-    if (txn->idl->txn == txn) {
-        txn->idl->txn = NULL;
-    }
-    txn->idl->row_generation++;
-    ds_destroy(&txn->comment);
-    free(txn->error);
-    json_decref(txn->extra_ops);
-    json_decref(txn->pre_ops);
-    json_decref(txn->request_id);
-    json_decref(txn->results);
-    free(txn->inserts);
-    free(txn);
-}
-
-/* Appends to the transaction's comment. */
-void
-ovsdb_idl_txn_add_comment(struct ovsdb_idl_txn *txn, const char *fmt, ...)
-{
-    va_list args;
-
-    if (txn->comment.length) {
-        ds_put_char(&txn->comment, '\n');
-    }
-    va_start(args, fmt);
-    ds_put_format_valist(&txn->comment, fmt, args);
-    va_end(args);
-}
-
-/* Makes 'txn' a dry run. */
-void
-ovsdb_idl_txn_set_dry_run(struct ovsdb_idl_txn *txn)
-{
-    txn->dry_run = true;
-}
-
 static void
 txn_touch(struct ovsdb_idl_txn *txn, struct ovsdb_idl_row *row)
 {
@@ -1467,158 +1745,6 @@ txn_touch(struct ovsdb_idl_txn *txn, struct ovsdb_idl_row *row)
         row->verified = xcalloc(n, sizeof *row->verified);
         row->new = xcalloc(n, sizeof *row->new);
     }
-}
-
-/* Inserts a new row into 'ts'. */
-const struct ovsdb_idl_row *
-ovsdb_idl_txn_insert(struct ovsdb_idl_txn *txn,
-                     const struct ovsdb_table_schema *ts)
-{
-    return ovsdb_idl_txn_insert_uuid(txn, ts, NULL);
-}
-
-/* Inserts a new row into 'ts' with temporary UUID 'temp' (NULL: a fresh
- * one). */
-const struct ovsdb_idl_row *
-ovsdb_idl_txn_insert_uuid(struct ovsdb_idl_txn *txn,
-                          const struct ovsdb_table_schema *ts,
-                          const struct uuid *temp)
-{
-    struct idl_table *t = idl_table(txn->idl, ts);
-    struct ovsdb_idl_row *row;
-    struct uuid uuid;
-    size_t i;
-
-    util_assert(t);
-    if (temp) {
-        uuid = *temp;
-    } else {
-        uuid_generate(&uuid);
-    }
-    row = idl_row_create(txn->idl, t, &uuid);
-    txn_touch(txn, row);
-    /* Every column of a new row reads as written, with its default. */
-    for (i = 0; i < ts->n_columns; i++) {
-        ovsdb_datum_init_default(&row->new[i], &ts->columns[i]->type);
-        row->written[i] = true;
-    }
-    row->new[OVSDB_COL_UUID].keys[0].uuid = uuid;
-    return row;
-}
-
-/* Inserts a new row into 'ts' whose UUID is 'uuid' for good: the insert
- * asks the server for that UUID (its "uuid" member), which fails if a row
- * already has it. */
-const struct ovsdb_idl_row *
-ovsdb_idl_txn_insert_persist_uuid(struct ovsdb_idl_txn *txn,
-                                  const struct ovsdb_table_schema *ts,
-                                  const struct uuid *uuid)
-{
-    struct ovsdb_idl_row *row;
-
-    row = (struct ovsdb_idl_row *) ovsdb_idl_txn_insert_uuid(txn, ts, uuid);
-    row->persist_uuid = true;
-    return row;
-}
-
-/* Writes 'datum' (moved) to 'column' of 'row'. */
-void
-ovsdb_idl_txn_write(struct ovsdb_idl_txn *txn,
-                    const struct ovsdb_idl_row *row_,
-                    const struct ovsdb_column *column,
-                    struct ovsdb_datum *datum)
-{
-    struct ovsdb_idl_row *row = (struct ovsdb_idl_row *) row_;
-    unsigned int idx = column->index;
-
-    txn_touch(txn, row);
-    if (row->written[idx]) {
-        ovsdb_datum_destroy(&row->new[idx], &column->type);
-    }
-    row->new[idx] = *datum;
-    row->written[idx] = true;
-    ovsdb_datum_init_empty(datum);
-}
-
-/* Writes a copy of 'datum' to 'column' of 'row'. */
-void
-ovsdb_idl_txn_write_clone(struct ovsdb_idl_txn *txn,
-                          const struct ovsdb_idl_row *row,
-                          const struct ovsdb_column *column,
-                          const struct ovsdb_datum *datum)
-{
-    struct ovsdb_datum copy;
-
-    ovsdb_datum_clone(&copy, datum, &column->type);
-    ovsdb_idl_txn_write(txn, row, column, &copy);
-}
-
-/* Deletes 'row'. */
-void
-ovsdb_idl_txn_delete(struct ovsdb_idl_txn *txn,
-                     const struct ovsdb_idl_row *row_)
-{
-    struct ovsdb_idl_row *row = (struct ovsdb_idl_row *) row_;
-
-    txn_touch(txn, row);
-    row->txn_deleted = true;
-}
-
-/* Adds a precondition on 'column' of 'row'. */
-void
-ovsdb_idl_txn_verify(struct ovsdb_idl_txn *txn,
-                     const struct ovsdb_idl_row *row_,
-                     const struct ovsdb_column *column)
-{
-    struct ovsdb_idl_row *row = (struct ovsdb_idl_row *) row_;
-
-    if (!row->old) {
-        return;                 /* Inserted by this txn: nothing to verify. */
-    }
-    txn_touch(txn, row);
-    row->verified[column->index] = true;
-}
-
-/* Increments 'column' of 'row' in the transaction. */
-void
-ovsdb_idl_txn_increment(struct ovsdb_idl_txn *txn,
-                        const struct ovsdb_idl_row *row,
-                        const struct ovsdb_column *column)
-{
-    txn->inc_row = row;
-    txn->inc_column = column;
-    if (!row->old) {
-        /* The row is new: there is nothing to mutate on the server yet;
-         * write the incremented default instead. */
-        const struct ovsdb_datum *d = ovsdb_idl_row_get(row, column);
-        int64_t v = (d->n ? d->keys[0].integer : 0) + 1;
-        struct ovsdb_datum nd;
-        union ovsdb_atom atom;
-
-        ovsdb_datum_init_empty(&nd);
-        atom.integer = v;
-        ovsdb_datum_add(&nd, &atom, NULL, &column->type);
-        ovsdb_idl_txn_write(txn, row, column, &nd);
-        txn->inc_new_value = v;
-        txn->inc_row = NULL;
-        txn->inc_on_insert = true;
-    }
-}
-
-/* Appends a raw operation. */
-size_t
-ovsdb_idl_txn_add_op(struct ovsdb_idl_txn *txn, json_t *op)
-{
-    json_array_append(txn->extra_ops, op);
-    return json_array_size(txn->extra_ops) - 1;
-}
-
-/* Adds a raw operation (reference taken) before all others, typically a
- * "wait" that the transaction depends on.  Its result is not reported. */
-void
-ovsdb_idl_txn_add_precondition(struct ovsdb_idl_txn *txn, json_t *op)
-{
-    json_array_append(txn->pre_ops, op);
 }
 
 static json_t *
@@ -1905,67 +2031,6 @@ txn_set_error(struct ovsdb_idl_txn *txn, char *error)
     txn->status = TXN_ERROR;
 }
 
-/* Sends 'txn' if not yet sent; returns its status. */
-enum ovsdb_idl_txn_status
-ovsdb_idl_txn_commit(struct ovsdb_idl_txn *txn)
-{
-    struct ovsdb_idl *idl = txn->idl;
-    bool any_updates;
-    json_t *ops, *params;
-    size_t i;
-
-    if (txn->status != TXN_UNCOMMITTED) {
-        return txn->status;
-    }
-    if (idl->state != IDL_S_MONITORING) {
-        txn->status = TXN_TRY_AGAIN;
-        return txn->status;
-    }
-    if (idl->lock_name && !idl->has_lock) {
-        txn->status = TXN_NOT_LOCKED;
-        return txn->status;
-    }
-    ops = txn_build_ops(txn, &any_updates);
-    /* An increment alone changes nothing worth committing. */
-    if (!any_updates) {
-        json_decref(ops);
-        txn->status = TXN_UNCHANGED;
-        return txn->status;
-    }
-    params = jsonx_array(1, json_string(idl->db_name));
-    for (i = 0; i < json_array_size(ops); i++) {
-        json_array_append(params, json_array_get(ops, i));
-    }
-    json_decref(ops);
-    json_decref(txn->request_id);
-    txn->request_id = NULL;
-    if (jsonrpc_session_send(idl->session,
-                             jsonrpc_create_request("transact", params,
-                                                    &txn->request_id))) {
-        txn->status = TXN_TRY_AGAIN;
-    } else {
-        txn->status = TXN_INCOMPLETE;
-    }
-    return txn->status;
-}
-
-/* Commits 'txn' and waits for the outcome. */
-enum ovsdb_idl_txn_status
-ovsdb_idl_txn_commit_block(struct ovsdb_idl_txn *txn)
-{
-    enum ovsdb_idl_txn_status status;
-
-    while ((status = ovsdb_idl_txn_commit(txn)) == TXN_INCOMPLETE) {
-        ovsdb_idl_run(txn->idl);
-        if (txn->status != TXN_INCOMPLETE) {
-            continue;
-        }
-        ovsdb_idl_wait(txn->idl);
-        poll_block();
-    }
-    return status;
-}
-
 static bool
 error_tag_is(const json_t *result, const char *tag)
 {
@@ -2058,51 +2123,4 @@ idl_txn_process_reply(struct ovsdb_idl_txn *txn,
         }
     }
     txn->status = TXN_SUCCESS;
-}
-
-/* Returns the reason for an ERROR status. */
-const char *
-ovsdb_idl_txn_get_error(const struct ovsdb_idl_txn *txn)
-{
-    return txn->error ? txn->error
-           : ovsdb_idl_txn_status_to_string(txn->status);
-}
-
-/* Returns the real UUID of the row inserted with temporary UUID 'temp',
- * or NULL. */
-const struct uuid *
-ovsdb_idl_txn_get_insert_uuid(const struct ovsdb_idl_txn *txn,
-                              const struct uuid *temp)
-{
-    size_t i;
-
-    for (i = 0; i < txn->n_inserts; i++) {
-        if (uuid_equals(&txn->inserts[i].temp, temp)) {
-            return (uuid_is_zero(&txn->inserts[i].real) ? NULL
-                    : &txn->inserts[i].real);
-        }
-    }
-    return NULL;
-}
-
-/* Returns the incremented column's new value. */
-int64_t
-ovsdb_idl_txn_get_increment_new_value(const struct ovsdb_idl_txn *txn)
-{
-    return txn->inc_new_value;
-}
-
-/* Returns the server's result for raw op 'index', or NULL. */
-const json_t *
-ovsdb_idl_txn_get_op_result(const struct ovsdb_idl_txn *txn, size_t index)
-{
-    return txn->results ? json_array_get(txn->results,
-                                         txn->extra_index + index) : NULL;
-}
-
-/* Returns the IDL of 'txn'. */
-struct ovsdb_idl *
-ovsdb_idl_txn_get_idl(const struct ovsdb_idl_txn *txn)
-{
-    return txn->idl;
 }
