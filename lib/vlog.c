@@ -184,6 +184,10 @@ static void vlog_unixctl_close(struct unixctl_conn *, int argc,
 static void vlog_unixctl_rate_limit(struct unixctl_conn *, int argc,
                                     const char *argv[], void *aux);
 
+static void
+vlog_emer_everywhere(const struct vlog_module *module, const char *format,
+                     va_list args);
+
 /* Returns the lower-case name of 'level' ("dbg"), or "unknown". */
 const char *
 vlog_get_level_name(enum vlog_level level)
@@ -400,22 +404,6 @@ vlog_rate_limit(const struct vlog_module *module, enum vlog_level level,
         vlog_valist(module, level, format, args);
         va_end(args);
     }
-}
-
-/* Logs 'message' from 'module' at "emer" level and, when the console would
- * not show it, also writes "program: message" to standard error: a daemon
- * that dies must say why somewhere a person looks. */
-static void
-vlog_emer_everywhere(const struct vlog_module *module, const char *format,
-                     va_list args)
-{
-    char *message = xvasprintf(format, args);
-
-    vlog(module, VLL_EMER, "%s", message);
-    if (vlog_get_level(module, VLF_CONSOLE) < VLL_EMER) {
-        fprintf(stderr, "%s: %s\n", util_program_name(), message);
-    }
-    free(message);
 }
 
 /* Logs a message at "emer" level and exits with status 1.  When the console
@@ -885,6 +873,22 @@ vlog_usage(void)
            "  --syslog-facility=NAME   syslog facility (daemon, local0, "
            "...)\n",
            dirs_logdir(), util_program_name());
+}
+
+/* Logs 'message' from 'module' at "emer" level and, when the console would
+ * not show it, also writes "program: message" to standard error: a daemon
+ * that dies must say why somewhere a person looks. */
+static void
+vlog_emer_everywhere(const struct vlog_module *module, const char *format,
+                     va_list args)
+{
+    char *message = xvasprintf(format, args);
+
+    vlog(module, VLL_EMER, "%s", message);
+    if (vlog_get_level(module, VLF_CONSOLE) < VLL_EMER) {
+        fprintf(stderr, "%s: %s\n", util_program_name(), message);
+    }
+    free(message);
 }
 
 /* One-time set-up, safe to call from anywhere. */
