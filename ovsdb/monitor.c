@@ -113,14 +113,6 @@ ovsdb_monitor_get_id(const struct ovsdb_monitor *m)
     return m->id;
 }
 
-/* Renames 'm' to 'id'. */
-void
-ovsdb_monitor_set_id(struct ovsdb_monitor *m, const json_t *id)
-{
-    json_decref(m->id);
-    m->id = json_deep_copy(id);
-}
-
 /* Returns the database that 'm' watches. */
 struct ovsdb *
 ovsdb_monitor_get_db(const struct ovsdb_monitor *m)
@@ -133,6 +125,14 @@ enum ovsdb_monitor_version
 ovsdb_monitor_get_version(const struct ovsdb_monitor *m)
 {
     return m->version;
+}
+
+/* Renames 'm' to 'id'. */
+void
+ovsdb_monitor_set_id(struct ovsdb_monitor *m, const json_t *id)
+{
+    json_decref(m->id);
+    m->id = json_deep_copy(id);
 }
 
 /* Returns a hash of what decides the updates of 'm' (everything that

@@ -14,6 +14,11 @@
 #include "ovsdb-json.h"
 #include "util.h"
 
+struct sort_context {
+    const struct ovsdb_datum *datum;
+    enum ovsdb_atomic_type key_type;
+};
+
 static struct ovsdb_error *parse_uuid_atom(union ovsdb_atom *,
                                            const json_t *,
                                            struct ovsdb_symbol_table *);
@@ -28,6 +33,12 @@ static bool string_needs_quotes(const char *);
 static size_t utf8_length(const char *);
 static void atom_to_bare(const union ovsdb_atom *, enum ovsdb_atomic_type,
                          struct ds *);
+
+static int compare_indexes(const void *a_, const void *b_, void *ctx_);
+static unsigned int
+find_element(const struct ovsdb_datum *datum,
+             const struct ovsdb_datum *other, unsigned int i,
+             const struct ovsdb_type *type);
 
 /* ------------------------------------------------------------------------
  * Atoms.
@@ -592,21 +603,6 @@ ovsdb_datum_check_constraints(const struct ovsdb_datum *datum,
     return NULL;
 }
 
-struct sort_context {
-    const struct ovsdb_datum *datum;
-    enum ovsdb_atomic_type key_type;
-};
-
-static int
-compare_indexes(const void *a_, const void *b_, void *ctx_)
-{
-    const unsigned int *a = a_, *b = b_;
-    const struct sort_context *ctx = ctx_;
-
-    return ovsdb_atom_compare_3way(&ctx->datum->keys[*a],
-                                   &ctx->datum->keys[*b], ctx->key_type);
-}
-
 /* Sorts the elements of 'datum' by key.  Returns an "ovsdb error" if two
  * keys are equal ("set contains duplicate", "map contains duplicate
  * key"). */
@@ -695,6 +691,27 @@ ovsdb_datum_compare_3way(const struct ovsdb_datum *a,
     return a->n < b->n ? -1 : a->n > b->n;
 }
 
+/* Appends 'datum' to 'ds' in the "bare" form of Open vSwitch's tools: the
+ * elements separated by spaces, a map's as KEY=VALUE, strings without
+ * quotes. */
+void
+ovsdb_datum_to_bare(const struct ovsdb_datum *datum,
+                    const struct ovsdb_type *type, struct ds *ds)
+{
+    unsigned int i;
+
+    for (i = 0; i < datum->n; i++) {
+        if (i) {
+            ds_put_char(ds, ' ');
+        }
+        atom_to_bare(&datum->keys[i], type->key.type, ds);
+        if (datum->values) {
+            ds_put_char(ds, '=');
+            atom_to_bare(&datum->values[i], type->value.type, ds);
+        }
+    }
+}
+
 /* Compares 'a' and 'b' as Open vSwitch orders datums: by their number of
  * elements, then by their keys, then by their values.  Its "sort" and its
  * choice of which row to name first in an index error follow this order. */
@@ -726,27 +743,6 @@ ovsdb_datum_compare_ovs(const struct ovsdb_datum *a,
     return 0;
 }
 
-/* Appends 'datum' to 'ds' in the "bare" form of Open vSwitch's tools: the
- * elements separated by spaces, a map's as KEY=VALUE, strings without
- * quotes. */
-void
-ovsdb_datum_to_bare(const struct ovsdb_datum *datum,
-                    const struct ovsdb_type *type, struct ds *ds)
-{
-    unsigned int i;
-
-    for (i = 0; i < datum->n; i++) {
-        if (i) {
-            ds_put_char(ds, ' ');
-        }
-        atom_to_bare(&datum->keys[i], type->key.type, ds);
-        if (datum->values) {
-            ds_put_char(ds, '=');
-            atom_to_bare(&datum->values[i], type->value.type, ds);
-        }
-    }
-}
-
 /* Returns true if 'a' and 'b' hold the same elements. */
 bool
 ovsdb_datum_equals(const struct ovsdb_datum *a, const struct ovsdb_datum *b,
@@ -776,23 +772,6 @@ ovsdb_datum_find_key(const struct ovsdb_datum *datum,
         }
     }
     return UINT_MAX;
-}
-
-/* Returns the index of the element of 'datum' equal to element 'i' of
- * 'other' (key and, for maps, value), or UINT_MAX. */
-static unsigned int
-find_element(const struct ovsdb_datum *datum,
-             const struct ovsdb_datum *other, unsigned int i,
-             const struct ovsdb_type *type)
-{
-    unsigned int idx = ovsdb_datum_find_key(datum, &other->keys[i],
-                                            type->key.type);
-    if (idx != UINT_MAX && datum->values && other->values
-        && !ovsdb_atom_equals(&datum->values[idx], &other->values[i],
-                              type->value.type)) {
-        return UINT_MAX;
-    }
-    return idx;
 }
 
 /* Returns true if every element of 'b' is in 'a' ('a' "includes" 'b'). */
@@ -1067,6 +1046,33 @@ uint32_t
 ovsdb_hash_string(const char *s, uint32_t basis)
 {
     return ovsdb_hash_bytes(s, strlen(s), basis);
+}
+
+static int
+compare_indexes(const void *a_, const void *b_, void *ctx_)
+{
+    const unsigned int *a = a_, *b = b_;
+    const struct sort_context *ctx = ctx_;
+
+    return ovsdb_atom_compare_3way(&ctx->datum->keys[*a],
+                                   &ctx->datum->keys[*b], ctx->key_type);
+}
+
+/* Returns the index of the element of 'datum' equal to element 'i' of
+ * 'other' (key and, for maps, value), or UINT_MAX. */
+static unsigned int
+find_element(const struct ovsdb_datum *datum,
+             const struct ovsdb_datum *other, unsigned int i,
+             const struct ovsdb_type *type)
+{
+    unsigned int idx = ovsdb_datum_find_key(datum, &other->keys[i],
+                                            type->key.type);
+    if (idx != UINT_MAX && datum->values && other->values
+        && !ovsdb_atom_equals(&datum->values[idx], &other->values[i],
+                              type->value.type)) {
+        return UINT_MAX;
+    }
+    return idx;
 }
 
 /* ------------------------------------------------------------------------

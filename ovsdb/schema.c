@@ -263,6 +263,32 @@ ovsdb_schema_find_table(const struct ovsdb_schema *schema, const char *name)
     return NULL;
 }
 
+/* Compares the rows whose fields are 'a_fields' and 'b_fields', both of
+ * table 'ts', as Open vSwitch compares "all columns" of two rows: column by
+ * column in its order ('ovs_order'), each datum first by its number of
+ * elements, then by its keys, then by its values.  Open vSwitch uses this
+ * order to decide which of two rows that clash in a unique index it names
+ * first, so its error texts and ours agree.  Returns negative, zero or
+ * positive as 'a' sorts before, with or after 'b'. */
+int
+ovsdb_table_schema_compare_rows(const struct ovsdb_table_schema *ts,
+                                const struct ovsdb_datum *a_fields,
+                                const struct ovsdb_datum *b_fields)
+{
+    size_t i;
+
+    for (i = 0; i < ts->n_columns; i++) {
+        const struct ovsdb_column *column = ts->columns[ts->ovs_order[i]];
+        int cmp = ovsdb_datum_compare_ovs(&a_fields[column->index],
+                                          &b_fields[column->index],
+                                          &column->type);
+        if (cmp) {
+            return cmp;
+        }
+    }
+    return 0;
+}
+
 /* Returns the column of 'table' called 'name' (including "_uuid" and
  * "_version"), or NULL. */
 struct ovsdb_column *
@@ -600,32 +626,6 @@ table_to_json(const struct ovsdb_table_schema *table, bool default_is_root)
         json_object_set_new(json, "indexes", indexes);
     }
     return json;
-}
-
-/* Compares the rows whose fields are 'a_fields' and 'b_fields', both of
- * table 'ts', as Open vSwitch compares "all columns" of two rows: column by
- * column in its order ('ovs_order'), each datum first by its number of
- * elements, then by its keys, then by its values.  Open vSwitch uses this
- * order to decide which of two rows that clash in a unique index it names
- * first, so its error texts and ours agree.  Returns negative, zero or
- * positive as 'a' sorts before, with or after 'b'. */
-int
-ovsdb_table_schema_compare_rows(const struct ovsdb_table_schema *ts,
-                                const struct ovsdb_datum *a_fields,
-                                const struct ovsdb_datum *b_fields)
-{
-    size_t i;
-
-    for (i = 0; i < ts->n_columns; i++) {
-        const struct ovsdb_column *column = ts->columns[ts->ovs_order[i]];
-        int cmp = ovsdb_datum_compare_ovs(&a_fields[column->index],
-                                          &b_fields[column->index],
-                                          &column->type);
-        if (cmp) {
-            return cmp;
-        }
-    }
-    return 0;
 }
 
 /* Returns true if 's' has the form "x.y.z" with decimal x, y, z. */
