@@ -12,6 +12,8 @@
 static const char *env_or(const char *name, const char *dflt);
 static void init_dbdir_from_sysconfdir(void);
 
+static char *dbdir_from_sysconfdir;
+
 /* Returns the run directory: $OVS_RUNDIR or the build default. */
 const char *
 dirs_rundir(void)
@@ -25,16 +27,6 @@ dirs_logdir(void)
 {
     return env_or("OVS_LOGDIR", DPS_LOGDIR);
 }
-
-/* Returns the system configuration directory: $OVS_SYSCONFDIR or the build
- * default. */
-const char *
-dirs_sysconfdir(void)
-{
-    return env_or("OVS_SYSCONFDIR", DPS_SYSCONFDIR);
-}
-
-static char *dbdir_from_sysconfdir;
 
 /* Returns the database directory: $OVS_DBDIR; else $OVS_SYSCONFDIR/
  * openvswitch when OVS_SYSCONFDIR is set; else the build default.  The
@@ -53,6 +45,14 @@ dirs_dbdir(void)
         return dbdir_from_sysconfdir;
     }
     return DPS_DBDIR;
+}
+
+/* Returns the system configuration directory: $OVS_SYSCONFDIR or the build
+ * default. */
+const char *
+dirs_sysconfdir(void)
+{
+    return env_or("OVS_SYSCONFDIR", DPS_SYSCONFDIR);
 }
 
 /* Returns the directory of data files such as schemas: $OVS_PKGDATADIR or

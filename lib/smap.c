@@ -23,16 +23,6 @@ smap_init(struct smap *smap)
 }
 
 void
-smap_clear(struct smap *smap)
-{
-    for (size_t i = 0; i < smap->n; i++) {
-        free(smap->nodes[i].key);
-        free(smap->nodes[i].value);
-    }
-    smap->n = 0;
-}
-
-void
 smap_destroy(struct smap *smap)
 {
     if (smap) {
@@ -40,6 +30,16 @@ smap_destroy(struct smap *smap)
         free(smap->nodes);
         smap_init(smap);
     }
+}
+
+void
+smap_clear(struct smap *smap)
+{
+    for (size_t i = 0; i < smap->n; i++) {
+        free(smap->nodes[i].key);
+        free(smap->nodes[i].value);
+    }
+    smap->n = 0;
 }
 
 void
