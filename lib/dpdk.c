@@ -75,9 +75,9 @@ VLOG_DEFINE_THIS_MODULE(dpdk);
 #define DPDK_FRAME_OVERHEAD (14 + 4 + 8)
 
 /* Copy pools (dpdk_copy_mp_get()): room for the longest frame a DPDK port
- * takes (MTU 9710 plus DPDK_FRAME_OVERHEAD) in one mbuf, and how many such
+ * takes (MTU 9702 plus DPDK_FRAME_OVERHEAD) in one mbuf, and how many such
  * mbufs a pool starts with, halving on ENOMEM down to the minimum. */
-#define DPDK_COPY_FRAME_MAX 9736
+#define DPDK_COPY_FRAME_MAX 9728
 #define DPDK_COPY_POOL_N 1024
 #define DPDK_COPY_POOL_MIN_N 128
 

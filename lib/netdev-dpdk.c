@@ -53,10 +53,10 @@ VLOG_DEFINE_THIS_MODULE(netdev_dpdk);
 #define NETDEV_DPDK_DESC_DEFAULT 2048
 #define NETDEV_DPDK_DESC_MAX 4096
 
-/* MTU limits (Interface:mtu_request), Open vSwitch's: a 9728-byte frame,
- * CRC included, at most (MTU_TO_FRAME_LEN(9710)). */
+/* MTU limits (Interface:mtu_request), Open vSwitch 3.1's: the MTU plus the
+ * Ethernet header, the CRC and two VLAN tags fits a 9728-byte frame. */
 #define NETDEV_DPDK_MTU_MIN 68
-#define NETDEV_DPDK_MTU_MAX 9710
+#define NETDEV_DPDK_MTU_MAX 9702
 
 /* The frame length that MTU 'MTU' allows, CRC included; the transmit check
  * compares packet sizes, which exclude the CRC, against it, which leaves
@@ -1143,9 +1143,8 @@ netdev_dpdk_set_mtu(struct netdev *netdev, int mtu, char **errp)
     struct netdev_dpdk *dev = netdev_dpdk_cast(netdev);
 
     if (mtu < NETDEV_DPDK_MTU_MIN || mtu > NETDEV_DPDK_MTU_MAX) {
-        *errp = xasprintf("%s: unsupported MTU %d (it must be between %d "
-                          "and %d)", netdev->name, mtu, NETDEV_DPDK_MTU_MIN,
-                          NETDEV_DPDK_MTU_MAX);
+        /* Open vSwitch's words, which it only logs. */
+        *errp = xasprintf("%s: unsupported MTU %d", netdev->name, mtu);
         return EINVAL;
     }
     if (dev->port_id != DPDK_PORT_NONE

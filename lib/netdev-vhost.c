@@ -724,8 +724,8 @@ netdev_vhost_set_mtu(struct netdev *netdev, int mtu, char **errp)
     struct netdev_vhost *dev = netdev_vhost_cast(netdev);
 
     if (mtu < VHOST_MTU_MIN || mtu > VHOST_MTU_MAX) {
-        *errp = xasprintf("%s: MTU %d is out of range (%d to %d)",
-                          netdev->name, mtu, VHOST_MTU_MIN, VHOST_MTU_MAX);
+        /* Open vSwitch's words, which it only logs. */
+        *errp = xasprintf("%s: unsupported MTU %d", netdev->name, mtu);
         return EINVAL;
     }
     if (mtu != dev->requested_mtu) {

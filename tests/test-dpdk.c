@@ -333,6 +333,21 @@ test_ring_loop(void **state DPS_UNUSED)
     assert_non_null(strstr(err, "unsupported MTU"));
     free(err);
 
+    /* Open vSwitch 3.1's range, 68 to 9702, refused in its words. */
+    err = NULL;
+    assert_int_equal(netdev_set_mtu(netdev, 9703, &err), EINVAL);
+    assert_string_equal(err, "ring0: unsupported MTU 9703");
+    free(err);
+    err = NULL;
+    assert_int_equal(netdev_set_mtu(netdev, 67, &err), EINVAL);
+    assert_string_equal(err, "ring0: unsupported MTU 67");
+    free(err);
+    err = NULL;
+    assert_int_equal(netdev_set_mtu(netdev, 9702, &err), 0);
+    assert_null(err);
+    assert_int_equal(netdev_set_mtu(netdev, 68, &err), 0);
+    assert_null(err);
+
     netdev_close(netdev);
 }
 
