@@ -1999,22 +1999,36 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
     }
 
     /* Marked packets: look the marks up for the whole batch first and
-     * prefetch the flows, so that those misses overlap too. */
+     * prefetch the flows, so that those misses overlap too.  A run of
+     * packets with the same mark (a flow's packets come in trains) looks
+     * it up once. */
     if (hw_offload) {
+        uint32_t last_mark = DP_FLOW_MARK_NONE;
+        struct dp_flow *last = NULL;
+
         for (size_t i = 0; i < n; i++) {
-            struct dp_flow *f = NULL;
             uint32_t mark;
 
-            if (dp_packet_flow_mark(batch->packets[i], &mark)) {
-                f = dp_netdev_get_mark_to_flow(dp, mark);
-                if (f) {
-                    rte_prefetch0(&f->dead);
-                    rte_prefetch0(&f->stats);
+            if (!dp_packet_flow_mark(batch->packets[i], &mark)) {
+                marked[i] = NULL;
+                continue;
+            }
+            if (mark != last_mark) {
+                last_mark = mark;
+                last = dp_netdev_get_mark_to_flow(dp, mark);
+                if (last) {
+                    rte_prefetch0(&last->dead);
+                    rte_prefetch0(&last->stats);
                 }
             }
-            marked[i] = f;
+            marked[i] = last;
         }
     }
+
+    /* The flow a run of packets with the same mark resolved to: this
+     * thread's live copy, or NULL. */
+    const struct dp_flow *last_marked = NULL;
+    struct dp_flow *last_own = NULL;
 
     for (size_t i = 0; i < n; i++) {
         struct dp_packet *p = batch->packets[i];
@@ -2027,13 +2041,17 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
             /* The mark's list holds one copy of the megaflow per thread:
              * take ours.  The key is not needed, but the actions may need
              * the header offsets, and the statistics the TCP flags. */
-            struct dp_flow *f = marked[i];
+            if (marked[i] != last_marked) {
+                struct dp_flow *f = marked[i];
 
-            while (f && f->owner != pmd) {
-                f = __atomic_load_n(&f->mark_next, __ATOMIC_ACQUIRE);
+                while (f && f->owner != pmd) {
+                    f = __atomic_load_n(&f->mark_next, __ATOMIC_ACQUIRE);
+                }
+                last_marked = marked[i];
+                last_own = f && !dp_flow_is_dead(f) ? f : NULL;
             }
-            if (f && !dp_flow_is_dead(f)) {
-                flows[i] = f;
+            if (last_own) {
+                flows[i] = last_own;
                 keys[i].map = 0;
                 mark_tcp_flags[i] = flow_parse_offsets(p);
                 n_phwol++;

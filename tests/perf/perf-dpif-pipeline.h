@@ -12,16 +12,19 @@
 struct perf_dpif_result {
     double cycles;              /* TSC cycles of the PMD per packet. */
     double mpps;                /* Packets forwarded per second, millions. */
+    double best_cycles;         /* Per packet in the PMD's fastest window. */
 };
 
 /* Returns true if this build includes the datapath. */
 bool perf_dpif_pipeline_available(void);
 
 /* Runs the datapath with 'n_flows' 5-tuple flows, the EMC on or off, for
- * 'seconds' after a warm-up, and fills in 'res'.  Returns 0 or an errno
- * (with a message on stderr). */
-int perf_dpif_pipeline_run(uint32_t n_flows, bool emc_on, double seconds,
-                           struct perf_dpif_result *res);
+ * 'seconds' after a warm-up, and fills in 'res'.  With 'marked', the input
+ * port offloads every flow (hw-offload=true) and marks its packets, so they
+ * all take the marked path.  Returns 0 or an errno (with a message on
+ * stderr). */
+int perf_dpif_pipeline_run(uint32_t n_flows, bool emc_on, bool marked,
+                           double seconds, struct perf_dpif_result *res);
 
 /* Measures the cycles per packet of netdev_send() on a "perf" port (no
  * offloads, no chains) for batches of 32 linear 64-byte packets with
