@@ -30,13 +30,27 @@
  * net_ring_nicemu0) that the switch attaches as a "dpdk" port with that
  * name as devargs;
  * a "NIC" thread pinned to DPS_NICEMU_CPU (default 0) replays the frames
- * of the pcap file DPS_NICEMU_WIRE forever: it allocates mbufs from the
- * pool the switch gives the port's rx queue, copies each frame in, stamps
- * the mark of the rule it matches and enqueues the burst on the port's rx
- * ring, so the switch's PMD only dequeues.  What the switch sends on the
- * port is freed by the same thread.  A full rx ring makes the thread
+ * of the pcap file DPS_NICEMU_WIRE forever: it takes empty mbufs posted to
+ * it, copies each frame in, stamps the mark of the rule it matches and
+ * enqueues the burst on the port's rx ring, so the switch's PMD only
+ * dequeues.  The empty mbufs are posted as a NIC driver posts receive
+ * descriptors: NIC_RX_DESCS of them at first (allocated from the pool the
+ * switch gives the port's rx queue), then, from an RX callback that runs
+ * in the switch's rte_eth_rx_burst() on the port, one fresh mbuf for each
+ * one received, allocated in the polling thread, so that mbufs cycle
+ * through that thread's mempool cache as with a real device (allocated by
+ * the NIC thread, they would cycle through the whole pool, every one of
+ * their cache lines cold).  What the switch sends on the port is freed by
+ * the NIC thread.  A full rx ring, or no posted mbuf, makes the thread
  * yield (back-pressure, no drops), so that the switch's other threads on
- * that CPU keep running.
+ * that CPU keep running.  Since its wire is a fixed list of frames, the
+ * thread's exact-match cache is the wire itself: for each frame it keeps
+ * the rule the frame matched and the generation of the rules it matched
+ * under, so a frame is classified (the rules' items interpreted) once after
+ * each rule change, however many distinct frames the wire has, and a NIC
+ * classification that costs the host nothing does not make the emulator's
+ * core the bottleneck (an 8192-entry cache missed on every frame of a
+ * 256k-flow wire).
  *
  * Environment:
  *   DPS_NICEMU_NO_RSS=1   refuse RSS actions (to exercise the switch's
@@ -44,10 +58,18 @@
  *   DPS_NICEMU_LOG=FILE   append one line per rule created or destroyed,
  *                         and in NIC mode one per rule's first marked
  *                         packet ("first-mark port P mark M after US us",
- *                         the time since the rule was created).
+ *                         the time since the rule was created) and once a
+ *                         second the switch PMD's fastest window ("pmd-best
+ *                         t T cycles C": C TSC cycles per packet over
+ *                         NIC_WINDOW_BURSTS full bursts in a row, T the
+ *                         CLOCK_MONOTONIC seconds), a figure a busy machine
+ *                         disturbs far less than an average.
  *   DPS_NICEMU_WIRE=PCAP  NIC mode, replaying PCAP (classic pcap format).
  *   DPS_NICEMU_NAME=NAME  NIC mode: the ethdev is net_ring_NAME (nicemu0).
  *   DPS_NICEMU_CPU=N      NIC mode: the NIC thread's CPU (0).
+ *   DPS_NICEMU_POST=0     NIC mode: the NIC thread allocates its mbufs
+ *                         itself instead of taking those posted by the
+ *                         switch's polling thread (to compare the two).
  *
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
@@ -65,6 +87,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_eth_ring.h>
@@ -139,15 +162,34 @@ static struct emu_emc_entry *emu_emc;   /* EMU_EMC_SIZE, or NULL. */
 static uint64_t emu_gen = 1;            /* Bumped by every rule change. */
 
 /* NIC mode. */
+struct nic_memo {
+    uint64_t gen;                       /* emu_gen of 'rule', 0: none yet. */
+    struct rte_flow *rule;              /* NULL: the frame matched none. */
+};
+
 static struct {
     bool active;
     uint16_t port_id;
     struct rte_ring *rx, *tx;
+    struct rte_ring *posted;    /* Empty mbufs for the NIC thread. */
+    unsigned int owed;          /* Atomic: mbufs the RX callback could not
+                                 * post, for the NIC thread to allocate. */
+    bool cb_installed;          /* The posting RX callback (queue 0). */
+    bool post;                  /* False: the NIC thread allocates. */
+
+    /* The switch's PMD timed by the RX callback: TSC cycles from one full
+     * burst to the next over windows of NIC_WINDOW_BURSTS full bursts in a
+     * row; 'best' is the fastest window since the NIC thread last logged
+     * it (once a second: "pmd-best t T cycles C", C per packet). */
+    uint64_t window_tsc;
+    unsigned int window_bursts;
+    uint64_t best;              /* Atomic; UINT64_MAX: none. */
     struct rte_mempool *mp;     /* Atomic: the switch's rx queue pool. */
     uint8_t *frames;            /* Each frame's bytes, one after another. */
     uint32_t *ofs;              /* Frame i at frames + ofs[i], ... */
     uint16_t *len;              /* ... of len[i] bytes. */
     size_t n_frames;
+    struct nic_memo *memos;     /* One per frame; under emu_mutex. */
     int cpu;
 } nic;
 
@@ -644,21 +686,29 @@ emu_classify_cached(uint16_t port_id, const uint8_t *data, uint32_t len,
     return r;
 }
 
-/* Stamps the mark of the rule 'm' matches on 'm', whose frame's
- * emu_frame_hash() is 'hash'.  Returns the rule if this was its first
- * packet, otherwise NULL.  Caller holds emu_mutex. */
-static struct rte_flow *
-emu_stamp(uint16_t port_id, struct rte_mbuf *m, uint32_t hash)
+/* Stamps the mark of 'r' (if nonnull), the rule 'm' matches, on 'm'.
+ * Returns 'r' if this was its first packet, otherwise NULL.  Caller holds
+ * emu_mutex. */
+static inline struct rte_flow *
+emu_stamp_rule(struct rte_mbuf *m, struct rte_flow *r)
 {
-    struct rte_flow *r
-        = emu_classify_cached(port_id, rte_pktmbuf_mtod(m, const uint8_t *),
-                              m->data_len, hash);
     if (!r) {
         return NULL;
     }
     m->hash.fdir.hi = r->mark;
     m->ol_flags |= RTE_MBUF_F_RX_FDIR | RTE_MBUF_F_RX_FDIR_ID;
     return r->hits++ ? NULL : r;
+}
+
+/* Stamps the mark of the rule 'm' matches on 'm', whose frame's
+ * emu_frame_hash() is 'hash'.  Returns the rule if this was its first
+ * packet, otherwise NULL.  Caller holds emu_mutex. */
+static struct rte_flow *
+emu_stamp(uint16_t port_id, struct rte_mbuf *m, uint32_t hash)
+{
+    return emu_stamp_rule(m, emu_classify_cached(
+                                 port_id, rte_pktmbuf_mtod(m, const uint8_t *),
+                                 m->data_len, hash));
 }
 
 static uint16_t
@@ -867,6 +917,92 @@ nic_load_pcap(const char *path)
 }
 
 #define NIC_BURST 32
+#define NIC_RX_DESCS 2048               /* Receive buffers posted at first. */
+#define NIC_WINDOW_BURSTS 128           /* Full bursts per PMD timing window. */
+
+/* Times the switch's PMD (see 'nic.best'), from the RX callback. */
+static inline void
+nic_time_pmd(uint16_t nb_pkts, uint16_t max_pkts)
+{
+    uint64_t now = rte_rdtsc();
+
+    if (!nb_pkts || nb_pkts < max_pkts) {
+        /* Not saturated: the PMD waited for the NIC. */
+        nic.window_bursts = 0;
+        nic.window_tsc = now;
+    } else if (++nic.window_bursts >= NIC_WINDOW_BURSTS) {
+        uint64_t cycles = now - nic.window_tsc;
+
+        if (cycles < __atomic_load_n(&nic.best, __ATOMIC_RELAXED)) {
+            __atomic_store_n(&nic.best, cycles, __ATOMIC_RELAXED);
+        }
+        nic.window_bursts = 0;
+        nic.window_tsc = now;
+    }
+}
+
+/* RX callback of the NIC-mode port, in the switch's polling thread: posts
+ * one fresh mbuf for each one received, as a NIC driver's receive refills
+ * the descriptors it harvested. */
+static uint16_t
+nic_post_cb(uint16_t port_id, uint16_t queue, struct rte_mbuf *pkts[],
+            uint16_t nb_pkts, uint16_t max_pkts, void *aux)
+{
+    struct rte_mempool *mp = __atomic_load_n(&nic.mp, __ATOMIC_ACQUIRE);
+
+    (void) port_id;
+    (void) queue;
+    (void) pkts;
+    (void) aux;
+    nic_time_pmd(nb_pkts, max_pkts);
+    for (uint16_t done = 0; nic.post && done < nb_pkts; ) {
+        struct rte_mbuf *fresh[NIC_BURST];
+        unsigned int n = RTE_MIN(nb_pkts - done, NIC_BURST);
+        unsigned int posted = 0;
+
+        if (mp && !rte_pktmbuf_alloc_bulk(mp, fresh, n)) {
+            posted = rte_ring_sp_enqueue_burst(nic.posted, (void **) fresh,
+                                               n, NULL);
+            if (posted < n) {
+                rte_pktmbuf_free_bulk(fresh + posted, n - posted);
+            }
+        }
+        if (posted < n) {
+            __atomic_add_fetch(&nic.owed, n - posted, __ATOMIC_RELAXED);
+        }
+        done += n;
+    }
+    return nb_pkts;
+}
+
+/* Fills 'pkts', which holds '*n' empty mbufs, up to NIC_BURST: with posted
+ * ones, else from 'mp' the first NIC_RX_DESCS ('*n_primed' so far) and
+ * those the RX callback owes.  NIC thread. */
+static void
+nic_take_mbufs(struct rte_mempool *mp, struct rte_mbuf *pkts[],
+               unsigned int *n, unsigned int *n_primed)
+{
+    if (!nic.post) {
+        if (!rte_pktmbuf_alloc_bulk(mp, pkts + *n, NIC_BURST - *n)) {
+            *n = NIC_BURST;
+        }
+        return;
+    }
+    *n += rte_ring_sc_dequeue_burst(nic.posted, (void **) (pkts + *n),
+                                    NIC_BURST - *n, NULL);
+    if (*n < NIC_BURST) {
+        unsigned int want = NIC_BURST - *n;
+        unsigned int prime = RTE_MIN(want, NIC_RX_DESCS - *n_primed);
+        unsigned int owed = __atomic_load_n(&nic.owed, __ATOMIC_RELAXED);
+        unsigned int k = prime + RTE_MIN(want - prime, owed);
+
+        if (k && !rte_pktmbuf_alloc_bulk(mp, pkts + *n, k)) {
+            *n_primed += prime;
+            __atomic_sub_fetch(&nic.owed, k - prime, __ATOMIC_RELAXED);
+            *n += k;
+        }
+    }
+}
 
 /* The NIC thread: the device's receive work and classification. */
 static void *
@@ -875,6 +1011,10 @@ nic_main(void *arg)
     struct rte_mbuf *pkts[NIC_BURST];
     void *sent[64];
     size_t pos = 0;
+    unsigned int n_primed = 0;
+    unsigned int n_pkts = 0;            /* Empty mbufs held in 'pkts'. */
+    uint64_t next_log_ns = now_ns() + 1000000000;
+    unsigned int iter = 0;
     cpu_set_t cpus;
 
     (void) arg;
@@ -883,6 +1023,17 @@ nic_main(void *arg)
     pthread_setaffinity_np(pthread_self(), sizeof cpus, &cpus);
     rte_thread_register();      /* A mempool cache, if an lcore is free. */
     for (;;) {
+        uint64_t t = !(++iter % 256) ? now_ns() : 0;
+        if (t >= next_log_ns) {
+            uint64_t best = __atomic_exchange_n(&nic.best, UINT64_MAX,
+                                                __ATOMIC_RELAXED);
+            if (best != UINT64_MAX) {
+                emu_logf("pmd-best t %.3f cycles %.1f", t / 1e9,
+                         (double) best / (NIC_WINDOW_BURSTS * NIC_BURST));
+            }
+            next_log_ns = t + 1000000000;
+        }
+
         struct rte_mempool *mp = __atomic_load_n(&nic.mp, __ATOMIC_ACQUIRE);
         if (!mp) {
             usleep(1000);
@@ -894,46 +1045,62 @@ nic_main(void *arg)
         if (n) {
             rte_pktmbuf_free_bulk((struct rte_mbuf **) sent, n);
         }
-        if (rte_ring_free_count(nic.rx) < NIC_BURST
-            || rte_pktmbuf_alloc_bulk(mp, pkts, NIC_BURST)) {
+        if (rte_ring_free_count(nic.rx) < NIC_BURST) {
             sched_yield();
             continue;
         }
+        /* Whole bursts only: mbufs taken wait in 'pkts' for the rest. */
+        nic_take_mbufs(mp, pkts, &n_pkts, &n_primed);
+        if (n_pkts < NIC_BURST) {
+            sched_yield();
+            continue;
+        }
+        n_pkts = 0;
 
         struct rte_flow *first[NIC_BURST];
         uint64_t first_ns[NIC_BURST];
-        uint32_t hashes[NIC_BURST];
+        size_t frames[NIC_BURST];
         int n_first = 0;
         bool classify = __atomic_load_n(&emu_n_rules, __ATOMIC_ACQUIRE);
 
         /* The device's DMA: the frames into the mbufs, the misses on the
-         * mbufs' data started for the whole burst first. */
+         * mbufs' data (and on the frames' memos) started for the whole
+         * burst first. */
         for (int i = 0; i < NIC_BURST; i++) {
             __builtin_prefetch(rte_pktmbuf_mtod(pkts[i], void *), 1, 3);
+            if (classify) {
+                rte_prefetch0(&nic.memos[pos]);
+            }
+            frames[i] = pos;
+            pos = pos + 1 < nic.n_frames ? pos + 1 : 0;
         }
         for (int i = 0; i < NIC_BURST; i++) {
             struct rte_mbuf *m = pkts[i];
-            uint16_t len = nic.len[pos];
-            const uint8_t *frame = nic.frames + nic.ofs[pos];
+            uint16_t len = nic.len[frames[i]];
 
-            rte_memcpy(rte_pktmbuf_mtod(m, void *), frame, len);
+            rte_memcpy(rte_pktmbuf_mtod(m, void *),
+                       nic.frames + nic.ofs[frames[i]], len);
             m->data_len = m->pkt_len = len;
             m->port = nic.port_id;
-            pos = pos + 1 < nic.n_frames ? pos + 1 : 0;
-            if (classify) {
-                hashes[i] = emu_frame_hash(frame, len);
-            }
         }
 
-        /* Its classifier. */
+        /* Its classifier: each frame's rule under the current rules, from
+         * its memo or classified afresh. */
         if (classify) {
             pthread_mutex_lock(&emu_mutex);
-            for (int i = 0; emu_emc && i < NIC_BURST; i++) {
-                rte_prefetch0(emu_emc_slot(pkts[i]->data_len, hashes[i]));
-            }
             for (int i = 0; i < NIC_BURST; i++) {
-                struct rte_flow *r = emu_stamp(nic.port_id, pkts[i],
-                                               hashes[i]);
+                struct nic_memo *memo = &nic.memos[frames[i]];
+
+                if (memo->gen != emu_gen) {
+                    /* From the mbuf, whose room covers the word-wide
+                     * reads past a header's end. */
+                    memo->rule = emu_classify(
+                        nic.port_id, rte_pktmbuf_mtod(pkts[i], uint8_t *),
+                        pkts[i]->data_len);
+                    memo->gen = emu_gen;
+                }
+
+                struct rte_flow *r = emu_stamp_rule(pkts[i], memo->rule);
                 if (r) {
                     first_ns[n_first] = now_ns() - r->created_ns;
                     first[n_first++] = r;
@@ -956,6 +1123,7 @@ nic_main(void *arg)
                                       NULL);
         if (n < NIC_BURST) {
             rte_pktmbuf_free_bulk(pkts + n, NIC_BURST - n);
+            __atomic_add_fetch(&nic.owed, NIC_BURST - n, __ATOMIC_RELAXED);
         }
     }
     return NULL;
@@ -978,13 +1146,21 @@ nic_create(const char *wire)
     if (!nic_load_pcap(wire)) {
         exit(1);
     }
+    nic.memos = calloc(nic.n_frames, sizeof *nic.memos);
+    if (!nic.memos) {
+        fprintf(stderr, "nicemu: out of memory\n");
+        exit(1);
+    }
     nic.rx = rte_ring_create("nicemu_rx", 2048, SOCKET_ID_ANY,
                              RING_F_SP_ENQ | RING_F_SC_DEQ);
     nic.tx = rte_ring_create("nicemu_tx", 2048, SOCKET_ID_ANY, RING_F_SC_DEQ);
+    nic.posted = rte_ring_create("nicemu_posted", 2 * NIC_RX_DESCS,
+                                 SOCKET_ID_ANY,
+                                 RING_F_SP_ENQ | RING_F_SC_DEQ);
     for (size_t i = 0; i < RTE_DIM(txs); i++) {
         txs[i] = nic.tx;
     }
-    port = (nic.rx && nic.tx
+    port = (nic.rx && nic.tx && nic.posted
             ? rte_eth_from_rings(name, &nic.rx, 1, txs, RTE_DIM(txs),
                                  SOCKET_ID_ANY)
             : -1);
@@ -994,6 +1170,9 @@ nic_create(const char *wire)
         exit(1);
     }
     nic.port_id = port;
+    nic.best = UINT64_MAX;
+    const char *post = getenv("DPS_NICEMU_POST");
+    nic.post = !post || strcmp(post, "0");
     nic.active = true;
     if (pthread_create(&thread, NULL, nic_main, NULL)) {
         fprintf(stderr, "nicemu: cannot start the NIC thread\n");
@@ -1035,6 +1214,11 @@ rte_eth_rx_queue_setup(uint16_t port_id, uint16_t rx_queue_id,
 
     if (!retval && nic.active && port_id == nic.port_id) {
         __atomic_store_n(&nic.mp, mb_pool, __ATOMIC_RELEASE);
+        if (rx_queue_id == 0 && !nic.cb_installed) {
+            nic.cb_installed = rte_eth_add_rx_callback(port_id, 0,
+                                                       nic_post_cb,
+                                                       NULL) != NULL;
+        }
     }
     return retval;
 }
