@@ -340,7 +340,6 @@ main(int argc, char *argv[])
             status_timer = time_msec() + STATUS_INTERVAL;
             update_remote_status();
         }
-        poll_timer_wait_until(status_timer);
 
         fatal_signal_wait();
         unixctl_server_wait(unixctl);
@@ -966,6 +965,49 @@ run_remotes(void)
     }
 }
 
+/* Looks up the database, table and column that "db:DB,TABLE,COLUMN" 'spec'
+ * names.  Returns NULL and stores them, or returns Open vSwitch's error text
+ * for the first part that is missing (which the caller must free()). */
+static char *
+resolve_db_spec(const char *spec, struct db **dbp,
+                struct ovsdb_table **tablep,
+                const struct ovsdb_column **columnp)
+{
+    char *copy, *db_name, *table_name, *column_name, *save = NULL;
+    char *error = NULL;
+
+    copy = xstrdup(spec + 3);
+    db_name = strtok_r(copy, ",", &save);
+    table_name = strtok_r(NULL, ",", &save);
+    column_name = strtok_r(NULL, ",", &save);
+    if (!db_name || !table_name || !column_name) {
+        error = xasprintf("\"%s\": invalid syntax", spec);
+    } else if (!(*dbp = find_db(db_name))) {
+        error = xasprintf("\"%s\": no database named %s", spec, db_name);
+    } else if (!(*tablep = ovsdb_get_table((*dbp)->ovsdb, table_name))) {
+        error = xasprintf("\"%s\": no table named %s", spec, table_name);
+    } else if (!(*columnp = ovsdb_table_schema_find_column(
+                     (*tablep)->schema, column_name))) {
+        error = xasprintf("\"%s\": table \"%s\" has no column \"%s\"",
+                          spec, table_name, column_name);
+    }
+    free(copy);
+    return error;
+}
+
+/* Returns the string in the "target" column of 'row' (a row of 'table', or
+ * NULL), or NULL if there is none. */
+static const char *
+row_target(const struct ovsdb_table *table, const struct ovsdb_row *row)
+{
+    const struct ovsdb_column *tc
+        = ovsdb_table_schema_find_column(table->schema, "target");
+
+    return (row && tc && tc->type.key.type == OVSDB_TYPE_STRING
+            && row->fields[tc->index].n
+            ? row->fields[tc->index].keys[0].string : NULL);
+}
+
 /* Returns the strings that "db:DB,TABLE,COLUMN" 'spec' names: the string
  * values of COLUMN in every row of TABLE or, where COLUMN references rows
  * of a table with a "target" column (such as Manager), their targets.  If
@@ -974,33 +1016,24 @@ run_remotes(void)
 static char **
 read_db_strings(const char *spec, size_t *np, bool **read_onlysp)
 {
-    char *copy = xstrdup(spec + 3), *save = NULL;
-    char *db_name = strtok_r(copy, ",", &save);
-    char *table_name = strtok_r(NULL, ",", &save);
-    char *column_name = strtok_r(NULL, ",", &save);
-    const struct ovsdb_column *column = NULL;
-    struct ovsdb_table *table = NULL;
+    const struct ovsdb_column *column;
+    struct ovsdb_table *table;
     char **strings = NULL;
     bool *read_onlys = NULL;
     struct ovsdb_row *row;
     struct db *db;
+    char *error;
 
     *np = 0;
     if (read_onlysp) {
         *read_onlysp = NULL;
     }
-    db = db_name ? find_db(db_name) : NULL;
-    if (db && table_name) {
-        table = ovsdb_get_table(db->ovsdb, table_name);
-    }
-    if (table && column_name) {
-        column = ovsdb_table_schema_find_column(table->schema, column_name);
-    }
-    if (!column) {
+    error = resolve_db_spec(spec, &db, &table, &column);
+    if (error) {
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
 
         VLOG_WARN_RL(&rl, "%s: no such database, table or column", spec);
-        free(copy);
+        free(error);
         return NULL;
     }
 
@@ -1018,19 +1051,13 @@ read_db_strings(const char *spec, size_t *np, bool **read_onlysp)
             } else if (ovsdb_base_type_is_ref(key)) {
                 struct ovsdb_table *target = &db->ovsdb->tables[
                     key->uuid.ref_table->index];
-                const struct ovsdb_column *tc
-                    = ovsdb_table_schema_find_column(target->schema,
-                                                     "target");
                 const struct ovsdb_column *ro
                     = ovsdb_table_schema_find_column(target->schema,
                                                      "read_only");
                 const struct ovsdb_row *trow
                     = ovsdb_table_get_row(target, &datum->keys[i].uuid);
 
-                if (tc && trow && tc->type.key.type == OVSDB_TYPE_STRING
-                    && trow->fields[tc->index].n) {
-                    value = trow->fields[tc->index].keys[0].string;
-                }
+                value = row_target(target, trow);
                 /* As in Open vSwitch: a boolean "read_only" column (OVN's
                  * Connection tables have one) makes the remote's clients
                  * read-only. */
@@ -1048,7 +1075,6 @@ read_db_strings(const char *spec, size_t *np, bool **read_onlysp)
             }
         }
     }
-    free(copy);
     if (read_onlysp) {
         *read_onlysp = read_onlys;
     } else {
@@ -1345,62 +1371,47 @@ static void
 update_remote_status(void)
 {
     for (size_t i = 0; i < n_remotes; i++) {
-        char *copy, *save = NULL, *db_name, *table_name, *column_name;
         const struct ovsdb_column *column;
         struct ovsdb_table *table, *target;
         const struct ovsdb_row *row;
         struct db *db;
+        char *error;
         json_t *ops;
 
         if (strncmp(remotes[i].name, "db:", 3)) {
             continue;
         }
-        copy = xstrdup(remotes[i].name + 3);
-        db_name = strtok_r(copy, ",", &save);
-        table_name = strtok_r(NULL, ",", &save);
-        column_name = strtok_r(NULL, ",", &save);
-        db = db_name ? find_db(db_name) : NULL;
-        table = db && table_name ? ovsdb_get_table(db->ovsdb, table_name)
-                                 : NULL;
-        column = table && column_name
-                 ? ovsdb_table_schema_find_column(table->schema, column_name)
-                 : NULL;
-        if (!column || !ovsdb_base_type_is_ref(&column->type.key)) {
+        error = resolve_db_spec(remotes[i].name, &db, &table, &column);
+        if (error || !ovsdb_base_type_is_ref(&column->type.key)) {
             /* Plain strings have no row to report in. */
-            free(copy);
+            free(error);
             continue;
         }
         target = &db->ovsdb->tables[column->type.key.uuid.ref_table->index];
-        const struct ovsdb_column *tc
-            = ovsdb_table_schema_find_column(target->schema, "target");
 
         ops = json_array();
         OHMAP_FOR_EACH (row, node, &table->rows) {
             const struct ovsdb_datum *datum = &row->fields[column->index];
 
-            for (unsigned int k = 0; tc && k < datum->n; k++) {
+            for (unsigned int k = 0; k < datum->n; k++) {
                 const struct ovsdb_row *trow
                     = ovsdb_table_get_row(target, &datum->keys[k].uuid);
-                const struct remote *r;
+                const char *name = row_target(target, trow);
+                const struct remote *r = name ? find_db_remote(name) : NULL;
 
-                if (trow && tc->type.key.type == OVSDB_TYPE_STRING
-                    && trow->fields[tc->index].n
-                    && (r = find_db_remote(
-                            trow->fields[tc->index].keys[0].string))) {
+                if (r) {
                     update_remote_row(ops, target, trow, r);
                 }
             }
         }
         if (json_array_size(ops)) {
             long long int timeout;
-            json_t *result;
 
-            json_array_insert_new(ops, 0, json_string(db_name));
-            result = ovsdb_execute(db->ovsdb, ops, NULL, &timeout);
-            json_decref(result);
+            json_array_insert_new(ops, 0,
+                                  json_string(db->ovsdb->schema->name));
+            json_decref(ovsdb_execute(db->ovsdb, ops, NULL, &timeout));
         }
         json_decref(ops);
-        free(copy);
     }
 }
 
@@ -1410,31 +1421,12 @@ update_remote_status(void)
 static char *
 check_db_spec(const char *spec)
 {
-    char *copy, *db_name, *table_name, *column_name, *save = NULL;
-    const struct ovsdb_table *table;
-    char *error = NULL;
+    const struct ovsdb_column *column;
+    struct ovsdb_table *table;
     struct db *db;
 
-    if (strncmp(spec, "db:", 3)) {
-        return NULL;
-    }
-    copy = xstrdup(spec + 3);
-    db_name = strtok_r(copy, ",", &save);
-    table_name = strtok_r(NULL, ",", &save);
-    column_name = strtok_r(NULL, ",", &save);
-    if (!db_name || !table_name || !column_name) {
-        error = xasprintf("\"%s\": invalid syntax", spec);
-    } else if (!(db = find_db(db_name))) {
-        error = xasprintf("\"%s\": no database named %s", spec, db_name);
-    } else if (!(table = ovsdb_get_table(db->ovsdb, table_name))) {
-        error = xasprintf("\"%s\": no table named %s", spec, table_name);
-    } else if (!ovsdb_table_schema_find_column(table->schema,
-                                               column_name)) {
-        error = xasprintf("\"%s\": table \"%s\" has no column \"%s\"",
-                          spec, table_name, column_name);
-    }
-    free(copy);
-    return error;
+    return (strncmp(spec, "db:", 3) ? NULL
+            : resolve_db_spec(spec, &db, &table, &column));
 }
 
 static void
@@ -2154,6 +2146,7 @@ wait_all(void)
     for (i = 0; i < n_db_remotes; i++) {
         remote_wait(&db_remotes[i]);
     }
+    poll_timer_wait_until(status_timer);
     for (s = sessions; s; s = s->next) {
         jsonrpc_wait(s->rpc);
         if (s->closing) {
