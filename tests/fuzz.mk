@@ -6,6 +6,7 @@
 # target's source, replay.c and fuzz-check.c (FUZZ_REPLAY_SOURCES).
 FUZZ_REPLAY_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz-check.c \
 	tests/fuzz/fuzz.h
+EXTRA_DIST += tests/fuzz/fuzz-long-check.sh
 
 # The JSON-RPC receive path: the stream parser and message validation.
 FUZZ_TARGETS += jsonrpc
@@ -88,30 +89,44 @@ fuzz-run: $(FUZZ_TARGETS:%=tests/fuzz/%-fuzzer)
 .PHONY: fuzz-run
 
 # "make fuzz-long" fuzzes each target (or those of FUZZ_LONG_TARGETS) for
-# FUZZ_LONG_SECONDS (an hour), keeping what it
-# finds in tests/fuzz/long/TARGET/ of the build directory, so that another
-# run goes on from there.  Then it minimises that with the regression
-# corpus (libFuzzer's -merge=1) and adds the inputs that bring new coverage
-# to $(srcdir)/tests/fuzz/corpus/TARGET/: commit them.  A failing input is
-# left as tests/fuzz/TARGET-crash-*, and the run stops.
+# FUZZ_LONG_SECONDS (an hour), keeping what it finds in
+# FUZZ_LONG_DIR/TARGET/ (tests/fuzz/long/ of the build directory), so that
+# another run goes on from there.  Then it merges that into a copy of the
+# regression corpus, FUZZ_CORPUS_DIR/TARGET/ (libFuzzer's -merge=1, which
+# keeps every input of its first directory and adds from the others only
+# those that bring coverage the first lacks), and copies the inputs that the
+# merge added into the corpus: commit them.  A failing input is left as
+# tests/fuzz/TARGET-crash-*, and the run stops.  FUZZ_LONG_FLAGS adds
+# libFuzzer options to the fuzzing run (-runs=0 only replays; see
+# fuzz-long-check).
 FUZZ_LONG_SECONDS = 3600
 FUZZ_LONG_TARGETS = $(FUZZ_TARGETS)
+FUZZ_LONG_DIR = tests/fuzz/long
+FUZZ_LONG_FLAGS =
+FUZZ_CORPUS_DIR = $(srcdir)/tests/fuzz/corpus
 fuzz-long: $(FUZZ_LONG_TARGETS:%=tests/fuzz/%-fuzzer)
 	@for t in $(FUZZ_LONG_TARGETS); do \
-	  work=tests/fuzz/long/$$t; min=tests/fuzz/long/$$t.min; \
-	  corpus=$(srcdir)/tests/fuzz/corpus/$$t; \
+	  work=$(FUZZ_LONG_DIR)/$$t; min=$(FUZZ_LONG_DIR)/$$t.min; \
+	  corpus=$(FUZZ_CORPUS_DIR)/$$t; \
 	  mkdir -p $$work && rm -rf $$min && mkdir -p $$min && \
+	  cp $$corpus/* $$min/ && \
 	  echo "fuzzing $$t for $(FUZZ_LONG_SECONDS) seconds" && \
 	  tests/fuzz/$$t-fuzzer -max_total_time=$(FUZZ_LONG_SECONDS) \
-	    -max_len=1500 \
+	    -max_len=1500 $(FUZZ_LONG_FLAGS) \
 	    -artifact_prefix=tests/fuzz/$$t- $$work $$corpus || exit 1; \
-	  tests/fuzz/$$t-fuzzer -merge=1 $$min $$corpus $$work || exit 1; \
+	  tests/fuzz/$$t-fuzzer -merge=1 $$min $$work || exit 1; \
 	  n=0; for f in $$min/*; do \
-	    test -e "$$f" || continue; \
 	    test -e $$corpus/`basename $$f` && continue; \
 	    cp $$f $$corpus/ && n=`expr $$n + 1`; \
 	  done; \
 	  echo "$$t: $$n new inputs in $$corpus"; \
 	done
 .PHONY: fuzz-long
+
+# "make fuzz-long-check" checks fuzz-long's merge on the jsonrpc target,
+# with a scratch corpus and findings of known coverage (CI runs it).
+fuzz-long-check: tests/fuzz/jsonrpc-fuzzer
+	$(SHELL) $(srcdir)/tests/fuzz/fuzz-long-check.sh '$(MAKE)' \
+	  $(srcdir)/tests/fuzz/corpus/jsonrpc
+.PHONY: fuzz-long-check
 endif
