@@ -25,10 +25,4 @@ lib_libdpswitch_dp_a_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
 DP_LIBS = lib/libdpswitch-dp.a $(GENERIC_LIBS) $(DPDK_LIBS) $(NUMA_LIBS) \
 	$(XDP_LIBS)
 
-# Fuzzing builds instrument the library for coverage too, so that libFuzzer
-# sees the branches of the code under test.
-if FUZZING
-lib_libdpswitch_dp_a_CFLAGS += -fsanitize=fuzzer-no-link
-endif
-
 EXTRA_DIST += Documentation/topics/packets.rst
