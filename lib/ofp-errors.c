@@ -24,11 +24,10 @@ static const struct ofperr_info infos[] = {
 #undef OFPERR_INFO
 };
 
-static const struct ofperr_info *
-get_info(enum ofperr error)
-{
-    return ofperr_is_valid(error) ? &infos[error - OFPERR_OFS] : NULL;
-}
+static const struct ofperr_info *get_info(enum ofperr error);
+static struct ofpbuf *
+encode_msg(enum ofperr error, uint8_t version, uint32_t xid,
+           const void *data, size_t size);
 
 /* Returns OVS's name of 'error' ("OFPBRC_BAD_TYPE"). */
 const char *
@@ -103,32 +102,6 @@ ofperr_to_string(enum ofperr error)
     return error ? ofperr_get_name(error) : "Success";
 }
 
-/* Returns an error message for 'error' in 'version' with 'xid', carrying
- * the 'size' bytes at 'data'.  An error 'version' cannot express goes as
- * OFPBRC_EPERM. */
-static struct ofpbuf *
-encode_msg(enum ofperr error, uint8_t version, uint32_t xid,
-           const void *data, size_t size)
-{
-    if (version < OFP10_VERSION || version > OFP15_VERSION) {
-        version = OFP10_VERSION;
-    }
-
-    int type = ofperr_get_type(error, version);
-    int code = ofperr_get_code(error, version);
-    if (type < 0) {
-        type = ofperr_get_type(OFPERR_OFPBRC_EPERM, version);
-        code = ofperr_get_code(OFPERR_OFPBRC_EPERM, version);
-    }
-
-    struct ofpbuf *b = ofpraw_alloc(OFPRAW_OFPT_ERROR, version, xid, size);
-    uint16_t be[2] = { htons(type), htons(code) };
-    ofpbuf_put(b, be, sizeof be);
-    ofpbuf_put(b, data, size);
-    ofpmsg_update_length(b);
-    return b;
-}
-
 /* Returns the error reply to 'request' (an OpenFlow message with a valid
  * header): its version and xid, and its first 64 bytes as the data, as
  * OVS sends. */
@@ -165,4 +138,36 @@ ofperr_decode_msg(const void *oh_, struct ofpbuf *payload)
     memcpy(&code, p + 10, 2);
     ofpbuf_use_const(payload, p + 12, length - 12);
     return ofperr_decode(oh->version, ntohs(type), ntohs(code));
+}
+
+static const struct ofperr_info *
+get_info(enum ofperr error)
+{
+    return ofperr_is_valid(error) ? &infos[error - OFPERR_OFS] : NULL;
+}
+
+/* Returns an error message for 'error' in 'version' with 'xid', carrying
+ * the 'size' bytes at 'data'.  An error 'version' cannot express goes as
+ * OFPBRC_EPERM. */
+static struct ofpbuf *
+encode_msg(enum ofperr error, uint8_t version, uint32_t xid,
+           const void *data, size_t size)
+{
+    if (version < OFP10_VERSION || version > OFP15_VERSION) {
+        version = OFP10_VERSION;
+    }
+
+    int type = ofperr_get_type(error, version);
+    int code = ofperr_get_code(error, version);
+    if (type < 0) {
+        type = ofperr_get_type(OFPERR_OFPBRC_EPERM, version);
+        code = ofperr_get_code(OFPERR_OFPBRC_EPERM, version);
+    }
+
+    struct ofpbuf *b = ofpraw_alloc(OFPRAW_OFPT_ERROR, version, xid, size);
+    uint16_t be[2] = { htons(type), htons(code) };
+    ofpbuf_put(b, be, sizeof be);
+    ofpbuf_put(b, data, size);
+    ofpmsg_update_length(b);
+    return b;
 }
