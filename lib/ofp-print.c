@@ -20,6 +20,9 @@
 static enum ofperr print_body(struct ds *, const struct ofp_header *,
                               enum ofpraw, int verbosity);
 
+static void
+put_header_line(struct ds *s, const struct ofp_header *oh, enum ofpraw raw);
+
 /* Returns the decoded text of the message at 'data' (see the header). */
 char *
 ofp_to_string(const void *data, size_t len, int verbosity)
@@ -28,43 +31,6 @@ ofp_to_string(const void *data, size_t len, int verbosity)
 
     ofp_print(data, len, verbosity, &s);
     return ds_steal_cstr(&s);
-}
-
-static void
-put_version(struct ds *s, uint8_t version)
-{
-    if (version == OFP10_VERSION) {
-        return;
-    }
-
-    static const char *const names[] = {
-        [OFP11_VERSION] = "OF1.1", [OFP12_VERSION] = "OF1.2",
-        [OFP13_VERSION] = "OF1.3", [OFP14_VERSION] = "OF1.4",
-        [OFP15_VERSION] = "OF1.5",
-    };
-    if (version <= OFP15_VERSION && names[version]) {
-        ds_put_format(s, " (%s)", names[version]);
-    } else {
-        ds_put_format(s, " (OF 0x%02"PRIx8")", version);
-    }
-}
-
-static void
-put_header_line(struct ds *s, const struct ofp_header *oh, enum ofpraw raw)
-{
-    ds_put_cstr(s, ofpraw_get_name(raw));
-    put_version(s, oh->version);
-    ds_put_format(s, " (xid=0x%"PRIx32"):", ntohl(oh->xid));
-    if (ofpmsg_is_stat(oh)) {
-        uint16_t flags = ofpmp_flags(oh);
-        if (flags & OFPSF_REPLY_MORE) {
-            ds_put_cstr(s, " flags=[more]");
-            flags &= ~OFPSF_REPLY_MORE;
-        }
-        if (flags) {
-            ds_put_format(s, " ***unknown flags 0x%04"PRIx16"***", flags);
-        }
-    }
 }
 
 /* Appends the decoded text of the message at 'data' to 's'. */
@@ -112,6 +78,96 @@ ofp_print(const void *data, size_t len, int verbosity, struct ds *s)
                       ofperr_get_name(error));
     }
     ofp_put_hex_dump(s, data, len, 0, true);
+}
+
+/* Appends a hex dump (see the header). */
+void
+ofp_put_hex_dump(struct ds *s, const void *data, size_t size, size_t ofs,
+                 bool ascii)
+{
+    const uint8_t *buf = data;
+    const size_t per_line = 16;
+
+    while (size > 0) {
+        size_t start = ofs / per_line * per_line;
+        size_t end = start + per_line;
+        if (end > ofs + size) {
+            end = ofs + size;
+        }
+        size_t n = end - ofs;
+
+        ds_put_format(s, "%08zx  ", start);
+        size_t i;
+        for (i = start; i < ofs; i++) {
+            ds_put_cstr(s, "   ");
+        }
+        for (; i < end; i++) {
+            ds_put_format(s, "%02x%c", buf[i - ofs],
+                          i % per_line == per_line / 2 - 1 ? '-' : ' ');
+        }
+        if (ascii) {
+            for (; i < start + per_line; i++) {
+                ds_put_cstr(s, "   ");
+            }
+            ds_put_char(s, '|');
+            for (i = start; i < ofs; i++) {
+                ds_put_char(s, ' ');
+            }
+            for (; i < end; i++) {
+                int c = buf[i - ofs];
+                ds_put_char(s, c >= 32 && c < 127 ? c : '.');
+            }
+            for (; i < start + per_line; i++) {
+                ds_put_char(s, ' ');
+            }
+            ds_put_char(s, '|');
+        } else {
+            ds_chomp(s, ' ');
+            ds_chomp(s, '-');
+        }
+        ds_put_char(s, '\n');
+
+        ofs += n;
+        buf += n;
+        size -= n;
+    }
+}
+
+static void
+put_version(struct ds *s, uint8_t version)
+{
+    if (version == OFP10_VERSION) {
+        return;
+    }
+
+    static const char *const names[] = {
+        [OFP11_VERSION] = "OF1.1", [OFP12_VERSION] = "OF1.2",
+        [OFP13_VERSION] = "OF1.3", [OFP14_VERSION] = "OF1.4",
+        [OFP15_VERSION] = "OF1.5",
+    };
+    if (version <= OFP15_VERSION && names[version]) {
+        ds_put_format(s, " (%s)", names[version]);
+    } else {
+        ds_put_format(s, " (OF 0x%02"PRIx8")", version);
+    }
+}
+
+static void
+put_header_line(struct ds *s, const struct ofp_header *oh, enum ofpraw raw)
+{
+    ds_put_cstr(s, ofpraw_get_name(raw));
+    put_version(s, oh->version);
+    ds_put_format(s, " (xid=0x%"PRIx32"):", ntohl(oh->xid));
+    if (ofpmsg_is_stat(oh)) {
+        uint16_t flags = ofpmp_flags(oh);
+        if (flags & OFPSF_REPLY_MORE) {
+            ds_put_cstr(s, " flags=[more]");
+            flags &= ~OFPSF_REPLY_MORE;
+        }
+        if (flags) {
+            ds_put_format(s, " ***unknown flags 0x%04"PRIx16"***", flags);
+        }
+    }
 }
 
 /* Hello: the versions offered. */
@@ -419,58 +475,5 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
     default:
         ds_put_char(s, '\n');
         return 0;
-    }
-}
-
-/* Appends a hex dump (see the header). */
-void
-ofp_put_hex_dump(struct ds *s, const void *data, size_t size, size_t ofs,
-                 bool ascii)
-{
-    const uint8_t *buf = data;
-    const size_t per_line = 16;
-
-    while (size > 0) {
-        size_t start = ofs / per_line * per_line;
-        size_t end = start + per_line;
-        if (end > ofs + size) {
-            end = ofs + size;
-        }
-        size_t n = end - ofs;
-
-        ds_put_format(s, "%08zx  ", start);
-        size_t i;
-        for (i = start; i < ofs; i++) {
-            ds_put_cstr(s, "   ");
-        }
-        for (; i < end; i++) {
-            ds_put_format(s, "%02x%c", buf[i - ofs],
-                          i % per_line == per_line / 2 - 1 ? '-' : ' ');
-        }
-        if (ascii) {
-            for (; i < start + per_line; i++) {
-                ds_put_cstr(s, "   ");
-            }
-            ds_put_char(s, '|');
-            for (i = start; i < ofs; i++) {
-                ds_put_char(s, ' ');
-            }
-            for (; i < end; i++) {
-                int c = buf[i - ofs];
-                ds_put_char(s, c >= 32 && c < 127 ? c : '.');
-            }
-            for (; i < start + per_line; i++) {
-                ds_put_char(s, ' ');
-            }
-            ds_put_char(s, '|');
-        } else {
-            ds_chomp(s, ' ');
-            ds_chomp(s, '-');
-        }
-        ds_put_char(s, '\n');
-
-        ofs += n;
-        buf += n;
-        size -= n;
     }
 }
