@@ -20,57 +20,38 @@
 #define OFP14_PORT_SIZE 40
 #define OFP14_PORT_DESC_PROP_ETHERNET_SIZE 32
 
-/* OpenFlow 1.0 features: bits 0-6 as 1.1, then copper (7) to pause_asym
- * (11) where 1.1 has them at 11-15. */
-static uint32_t
-features_from_ofp10(uint32_t f)
-{
-    return (f & 0x7f) | ((f & 0xf80) << 4);
-}
+static const char *const reserved_port_names[] = {
+    [OFPP_IN_PORT - OFPP_UNSET] = "IN_PORT",
+    [OFPP_TABLE - OFPP_UNSET] = "TABLE",
+    [OFPP_NORMAL - OFPP_UNSET] = "NORMAL",
+    [OFPP_FLOOD - OFPP_UNSET] = "FLOOD",
+    [OFPP_ALL - OFPP_UNSET] = "ALL",
+    [OFPP_CONTROLLER - OFPP_UNSET] = "CONTROLLER",
+    [OFPP_LOCAL - OFPP_UNSET] = "LOCAL",
+    [OFPP_NONE - OFPP_UNSET] = "ANY",
+};
 
-static uint32_t
-features_to_ofp10(uint32_t f)
-{
-    return (f & 0x7f) | ((f >> 4) & 0xf80);
-}
+static const char *const feature_names[] = {
+    "10MB-HD", "10MB-FD", "100MB-HD", "100MB-FD", "1GB-HD", "1GB-FD",
+    "10GB-FD", "40GB-FD", "100GB-FD", "1TB-FD", "OTHER", "COPPER",
+    "FIBER", "AUTO_NEG", "AUTO_PAUSE", "AUTO_PAUSE_ASYM",
+};
 
+static const char *const config_names[] = {
+    "PORT_DOWN", "NO_STP", "NO_RECV", "NO_RECV_STP", "NO_FLOOD",
+    "NO_FWD", "NO_PACKET_IN",
+};
+
+static uint32_t features_from_ofp10(uint32_t f);
+static uint32_t features_to_ofp10(uint32_t f);
+static void copy_name(char dst[OFP_MAX_PORT_NAME_LEN], const uint8_t *src);
+static uint32_t speed_from_features(uint32_t f);
+static bool decode_port11_head(const uint8_t *p, struct ofputil_phy_port *pp);
 static void
-copy_name(char dst[OFP_MAX_PORT_NAME_LEN], const uint8_t *src)
-{
-    memcpy(dst, src, OFP_MAX_PORT_NAME_LEN);
-    dst[OFP_MAX_PORT_NAME_LEN - 1] = '\0';
-}
-
-static uint32_t
-speed_from_features(uint32_t f)
-{
-    return (f & NETDEV_F_1TB_FD ? 1000000000
-            : f & NETDEV_F_100GB_FD ? 100000000
-            : f & NETDEV_F_40GB_FD ? 40000000
-            : f & NETDEV_F_10GB_FD ? 10000000
-            : f & (NETDEV_F_1GB_HD | NETDEV_F_1GB_FD) ? 1000000
-            : f & (NETDEV_F_100MB_HD | NETDEV_F_100MB_FD) ? 100000
-            : f & (NETDEV_F_10MB_HD | NETDEV_F_10MB_FD) ? 10000
-            : 0);
-}
-
-/* Decodes the first 40 bytes of an OpenFlow 1.1+ port, the same in 1.1 to
- * 1.5; false if its number has no 16-bit form. */
-static bool
-decode_port11_head(const uint8_t *p, struct ofputil_phy_port *pp)
-{
-    ofp_port_t port;
-
-    if (!ofp_port_from_ofp11(ofp_get_be32(p), &port)) {
-        return false;
-    }
-    pp->port_no = port;
-    memcpy(&pp->hw_addr, p + 8, 6);
-    copy_name(pp->name, p + 16);
-    pp->config = ofp_get_be32(p + 32);
-    pp->state = ofp_get_be32(p + 36);
-    return true;
-}
+put_bit_names(struct ds *s, uint32_t bits, const char *const names[],
+              size_t n_names);
+static void put_features(struct ds *s, const char *label, uint32_t features);
+static int compare_ports(const void *a_, const void *b_);
 
 /* Decodes a port description (see the header). */
 int
@@ -260,17 +241,6 @@ ofputil_encode_port_mod(const struct ofputil_port_mod *pm,
     return b;
 }
 
-static const char *const reserved_port_names[] = {
-    [OFPP_IN_PORT - OFPP_UNSET] = "IN_PORT",
-    [OFPP_TABLE - OFPP_UNSET] = "TABLE",
-    [OFPP_NORMAL - OFPP_UNSET] = "NORMAL",
-    [OFPP_FLOOD - OFPP_UNSET] = "FLOOD",
-    [OFPP_ALL - OFPP_UNSET] = "ALL",
-    [OFPP_CONTROLLER - OFPP_UNSET] = "CONTROLLER",
-    [OFPP_LOCAL - OFPP_UNSET] = "LOCAL",
-    [OFPP_NONE - OFPP_UNSET] = "ANY",
-};
-
 /* Appends 'port' as ovs-ofctl prints it: a number, or "LOCAL" etc. */
 void
 ofputil_format_port(ofp_port_t port, struct ds *s)
@@ -307,50 +277,6 @@ ofputil_port_from_string(const char *s, ofp_port_t *portp)
     }
     return false;
 }
-
-static void
-put_bit_names(struct ds *s, uint32_t bits, const char *const names[],
-              size_t n_names)
-{
-    if (!bits) {
-        ds_put_cstr(s, "0");
-    }
-    bool first = true;
-    for (size_t i = 0; i < 32; i++) {
-        if (bits & (1u << i)) {
-            if (!first) {
-                ds_put_char(s, ' ');
-            }
-            first = false;
-            if (i < n_names && names[i]) {
-                ds_put_cstr(s, names[i]);
-            } else {
-                ds_put_format(s, "0x%"PRIx32, 1u << i);
-            }
-        }
-    }
-}
-
-static const char *const feature_names[] = {
-    "10MB-HD", "10MB-FD", "100MB-HD", "100MB-FD", "1GB-HD", "1GB-FD",
-    "10GB-FD", "40GB-FD", "100GB-FD", "1TB-FD", "OTHER", "COPPER",
-    "FIBER", "AUTO_NEG", "AUTO_PAUSE", "AUTO_PAUSE_ASYM",
-};
-
-static void
-put_features(struct ds *s, const char *label, uint32_t features)
-{
-    if (features) {
-        ds_put_format(s, "     %-12s", label);
-        put_bit_names(s, features, feature_names, ARRAY_SIZE(feature_names));
-        ds_put_char(s, '\n');
-    }
-}
-
-static const char *const config_names[] = {
-    "PORT_DOWN", "NO_STP", "NO_RECV", "NO_RECV_STP", "NO_FLOOD",
-    "NO_FWD", "NO_PACKET_IN",
-};
 
 /* Appends port config bits 'config' by name ("0" for none). */
 void
@@ -415,14 +341,6 @@ ofputil_print_phy_port(struct ds *s, enum ofp_version version,
                   pp->curr_speed / 1000, pp->max_speed / 1000);
 }
 
-static int
-compare_ports(const void *a_, const void *b_)
-{
-    const struct ofputil_phy_port *a = a_, *b = b_;
-
-    return a->port_no < b->port_no ? -1 : a->port_no > b->port_no;
-}
-
 /* Decodes the port descriptions filling 'b' and appends them sorted by
  * port number.  Returns 0 or the decoding error. */
 enum ofperr
@@ -453,4 +371,97 @@ ofputil_print_phy_ports(struct ds *s, enum ofp_version version,
     }
     free(ports);
     return error == EOF ? 0 : error;
+}
+
+/* OpenFlow 1.0 features: bits 0-6 as 1.1, then copper (7) to pause_asym
+ * (11) where 1.1 has them at 11-15. */
+static uint32_t
+features_from_ofp10(uint32_t f)
+{
+    return (f & 0x7f) | ((f & 0xf80) << 4);
+}
+
+static uint32_t
+features_to_ofp10(uint32_t f)
+{
+    return (f & 0x7f) | ((f >> 4) & 0xf80);
+}
+
+static void
+copy_name(char dst[OFP_MAX_PORT_NAME_LEN], const uint8_t *src)
+{
+    memcpy(dst, src, OFP_MAX_PORT_NAME_LEN);
+    dst[OFP_MAX_PORT_NAME_LEN - 1] = '\0';
+}
+
+static uint32_t
+speed_from_features(uint32_t f)
+{
+    return (f & NETDEV_F_1TB_FD ? 1000000000
+            : f & NETDEV_F_100GB_FD ? 100000000
+            : f & NETDEV_F_40GB_FD ? 40000000
+            : f & NETDEV_F_10GB_FD ? 10000000
+            : f & (NETDEV_F_1GB_HD | NETDEV_F_1GB_FD) ? 1000000
+            : f & (NETDEV_F_100MB_HD | NETDEV_F_100MB_FD) ? 100000
+            : f & (NETDEV_F_10MB_HD | NETDEV_F_10MB_FD) ? 10000
+            : 0);
+}
+
+/* Decodes the first 40 bytes of an OpenFlow 1.1+ port, the same in 1.1 to
+ * 1.5; false if its number has no 16-bit form. */
+static bool
+decode_port11_head(const uint8_t *p, struct ofputil_phy_port *pp)
+{
+    ofp_port_t port;
+
+    if (!ofp_port_from_ofp11(ofp_get_be32(p), &port)) {
+        return false;
+    }
+    pp->port_no = port;
+    memcpy(&pp->hw_addr, p + 8, 6);
+    copy_name(pp->name, p + 16);
+    pp->config = ofp_get_be32(p + 32);
+    pp->state = ofp_get_be32(p + 36);
+    return true;
+}
+
+static void
+put_bit_names(struct ds *s, uint32_t bits, const char *const names[],
+              size_t n_names)
+{
+    if (!bits) {
+        ds_put_cstr(s, "0");
+    }
+    bool first = true;
+    for (size_t i = 0; i < 32; i++) {
+        if (bits & (1u << i)) {
+            if (!first) {
+                ds_put_char(s, ' ');
+            }
+            first = false;
+            if (i < n_names && names[i]) {
+                ds_put_cstr(s, names[i]);
+            } else {
+                ds_put_format(s, "0x%"PRIx32, 1u << i);
+            }
+        }
+    }
+}
+
+static void
+put_features(struct ds *s, const char *label, uint32_t features)
+{
+    if (features) {
+        ds_put_format(s, "     %-12s", label);
+        put_bit_names(s, features, feature_names, ARRAY_SIZE(feature_names));
+        ds_put_char(s, '\n');
+    }
+}
+
+static int
+compare_ports(const void *a_, const void *b_)
+{
+    const struct ofputil_phy_port *a = a_, *b = b_;
+
+    return a->port_no < b->port_no ? -1 : a->port_no > b->port_no;
 }
