@@ -100,6 +100,13 @@ netdev_offload_set_config(const struct smap *cfg, unsigned int *n_threads,
     return flow_api_enabled;
 }
 
+/* True once other_config:hw-offload=true was seen. */
+bool
+netdev_offload_is_enabled(void)
+{
+    return __atomic_load_n(&flow_api_enabled, __ATOMIC_ACQUIRE);
+}
+
 /* Forgets that offload was enabled (the datapath that used it is gone). */
 void
 netdev_offload_reset(void)
@@ -110,13 +117,6 @@ netdev_offload_reset(void)
     threads_warned = 0;
     restart_needed_note("hw-offload", false);
     restart_needed_note("n-offload-threads", false);
-}
-
-/* True once other_config:hw-offload=true was seen. */
-bool
-netdev_offload_is_enabled(void)
-{
-    return __atomic_load_n(&flow_api_enabled, __ATOMIC_ACQUIRE);
 }
 
 /* See netdev-offload.h. */
