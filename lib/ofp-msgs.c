@@ -32,6 +32,43 @@ static const struct ofpraw_info raw_infos[OFPRAW_N] = {
 #undef OFPRAW_INFO
 };
 
+static const char *const version_names[] = {
+    [OFP10_VERSION] = "OpenFlow10",
+    [OFP11_VERSION] = "OpenFlow11",
+    [OFP12_VERSION] = "OpenFlow12",
+    [OFP13_VERSION] = "OpenFlow13",
+    [OFP14_VERSION] = "OpenFlow14",
+    [OFP15_VERSION] = "OpenFlow15",
+};
+
+static uint32_t implied_bitmap(uint8_t version);
+
+/* Identifies the message at 'oh' (the whole message, as long as its
+ * header says) and checks its length. */
+enum ofperr
+ofpraw_decode(enum ofpraw *rawp, const struct ofp_header *oh)
+{
+    size_t length = ntohs(oh->length);
+    enum ofperr error = ofpraw_decode_partial(rawp, oh, length);
+    if (error) {
+        return error;
+    }
+
+    const struct ofpraw_info *info = &raw_infos[*rawp];
+    if (length < info->hdr_size) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+
+    size_t body = length - info->hdr_size;
+    if (body < info->min_body
+        || (!info->body_multiple && body != info->min_body)
+        || (info->body_multiple > 1
+            && (body - info->min_body) % info->body_multiple)) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    return 0;
+}
+
 /* Identifies the message of which 'length' bytes are at 'data' (see the
  * header), without checking its length against its type. */
 enum ofperr
@@ -112,32 +149,6 @@ ofpraw_decode_partial(enum ofpraw *rawp, const void *data, size_t length)
     return OFPERR_OFPBRC_BAD_TYPE;
 }
 
-/* Identifies the message at 'oh' (the whole message, as long as its
- * header says) and checks its length. */
-enum ofperr
-ofpraw_decode(enum ofpraw *rawp, const struct ofp_header *oh)
-{
-    size_t length = ntohs(oh->length);
-    enum ofperr error = ofpraw_decode_partial(rawp, oh, length);
-    if (error) {
-        return error;
-    }
-
-    const struct ofpraw_info *info = &raw_infos[*rawp];
-    if (length < info->hdr_size) {
-        return OFPERR_OFPBRC_BAD_LEN;
-    }
-
-    size_t body = length - info->hdr_size;
-    if (body < info->min_body
-        || (!info->body_multiple && body != info->min_body)
-        || (info->body_multiple > 1
-            && (body - info->min_body) % info->body_multiple)) {
-        return OFPERR_OFPBRC_BAD_LEN;
-    }
-    return 0;
-}
-
 /* Like ofpraw_decode(), but gives the version-independent type. */
 enum ofperr
 ofptype_decode(enum ofptype *typep, const struct ofp_header *oh)
@@ -193,23 +204,6 @@ ofpraw_pull(enum ofpraw *rawp, struct ofpbuf *msg)
     ofpbuf_pull(msg, raw_infos[*rawp].hdr_size);
     msg->msg = msg->data;
     return 0;
-}
-
-/* Returns the raw type that carries 'type' in 'version', or OFPRAW_N.
- * Standard messages are preferred to Nicira ones. */
-enum ofpraw
-ofpraw_for_type(enum ofptype type, enum ofp_version version)
-{
-    for (size_t i = 0; i < OFPRAW_N; i++) {
-        const struct ofpraw_info *info = &raw_infos[i];
-
-        if (info->type == type && info->subtype < 0
-            && version >= info->min_version
-            && version <= info->max_version) {
-            return i;
-        }
-    }
-    return OFPRAW_N;
 }
 
 /* Returns a new 'raw' message (see the header). */
@@ -279,6 +273,23 @@ ofpmsg_next_xid(void)
     return next_xid++;
 }
 
+/* Returns the raw type that carries 'type' in 'version', or OFPRAW_N.
+ * Standard messages are preferred to Nicira ones. */
+enum ofpraw
+ofpraw_for_type(enum ofptype type, enum ofp_version version)
+{
+    for (size_t i = 0; i < OFPRAW_N; i++) {
+        const struct ofpraw_info *info = &raw_infos[i];
+
+        if (info->type == type && info->subtype < 0
+            && version >= info->min_version
+            && version <= info->max_version) {
+            return i;
+        }
+    }
+    return OFPRAW_N;
+}
+
 /* True if 'oh' is a multipart (stats) request or reply. */
 bool
 ofpmsg_is_stat(const struct ofp_header *oh)
@@ -305,15 +316,6 @@ ofpmp_more(const struct ofp_header *oh)
 }
 
 /* Versions. */
-
-static const char *const version_names[] = {
-    [OFP10_VERSION] = "OpenFlow10",
-    [OFP11_VERSION] = "OpenFlow11",
-    [OFP12_VERSION] = "OpenFlow12",
-    [OFP13_VERSION] = "OpenFlow13",
-    [OFP14_VERSION] = "OpenFlow14",
-    [OFP15_VERSION] = "OpenFlow15",
-};
 
 /* Returns "OpenFlow10" ... "OpenFlow15" for 'version', or NULL. */
 const char *
@@ -373,14 +375,6 @@ ofputil_versions_to_string(uint32_t bitmap)
         }
     }
     return ds_steal_cstr(&s);
-}
-
-/* The versions a hello without a bitmap element offers: all up to its
- * header's. */
-static uint32_t
-implied_bitmap(uint8_t version)
-{
-    return version >= 31 ? 0xfffffffeu : (1u << (version + 1)) - 2;
 }
 
 /* Decodes hello 'oh' (the whole message) into '*bitmap', the versions the
@@ -475,4 +469,12 @@ ofputil_encode_barrier_request(enum ofp_version version)
                        : OFPRAW_OFPT13_BARRIER_REQUEST);
 
     return ofpraw_alloc(raw, version, ofpmsg_next_xid(), 0);
+}
+
+/* The versions a hello without a bitmap element offers: all up to its
+ * header's. */
+static uint32_t
+implied_bitmap(uint8_t version)
+{
+    return version >= 31 ? 0xfffffffeu : (1u << (version + 1)) - 2;
 }
