@@ -53,18 +53,11 @@ enum {
 /* OpenFlow 1.0 flow_mod flags. */
 enum { OFPFF_SEND_FLOW_REM = 1, OFPFF_CHECK_OVERLAP = 2, OFPFF10_EMERG = 4 };
 
-static void
-put_be64(uint8_t *p, uint64_t x)
-{
-    ofp_put_be32(p, x >> 32);
-    ofp_put_be32(p + 4, x);
-}
-
-static uint32_t
-port16_to_32(uint16_t port)
-{
-    return port;
-}
+static void put_be64(uint8_t *p, uint64_t x);
+static uint32_t port16_to_32(uint16_t port);
+static uint16_t encode_flags(uint16_t flags);
+static uint64_t unknown_to_zero(uint64_t count);
+static uint16_t encode_age(int age);
 
 void
 ofputil_flow_mod_init(struct ofputil_flow_mod *fm)
@@ -176,13 +169,6 @@ ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
         return OFPERR_OFPFMFC_BAD_COMMAND;
     }
     return 0;
-}
-
-static uint16_t
-encode_flags(uint16_t flags)
-{
-    return ((flags & OFPUTIL_FF_SEND_FLOW_REM ? OFPFF_SEND_FLOW_REM : 0)
-            | (flags & OFPUTIL_FF_CHECK_OVERLAP ? OFPFF_CHECK_OVERLAP : 0));
 }
 
 /* Encodes 'fm' (see the header). */
@@ -327,18 +313,6 @@ ofputil_start_flow_stats_reply(const struct ofp_header *request)
     return ofpraw_alloc_reply(raw == OFPRAW_NXST_FLOW_REQUEST
                               ? OFPRAW_NXST_FLOW_REPLY
                               : OFPRAW_OFPST10_FLOW_REPLY, request, 0);
-}
-
-static uint64_t
-unknown_to_zero(uint64_t count)
-{
-    return count == UINT64_MAX ? 0 : count;
-}
-
-static uint16_t
-encode_age(int age)
-{
-    return age < 0 ? 0 : age < UINT16_MAX ? age + 1 : UINT16_MAX;
 }
 
 void
@@ -660,44 +634,6 @@ ofputil_encode_flow_mod_table_id(bool enable)
     return b;
 }
 
-/* Text. */
-
-void
-ofputil_format_duration(struct ds *s, uint32_t sec, uint32_t nsec)
-{
-    ds_put_format(s, "%"PRIu32, sec);
-    if (nsec > 0) {
-        if (!(nsec % 1000000)) {
-            ds_put_format(s, ".%03"PRIu32, nsec / 1000000);
-        } else if (!(nsec % 1000)) {
-            ds_put_format(s, ".%06"PRIu32, nsec / 1000);
-        } else {
-            ds_put_format(s, ".%09"PRIu32, nsec);
-        }
-    }
-    ds_put_char(s, 's');
-}
-
-void
-ofputil_format_flow_flags(struct ds *s, uint16_t flags)
-{
-    if (flags & OFPUTIL_FF_SEND_FLOW_REM) {
-        ds_put_cstr(s, "send_flow_rem ");
-    }
-    if (flags & OFPUTIL_FF_CHECK_OVERLAP) {
-        ds_put_cstr(s, "check_overlap ");
-    }
-    if (flags & OFPUTIL_FF_RESET_COUNTS) {
-        ds_put_cstr(s, "reset_counts ");
-    }
-    if (flags & OFPUTIL_FF_NO_PKT_COUNTS) {
-        ds_put_cstr(s, "no_packet_counts ");
-    }
-    if (flags & OFPUTIL_FF_NO_BYT_COUNTS) {
-        ds_put_cstr(s, "no_byte_counts ");
-    }
-}
-
 /* One flow as dump-flows prints it (without the leading space). */
 void
 ofputil_flow_stats_format(struct ds *s, const struct ofputil_flow_stats *fs,
@@ -745,6 +681,44 @@ ofputil_flow_stats_format(struct ds *s, const struct ofputil_flow_stats *fs,
     }
     ds_put_cstr(s, "actions=");
     ofpacts_format(fs->ofpacts, fs->ofpacts_len, NULL, s);
+}
+
+void
+ofputil_format_flow_flags(struct ds *s, uint16_t flags)
+{
+    if (flags & OFPUTIL_FF_SEND_FLOW_REM) {
+        ds_put_cstr(s, "send_flow_rem ");
+    }
+    if (flags & OFPUTIL_FF_CHECK_OVERLAP) {
+        ds_put_cstr(s, "check_overlap ");
+    }
+    if (flags & OFPUTIL_FF_RESET_COUNTS) {
+        ds_put_cstr(s, "reset_counts ");
+    }
+    if (flags & OFPUTIL_FF_NO_PKT_COUNTS) {
+        ds_put_cstr(s, "no_packet_counts ");
+    }
+    if (flags & OFPUTIL_FF_NO_BYT_COUNTS) {
+        ds_put_cstr(s, "no_byte_counts ");
+    }
+}
+
+/* Text. */
+
+void
+ofputil_format_duration(struct ds *s, uint32_t sec, uint32_t nsec)
+{
+    ds_put_format(s, "%"PRIu32, sec);
+    if (nsec > 0) {
+        if (!(nsec % 1000000)) {
+            ds_put_format(s, ".%03"PRIu32, nsec / 1000000);
+        } else if (!(nsec % 1000)) {
+            ds_put_format(s, ".%06"PRIu32, nsec / 1000);
+        } else {
+            ds_put_format(s, ".%09"PRIu32, nsec);
+        }
+    }
+    ds_put_char(s, 's');
 }
 
 enum ofperr
@@ -886,4 +860,36 @@ ofp_print_flow_removed(struct ds *s, const struct ofp_header *oh)
     ds_put_format(s, " pkts%"PRIu64" bytes%"PRIu64"\n",
                   fr.packet_count, fr.byte_count);
     return 0;
+}
+
+static void
+put_be64(uint8_t *p, uint64_t x)
+{
+    ofp_put_be32(p, x >> 32);
+    ofp_put_be32(p + 4, x);
+}
+
+static uint32_t
+port16_to_32(uint16_t port)
+{
+    return port;
+}
+
+static uint16_t
+encode_flags(uint16_t flags)
+{
+    return ((flags & OFPUTIL_FF_SEND_FLOW_REM ? OFPFF_SEND_FLOW_REM : 0)
+            | (flags & OFPUTIL_FF_CHECK_OVERLAP ? OFPFF_CHECK_OVERLAP : 0));
+}
+
+static uint64_t
+unknown_to_zero(uint64_t count)
+{
+    return count == UINT64_MAX ? 0 : count;
+}
+
+static uint16_t
+encode_age(int age)
+{
+    return age < 0 ? 0 : age < UINT16_MAX ? age + 1 : UINT16_MAX;
 }
