@@ -24,39 +24,48 @@ enum {
     OM_TP_DST = 38,
 };
 
-static dps_be32
-wcbits_to_netmask(int n)
-{
-    n &= 0x3f;
-    return n < 32 ? htonl(~((UINT32_C(1) << n) - 1)) : 0;
-}
+/* NXM and OXM headers. */
+#define NXM_HEADER(CLASS, FIELD, HASMASK, LENGTH) \
+    (((uint32_t) (CLASS) << 16) | ((FIELD) << 9) | ((HASMASK) << 8) \
+     | (LENGTH))
+#define NXM_CLASS(H) ((H) >> 16)
+#define NXM_FIELD(H) (((H) >> 9) & 0x7f)
+#define NXM_HASMASK(H) (((H) >> 8) & 1)
+#define NXM_LENGTH(H) ((H) & 0xff)
 
-/* Returns the number of wildcarded low bits of CIDR mask 'mask' (32 for
- * none matched); for a non-CIDR mask, that of its longest CIDR prefix. */
-static int
-netmask_to_wcbits(dps_be32 mask)
-{
-    uint32_t m = ntohl(mask);
-    int n = 0;
+enum {
+    NXM_OF = 0x0000, NXM_NX = 0x0001, OXM_OF_BASIC = 0x8000,
+    OXM_OF_PKT_REGS = 0x8001,
+};
 
-    while (n < 32 && (m & (UINT32_C(1) << (31 - n)))) {
-        n++;
-    }
-    return 32 - n;
-}
+#define NXM_NX_COOKIE_FIELD 30
 
-static bool
-is_cidr(dps_be32 mask)
-{
-    uint32_t x = ~ntohl(mask);
-    return !(x & (x + 1));
-}
-
-uint32_t
-ofputil_ofp10_wildcards(const uint8_t om[OFP10_MATCH_LEN])
-{
-    return ofp_get_be32(om + OM_WILDCARDS) & OFPFW10_ALL;
-}
+static dps_be32 wcbits_to_netmask(int n);
+static int netmask_to_wcbits(dps_be32 mask);
+static bool is_cidr(dps_be32 mask);
+static bool mac_is_zero(const struct eth_addr *mac);
+static bool mac_is_exact(const struct eth_addr *mac);
+static bool ipv6_is_zero(const struct ipv6_addr *a);
+static enum ofperr
+nx_pull_match__(struct ofpbuf *b, unsigned int match_len, bool strict,
+                struct match *match, uint64_t *cookie, uint64_t *cookie_mask);
+static void nxm_put_field(struct ofpbuf *b, const struct match *match,
+                          enum match_field_id id);
+static void
+nxm_put_u8(struct ofpbuf *b, enum match_field_id id, uint8_t value);
+static void
+format_eth_masked(struct ds *s, const char *name, const struct eth_addr *v,
+                  const struct eth_addr *m);
+static void
+format_ip_netmask(struct ds *s, const char *name, dps_be32 ip, dps_be32 mask);
+static void
+format_ipv6_netmask(struct ds *s, const char *name,
+                    const struct ipv6_addr *v, const struct ipv6_addr *m);
+static void
+format_be16_masked(struct ds *s, const char *name, dps_be16 v, dps_be16 m);
+static void
+format_u32_masked(struct ds *s, const char *name, uint32_t v, uint32_t m);
+static void format_tcp_flags(struct ds *s, uint16_t flags, uint16_t mask);
 
 /* Decodes OpenFlow 1.0 match 'om' into 'match' (see the header).  Does not
  * normalize: call ofputil_normalize_match() for that. */
@@ -203,6 +212,12 @@ ofputil_match_to_ofp10(const struct match *match,
     memcpy(om + OM_TP_DST, &f->tp_dst, 2);
 }
 
+uint32_t
+ofputil_ofp10_wildcards(const uint8_t om[OFP10_MATCH_LEN])
+{
+    return ofp_get_be32(om + OM_WILDCARDS) & OFPFW10_ALL;
+}
+
 /* Clears each field of 'match' whose prerequisites 'match' does not meet
  * (tp_dst without tcp or udp...), as Open vSwitch normalizes OpenFlow 1.0
  * matches.  Returns true if that changed 'match'. */
@@ -241,28 +256,6 @@ ofputil_normalize_match(struct match *match)
         }
     }
     return changed;
-}
-
-static bool
-mac_is_zero(const struct eth_addr *mac)
-{
-    static const struct eth_addr zero;
-    return !memcmp(mac, &zero, sizeof zero);
-}
-
-static bool
-mac_is_exact(const struct eth_addr *mac)
-{
-    static const struct eth_addr ones = { { 0xff, 0xff, 0xff, 0xff, 0xff,
-                                            0xff } };
-    return !memcmp(mac, &ones, sizeof ones);
-}
-
-static bool
-ipv6_is_zero(const struct ipv6_addr *a)
-{
-    static const struct ipv6_addr zero;
-    return !memcmp(a, &zero, sizeof zero);
 }
 
 /* Which flow formats can express 'match' (see the header). */
@@ -347,22 +340,393 @@ ofputil_usable_protocols(const struct match *match, uint64_t cookie_mask)
     return of10 ? OFPUTIL_P_ANY : OFPUTIL_P_NXM_OXM_ANY;
 }
 
+/* Pulls 'match_len' bytes of nx_match (and its padding to 8 bytes) off
+ * 'b' into 'match', and the cookie filter into 'cookie' and 'cookie_mask'
+ * (zero if none; both may be NULL, when a cookie entry is an error).
+ * Strict: unknown fields are errors. */
+enum ofperr
+nx_pull_match(struct ofpbuf *b, unsigned int match_len, struct match *match,
+              uint64_t *cookie, uint64_t *cookie_mask)
+{
+    return nx_pull_match__(b, match_len, true, match, cookie, cookie_mask);
+}
+
+/* The same, skipping unknown fields (for replies). */
+enum ofperr
+nx_pull_match_loose(struct ofpbuf *b, unsigned int match_len,
+                    struct match *match, uint64_t *cookie,
+                    uint64_t *cookie_mask)
+{
+    return nx_pull_match__(b, match_len, false, match, cookie, cookie_mask);
+}
+
+/* Appends 'match' (and the cookie filter, if 'cookie_mask' is nonzero) as
+ * nx_match to 'b', padded to 8 bytes; returns the unpadded length. */
+int
+nx_put_match(struct ofpbuf *b, const struct match *match, uint64_t cookie,
+             uint64_t cookie_mask)
+{
+    const struct flow *f = &match->flow.dp;
+    const struct flow *m = &match->mask.dp;
+    size_t start = b->size;
+
+    nxm_put_field(b, match, MATCH_F_IN_PORT);
+    nxm_put_field(b, match, MATCH_F_ETH_SRC);
+    nxm_put_field(b, match, MATCH_F_ETH_DST);
+    nxm_put_field(b, match, MATCH_F_ETH_TYPE);
+    nxm_put_field(b, match, MATCH_F_VLAN_TCI);
+
+    bool typed = m->dl_type == 0xffff;
+    uint16_t type = ntohs(f->dl_type);
+    if (typed && (type == ETH_TYPE_IP || type == ETH_TYPE_IPV6)) {
+        if (type == ETH_TYPE_IP) {
+            nxm_put_field(b, match, MATCH_F_IPV4_SRC);
+            nxm_put_field(b, match, MATCH_F_IPV4_DST);
+        } else {
+            nxm_put_field(b, match, MATCH_F_IPV6_SRC);
+            nxm_put_field(b, match, MATCH_F_IPV6_DST);
+        }
+        nxm_put_field(b, match, MATCH_F_IP_FRAG);
+        nxm_put_field(b, match, MATCH_F_NW_TOS);
+        nxm_put_field(b, match, MATCH_F_IP_ECN);
+        nxm_put_field(b, match, MATCH_F_NW_TTL);
+        nxm_put_field(b, match, MATCH_F_IPV6_LABEL);
+        if (m->nw_proto) {
+            nxm_put_field(b, match, MATCH_F_IP_PROTO);
+            switch (f->nw_proto) {
+            case IPPROTO_TCP_:
+                nxm_put_field(b, match, MATCH_F_TCP_SRC);
+                nxm_put_field(b, match, MATCH_F_TCP_DST);
+                nxm_put_field(b, match, MATCH_F_TCP_FLAGS);
+                break;
+            case IPPROTO_UDP_:
+                nxm_put_field(b, match, MATCH_F_UDP_SRC);
+                nxm_put_field(b, match, MATCH_F_UDP_DST);
+                break;
+            case IPPROTO_SCTP_:
+                nxm_put_field(b, match, MATCH_F_SCTP_SRC);
+                nxm_put_field(b, match, MATCH_F_SCTP_DST);
+                break;
+            case IPPROTO_ICMP_:
+            case IPPROTO_ICMPV6_: {
+                bool v4 = f->nw_proto == IPPROTO_ICMP_;
+                if (v4 != (type == ETH_TYPE_IP)) {
+                    break;
+                }
+                if (m->tp_src) {
+                    nxm_put_u8(b, v4 ? MATCH_F_ICMPV4_TYPE
+                                     : MATCH_F_ICMPV6_TYPE,
+                               ntohs(f->tp_src));
+                }
+                if (m->tp_dst) {
+                    nxm_put_u8(b, v4 ? MATCH_F_ICMPV4_CODE
+                                     : MATCH_F_ICMPV6_CODE,
+                               ntohs(f->tp_dst));
+                }
+                if (!v4 && m->tp_src == 0xffff
+                    && (ntohs(f->tp_src) == ND_NEIGHBOR_SOLICIT
+                        || ntohs(f->tp_src) == ND_NEIGHBOR_ADVERT)) {
+                    nxm_put_field(b, match, MATCH_F_ND_TARGET);
+                    nxm_put_field(b, match,
+                                  ntohs(f->tp_src) == ND_NEIGHBOR_SOLICIT
+                                  ? MATCH_F_ND_SLL : MATCH_F_ND_TLL);
+                }
+                break;
+            }
+            default:
+                break;
+            }
+        }
+    } else if (typed && type == ETH_TYPE_ARP) {
+        nxm_put_field(b, match, MATCH_F_ARP_OP);
+        nxm_put_field(b, match, MATCH_F_ARP_SPA);
+        nxm_put_field(b, match, MATCH_F_ARP_TPA);
+        nxm_put_field(b, match, MATCH_F_ARP_SHA);
+        nxm_put_field(b, match, MATCH_F_ARP_THA);
+    }
+
+    for (int i = 0; i < MATCH_N_REGS; i++) {
+        nxm_put_field(b, match, MATCH_F_REG0 + i);
+    }
+    nxm_put_field(b, match, MATCH_F_METADATA);
+
+    if (cookie_mask) {
+        bool masked = cookie_mask != UINT64_MAX;
+        uint8_t *p = ofpbuf_put_zeros(b, 4 + (masked ? 16 : 8));
+        ofp_put_be32(p, NXM_HEADER(NXM_NX, NXM_NX_COOKIE_FIELD, masked,
+                                   masked ? 16 : 8));
+        ofp_put_be32(p + 4, (cookie & cookie_mask) >> 32);
+        ofp_put_be32(p + 8, cookie & cookie_mask);
+        if (masked) {
+            ofp_put_be32(p + 12, cookie_mask >> 32);
+            ofp_put_be32(p + 16, cookie_mask);
+        }
+    }
+
+    int match_len = b->size - start;
+    ofpbuf_put_zeros(b, (match_len + 7) / 8 * 8 - match_len);
+    return match_len;
+}
+
+/* Appends 'match' in Open vSwitch's syntax (see the header). */
+void
+match_format(const struct match *match, const struct ofputil_port_map *map,
+             struct ds *s, int priority, int default_priority)
+{
+    const struct flow *f = &match->flow.dp;
+    const struct flow *m = &match->mask.dp;
+    size_t start = s->length;
+    bool skip_type = false;
+    bool skip_proto = false;
+    uint16_t dl_type = ntohs(f->dl_type);
+
+    (void) map;
+    if (priority != default_priority) {
+        ds_put_format(s, "priority=%d,", priority);
+    }
+
+    if (m->dl_type) {
+        skip_type = true;
+        if (dl_type == ETH_TYPE_IP || dl_type == ETH_TYPE_IPV6) {
+            bool v6 = dl_type == ETH_TYPE_IPV6;
+            const char *name = v6 ? "ipv6" : "ip";
+            if (m->nw_proto) {
+                skip_proto = true;
+                switch (f->nw_proto) {
+                case IPPROTO_ICMP_:
+                    name = v6 ? NULL : "icmp";
+                    break;
+                case IPPROTO_ICMPV6_:
+                    name = v6 ? "icmp6" : NULL;
+                    break;
+                case 2:
+                    name = v6 ? NULL : "igmp";
+                    break;
+                case IPPROTO_TCP_:
+                    name = v6 ? "tcp6" : "tcp";
+                    break;
+                case IPPROTO_UDP_:
+                    name = v6 ? "udp6" : "udp";
+                    break;
+                case IPPROTO_SCTP_:
+                    name = v6 ? "sctp6" : "sctp";
+                    break;
+                default:
+                    name = NULL;
+                    break;
+                }
+                if (!name) {
+                    name = v6 ? "ipv6" : "ip";
+                    skip_proto = false;
+                }
+            }
+            ds_put_format(s, "%s,", name);
+        } else if (dl_type == 0x8035) {
+            ds_put_cstr(s, "rarp,");
+        } else if (dl_type == ETH_TYPE_ARP) {
+            ds_put_cstr(s, "arp,");
+        } else if (dl_type == 0x894f) {
+            ds_put_cstr(s, "nsh,");
+        } else if (dl_type == 0x8847) {
+            ds_put_cstr(s, "mpls,");
+        } else if (dl_type == 0x8848) {
+            ds_put_cstr(s, "mplsm,");
+        } else {
+            skip_type = false;
+        }
+    }
+
+    for (int i = 0; i < MATCH_N_REGS; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "reg%d", i);
+        format_u32_masked(s, name, match->flow.regs[i], match->mask.regs[i]);
+    }
+    if (match->mask.metadata) {
+        ds_put_format(s, "metadata=%#"PRIx64, match->flow.metadata);
+        if (match->mask.metadata != UINT64_MAX) {
+            ds_put_format(s, "/%#"PRIx64, match->mask.metadata);
+        }
+        ds_put_char(s, ',');
+    }
+    if (match->mask.in_port) {
+        ds_put_cstr(s, "in_port=");
+        ofputil_format_port(match->flow.in_port, s);
+        ds_put_char(s, ',');
+    }
+
+    uint16_t tci_mask = ntohs(m->vlan_tci[0]);
+    if (tci_mask) {
+        uint16_t tci = ntohs(f->vlan_tci[0]);
+        uint16_t vid_mask = tci_mask & VLAN_VID_MASK;
+        uint16_t pcp_mask = tci_mask & VLAN_PCP_MASK;
+
+        if ((tci_mask & VLAN_CFI) && (tci & VLAN_CFI)
+            && (!vid_mask || vid_mask == VLAN_VID_MASK)
+            && (!pcp_mask || pcp_mask == VLAN_PCP_MASK)
+            && (vid_mask || pcp_mask)) {
+            if (vid_mask) {
+                ds_put_format(s, "dl_vlan=%d,", tci & VLAN_VID_MASK);
+            }
+            if (pcp_mask) {
+                ds_put_format(s, "dl_vlan_pcp=%d,", tci >> VLAN_PCP_SHIFT);
+            }
+        } else if (tci_mask == 0xffff) {
+            ds_put_format(s, "vlan_tci=0x%04"PRIx16",", tci);
+        } else {
+            ds_put_format(s, "vlan_tci=0x%04"PRIx16"/0x%04"PRIx16",",
+                          tci, tci_mask);
+        }
+    }
+
+    format_eth_masked(s, "dl_src", &f->dl_src, &m->dl_src);
+    format_eth_masked(s, "dl_dst", &f->dl_dst, &m->dl_dst);
+    if (!skip_type && m->dl_type) {
+        ds_put_format(s, "dl_type=0x%04"PRIx16",", dl_type);
+    }
+
+    bool arp = dl_type == ETH_TYPE_ARP || dl_type == 0x8035;
+    if (dl_type == ETH_TYPE_IPV6) {
+        format_ipv6_netmask(s, "ipv6_src", &f->ipv6_src, &m->ipv6_src);
+        format_ipv6_netmask(s, "ipv6_dst", &f->ipv6_dst, &m->ipv6_dst);
+        if (m->ipv6_label) {
+            if (m->ipv6_label == htonl(IPV6_LABEL_MASK)) {
+                ds_put_format(s, "ipv6_label=0x%05"PRIx32",",
+                              ntohl(f->ipv6_label));
+            } else {
+                ds_put_format(s, "ipv6_label=0x%05"PRIx32"/0x%05"PRIx32",",
+                              ntohl(f->ipv6_label), ntohl(m->ipv6_label));
+            }
+        }
+    } else if (arp) {
+        format_ip_netmask(s, "arp_spa", f->nw_src, m->nw_src);
+        format_ip_netmask(s, "arp_tpa", f->nw_dst, m->nw_dst);
+    } else {
+        format_ip_netmask(s, "nw_src", f->nw_src, m->nw_src);
+        format_ip_netmask(s, "nw_dst", f->nw_dst, m->nw_dst);
+    }
+    if (arp && m->arp_op) {
+        ds_put_format(s, "arp_op=%"PRIu16",", ntohs(f->arp_op));
+    } else if (!skip_proto && m->nw_proto) {
+        ds_put_format(s, "%s=%"PRIu8",", arp ? "arp_op" : "nw_proto",
+                      f->nw_proto);
+    }
+    if (arp) {
+        format_eth_masked(s, "arp_sha", &f->arp_sha, &m->arp_sha);
+        format_eth_masked(s, "arp_tha", &f->arp_tha, &m->arp_tha);
+    }
+    if (m->nw_tos & 0xfc) {
+        ds_put_format(s, "nw_tos=%d,", f->nw_tos & 0xfc);
+    }
+    if (m->nw_tos & 0x03) {
+        ds_put_format(s, "nw_ecn=%d,", f->nw_tos & 0x03);
+    }
+    if (m->nw_ttl) {
+        ds_put_format(s, "nw_ttl=%d,", f->nw_ttl);
+    }
+    switch (m->nw_frag) {
+    case FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER:
+        ds_put_format(s, "nw_frag=%s,",
+                      f->nw_frag & FLOW_NW_FRAG_ANY
+                      ? (f->nw_frag & FLOW_NW_FRAG_LATER ? "later" : "first")
+                      : (f->nw_frag & FLOW_NW_FRAG_LATER ? "<error>" : "no"));
+        break;
+    case FLOW_NW_FRAG_ANY:
+        ds_put_format(s, "nw_frag=%s,",
+                      f->nw_frag & FLOW_NW_FRAG_ANY ? "yes" : "no");
+        break;
+    case FLOW_NW_FRAG_LATER:
+        ds_put_format(s, "nw_frag=%s,",
+                      f->nw_frag & FLOW_NW_FRAG_LATER ? "later"
+                                                      : "not_later");
+        break;
+    }
+    if (dl_type == ETH_TYPE_IP && f->nw_proto == IPPROTO_ICMP_) {
+        format_be16_masked(s, "icmp_type", f->tp_src, m->tp_src);
+        format_be16_masked(s, "icmp_code", f->tp_dst, m->tp_dst);
+    } else if (dl_type == ETH_TYPE_IP && f->nw_proto == 2) {
+        format_be16_masked(s, "igmp_type", f->tp_src, m->tp_src);
+        format_be16_masked(s, "igmp_code", f->tp_dst, m->tp_dst);
+    } else if (dl_type == ETH_TYPE_IPV6 && f->nw_proto == IPPROTO_ICMPV6_) {
+        format_be16_masked(s, "icmp_type", f->tp_src, m->tp_src);
+        format_be16_masked(s, "icmp_code", f->tp_dst, m->tp_dst);
+        format_ipv6_netmask(s, "nd_target", &f->nd_target, &m->nd_target);
+        format_eth_masked(s, "nd_sll", &f->arp_sha, &m->arp_sha);
+        format_eth_masked(s, "nd_tll", &f->arp_tha, &m->arp_tha);
+    } else {
+        format_be16_masked(s, "tp_src", f->tp_src, m->tp_src);
+        format_be16_masked(s, "tp_dst", f->tp_dst, m->tp_dst);
+    }
+    if ((dl_type == ETH_TYPE_IP || dl_type == ETH_TYPE_IPV6)
+        && f->nw_proto == IPPROTO_TCP_ && m->tcp_flags) {
+        format_tcp_flags(s, ntohs(f->tcp_flags) & TCP_FLAGS_MASK,
+                         ntohs(m->tcp_flags) & TCP_FLAGS_MASK);
+    }
+
+    if (s->length > start) {
+        ds_chomp(s, ',');
+    }
+}
+
+/* Returns 'match' as text (the caller frees it). */
+char *
+match_to_string(const struct match *match, int priority)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    match_format(match, NULL, &s, priority, 32768);
+    return ds_steal_cstr(&s);
+}
+
+static dps_be32
+wcbits_to_netmask(int n)
+{
+    n &= 0x3f;
+    return n < 32 ? htonl(~((UINT32_C(1) << n) - 1)) : 0;
+}
+
+/* Returns the number of wildcarded low bits of CIDR mask 'mask' (32 for
+ * none matched); for a non-CIDR mask, that of its longest CIDR prefix. */
+static int
+netmask_to_wcbits(dps_be32 mask)
+{
+    uint32_t m = ntohl(mask);
+    int n = 0;
+
+    while (n < 32 && (m & (UINT32_C(1) << (31 - n)))) {
+        n++;
+    }
+    return 32 - n;
+}
+
+static bool
+is_cidr(dps_be32 mask)
+{
+    uint32_t x = ~ntohl(mask);
+    return !(x & (x + 1));
+}
+
+static bool
+mac_is_zero(const struct eth_addr *mac)
+{
+    static const struct eth_addr zero;
+    return !memcmp(mac, &zero, sizeof zero);
+}
+
+static bool
+mac_is_exact(const struct eth_addr *mac)
+{
+    static const struct eth_addr ones = { { 0xff, 0xff, 0xff, 0xff, 0xff,
+                                            0xff } };
+    return !memcmp(mac, &ones, sizeof ones);
+}
+
+static bool
+ipv6_is_zero(const struct ipv6_addr *a)
+{
+    static const struct ipv6_addr zero;
+    return !memcmp(a, &zero, sizeof zero);
+}
+
 /* NXM. */
-
-#define NXM_HEADER(CLASS, FIELD, HASMASK, LENGTH) \
-    (((uint32_t) (CLASS) << 16) | ((FIELD) << 9) | ((HASMASK) << 8) \
-     | (LENGTH))
-#define NXM_CLASS(H) ((H) >> 16)
-#define NXM_FIELD(H) (((H) >> 9) & 0x7f)
-#define NXM_HASMASK(H) (((H) >> 8) & 1)
-#define NXM_LENGTH(H) ((H) & 0xff)
-
-enum {
-    NXM_OF = 0x0000, NXM_NX = 0x0001, OXM_OF_BASIC = 0x8000,
-    OXM_OF_PKT_REGS = 0x8001,
-};
-
-#define NXM_NX_COOKIE_FIELD 30
 
 /* One wire form of a field: class and field number, and its length on the
  * wire (which may exceed the field's n_bytes: ipv6_label is 3 bytes of
@@ -717,26 +1081,6 @@ nx_pull_match__(struct ofpbuf *b, unsigned int match_len, bool strict,
     return 0;
 }
 
-/* Pulls 'match_len' bytes of nx_match (and its padding to 8 bytes) off
- * 'b' into 'match', and the cookie filter into 'cookie' and 'cookie_mask'
- * (zero if none; both may be NULL, when a cookie entry is an error).
- * Strict: unknown fields are errors. */
-enum ofperr
-nx_pull_match(struct ofpbuf *b, unsigned int match_len, struct match *match,
-              uint64_t *cookie, uint64_t *cookie_mask)
-{
-    return nx_pull_match__(b, match_len, true, match, cookie, cookie_mask);
-}
-
-/* The same, skipping unknown fields (for replies). */
-enum ofperr
-nx_pull_match_loose(struct ofpbuf *b, unsigned int match_len,
-                    struct match *match, uint64_t *cookie,
-                    uint64_t *cookie_mask)
-{
-    return nx_pull_match__(b, match_len, false, match, cookie, cookie_mask);
-}
-
 /* Appends the NXM entry for field 'id' of 'match' to 'b', if 'match'
  * matches it at all. */
 static void
@@ -786,114 +1130,6 @@ nxm_put_u8(struct ofpbuf *b, enum match_field_id id, uint8_t value)
 
     ofp_put_be32(p, NXM_HEADER(nf->class, nf->field, 0, 1));
     p[4] = value;
-}
-
-/* Appends 'match' (and the cookie filter, if 'cookie_mask' is nonzero) as
- * nx_match to 'b', padded to 8 bytes; returns the unpadded length. */
-int
-nx_put_match(struct ofpbuf *b, const struct match *match, uint64_t cookie,
-             uint64_t cookie_mask)
-{
-    const struct flow *f = &match->flow.dp;
-    const struct flow *m = &match->mask.dp;
-    size_t start = b->size;
-
-    nxm_put_field(b, match, MATCH_F_IN_PORT);
-    nxm_put_field(b, match, MATCH_F_ETH_SRC);
-    nxm_put_field(b, match, MATCH_F_ETH_DST);
-    nxm_put_field(b, match, MATCH_F_ETH_TYPE);
-    nxm_put_field(b, match, MATCH_F_VLAN_TCI);
-
-    bool typed = m->dl_type == 0xffff;
-    uint16_t type = ntohs(f->dl_type);
-    if (typed && (type == ETH_TYPE_IP || type == ETH_TYPE_IPV6)) {
-        if (type == ETH_TYPE_IP) {
-            nxm_put_field(b, match, MATCH_F_IPV4_SRC);
-            nxm_put_field(b, match, MATCH_F_IPV4_DST);
-        } else {
-            nxm_put_field(b, match, MATCH_F_IPV6_SRC);
-            nxm_put_field(b, match, MATCH_F_IPV6_DST);
-        }
-        nxm_put_field(b, match, MATCH_F_IP_FRAG);
-        nxm_put_field(b, match, MATCH_F_NW_TOS);
-        nxm_put_field(b, match, MATCH_F_IP_ECN);
-        nxm_put_field(b, match, MATCH_F_NW_TTL);
-        nxm_put_field(b, match, MATCH_F_IPV6_LABEL);
-        if (m->nw_proto) {
-            nxm_put_field(b, match, MATCH_F_IP_PROTO);
-            switch (f->nw_proto) {
-            case IPPROTO_TCP_:
-                nxm_put_field(b, match, MATCH_F_TCP_SRC);
-                nxm_put_field(b, match, MATCH_F_TCP_DST);
-                nxm_put_field(b, match, MATCH_F_TCP_FLAGS);
-                break;
-            case IPPROTO_UDP_:
-                nxm_put_field(b, match, MATCH_F_UDP_SRC);
-                nxm_put_field(b, match, MATCH_F_UDP_DST);
-                break;
-            case IPPROTO_SCTP_:
-                nxm_put_field(b, match, MATCH_F_SCTP_SRC);
-                nxm_put_field(b, match, MATCH_F_SCTP_DST);
-                break;
-            case IPPROTO_ICMP_:
-            case IPPROTO_ICMPV6_: {
-                bool v4 = f->nw_proto == IPPROTO_ICMP_;
-                if (v4 != (type == ETH_TYPE_IP)) {
-                    break;
-                }
-                if (m->tp_src) {
-                    nxm_put_u8(b, v4 ? MATCH_F_ICMPV4_TYPE
-                                     : MATCH_F_ICMPV6_TYPE,
-                               ntohs(f->tp_src));
-                }
-                if (m->tp_dst) {
-                    nxm_put_u8(b, v4 ? MATCH_F_ICMPV4_CODE
-                                     : MATCH_F_ICMPV6_CODE,
-                               ntohs(f->tp_dst));
-                }
-                if (!v4 && m->tp_src == 0xffff
-                    && (ntohs(f->tp_src) == ND_NEIGHBOR_SOLICIT
-                        || ntohs(f->tp_src) == ND_NEIGHBOR_ADVERT)) {
-                    nxm_put_field(b, match, MATCH_F_ND_TARGET);
-                    nxm_put_field(b, match,
-                                  ntohs(f->tp_src) == ND_NEIGHBOR_SOLICIT
-                                  ? MATCH_F_ND_SLL : MATCH_F_ND_TLL);
-                }
-                break;
-            }
-            default:
-                break;
-            }
-        }
-    } else if (typed && type == ETH_TYPE_ARP) {
-        nxm_put_field(b, match, MATCH_F_ARP_OP);
-        nxm_put_field(b, match, MATCH_F_ARP_SPA);
-        nxm_put_field(b, match, MATCH_F_ARP_TPA);
-        nxm_put_field(b, match, MATCH_F_ARP_SHA);
-        nxm_put_field(b, match, MATCH_F_ARP_THA);
-    }
-
-    for (int i = 0; i < MATCH_N_REGS; i++) {
-        nxm_put_field(b, match, MATCH_F_REG0 + i);
-    }
-    nxm_put_field(b, match, MATCH_F_METADATA);
-
-    if (cookie_mask) {
-        bool masked = cookie_mask != UINT64_MAX;
-        uint8_t *p = ofpbuf_put_zeros(b, 4 + (masked ? 16 : 8));
-        ofp_put_be32(p, NXM_HEADER(NXM_NX, NXM_NX_COOKIE_FIELD, masked,
-                                   masked ? 16 : 8));
-        ofp_put_be32(p + 4, (cookie & cookie_mask) >> 32);
-        ofp_put_be32(p + 8, cookie & cookie_mask);
-        if (masked) {
-            ofp_put_be32(p + 12, cookie_mask >> 32);
-            ofp_put_be32(p + 16, cookie_mask);
-        }
-    }
-
-    int match_len = b->size - start;
-    ofpbuf_put_zeros(b, (match_len + 7) / 8 * 8 - match_len);
-    return match_len;
 }
 
 /* Text. */
@@ -1070,212 +1306,4 @@ format_tcp_flags(struct ds *s, uint16_t flags, uint16_t mask)
         }
     }
     ds_put_char(s, ',');
-}
-
-/* Appends 'match' in Open vSwitch's syntax (see the header). */
-void
-match_format(const struct match *match, const struct ofputil_port_map *map,
-             struct ds *s, int priority, int default_priority)
-{
-    const struct flow *f = &match->flow.dp;
-    const struct flow *m = &match->mask.dp;
-    size_t start = s->length;
-    bool skip_type = false;
-    bool skip_proto = false;
-    uint16_t dl_type = ntohs(f->dl_type);
-
-    (void) map;
-    if (priority != default_priority) {
-        ds_put_format(s, "priority=%d,", priority);
-    }
-
-    if (m->dl_type) {
-        skip_type = true;
-        if (dl_type == ETH_TYPE_IP || dl_type == ETH_TYPE_IPV6) {
-            bool v6 = dl_type == ETH_TYPE_IPV6;
-            const char *name = v6 ? "ipv6" : "ip";
-            if (m->nw_proto) {
-                skip_proto = true;
-                switch (f->nw_proto) {
-                case IPPROTO_ICMP_:
-                    name = v6 ? NULL : "icmp";
-                    break;
-                case IPPROTO_ICMPV6_:
-                    name = v6 ? "icmp6" : NULL;
-                    break;
-                case 2:
-                    name = v6 ? NULL : "igmp";
-                    break;
-                case IPPROTO_TCP_:
-                    name = v6 ? "tcp6" : "tcp";
-                    break;
-                case IPPROTO_UDP_:
-                    name = v6 ? "udp6" : "udp";
-                    break;
-                case IPPROTO_SCTP_:
-                    name = v6 ? "sctp6" : "sctp";
-                    break;
-                default:
-                    name = NULL;
-                    break;
-                }
-                if (!name) {
-                    name = v6 ? "ipv6" : "ip";
-                    skip_proto = false;
-                }
-            }
-            ds_put_format(s, "%s,", name);
-        } else if (dl_type == 0x8035) {
-            ds_put_cstr(s, "rarp,");
-        } else if (dl_type == ETH_TYPE_ARP) {
-            ds_put_cstr(s, "arp,");
-        } else if (dl_type == 0x894f) {
-            ds_put_cstr(s, "nsh,");
-        } else if (dl_type == 0x8847) {
-            ds_put_cstr(s, "mpls,");
-        } else if (dl_type == 0x8848) {
-            ds_put_cstr(s, "mplsm,");
-        } else {
-            skip_type = false;
-        }
-    }
-
-    for (int i = 0; i < MATCH_N_REGS; i++) {
-        char name[8];
-        snprintf(name, sizeof name, "reg%d", i);
-        format_u32_masked(s, name, match->flow.regs[i], match->mask.regs[i]);
-    }
-    if (match->mask.metadata) {
-        ds_put_format(s, "metadata=%#"PRIx64, match->flow.metadata);
-        if (match->mask.metadata != UINT64_MAX) {
-            ds_put_format(s, "/%#"PRIx64, match->mask.metadata);
-        }
-        ds_put_char(s, ',');
-    }
-    if (match->mask.in_port) {
-        ds_put_cstr(s, "in_port=");
-        ofputil_format_port(match->flow.in_port, s);
-        ds_put_char(s, ',');
-    }
-
-    uint16_t tci_mask = ntohs(m->vlan_tci[0]);
-    if (tci_mask) {
-        uint16_t tci = ntohs(f->vlan_tci[0]);
-        uint16_t vid_mask = tci_mask & VLAN_VID_MASK;
-        uint16_t pcp_mask = tci_mask & VLAN_PCP_MASK;
-
-        if ((tci_mask & VLAN_CFI) && (tci & VLAN_CFI)
-            && (!vid_mask || vid_mask == VLAN_VID_MASK)
-            && (!pcp_mask || pcp_mask == VLAN_PCP_MASK)
-            && (vid_mask || pcp_mask)) {
-            if (vid_mask) {
-                ds_put_format(s, "dl_vlan=%d,", tci & VLAN_VID_MASK);
-            }
-            if (pcp_mask) {
-                ds_put_format(s, "dl_vlan_pcp=%d,", tci >> VLAN_PCP_SHIFT);
-            }
-        } else if (tci_mask == 0xffff) {
-            ds_put_format(s, "vlan_tci=0x%04"PRIx16",", tci);
-        } else {
-            ds_put_format(s, "vlan_tci=0x%04"PRIx16"/0x%04"PRIx16",",
-                          tci, tci_mask);
-        }
-    }
-
-    format_eth_masked(s, "dl_src", &f->dl_src, &m->dl_src);
-    format_eth_masked(s, "dl_dst", &f->dl_dst, &m->dl_dst);
-    if (!skip_type && m->dl_type) {
-        ds_put_format(s, "dl_type=0x%04"PRIx16",", dl_type);
-    }
-
-    bool arp = dl_type == ETH_TYPE_ARP || dl_type == 0x8035;
-    if (dl_type == ETH_TYPE_IPV6) {
-        format_ipv6_netmask(s, "ipv6_src", &f->ipv6_src, &m->ipv6_src);
-        format_ipv6_netmask(s, "ipv6_dst", &f->ipv6_dst, &m->ipv6_dst);
-        if (m->ipv6_label) {
-            if (m->ipv6_label == htonl(IPV6_LABEL_MASK)) {
-                ds_put_format(s, "ipv6_label=0x%05"PRIx32",",
-                              ntohl(f->ipv6_label));
-            } else {
-                ds_put_format(s, "ipv6_label=0x%05"PRIx32"/0x%05"PRIx32",",
-                              ntohl(f->ipv6_label), ntohl(m->ipv6_label));
-            }
-        }
-    } else if (arp) {
-        format_ip_netmask(s, "arp_spa", f->nw_src, m->nw_src);
-        format_ip_netmask(s, "arp_tpa", f->nw_dst, m->nw_dst);
-    } else {
-        format_ip_netmask(s, "nw_src", f->nw_src, m->nw_src);
-        format_ip_netmask(s, "nw_dst", f->nw_dst, m->nw_dst);
-    }
-    if (arp && m->arp_op) {
-        ds_put_format(s, "arp_op=%"PRIu16",", ntohs(f->arp_op));
-    } else if (!skip_proto && m->nw_proto) {
-        ds_put_format(s, "%s=%"PRIu8",", arp ? "arp_op" : "nw_proto",
-                      f->nw_proto);
-    }
-    if (arp) {
-        format_eth_masked(s, "arp_sha", &f->arp_sha, &m->arp_sha);
-        format_eth_masked(s, "arp_tha", &f->arp_tha, &m->arp_tha);
-    }
-    if (m->nw_tos & 0xfc) {
-        ds_put_format(s, "nw_tos=%d,", f->nw_tos & 0xfc);
-    }
-    if (m->nw_tos & 0x03) {
-        ds_put_format(s, "nw_ecn=%d,", f->nw_tos & 0x03);
-    }
-    if (m->nw_ttl) {
-        ds_put_format(s, "nw_ttl=%d,", f->nw_ttl);
-    }
-    switch (m->nw_frag) {
-    case FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER:
-        ds_put_format(s, "nw_frag=%s,",
-                      f->nw_frag & FLOW_NW_FRAG_ANY
-                      ? (f->nw_frag & FLOW_NW_FRAG_LATER ? "later" : "first")
-                      : (f->nw_frag & FLOW_NW_FRAG_LATER ? "<error>" : "no"));
-        break;
-    case FLOW_NW_FRAG_ANY:
-        ds_put_format(s, "nw_frag=%s,",
-                      f->nw_frag & FLOW_NW_FRAG_ANY ? "yes" : "no");
-        break;
-    case FLOW_NW_FRAG_LATER:
-        ds_put_format(s, "nw_frag=%s,",
-                      f->nw_frag & FLOW_NW_FRAG_LATER ? "later"
-                                                      : "not_later");
-        break;
-    }
-    if (dl_type == ETH_TYPE_IP && f->nw_proto == IPPROTO_ICMP_) {
-        format_be16_masked(s, "icmp_type", f->tp_src, m->tp_src);
-        format_be16_masked(s, "icmp_code", f->tp_dst, m->tp_dst);
-    } else if (dl_type == ETH_TYPE_IP && f->nw_proto == 2) {
-        format_be16_masked(s, "igmp_type", f->tp_src, m->tp_src);
-        format_be16_masked(s, "igmp_code", f->tp_dst, m->tp_dst);
-    } else if (dl_type == ETH_TYPE_IPV6 && f->nw_proto == IPPROTO_ICMPV6_) {
-        format_be16_masked(s, "icmp_type", f->tp_src, m->tp_src);
-        format_be16_masked(s, "icmp_code", f->tp_dst, m->tp_dst);
-        format_ipv6_netmask(s, "nd_target", &f->nd_target, &m->nd_target);
-        format_eth_masked(s, "nd_sll", &f->arp_sha, &m->arp_sha);
-        format_eth_masked(s, "nd_tll", &f->arp_tha, &m->arp_tha);
-    } else {
-        format_be16_masked(s, "tp_src", f->tp_src, m->tp_src);
-        format_be16_masked(s, "tp_dst", f->tp_dst, m->tp_dst);
-    }
-    if ((dl_type == ETH_TYPE_IP || dl_type == ETH_TYPE_IPV6)
-        && f->nw_proto == IPPROTO_TCP_ && m->tcp_flags) {
-        format_tcp_flags(s, ntohs(f->tcp_flags) & TCP_FLAGS_MASK,
-                         ntohs(m->tcp_flags) & TCP_FLAGS_MASK);
-    }
-
-    if (s->length > start) {
-        ds_chomp(s, ',');
-    }
-}
-
-/* Returns 'match' as text (the caller frees it). */
-char *
-match_to_string(const struct match *match, int priority)
-{
-    struct ds s = DS_EMPTY_INITIALIZER;
-    match_format(match, NULL, &s, priority, 32768);
-    return ds_steal_cstr(&s);
 }
