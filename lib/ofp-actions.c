@@ -11,6 +11,17 @@
 #include "dynamic-string.h"
 #include "util.h"
 
+static const char *const ofpact_names[OFPACT_N_TYPES] = {
+#define OFPACT_NAME(ENUM, STRUCT, TAIL, NAME) [OFPACT_##ENUM] = NAME,
+    OFPACTS(OFPACT_NAME)
+#undef OFPACT_NAME
+};
+
+static enum ofperr
+decode_ofp10(const uint8_t *a, size_t len, struct ofpbuf *ofpacts);
+static void encode_ofp10(const struct ofpact *a, struct ofpbuf *msg);
+static void format_action(const struct ofpact *a, struct ds *s);
+
 /* Appends a zeroed action of 'type', 'len' bytes (padded), to 'ofpacts'. */
 void *
 ofpact_put(struct ofpbuf *ofpacts, enum ofpact_type type, size_t len)
@@ -39,12 +50,6 @@ ofpact_finish(struct ofpbuf *ofpacts, struct ofpact *ofpact)
     return ofpacts->header;
 }
 
-static const char *const ofpact_names[OFPACT_N_TYPES] = {
-#define OFPACT_NAME(ENUM, STRUCT, TAIL, NAME) [OFPACT_##ENUM] = NAME,
-    OFPACTS(OFPACT_NAME)
-#undef OFPACT_NAME
-};
-
 /* Returns the ovs-actions(7) keyword of 'type'. */
 const char *
 ofpact_name(enum ofpact_type type)
@@ -59,6 +64,94 @@ ofpact_is_instruction(enum ofpact_type type)
 {
     return (type == OFPACT_CLEAR_ACTIONS || type == OFPACT_WRITE_ACTIONS
             || type == OFPACT_WRITE_METADATA || type == OFPACT_GOTO_TABLE);
+}
+
+/* Decodes actions from the wire (see the header).  OpenFlow 1.0 actions
+ * and the Nicira extensions are decoded; other versions' actions are not
+ * yet (OFPERR_OFPBAC_BAD_TYPE). */
+enum ofperr
+ofpacts_pull_openflow_actions(struct ofpbuf *msg, unsigned int actions_len,
+                              enum ofp_version version,
+                              struct ofpbuf *ofpacts)
+{
+    size_t start = ofpacts->size;
+
+    if (actions_len % 8) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    } else if (!actions_len) {
+        return 0;
+    }
+    const uint8_t *p = ofpbuf_try_pull(msg, actions_len);
+    if (!p) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+
+    enum ofperr error = 0;
+    for (size_t ofs = 0; ofs < actions_len && !error; ) {
+        size_t left = actions_len - ofs;
+        size_t len = left >= 4 ? ofp_get_be16(p + ofs + 2) : 0;
+
+        if (len < 8 || len % 8 || len > left) {
+            error = OFPERR_OFPBAC_BAD_LEN;
+            break;
+        }
+        error = (version == OFP10_VERSION
+                 ? decode_ofp10(p + ofs, len, ofpacts)
+                 : OFPERR_OFPBAC_BAD_TYPE);
+        ofs += len;
+    }
+    if (error) {
+        ofpacts->size = start;
+    }
+    return error;
+}
+
+/* Instructions are not decoded yet. */
+enum ofperr
+ofpacts_pull_openflow_instructions(struct ofpbuf *msg DPS_UNUSED,
+                                   unsigned int instructions_len DPS_UNUSED,
+                                   enum ofp_version version DPS_UNUSED,
+                                   struct ofpbuf *ofpacts DPS_UNUSED)
+{
+    return OFPERR_OFPBIC_UNKNOWN_INST;
+}
+
+/* Encodes 'ofpacts' as OpenFlow 1.0 actions (see the header); other
+ * versions are not encoded yet. */
+size_t
+ofpacts_put_openflow_actions(const struct ofpact ofpacts[],
+                             size_t ofpacts_len, struct ofpbuf *msg,
+                             enum ofp_version version)
+{
+    size_t start = msg->size;
+    const struct ofpact *a;
+
+    if (version == OFP10_VERSION) {
+        OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
+            encode_ofp10(a, msg);
+        }
+    }
+    return msg->size - start;
+}
+
+/* Appends 'ofpacts' in ovs-actions(7) syntax (see the header). */
+void
+ofpacts_format(const struct ofpact ofpacts[], size_t ofpacts_len,
+               const struct ofputil_port_map *port_map DPS_UNUSED,
+               struct ds *s)
+{
+    const struct ofpact *a;
+
+    if (!ofpacts_len) {
+        ds_put_cstr(s, "drop");
+        return;
+    }
+    OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
+        if (a != ofpacts) {
+            ds_put_char(s, ',');
+        }
+        format_action(a, s);
+    }
 }
 
 /* True if the two lists are byte-for-byte the same. */
@@ -308,56 +401,6 @@ decode_ofp10(const uint8_t *a, size_t len, struct ofpbuf *ofpacts)
     }
 }
 
-/* Decodes actions from the wire (see the header).  OpenFlow 1.0 actions
- * and the Nicira extensions are decoded; other versions' actions are not
- * yet (OFPERR_OFPBAC_BAD_TYPE). */
-enum ofperr
-ofpacts_pull_openflow_actions(struct ofpbuf *msg, unsigned int actions_len,
-                              enum ofp_version version,
-                              struct ofpbuf *ofpacts)
-{
-    size_t start = ofpacts->size;
-
-    if (actions_len % 8) {
-        return OFPERR_OFPBRC_BAD_LEN;
-    } else if (!actions_len) {
-        return 0;
-    }
-    const uint8_t *p = ofpbuf_try_pull(msg, actions_len);
-    if (!p) {
-        return OFPERR_OFPBRC_BAD_LEN;
-    }
-
-    enum ofperr error = 0;
-    for (size_t ofs = 0; ofs < actions_len && !error; ) {
-        size_t left = actions_len - ofs;
-        size_t len = left >= 4 ? ofp_get_be16(p + ofs + 2) : 0;
-
-        if (len < 8 || len % 8 || len > left) {
-            error = OFPERR_OFPBAC_BAD_LEN;
-            break;
-        }
-        error = (version == OFP10_VERSION
-                 ? decode_ofp10(p + ofs, len, ofpacts)
-                 : OFPERR_OFPBAC_BAD_TYPE);
-        ofs += len;
-    }
-    if (error) {
-        ofpacts->size = start;
-    }
-    return error;
-}
-
-/* Instructions are not decoded yet. */
-enum ofperr
-ofpacts_pull_openflow_instructions(struct ofpbuf *msg DPS_UNUSED,
-                                   unsigned int instructions_len DPS_UNUSED,
-                                   enum ofp_version version DPS_UNUSED,
-                                   struct ofpbuf *ofpacts DPS_UNUSED)
-{
-    return OFPERR_OFPBIC_UNKNOWN_INST;
-}
-
 static uint8_t *
 put_action(struct ofpbuf *msg, uint16_t type, size_t len)
 {
@@ -480,24 +523,6 @@ encode_ofp10(const struct ofpact *a, struct ofpbuf *msg)
         /* Not expressible in OpenFlow 1.0 (or not yet encoded). */
         break;
     }
-}
-
-/* Encodes 'ofpacts' as OpenFlow 1.0 actions (see the header); other
- * versions are not encoded yet. */
-size_t
-ofpacts_put_openflow_actions(const struct ofpact ofpacts[],
-                             size_t ofpacts_len, struct ofpbuf *msg,
-                             enum ofp_version version)
-{
-    size_t start = msg->size;
-    const struct ofpact *a;
-
-    if (version == OFP10_VERSION) {
-        OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
-            encode_ofp10(a, msg);
-        }
-    }
-    return msg->size - start;
 }
 
 static const char *const reason_names[OFPR_N_REASONS] = {
@@ -712,25 +737,5 @@ format_action(const struct ofpact *a, struct ds *s)
     case OFPACT_N_TYPES:
         ds_put_format(s, "<%s>", ofpact_name(a->type));
         break;
-    }
-}
-
-/* Appends 'ofpacts' in ovs-actions(7) syntax (see the header). */
-void
-ofpacts_format(const struct ofpact ofpacts[], size_t ofpacts_len,
-               const struct ofputil_port_map *port_map DPS_UNUSED,
-               struct ds *s)
-{
-    const struct ofpact *a;
-
-    if (!ofpacts_len) {
-        ds_put_cstr(s, "drop");
-        return;
-    }
-    OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
-        if (a != ofpacts) {
-            ds_put_char(s, ',');
-        }
-        format_action(a, s);
     }
 }
