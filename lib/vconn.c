@@ -55,6 +55,8 @@ static int do_recv(struct vconn *, struct ofpbuf **);
 static void queue(struct vconn *, struct ofpbuf *);
 static void flush(struct vconn *);
 
+static void handle_hello(struct vconn *vconn, struct ofpbuf *b);
+
 /* Returns 0 if 'name' is a valid active connection name, else an errno. */
 int
 vconn_verify_name(const char *name)
@@ -132,91 +134,6 @@ vconn_get_version(const struct vconn *vconn)
     return vconn->version;
 }
 
-static void
-vconn_fail(struct vconn *vconn, int error)
-{
-    if (vconn->state != VCS_DISCONNECTED) {
-        vconn->state = VCS_DISCONNECTED;
-        vconn->error = error;
-    }
-}
-
-/* Appends 'bitmap' as OVS words it in negotiation failures: "version
- * 0x04" or "versions 0x01, 0x04 and 0x05". */
-static void
-put_version_bitmap(struct ds *s, uint32_t bitmap)
-{
-    int n = __builtin_popcount(bitmap);
-
-    ds_put_cstr(s, n == 1 ? "version " : "versions ");
-    for (int v = 0, i = 0; v < 32; v++) {
-        if (bitmap & (1u << v)) {
-            if (i) {
-                ds_put_cstr(s, i == n - 1 ? " and " : ", ");
-            }
-            ds_put_format(s, "0x%02x", v);
-            i++;
-        }
-    }
-}
-
-static void
-send_incompatible(struct vconn *vconn, uint32_t theirs)
-{
-    struct ds ours_s = DS_EMPTY_INITIALIZER;
-    struct ds theirs_s = DS_EMPTY_INITIALIZER;
-
-    put_version_bitmap(&ours_s, vconn->allowed_versions);
-    put_version_bitmap(&theirs_s, theirs);
-    VLOG_WARN_RL(&rl, "%s: version negotiation failed (we support %s, "
-                 "peer supports %s)", vconn->name, ds_cstr(&ours_s),
-                 ds_cstr(&theirs_s));
-
-    char *text = xasprintf("We support %s, you support %s, no common "
-                           "versions.", ds_cstr(&ours_s),
-                           ds_cstr(&theirs_s));
-    int version = ofputil_bitmap_max_version(vconn->allowed_versions);
-    queue(vconn, ofperr_encode_hello(OFPERR_OFPHFC_INCOMPATIBLE, version,
-                                     text));
-    flush(vconn);
-    free(text);
-    ds_destroy(&theirs_s);
-    ds_destroy(&ours_s);
-}
-
-/* Handles the peer's first message 'b' (which it frees). */
-static void
-handle_hello(struct vconn *vconn, struct ofpbuf *b)
-{
-    const struct ofp_header *oh = b->data;
-    uint32_t theirs;
-
-    if (oh->type == 0) {
-        ofputil_decode_hello(oh, &theirs);
-        int version = ofputil_negotiate(vconn->allowed_versions, theirs);
-        if (version) {
-            vconn->version = version;
-            vconn->state = VCS_CONNECTED;
-            VLOG_DBG("%s: negotiated OpenFlow version 0x%02x", vconn->name,
-                     version);
-        } else {
-            send_incompatible(vconn, theirs);
-            vconn_fail(vconn, EPROTO);
-        }
-    } else if (oh->type == 1 && ntohs(oh->length) >= 12) {
-        char *s = ofp_to_string(oh, ntohs(oh->length), 0);
-        VLOG_WARN_RL(&rl, "%s: received error instead of hello: %s",
-                     vconn->name, s);
-        free(s);
-        vconn_fail(vconn, EPROTO);
-    } else {
-        VLOG_WARN_RL(&rl, "%s: received message of type %d instead of "
-                     "hello", vconn->name, oh->type);
-        vconn_fail(vconn, EPROTO);
-    }
-    ofpbuf_delete(b);
-}
-
 /* Advances the connection: stream connect, hello exchange.  Returns 0 once
  * connected, EAGAIN while in progress, else the error that ended it. */
 int
@@ -287,51 +204,6 @@ vconn_recv(struct vconn *vconn, struct ofpbuf **msgp)
     return error;
 }
 
-/* Reads from the stream until one whole message is in 'vconn->rx'. */
-static int
-do_recv(struct vconn *vconn, struct ofpbuf **msgp)
-{
-    if (!vconn->rx) {
-        vconn->rx = ofpbuf_new(1024);
-    }
-
-    struct ofpbuf *rx = vconn->rx;
-    for (;;) {
-        size_t want = sizeof(struct ofp_header);
-        if (rx->size >= want) {
-            const struct ofp_header *oh = rx->data;
-            want = ntohs(oh->length);
-            if (want < sizeof *oh) {
-                VLOG_WARN_RL(&rl, "%s: received too-short OpenFlow message "
-                             "(length %zu)", vconn->name, want);
-                return EPROTO;
-            }
-        }
-        if (rx->size == want) {
-            *msgp = rx;
-            vconn->rx = NULL;
-            return 0;
-        }
-
-        ofpbuf_prealloc_tailroom(rx, want - rx->size);
-        ssize_t n = stream_recv(vconn->stream, ofpbuf_tail(rx),
-                                want - rx->size);
-        if (n > 0) {
-            rx->size += n;
-        } else if (n == 0) {
-            if (rx->size) {
-                VLOG_WARN_RL(&rl, "%s: connection dropped mid-message",
-                             vconn->name);
-            }
-            return EOF;
-        } else if (n == -EAGAIN) {
-            return EAGAIN;
-        } else {
-            return -n;
-        }
-    }
-}
-
 /* Queues 'msg' (which it takes over) to send.  Returns 0, or the error
  * that ended the connection (the message is then dropped), or EAGAIN
  * before negotiation is over (the message is kept by the caller then). */
@@ -346,33 +218,6 @@ vconn_send(struct vconn *vconn, struct ofpbuf *msg)
     queue(vconn, msg);
     flush(vconn);
     return vconn->state == VCS_DISCONNECTED ? vconn->error : 0;
-}
-
-static void
-queue(struct vconn *vconn, struct ofpbuf *msg)
-{
-    ds_put_buffer(&vconn->tx, msg->data, msg->size);
-    ofpbuf_delete(msg);
-}
-
-static void
-flush(struct vconn *vconn)
-{
-    while (vconn->tx_ofs < vconn->tx.length) {
-        ssize_t n = stream_send(vconn->stream,
-                                vconn->tx.string + vconn->tx_ofs,
-                                vconn->tx.length - vconn->tx_ofs);
-        if (n > 0) {
-            vconn->tx_ofs += n;
-        } else {
-            if (n != -EAGAIN) {
-                vconn_fail(vconn, -n);
-            }
-            return;
-        }
-    }
-    ds_clear(&vconn->tx);
-    vconn->tx_ofs = 0;
 }
 
 /* Returns the bytes queued but not yet sent. */
@@ -669,4 +514,161 @@ pvconn_close(struct pvconn *pvconn)
         pstream_close(pvconn->pstream);
         free(pvconn);
     }
+}
+
+static void
+vconn_fail(struct vconn *vconn, int error)
+{
+    if (vconn->state != VCS_DISCONNECTED) {
+        vconn->state = VCS_DISCONNECTED;
+        vconn->error = error;
+    }
+}
+
+/* Appends 'bitmap' as OVS words it in negotiation failures: "version
+ * 0x04" or "versions 0x01, 0x04 and 0x05". */
+static void
+put_version_bitmap(struct ds *s, uint32_t bitmap)
+{
+    int n = __builtin_popcount(bitmap);
+
+    ds_put_cstr(s, n == 1 ? "version " : "versions ");
+    for (int v = 0, i = 0; v < 32; v++) {
+        if (bitmap & (1u << v)) {
+            if (i) {
+                ds_put_cstr(s, i == n - 1 ? " and " : ", ");
+            }
+            ds_put_format(s, "0x%02x", v);
+            i++;
+        }
+    }
+}
+
+static void
+send_incompatible(struct vconn *vconn, uint32_t theirs)
+{
+    struct ds ours_s = DS_EMPTY_INITIALIZER;
+    struct ds theirs_s = DS_EMPTY_INITIALIZER;
+
+    put_version_bitmap(&ours_s, vconn->allowed_versions);
+    put_version_bitmap(&theirs_s, theirs);
+    VLOG_WARN_RL(&rl, "%s: version negotiation failed (we support %s, "
+                 "peer supports %s)", vconn->name, ds_cstr(&ours_s),
+                 ds_cstr(&theirs_s));
+
+    char *text = xasprintf("We support %s, you support %s, no common "
+                           "versions.", ds_cstr(&ours_s),
+                           ds_cstr(&theirs_s));
+    int version = ofputil_bitmap_max_version(vconn->allowed_versions);
+    queue(vconn, ofperr_encode_hello(OFPERR_OFPHFC_INCOMPATIBLE, version,
+                                     text));
+    flush(vconn);
+    free(text);
+    ds_destroy(&theirs_s);
+    ds_destroy(&ours_s);
+}
+
+/* Handles the peer's first message 'b' (which it frees). */
+static void
+handle_hello(struct vconn *vconn, struct ofpbuf *b)
+{
+    const struct ofp_header *oh = b->data;
+    uint32_t theirs;
+
+    if (oh->type == 0) {
+        ofputil_decode_hello(oh, &theirs);
+        int version = ofputil_negotiate(vconn->allowed_versions, theirs);
+        if (version) {
+            vconn->version = version;
+            vconn->state = VCS_CONNECTED;
+            VLOG_DBG("%s: negotiated OpenFlow version 0x%02x", vconn->name,
+                     version);
+        } else {
+            send_incompatible(vconn, theirs);
+            vconn_fail(vconn, EPROTO);
+        }
+    } else if (oh->type == 1 && ntohs(oh->length) >= 12) {
+        char *s = ofp_to_string(oh, ntohs(oh->length), 0);
+        VLOG_WARN_RL(&rl, "%s: received error instead of hello: %s",
+                     vconn->name, s);
+        free(s);
+        vconn_fail(vconn, EPROTO);
+    } else {
+        VLOG_WARN_RL(&rl, "%s: received message of type %d instead of "
+                     "hello", vconn->name, oh->type);
+        vconn_fail(vconn, EPROTO);
+    }
+    ofpbuf_delete(b);
+}
+
+/* Reads from the stream until one whole message is in 'vconn->rx'. */
+static int
+do_recv(struct vconn *vconn, struct ofpbuf **msgp)
+{
+    if (!vconn->rx) {
+        vconn->rx = ofpbuf_new(1024);
+    }
+
+    struct ofpbuf *rx = vconn->rx;
+    for (;;) {
+        size_t want = sizeof(struct ofp_header);
+        if (rx->size >= want) {
+            const struct ofp_header *oh = rx->data;
+            want = ntohs(oh->length);
+            if (want < sizeof *oh) {
+                VLOG_WARN_RL(&rl, "%s: received too-short OpenFlow message "
+                             "(length %zu)", vconn->name, want);
+                return EPROTO;
+            }
+        }
+        if (rx->size == want) {
+            *msgp = rx;
+            vconn->rx = NULL;
+            return 0;
+        }
+
+        ofpbuf_prealloc_tailroom(rx, want - rx->size);
+        ssize_t n = stream_recv(vconn->stream, ofpbuf_tail(rx),
+                                want - rx->size);
+        if (n > 0) {
+            rx->size += n;
+        } else if (n == 0) {
+            if (rx->size) {
+                VLOG_WARN_RL(&rl, "%s: connection dropped mid-message",
+                             vconn->name);
+            }
+            return EOF;
+        } else if (n == -EAGAIN) {
+            return EAGAIN;
+        } else {
+            return -n;
+        }
+    }
+}
+
+static void
+queue(struct vconn *vconn, struct ofpbuf *msg)
+{
+    ds_put_buffer(&vconn->tx, msg->data, msg->size);
+    ofpbuf_delete(msg);
+}
+
+static void
+flush(struct vconn *vconn)
+{
+    while (vconn->tx_ofs < vconn->tx.length) {
+        ssize_t n = stream_send(vconn->stream,
+                                vconn->tx.string + vconn->tx_ofs,
+                                vconn->tx.length - vconn->tx_ofs);
+        if (n > 0) {
+            vconn->tx_ofs += n;
+        } else {
+            if (n != -EAGAIN) {
+                vconn_fail(vconn, -n);
+            }
+            return;
+        }
+    }
+    ds_clear(&vconn->tx);
+    vconn->tx_ofs = 0;
 }
