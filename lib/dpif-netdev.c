@@ -101,18 +101,14 @@ stat_add(struct dp_netdev_pmd *pmd, enum pmd_stat_type t, uint64_t n)
     __atomic_store_n(&pmd->stats[t], pmd->stats[t] + n, __ATOMIC_RELAXED);
 }
 
-static struct dp_netdev_pmd *
-dp_all_threads(const struct dp_netdev *dp, size_t i)
-{
-    return i < dp->n_pmds ? dp->pmds[i] : dp->main_pmd;
-}
-
 #define DP_FOR_EACH_THREAD(PMD, DP)                                     \
     for (size_t i__ = 0;                                                \
          i__ <= (DP)->n_pmds && ((PMD) = dp_all_threads(DP, i__), true); \
          i__++)
 
 /* Static helpers used above their definitions. */
+static struct dp_netdev_pmd *dp_all_threads(const struct dp_netdev *,
+                                            size_t i);
 static void config_error(struct ds *errors, const char *format, ...)
     DPS_PRINTF_FORMAT(2, 3);
 static bool parse_cpu_mask(const char *mask);
@@ -1385,6 +1381,12 @@ assign_rxqs(struct dp_netdev *dp)
 }
 
 /* Threads. */
+
+static struct dp_netdev_pmd *
+dp_all_threads(const struct dp_netdev *dp, size_t i)
+{
+    return i < dp->n_pmds ? dp->pmds[i] : dp->main_pmd;
+}
 
 static unsigned int
 rcu_id_alloc(struct dp_netdev *dp)
