@@ -92,6 +92,8 @@ EXTRA_DIST += tests/perf/kernel-tcp.sh tests/perf/csum-gain
 EXTRA_DIST += tests/ofp-print-corpus.txt tests/ofp-actions-corpus.txt
 EXTRA_DIST += tests/ofproto-send.py
 EXTRA_DIST += tests/lsan.supp
+# STYLE.md's function order (run by tests/build.at).
+EXTRA_DIST += tests/check-function-order
 TESTSUITE = $(srcdir)/tests/testsuite
 AUTOTEST_PATH = utilities:ovsdb:vswitchd:tests
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/package.m4 tests/atlocal.in
