@@ -7,6 +7,7 @@ EXTRA_DIST += \
 	Documentation/internals/layers.rst \
 	Documentation/intro/install.rst \
 	Documentation/topics/packaging.rst \
+	Documentation/topics/qos.rst \
 	Documentation/topics/testing.rst \
 	Documentation/topics/logging.rst \
 	Documentation/topics/unixctl.rst \

@@ -63,7 +63,8 @@ VLOG_DEFINE_THIS_MODULE(netdev_dpdk);
  * room for one VLAN tag. */
 #define MTU_TO_FRAME_LEN(MTU) ((MTU) + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
 
-/* Counters the port keeps in software, Interface:statistics names. */
+/* Counters the port keeps in software, Interface:statistics names.  The
+ * QoS ones stay 0 here: lib/netdev.c adds the policers' drops to them. */
 #define NETDEV_DPDK_SW_STATS                    \
     SW_STAT(ovs_rx_qos_drops)                   \
     SW_STAT(ovs_tx_failure_drops)               \
@@ -1434,6 +1435,7 @@ netdev_dpdk_get_numa_id(const struct netdev *netdev)
 static const struct netdev_class dpdk_class = {
     .type = "dpdk",
     .is_pmd = true,
+    .has_qos = true,
     .flow_api = &netdev_offload_dpdk,
     .alloc = netdev_dpdk_alloc,
     .construct = netdev_dpdk_construct,

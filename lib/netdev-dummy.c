@@ -890,10 +890,11 @@ netdev_dummy_rxq_wait(struct netdev_rxq *rxq)
 
 /* Classes. */
 
-#define NETDEV_DUMMY_CLASS(TYPE, IS_PMD, FLOW_API)              \
+#define NETDEV_DUMMY_CLASS(TYPE, IS_PMD, HAS_QOS, FLOW_API)     \
     {                                                           \
         .type = TYPE,                                           \
         .is_pmd = IS_PMD,                                       \
+        .has_qos = HAS_QOS,                                     \
         .alloc = netdev_dummy_alloc,                            \
         .construct = netdev_dummy_construct,                    \
         .destruct = netdev_dummy_destruct,                      \
@@ -923,18 +924,18 @@ netdev_dummy_rxq_wait(struct netdev_rxq *rxq)
     }
 
 static const struct netdev_class dummy_class
-    = NETDEV_DUMMY_CLASS("dummy", false, &netdev_offload_dummy);
+    = NETDEV_DUMMY_CLASS("dummy", false, true, &netdev_offload_dummy);
 static const struct netdev_class dummy_pmd_class
-    = NETDEV_DUMMY_CLASS("dummy-pmd", true, &netdev_offload_dummy);
+    = NETDEV_DUMMY_CLASS("dummy-pmd", true, true, &netdev_offload_dummy);
 static const struct netdev_class dummy_internal_class
-    = NETDEV_DUMMY_CLASS("dummy-internal", false,
+    = NETDEV_DUMMY_CLASS("dummy-internal", false, false,
                          &netdev_offload_dummy);
 
 /* The bridge's local port in tests (--enable-dummy): a dummy port, as in
  * Open vSwitch's test datapath.  Without --enable-dummy, "internal" ports
  * are tap devices (lib/netdev-tap.c). */
 static const struct netdev_class internal_class
-    = NETDEV_DUMMY_CLASS("internal", false, &netdev_offload_dummy);
+    = NETDEV_DUMMY_CLASS("internal", false, false, &netdev_offload_dummy);
 
 /* unixctl commands. */
 

@@ -85,6 +85,11 @@ struct netdev {
      * be completed (lib/dp-packet-csum.h).  Reported as
      * Interface:statistics:ovs_tx_invalid_hwol_drops. */
     uint64_t tx_csum_drops;             /* Atomic. */
+
+    /* The port's policers (lib/netdev-qos.h), for a class with 'has_qos':
+     * created by lib/netdev.c when QoS or ingress policing is first set,
+     * freed with the netdev.  NULL until then.  Atomic pointer. */
+    struct netdev_qos *qos;
 };
 
 struct netdev_rxq {
@@ -100,6 +105,14 @@ struct netdev_class {
      * if the main thread polls them (and 'rxq_wait' must then be
      * implemented). */
     bool is_pmd;
+
+    /* True if lib/netdev.c is to run the policers of lib/netdev-qos.h on
+     * this class's ports (Port:qos of type egress-policer or trtcm-policer,
+     * Interface:ingress_policing_*): in netdev_send(), before 'send', and
+     * in netdev_rxq_recv(), after 'rxq_recv'.  The class only reports the
+     * drops, which netdev_get_custom_stats() adds to its
+     * ovs_tx_qos_drops and ovs_rx_qos_drops (or adds those counters). */
+    bool has_qos;
 
     /* Optional.  Called once, on registration. */
     int (*init)(void);

@@ -100,8 +100,9 @@ COVERAGE_DEFINE(vhost_notification);
      | (1ULL << VIRTIO_NET_F_HOST_TSO6))
 
 /* Counters of dpswitch's own (Interface:statistics), in the order they are
- * shown.  The ones without a source here stay 0, as in Open vSwitch for a
- * port without QoS or hardware offload. */
+ * shown.  The ones without a source here stay 0 here: lib/netdev.c adds the
+ * policers' drops to ovs_rx_qos_drops and ovs_tx_qos_drops and its own
+ * checksum drops to ovs_tx_invalid_hwol_drops. */
 #define VHOST_SW_STATS                          \
     VHOST_SW_STAT(ovs_rx_qos_drops)             \
     VHOST_SW_STAT(ovs_tx_failure_drops)         \
@@ -1387,6 +1388,7 @@ vhost_tx_caps_from_features(uint64_t features)
 #define VHOST_CLASS(TYPE)                                       \
     .type = TYPE,                                               \
     .is_pmd = true,                                             \
+    .has_qos = true,                                            \
     .alloc = netdev_vhost_alloc,                                \
     .construct = netdev_vhost_construct,                        \
     .destruct = netdev_vhost_destruct,                          \

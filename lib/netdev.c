@@ -19,6 +19,7 @@
 #include "dynamic-string.h"
 #include "latch.h"
 #include "netdev-provider.h"
+#include "netdev-qos.h"
 #include "poll-loop.h"
 #include "smap.h"
 #include "unixctl.h"
@@ -66,6 +67,10 @@ static int netdev_send__(struct netdev *, int qid, struct dp_packet_batch *,
 static int netdev_send_segments(struct netdev *, int qid,
                                 struct dp_packet_batch *, size_t n_ready,
                                 struct dp_packet *, bool concurrent_txq);
+static void netdev_add_custom_counter(struct netdev_custom_stats *,
+                                      const char *key, uint64_t value,
+                                      bool always);
+static struct netdev_qos *netdev_qos_state(struct netdev *);
 static void netdev_add_invalid_hwol_drops(const struct netdev *,
                                           struct netdev_custom_stats *);
 static void reconf_init(void);
@@ -647,8 +652,21 @@ netdev_get_stats(const struct netdev *netdev, struct netdev_stats *stats)
                  : EOPNOTSUPP);
     uint64_t drops = __atomic_load_n(&netdev->tx_linearize_drops,
                                      __ATOMIC_RELAXED);
+    const struct netdev_qos *qos = __atomic_load_n(&netdev->qos,
+                                                   __ATOMIC_ACQUIRE);
+    uint64_t rx_qos_drops = 0;
+
+    if (qos) {
+        uint64_t tx_qos_drops;
+
+        netdev_qos_get_drops(qos, &tx_qos_drops, &rx_qos_drops);
+        drops += tx_qos_drops;
+    }
     if (!error && drops && stats->tx_dropped != UINT64_MAX) {
         stats->tx_dropped += drops;
+    }
+    if (!error && rx_qos_drops && stats->rx_dropped != UINT64_MAX) {
+        stats->rx_dropped += rx_qos_drops;
     }
     return error;
 }
@@ -656,7 +674,10 @@ netdev_get_stats(const struct netdev *netdev, struct netdev_stats *stats)
 /* Stores the class's extra counters in '*stats' (which the caller frees
  * with netdev_custom_stats_destroy()), followed by
  * "ovs_tx_linearize_drops" for a netdev that has custom counters or has
- * dropped chains. */
+ * dropped chains.  The policers' drops go to the class's
+ * "ovs_tx_qos_drops" and "ovs_rx_qos_drops", added if the class has none
+ * and QoS or policing was ever set on the netdev.  tx_dropped and
+ * rx_dropped (netdev_get_stats()) include them, as in Open vSwitch. */
 int
 netdev_get_custom_stats(const struct netdev *netdev,
                         struct netdev_custom_stats *stats)
@@ -678,6 +699,18 @@ netdev_get_custom_stats(const struct netdev *netdev,
         netdev_custom_stats_add(stats, "ovs_tx_linearize_drops", drops);
     }
     netdev_add_invalid_hwol_drops(netdev, stats);
+
+    const struct netdev_qos *qos = __atomic_load_n(&netdev->qos,
+                                                   __ATOMIC_ACQUIRE);
+    if (qos) {
+        uint64_t tx_qos_drops, rx_qos_drops;
+
+        netdev_qos_get_drops(qos, &tx_qos_drops, &rx_qos_drops);
+        netdev_add_custom_counter(stats, "ovs_rx_qos_drops", rx_qos_drops,
+                                  true);
+        netdev_add_custom_counter(stats, "ovs_tx_qos_drops", tx_qos_drops,
+                                  true);
+    }
     return error;
 }
 
@@ -725,6 +758,77 @@ uint32_t
 netdev_get_tx_caps(const struct netdev *netdev)
 {
     return __atomic_load_n(&netdev->tx_caps, __ATOMIC_RELAXED);
+}
+
+/* Quality of service. */
+
+/* True if the class of 'netdev' runs policers (its 'has_qos'). */
+bool
+netdev_has_qos(const struct netdev *netdev)
+{
+    return netdev->netdev_class->has_qos;
+}
+
+/* Sets the egress QoS of 'netdev' (see netdev_qos_set()): 'type' ("" or
+ * NULL for none) with the QoS row's other_config 'details' and its
+ * 'n_queues' Queue rows 'queues'.  Returns 0, EOPNOTSUPP (a class without
+ * QoS, or an unknown type) or EINVAL (bad values: the port is then left
+ * without egress QoS). */
+int
+netdev_set_qos(struct netdev *netdev, const char *type,
+               const struct smap *details,
+               const struct netdev_qos_queue *queues, size_t n_queues)
+{
+    bool wanted = type && type[0];
+
+    if (!netdev->netdev_class->has_qos) {
+        return wanted ? EOPNOTSUPP : 0;
+    }
+    if (!wanted && !netdev->qos) {
+        return 0;
+    }
+    return netdev_qos_set(netdev_qos_state(netdev), type, details, queues,
+                          n_queues);
+}
+
+/* Sets the ingress policing of 'netdev' from the Interface's
+ * ingress_policing_rate (kbit/s), _burst (kbit), _kpkts_rate and
+ * _kpkts_burst (see netdev_qos_set_policing()).  Returns 0, EOPNOTSUPP for
+ * a nonzero rate on a class without QoS, or EINVAL. */
+int
+netdev_set_policing(struct netdev *netdev, uint32_t kbits_rate,
+                    uint32_t kbits_burst, uint32_t kpkts_rate,
+                    uint32_t kpkts_burst)
+{
+    bool wanted = kbits_rate || kpkts_rate;
+
+    if (!netdev->netdev_class->has_qos) {
+        return wanted ? EOPNOTSUPP : 0;
+    }
+    if (!wanted && !netdev->qos) {
+        return 0;
+    }
+    return netdev_qos_set_policing(netdev_qos_state(netdev), kbits_rate,
+                                   kbits_burst, kpkts_rate, kpkts_burst);
+}
+
+/* Appends the body of "ovs-appctl qos/show" for 'netdev' to 'ds'. */
+void
+netdev_format_qos(const struct netdev *netdev, struct ds *ds)
+{
+    netdev_qos_format(netdev->qos, netdev->name, ds);
+}
+
+/* Appends the body of "ovs-appctl qos/show-types" for 'netdev' to 'ds'. */
+void
+netdev_format_qos_types(const struct netdev *netdev, struct ds *ds)
+{
+    if (netdev->netdev_class->has_qos) {
+        netdev_qos_format_types(ds);
+    } else {
+        ds_put_format(ds, "No QoS types supported for interface: %s\n",
+                      netdev->name);
+    }
 }
 
 /* Receive. */
@@ -784,7 +888,14 @@ netdev_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
     dp_packet_batch_init(batch);
     error = rxq->netdev->netdev_class->rxq_recv(rxq, batch, qfill);
     if (!error) {
+        struct netdev_qos *qos = __atomic_load_n(&rxq->netdev->qos,
+                                                 __ATOMIC_ACQUIRE);
+
         COVERAGE_ADD(netdev_received, batch->count);
+        if (unlikely(qos != NULL) && netdev_qos_ingress_on(qos)
+            && netdev_qos_ingress(qos, batch) && !batch->count) {
+            return EAGAIN;
+        }
         if (DP_PACKET_ASAN) {
             /* Every class receives through here: guard zones on all. */
             for (size_t i = 0; i < batch->count; i++) {
@@ -1123,6 +1234,8 @@ netdev_destroy(struct netdev *netdev)
         }
     }
     netdev->netdev_class->destruct(netdev);
+    netdev_qos_destroy(netdev->qos);
+    netdev->qos = NULL;
     free(netdev->name);
     netdev->name = NULL;
     netdev->netdev_class->dealloc(netdev);
@@ -1147,6 +1260,11 @@ netdev_send__(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
 {
     if (netdev->n_txq > 0 && (qid < 0 || qid >= netdev->n_txq)) {
         qid = (qid < 0 ? 0 : qid) % netdev->n_txq;
+    }
+    struct netdev_qos *qos = __atomic_load_n(&netdev->qos, __ATOMIC_ACQUIRE);
+    if (unlikely(qos != NULL) && netdev_qos_egress_on(qos)
+        && netdev_qos_egress(qos, batch) && !batch->count) {
+        return 0;
     }
     COVERAGE_ADD(netdev_sent, batch->count);
     if (DP_PACKET_ASAN) {
@@ -1243,26 +1361,44 @@ netdev_send_segments(struct netdev *netdev, int qid,
 
 /* Adds the packets netdev_send() dropped for a partial checksum it could
  * not complete to "ovs_tx_invalid_hwol_drops" in 'stats' (Open vSwitch's
- * counter of packets with offload requests that cannot be met): to the
- * class's own counter of that name if it has one, else as a new one when
- * there are drops or other counters. */
+ * counter of packets with offload requests that cannot be met). */
 static void
 netdev_add_invalid_hwol_drops(const struct netdev *netdev,
                               struct netdev_custom_stats *stats)
 {
-    static const char key[] = "ovs_tx_invalid_hwol_drops";
-    uint64_t drops = __atomic_load_n(&netdev->tx_csum_drops,
-                                     __ATOMIC_RELAXED);
+    netdev_add_custom_counter(stats, "ovs_tx_invalid_hwol_drops",
+                              __atomic_load_n(&netdev->tx_csum_drops,
+                                              __ATOMIC_RELAXED),
+                              false);
+}
 
+/* Adds 'value' to the counter called 'key' in 'stats' if the class has
+ * one, else appends it as a new counter if 'value' is nonzero or
+ * 'always'. */
+static void
+netdev_add_custom_counter(struct netdev_custom_stats *stats, const char *key,
+                          uint64_t value, bool always)
+{
     for (size_t i = 0; i < stats->n; i++) {
         if (!strcmp(stats->counters[i].name, key)) {
-            stats->counters[i].value += drops;
+            stats->counters[i].value += value;
             return;
         }
     }
-    if (drops) {
-        netdev_custom_stats_add(stats, key, drops);
+    if (value || always) {
+        netdev_custom_stats_add(stats, key, value);
     }
+}
+
+/* The policers of 'netdev', created on first use (main thread). */
+static struct netdev_qos *
+netdev_qos_state(struct netdev *netdev)
+{
+    if (!netdev->qos) {
+        __atomic_store_n(&netdev->qos, netdev_qos_create(),
+                         __ATOMIC_RELEASE);
+    }
+    return netdev->qos;
 }
 
 static void

@@ -177,6 +177,22 @@ int netdev_get_custom_stats(const struct netdev *,
 int netdev_get_status(const struct netdev *, struct smap *);
 uint32_t netdev_get_tx_caps(const struct netdev *);
 
+/* Quality of service: egress QoS and ingress policing, run by
+ * netdev_send() and netdev_rxq_recv() for classes with 'has_qos' (see
+ * lib/netdev-qos.h for the types and their parameters).  Without it,
+ * netdev_set_qos() of a type and netdev_set_policing() of a rate give
+ * EOPNOTSUPP. */
+struct netdev_qos_queue;
+bool netdev_has_qos(const struct netdev *);
+int netdev_set_qos(struct netdev *, const char *type,
+                   const struct smap *details,
+                   const struct netdev_qos_queue *queues, size_t n_queues);
+int netdev_set_policing(struct netdev *, uint32_t kbits_rate,
+                        uint32_t kbits_burst, uint32_t kpkts_rate,
+                        uint32_t kpkts_burst);
+void netdev_format_qos(const struct netdev *, struct ds *);
+void netdev_format_qos_types(const struct netdev *, struct ds *);
+
 /* Receive. */
 int netdev_rxq_open(struct netdev *, struct netdev_rxq **, int queue_id);
 void netdev_rxq_close(struct netdev_rxq *);

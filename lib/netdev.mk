@@ -12,6 +12,8 @@ lib_libdpswitch_dpif_a_SOURCES += \
 	lib/netdev-offload.h \
 	lib/netdev-offload-dummy.c \
 	lib/netdev-provider.h \
+	lib/netdev-qos.c \
+	lib/netdev-qos.h \
 	lib/netdev.c \
 	lib/netdev.h \
 	lib/pcap-file.c \

@@ -23,6 +23,7 @@
 #include "memory.h"
 #include "netdev.h"
 #include "netdev-dpdk.h"
+#include "netdev-qos.h"
 #include "netdev-vhost.h"
 #include "ofp-actions.h"
 #include "ofp-msgs.h"
@@ -89,6 +90,10 @@ struct port {
     struct smap other_config;   /* Interface:other_config. */
     int64_t mtu_request;        /* 0 for none. */
     char *mac_request;          /* Interface:mac or Bridge hwaddr, or NULL. */
+    char *qos_request;          /* Port:qos as text (port_qos_text()), or
+                                 * NULL for none. */
+    int64_t policing[4];        /* Interface:ingress_policing_rate, _burst,
+                                 * _kpkts_rate, _kpkts_burst. */
 
     /* What is running. */
     struct netdev *netdev;      /* NULL if the interface could not be set
@@ -100,6 +105,8 @@ struct port {
     char *mac_error;            /* Interface:mac (hwaddr) not applied. */
     char *oc_error;             /* other_config not (all) applied. */
     char *vlan_error;           /* What the VLAN settings had ignored. */
+    char *qos_error;            /* Port:qos not applied. */
+    char *policing_error;       /* Ingress policing not applied. */
     uint64_t change_seq;        /* Netdev change seq when last written. */
     uint64_t of_change_seq;     /* Netdev change seq OpenFlow last saw. */
     uint32_t of_config;         /* OpenFlow port config (OFPPC_*) but
@@ -244,9 +251,19 @@ static void clear_rejected_ifaces(void);
 static bool eth_addr_is_set(const struct eth_addr *);
 static bool eth_addr_same(const struct eth_addr *, const struct eth_addr *);
 static struct bridge *bridge_find(const char *name);
+struct port_want;
 static void port_destroy(struct port *);
+static void port_apply_qos(struct port *, const struct port_want *,
+                           bool force);
+static char *port_qos_text(const struct ovsrec_qos *);
+static void port_apply_policing(struct port *, const struct port_want *,
+                                bool force);
 static void register_columns(void);
 static void register_commands(void);
+static struct netdev *iface_netdev_or_reply(struct unixctl_conn *,
+                                            const char *name);
+static void qos_show_cb(struct unixctl_conn *, int argc, const char *argv[],
+                        void *aux);
 static void memory_report_cb(struct memory_report *, void *aux);
 static dp_upcall_cb upcall_cb;
 static int bridge_xlate(struct bridge *, const struct flow *key,
@@ -468,7 +485,7 @@ register_columns(void)
     static const enum ovsrec_port_column_id port_cols[] = {
         OVSREC_PORT_COL_NAME, OVSREC_PORT_COL_INTERFACES, OVSREC_PORT_COL_TAG,
         OVSREC_PORT_COL_TRUNKS, OVSREC_PORT_COL_VLAN_MODE,
-        OVSREC_PORT_COL_OTHER_CONFIG,
+        OVSREC_PORT_COL_OTHER_CONFIG, OVSREC_PORT_COL_QOS,
     };
     static const enum ovsrec_interface_column_id iface_cols[] = {
         OVSREC_INTERFACE_COL_NAME, OVSREC_INTERFACE_COL_TYPE,
@@ -481,6 +498,10 @@ register_columns(void)
         OVSREC_INTERFACE_COL_MAC_IN_USE, OVSREC_INTERFACE_COL_MTU,
         OVSREC_INTERFACE_COL_IFINDEX, OVSREC_INTERFACE_COL_STATUS,
         OVSREC_INTERFACE_COL_STATISTICS,
+        OVSREC_INTERFACE_COL_INGRESS_POLICING_RATE,
+        OVSREC_INTERFACE_COL_INGRESS_POLICING_BURST,
+        OVSREC_INTERFACE_COL_INGRESS_POLICING_KPKTS_RATE,
+        OVSREC_INTERFACE_COL_INGRESS_POLICING_KPKTS_BURST,
     };
 
     ovsrec_open_vswitch_add_table(idl);
@@ -499,6 +520,12 @@ register_columns(void)
     for (size_t i = 0; i < ARRAY_SIZE(iface_cols); i++) {
         ovsrec_interface_add_column(idl, iface_cols[i]);
     }
+    ovsrec_qos_add_table(idl);
+    ovsrec_qos_add_column(idl, OVSREC_QOS_COL_TYPE);
+    ovsrec_qos_add_column(idl, OVSREC_QOS_COL_OTHER_CONFIG);
+    ovsrec_qos_add_column(idl, OVSREC_QOS_COL_QUEUES);
+    ovsrec_queue_add_table(idl);
+    ovsrec_queue_add_column(idl, OVSREC_QUEUE_COL_OTHER_CONFIG);
 }
 
 /* ------------------------------------------------------------------------
@@ -891,6 +918,9 @@ port_destroy(struct port *port)
     free(port->mac_error);
     free(port->oc_error);
     free(port->vlan_error);
+    free(port->qos_request);
+    free(port->qos_error);
+    free(port->policing_error);
     free(port->trunks);
     free(port);
 }
@@ -995,6 +1025,100 @@ port_apply_settings(struct port *port, const struct port_want *pw,
         smap_swap(&oc, &port->other_config);
     }
     smap_destroy(&oc);
+
+    port_apply_qos(port, pw, force);
+    port_apply_policing(port, pw, force);
+}
+
+/* Applies Port:qos (egress-policer, trtcm-policer) when it changed or with
+ * 'force'.  A setting the netdev refuses is logged as Open vSwitch logs it,
+ * and kept for Interface:error; the port then has no egress QoS. */
+static void
+port_apply_qos(struct port *port, const struct port_want *pw, bool force)
+{
+    const struct ovsrec_qos *qos = pw->port_row->qos;
+    char *text = port_qos_text(qos);
+
+    if (!force && strings_equal(text, port->qos_request)) {
+        free(text);
+        return;
+    }
+
+    struct netdev_qos_queue *queues = NULL;
+    size_t n_queues = 0;
+    char *msg = NULL;
+    if (qos) {
+        queues = xcalloc(MAX(qos->n_queues, 1), sizeof *queues);
+        for (size_t i = 0; i < qos->n_queues; i++) {
+            queues[n_queues].queue_id = qos->key_queues[i];
+            queues[n_queues].details = &qos->value_queues[i]->other_config;
+            n_queues++;
+        }
+    }
+    int error = netdev_set_qos(port->netdev, qos ? qos->type : NULL,
+                               qos ? &qos->other_config : NULL,
+                               queues, n_queues);
+    if (error) {
+        msg = xasprintf("Failed to set QoS type %s on port %s: %s",
+                        qos->type, port->iface_name, util_strerror(error));
+        VLOG_ERR("%s", msg);
+    }
+    free(queues);
+    free(port->qos_error);
+    port->qos_error = msg;
+    free(port->qos_request);
+    port->qos_request = text;
+}
+
+/* A text that changes whenever what 'qos' asks for does, or NULL for no
+ * QoS: the type, other_config and each queue's number and other_config. */
+static char *
+port_qos_text(const struct ovsrec_qos *qos)
+{
+    if (!qos || !qos->type[0]) {
+        return NULL;
+    }
+
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    ds_put_format(&ds, "%s ", qos->type);
+    smap_format(&qos->other_config, &ds);
+    for (size_t i = 0; i < qos->n_queues; i++) {
+        ds_put_format(&ds, " %"PRId64"=", qos->key_queues[i]);
+        smap_format(&qos->value_queues[i]->other_config, &ds);
+    }
+    return ds_steal_cstr(&ds);
+}
+
+/* Applies the Interface's ingress_policing_* columns when they changed or
+ * with 'force'. */
+static void
+port_apply_policing(struct port *port, const struct port_want *pw,
+                    bool force)
+{
+    const struct ovsrec_interface *row = pw->iface_row;
+    int64_t want[4] = {
+        row->ingress_policing_rate, row->ingress_policing_burst,
+        row->ingress_policing_kpkts_rate, row->ingress_policing_kpkts_burst,
+    };
+
+    if (!force && !memcmp(want, port->policing, sizeof want)) {
+        return;
+    }
+
+    uint32_t v[4];
+    char *msg = NULL;
+    for (size_t i = 0; i < 4; i++) {
+        v[i] = MIN(want[i], UINT32_MAX);
+    }
+    int error = netdev_set_policing(port->netdev, v[0], v[1], v[2], v[3]);
+    if (error) {
+        msg = xasprintf("%s: ingress policing (rate %"PRIu32" kbps, burst "
+                        "%"PRIu32" kb, %"PRIu32" kpps, burst %"PRIu32" "
+                        "kpkts) not applied: %s", port->iface_name,
+                        v[0], v[1], v[2], v[3], util_strerror(error));
+    }
+    set_error(&port->policing_error, msg);
+    memcpy(port->policing, want, sizeof want);
 }
 
 /* Opens the netdev of 'port' as 'pw' asks, configures it and adds it to
@@ -2038,7 +2162,7 @@ port_error_text(const struct port *port)
     char *netdev_error = port->netdev ? netdev_get_error(port->netdev) : NULL;
     const char *msgs[] = {
         netdev_error, port->mtu_error, port->mac_error, port->oc_error,
-        port->vlan_error,
+        port->vlan_error, port->qos_error, port->policing_error,
     };
     struct ds ds = DS_EMPTY_INITIALIZER;
     for (size_t i = 0; i < ARRAY_SIZE(msgs); i++) {
@@ -2737,6 +2861,43 @@ register_commands(void)
     unixctl_command_register("fdb/stats-clear", "[bridge]", 0, 1,
                              fdb_stats_clear_cb, NULL);
     unixctl_command_register("dpif/show", "", 0, 0, dpif_show_cb, NULL);
+    unixctl_command_register("qos/show-types", "interface", 1, 1,
+                             qos_show_cb, netdev_format_qos_types);
+    unixctl_command_register("qos/show", "interface", 1, 1, qos_show_cb,
+                             netdev_format_qos);
+}
+
+/* The netdev of the interface called 'name' in any bridge, or NULL after
+ * replying "no such interface" to 'conn'. */
+static struct netdev *
+iface_netdev_or_reply(struct unixctl_conn *conn, const char *name)
+{
+    for (size_t i = 0; i < n_bridges; i++) {
+        struct port *port = bridge_find_port(bridges[i], name);
+        if (port && port->netdev) {
+            return port->netdev;
+        }
+    }
+    unixctl_command_reply_error(conn, "no such interface");
+    return NULL;
+}
+
+/* qos/show and qos/show-types: 'aux' is the netdev function that writes
+ * the reply. */
+static void
+qos_show_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+            const char *argv[], void *aux)
+{
+    void (*format)(const struct netdev *, struct ds *) = aux;
+    struct netdev *netdev = iface_netdev_or_reply(conn, argv[1]);
+
+    if (netdev) {
+        struct ds ds = DS_EMPTY_INITIALIZER;
+
+        format(netdev, &ds);
+        unixctl_command_reply(conn, ds_cstr(&ds));
+        ds_destroy(&ds);
+    }
 }
 
 static void
