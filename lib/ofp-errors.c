@@ -103,16 +103,17 @@ ofperr_to_string(enum ofperr error)
 }
 
 /* Returns the error reply to 'request' (an OpenFlow message with a valid
- * header): its version and xid, and its first 64 bytes as the data, as
- * OVS sends. */
+ * header): its version and xid, and the whole request as the data (as
+ * much of it as fits in a message), as OVS sends. */
 struct ofpbuf *
 ofperr_encode_reply(enum ofperr error, const void *request)
 {
     const struct ofp_header *oh = request;
     size_t size = ntohs(oh->length);
+    size_t max = UINT16_MAX - NX_VENDOR_ERROR_LEN;
 
     return encode_msg(error, oh->version, ntohl(oh->xid), request,
-                      size < 64 ? size : 64);
+                      size < max ? size : max);
 }
 
 /* Returns a hello-failed error for 'version' with text 's'. */
@@ -136,6 +137,20 @@ ofperr_decode_msg(const void *oh_, struct ofpbuf *payload)
 
     memcpy(&type, p + 8, 2);
     memcpy(&code, p + 10, 2);
+    if (oh->version == OFP10_VERSION && ntohs(type) == NXET_VENDOR
+        && length >= 12 + NX_VENDOR_ERROR_LEN) {
+        uint32_t vendor;
+        memcpy(&vendor, p + 12, 4);
+        if (ntohl(vendor) == NX_VENDOR_ID) {
+            memcpy(&type, p + 16, 2);
+            memcpy(&code, p + 18, 2);
+            ofpbuf_use_const(payload, p + 12 + NX_VENDOR_ERROR_LEN,
+                             length - 12 - NX_VENDOR_ERROR_LEN);
+            return ofperr_decode(oh->version,
+                                 OFPERR_NX10_BASE + ntohs(type),
+                                 ntohs(code));
+        }
+    }
     ofpbuf_use_const(payload, p + 12, length - 12);
     return ofperr_decode(oh->version, ntohs(type), ntohs(code));
 }
@@ -164,9 +179,20 @@ encode_msg(enum ofperr error, uint8_t version, uint32_t xid,
         code = ofperr_get_code(OFPERR_OFPBRC_EPERM, version);
     }
 
-    struct ofpbuf *b = ofpraw_alloc(OFPRAW_OFPT_ERROR, version, xid, size);
-    uint16_t be[2] = { htons(type), htons(code) };
-    ofpbuf_put(b, be, sizeof be);
+    struct ofpbuf *b = ofpraw_alloc(OFPRAW_OFPT_ERROR, version, xid,
+                                    size + NX_VENDOR_ERROR_LEN);
+    if (type >= OFPERR_NX10_BASE) {
+        /* An NXET_VENDOR error carrying the Nicira (type, code). */
+        uint16_t be[2] = { htons(NXET_VENDOR), 0 };
+        uint32_t vendor = htonl(NX_VENDOR_ID);
+        uint16_t nx[2] = { htons(type - OFPERR_NX10_BASE), htons(code) };
+        ofpbuf_put(b, be, sizeof be);
+        ofpbuf_put(b, &vendor, sizeof vendor);
+        ofpbuf_put(b, nx, sizeof nx);
+    } else {
+        uint16_t be[2] = { htons(type), htons(code) };
+        ofpbuf_put(b, be, sizeof be);
+    }
     ofpbuf_put(b, data, size);
     ofpmsg_update_length(b);
     return b;

@@ -7,9 +7,10 @@
  * per error: TYPE and CODE are the OpenFlow 1.1+ numbers; OF10_TYPE and
  * OF10_CODE the OpenFlow 1.0 ones, -1 where OpenFlow 1.0 lacks the error
  * (it is then sent as OFPET_BAD_REQUEST/OFPBRC_EPERM, as OVS does for
- * errors a version cannot express).  Nicira extension errors (type 0xb0c2)
- * are sent inside an NXET_VENDOR error in OpenFlow 1.0 and as experimenter
- * errors later; those rows use TYPE -2 and put the Nicira code in CODE.
+ * errors a version cannot express).  Where Open vSwitch sends an error in
+ * OpenFlow 1.0 as a Nicira extension (an NXET_VENDOR error, type 0xb0c2,
+ * carrying vendor 0x2320 and its own type and code), OF10_TYPE is
+ * NX10(type) and OF10_CODE the code.
  *
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
@@ -22,6 +23,13 @@
 
 struct ds;
 struct ofpbuf;
+
+/* OpenFlow 1.0 errors sent inside an NXET_VENDOR error (see above). */
+#define OFPERR_NX10_BASE 0x10000
+#define NX10(TYPE) (OFPERR_NX10_BASE + (TYPE))
+#define NXET_VENDOR 0xb0c2
+#define NX_VENDOR_ID 0x00002320
+#define NX_VENDOR_ERROR_LEN 8   /* vendor, type, code. */
 
 /* The first error number: past every errno. */
 #define OFPERR_OFS (1 << 30)
@@ -101,7 +109,7 @@ struct ofpbuf;
     E(OFPFMFC_BAD_TIMEOUT, 5, 5, -1, -1, "Flow not added because of unsupported idle/hard timeout.") \
     E(OFPFMFC_BAD_EMERG_TIMEOUT, -1, -1, 3, 3, "Flow not added because of non-zero idle/hard timeout.") \
     E(OFPFMFC_BAD_COMMAND, 5, 6, 3, 4, "Unsupported or unknown command.") \
-    E(OFPFMFC_BAD_FLAGS, 5, 7, -1, -1, "Unsupported or unknown flags.") \
+    E(OFPFMFC_BAD_FLAGS, 5, 7, NX10(3), 258, "Unsupported or unknown flags.") \
     E(OFPGMFC_GROUP_EXISTS, 6, 0, -1, -1, "Group not added because a group ADD attempted to replace an already-present group.") \
     E(OFPGMFC_INVALID_GROUP, 6, 1, -1, -1, "Group not added because Group specified is invalid.") \
     E(OFPGMFC_OUT_OF_GROUPS, 6, 3, -1, -1, "The group table is full.")  \

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dirs.h"
+#include "ofp-actions.h"
+#include "ofp-flow.h"
 #include "ofp-msgs.h"
 #include "ofpbuf.h"
 #include "ofproto.h"
@@ -99,6 +101,8 @@ struct ofconn {
     bool flow_mod_table_id;
     uint16_t controller_id;
     uint32_t port_status_mask;  /* 1 << OFPPR_*, for the "equal" role. */
+    uint32_t flow_removed_mask; /* 1 << OFPRR_*, once 'async_set'. */
+    bool async_set;             /* NXT_SET_ASYNC_CONFIG was received. */
 };
 
 struct connmgr {
@@ -138,6 +142,8 @@ static void handle_msg(struct ofconn *, struct ofpbuf *);
 static enum ofperr handle_decoded(struct ofconn *, enum ofptype,
                                   const struct ofp_header *);
 static void update_ports(struct connmgr *, const struct ofconn *source);
+static ofproto_flow_removed_cb send_flow_removed;
+static ofproto_outputs_to_cb rule_outputs_to;
 
 /* ------------------------------------------------------------------------
  * Public functions.
@@ -162,6 +168,8 @@ connmgr_create(struct ofproto *ofproto, const char *bridge_name,
                                bridge_name);
     mgr->frag = CONNMGR_FRAG_NORMAL;
     mgr->ports_changed = true;
+    ofproto_set_flow_removed_cb(ofproto, send_flow_removed, mgr);
+    ofproto_set_outputs_to_cb(ofproto, rule_outputs_to);
     return mgr;
 }
 
@@ -174,6 +182,7 @@ connmgr_destroy(struct connmgr *mgr)
         return;
     }
     mgmt_close(mgr);
+    ofproto_set_flow_removed_cb(mgr->ofproto, NULL, NULL);
     free(mgr->conns);
     free(mgr->ports);
     free(mgr->dp_desc);
@@ -525,6 +534,9 @@ static enum ofperr handle_empty_stats_request(struct ofconn *,
                                               const struct ofp_header *);
 static enum ofperr handle_nicira_setting(struct ofconn *, enum ofptype,
                                          const struct ofp_header *);
+static enum ofperr handle_flow_mod(struct ofconn *, const struct ofp_header *);
+static enum ofperr handle_flow_stats_request(struct ofconn *,
+                                             const struct ofp_header *);
 
 /* Handles 'oh', a whole message of 'type' whose length its decoder has
  * checked.  Returns 0 or the error to send back. */
@@ -560,12 +572,13 @@ handle_decoded(struct ofconn *ofconn, enum ofptype type,
     case OFPTYPE_SET_ASYNC_CONFIG:
     case OFPTYPE_SET_CONTROLLER_ID:
         return handle_nicira_setting(ofconn, type, oh);
-
-    /* Not implemented yet (flow_mod and flow statistics wait for their
-     * codecs), and messages that only a switch sends. */
     case OFPTYPE_FLOW_MOD:
+        return handle_flow_mod(ofconn, oh);
     case OFPTYPE_FLOW_STATS_REQUEST:
     case OFPTYPE_AGGREGATE_STATS_REQUEST:
+        return handle_flow_stats_request(ofconn, oh);
+
+    /* Not implemented yet, and messages that only a switch sends. */
     case OFPTYPE_PACKET_OUT:
     case OFPTYPE_GROUP_MOD:
     case OFPTYPE_TABLE_MOD:
@@ -881,16 +894,27 @@ handle_table_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
     return 0;
 }
 
+/* Seconds and nanoseconds from 'then' to 'now' (milliseconds). */
+static void
+msec_to_duration(long long then, long long now, uint32_t *sec,
+                 uint32_t *nsec)
+{
+    long long age = MAX(now - then, 0);
+
+    *sec = age / 1000;
+    *nsec = (age % 1000) * 1000000;
+}
+
 /* Appends port 'port''s statistics for OpenFlow 'version' to 'mp'. */
 static void
 put_port_stats(struct mp_reply *mp, enum ofp_version version,
                const struct connmgr_port *port,
                const struct connmgr_port_stats *s, long long now)
 {
-    long long age = MAX(now - port->created, 0);
-    uint32_t sec = age / 1000;
-    uint32_t nsec = (age % 1000) * 1000000;
+    uint32_t sec, nsec;
     uint8_t *p;
+
+    msec_to_duration(port->created, now, &sec, &nsec);
 
     if (version == OFP10_VERSION || version == OFP13_VERSION) {
         if (version == OFP10_VERSION) {
@@ -1058,9 +1082,12 @@ handle_nicira_setting(struct ofconn *ofconn, enum ofptype type,
         ofconn->flow_mod_table_id = body[0] != 0;
         return 0;
     case OFPTYPE_SET_ASYNC_CONFIG:
-        /* packet_in_mask[2], port_status_mask[2], flow_removed_mask[2]:
-         * only port status messages exist yet. */
+        /* packet_in_mask[2], port_status_mask[2], flow_removed_mask[2]
+         * (the "master or equal" mask first, then the slave one's): there
+         * are no packet-ins yet. */
         ofconn->port_status_mask = ofp_get_be32(body + 8);
+        ofconn->flow_removed_mask = ofp_get_be32(body + 16);
+        ofconn->async_set = true;
         return 0;
     case OFPTYPE_SET_CONTROLLER_ID:
         ofconn->controller_id = ofp_get_be16(body + 6);
@@ -1068,6 +1095,214 @@ handle_nicira_setting(struct ofconn *ofconn, enum ofptype type,
     default:
         return OFPERR_OFPBRC_BAD_TYPE;
     }
+}
+
+/* ------------------------------------------------------------------------
+ * Flow tables.
+ * ------------------------------------------------------------------------ */
+
+/* Table 254 is Open vSwitch's hidden, read-only table. */
+#define CONNMGR_HIDDEN_TABLE (CONNMGR_N_TABLES)
+
+static enum ofperr
+handle_flow_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_flow_mod fm;
+    struct ofpbuf ofpacts;
+    enum ofperr error;
+
+    ofpbuf_init(&ofpacts, 64);
+    error = ofputil_decode_flow_mod(&fm, oh, ofconn->flow_mod_table_id,
+                                    &ofpacts);
+    if (error) {
+        goto out;
+    }
+
+    bool adds = fm.command == OFPFC_ADD || fm.command == OFPFC_MODIFY
+                || fm.command == OFPFC_MODIFY_STRICT;
+    if (fm.table_id == CONNMGR_HIDDEN_TABLE && adds) {
+        error = OFPERR_OFPBRC_EPERM;
+        goto out;
+    }
+    if (fm.buffer_id != OFP_NO_BUFFER) {
+        /* There are no packet buffers (features say n_buffers 0): Open
+         * vSwitch refuses the whole flow_mod. */
+        error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
+        goto out;
+    }
+
+    struct ofproto_flow_mod ofm;
+    ofproto_flow_mod_init(&ofm, fm.command);
+    ofm.table_id = fm.table_id;
+    ofm.match = fm.match;
+    ofm.priority = fm.priority;
+    ofm.cookie = fm.cookie;
+    ofm.cookie_mask = fm.cookie_mask;
+    ofm.new_cookie = fm.new_cookie;
+    ofm.modify_cookie = fm.modify_cookie;
+    ofm.idle_timeout = fm.idle_timeout;
+    ofm.hard_timeout = fm.hard_timeout;
+    ofm.importance = fm.importance;
+    ofm.flags = fm.flags;       /* OFPUTIL_FF_* are OFPROTO_FF_*. */
+    ofm.out_port = fm.out_port;
+    ofm.out_group = fm.out_group;
+    ofm.ofpacts = fm.ofpacts;
+    ofm.ofpacts_len = fm.ofpacts_len;
+
+    switch (ofproto_flow_mod(ofconn->mgr->ofproto, &ofm, time_msec())) {
+    case OFPROTO_OK:
+        break;
+    case OFPROTO_ERR_OVERLAP:
+        error = OFPERR_OFPFMFC_OVERLAP;
+        break;
+    case OFPROTO_ERR_BAD_COMMAND:
+    default:
+        error = OFPERR_OFPFMFC_BAD_COMMAND;
+        break;
+    }
+
+out:
+    ofpbuf_uninit(&ofpacts);
+    return error;
+}
+
+static enum ofperr
+handle_flow_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_flow_stats_request fsr;
+    enum ofperr error = ofputil_decode_flow_stats_request(&fsr, oh);
+
+    if (error) {
+        return error;
+    }
+
+    struct ofproto_flow_query q;
+    ofproto_flow_query_init(&q);
+    q.table_id = fsr.table_id;
+    q.match = fsr.match;
+    match_normalize(&q.match);
+    q.cookie = fsr.cookie;
+    q.cookie_mask = fsr.cookie_mask;
+    q.out_port = fsr.out_port;
+    q.out_group = fsr.out_group;
+
+    struct ofproto_rule **rules;
+    size_t n = ofproto_collect(ofconn->mgr->ofproto, &q, &rules);
+    long long now = time_msec();
+
+    if (fsr.aggregate) {
+        struct ofputil_aggregate_stats as = { 0, 0, 0 };
+        for (size_t i = 0; i < n; i++) {
+            if (rules[i]->table_id == CONNMGR_HIDDEN_TABLE
+                && fsr.table_id == OFPTT_ALL) {
+                continue;
+            }
+            as.packet_count += rules[i]->n_packets;
+            as.byte_count += rules[i]->n_bytes;
+            as.flow_count++;
+        }
+        ofconn_send(ofconn, ofputil_encode_aggregate_stats_reply(&as, oh));
+        free(rules);
+        return 0;
+    }
+
+    struct ofpbuf **replies = xmalloc(sizeof *replies);
+    size_t n_replies = 1;
+    replies[0] = ofputil_start_flow_stats_reply(oh);
+    for (size_t i = 0; i < n; i++) {
+        const struct ofproto_rule *rule = rules[i];
+        struct ofputil_flow_stats fs;
+
+        if (rule->table_id == CONNMGR_HIDDEN_TABLE
+            && fsr.table_id == OFPTT_ALL) {
+            continue;
+        }
+        memset(&fs, 0, sizeof fs);
+        fs.match = rule->cr.match;
+        fs.cookie = rule->cookie;
+        fs.table_id = rule->table_id;
+        fs.priority = rule->cr.priority;
+        fs.idle_timeout = rule->idle_timeout;
+        fs.hard_timeout = rule->hard_timeout;
+        msec_to_duration(rule->created, now, &fs.duration_sec,
+                         &fs.duration_nsec);
+        fs.idle_age = MAX(now - rule->used, 0) / 1000;
+        fs.hard_age = MAX(now - rule->modified, 0) / 1000;
+        fs.packet_count = rule->n_packets;
+        fs.byte_count = rule->n_bytes;
+        fs.flags = rule->flags;
+        fs.importance = rule->importance;
+        fs.ofpacts = rule->ofpacts;
+        fs.ofpacts_len = rule->ofpacts_len;
+        ofputil_append_flow_stats_reply(&fs, &replies, &n_replies);
+    }
+    for (size_t i = 0; i < n_replies; i++) {
+        ofconn_send(ofconn, replies[i]);
+    }
+    free(replies);
+    free(rules);
+    return 0;
+}
+
+/* Whether 'ofconn' takes flow_removed messages for 'reason'.  As in Open
+ * vSwitch, a management connection takes none until it sets a nonzero
+ * miss_send_len (OFPT_SET_CONFIG); then, unless NXT_SET_ASYNC_CONFIG said
+ * otherwise, it takes every reason. */
+static bool
+ofconn_wants_flow_removed(const struct ofconn *ofconn, uint8_t reason)
+{
+    if (!ofconn->miss_send_len || reason >= 32) {
+        return false;
+    }
+    return !ofconn->async_set || ofconn->flow_removed_mask & (1u << reason);
+}
+
+/* ofproto's report of a removed rule: a flow_removed to each connection
+ * that wants it, in its flow format. */
+static void
+send_flow_removed(void *mgr_, const struct ofproto_rule *rule,
+                  enum ofproto_removed_reason reason, long long now)
+{
+    struct connmgr *mgr = mgr_;
+    struct ofputil_flow_removed fr;
+
+    memset(&fr, 0, sizeof fr);
+    fr.match = rule->cr.match;
+    fr.cookie = rule->cookie;
+    fr.priority = rule->cr.priority;
+    fr.reason = reason;
+    fr.table_id = rule->table_id;
+    msec_to_duration(rule->created, now, &fr.duration_sec,
+                     &fr.duration_nsec);
+    fr.idle_timeout = rule->idle_timeout;
+    fr.hard_timeout = rule->hard_timeout;
+    fr.packet_count = rule->n_packets;
+    fr.byte_count = rule->n_bytes;
+
+    for (size_t i = 0; i < mgr->n_conns; i++) {
+        struct ofconn *ofconn = mgr->conns[i];
+
+        if (vconn_get_version(ofconn->vconn) == OFP10_VERSION
+            && ofconn_wants_flow_removed(ofconn, reason)) {
+            ofconn_send(ofconn, ofputil_encode_flow_removed(
+                            &fr, (ofconn->flow_format == NXFF_NXM
+                                  ? OFPUTIL_P_OF10_NXM
+                                  : OFPUTIL_P_OF10_STD)));
+        }
+    }
+}
+
+/* The out_port and out_group filters of delete and flow statistics. */
+static bool
+rule_outputs_to(const struct ofproto_rule *rule, uint32_t port,
+                uint32_t group)
+{
+    return ((port == OFPROTO_OFPP_ANY
+             || ofpacts_output_to_port(rule->ofpacts, rule->ofpacts_len,
+                                       port))
+            && (group == OFPROTO_OFPG_ANY
+                || ofpacts_output_to_group(rule->ofpacts, rule->ofpacts_len,
+                                           group)));
 }
 
 /* ------------------------------------------------------------------------

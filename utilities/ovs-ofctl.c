@@ -585,7 +585,10 @@ ofctl_print_error(int argc DPS_UNUSED, char *argv[])
         int type = ofperr_get_type(error, version);
         int code = ofperr_get_code(error, version);
 
-        if (type >= 0) {
+        if (type >= OFPERR_NX10_BASE) {
+            printf("OpenFlow 1.%d: vendor %#x, type %d, code %d\n",
+                   version - 1, NX_VENDOR_ID, type - OFPERR_NX10_BASE, code);
+        } else if (type >= 0) {
             printf("OpenFlow 1.%d: vendor 0, type %d, code %d\n",
                    version - 1, type, code);
         }
