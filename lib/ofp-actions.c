@@ -7,8 +7,14 @@
 #include "ofp-actions.h"
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
+#include "ofp-parse.h"
+#include "ofp-port.h"
+#include "packets.h"
+#include "socket-util.h"
 #include "util.h"
 
 static const char *const ofpact_names[OFPACT_N_TYPES] = {
@@ -21,6 +27,9 @@ static enum ofperr
 decode_ofp10(const uint8_t *a, size_t len, struct ofpbuf *ofpacts);
 static void encode_ofp10(const struct ofpact *a, struct ofpbuf *msg);
 static void format_action(const struct ofpact *a, struct ds *s);
+static char *parse_action(const char *key, char *arg,
+                          const struct ofputil_port_map *,
+                          struct ofpbuf *ofpacts) DPS_WARN_UNUSED_RESULT;
 
 /* Appends a zeroed action of 'type', 'len' bytes (padded), to 'ofpacts'. */
 void *
@@ -132,6 +141,47 @@ ofpacts_put_openflow_actions(const struct ofpact ofpacts[],
         }
     }
     return msg->size - start;
+}
+
+/* Parses ovs-actions(7) text (see the header). */
+char *
+ofpacts_parse(const char *s, struct ofpbuf *ofpacts,
+              const struct ofputil_port_map *map)
+{
+    size_t start = ofpacts->size;
+    char *copy = xstrdup(s);
+    char *pos = copy;
+    char *key, *arg;
+    char *error = NULL;
+    bool drop = false;
+    size_t n = 0;
+
+    while (!error && ofp_parse_key_value(&pos, &key, &arg)) {
+        n++;
+        if (!strcasecmp(key, "drop")) {
+            drop = true;
+        } else {
+            error = parse_action(key, arg, map, ofpacts);
+        }
+    }
+    if (!error && drop && n > 1) {
+        error = xstrdup("\"drop\" must not be accompanied by any other "
+                        "action or instruction");
+    }
+    free(copy);
+    if (error) {
+        ofpacts->size = start;
+    }
+    return error;
+}
+
+/* Instructions are parsed as actions (goto_table and the other
+ * instructions are not parsed yet). */
+char *
+ofpacts_parse_instructions(const char *s, struct ofpbuf *ofpacts,
+                           const struct ofputil_port_map *map)
+{
+    return ofpacts_parse(s, ofpacts, map);
 }
 
 /* Appends 'ofpacts' in ovs-actions(7) syntax (see the header). */
@@ -738,4 +788,178 @@ format_action(const struct ofpact *a, struct ds *s)
         ds_put_format(s, "<%s>", ofpact_name(a->type));
         break;
     }
+}
+
+/* Parses 's' as an unsigned number of at most 'max' (decimal, or hex with
+ * "0x").  Returns false if it is not one. */
+static bool
+parse_uint(const char *s, unsigned long max, unsigned long *value)
+{
+    uint64_t n;
+
+    if (!ofp_parse_u64(s, &n) || n > max) {
+        return false;
+    }
+    *value = n;
+    return true;
+}
+
+static char * DPS_WARN_UNUSED_RESULT
+parse_output(const char *arg, const struct ofputil_port_map *map,
+             struct ofpbuf *ofpacts)
+{
+    ofp_port_t port;
+
+    if (!ofputil_port_parse(arg, map, &port)) {
+        return xasprintf("%s: output to unknown port", arg);
+    }
+    struct ofpact_output *o = ofpact_put_OUTPUT(ofpacts);
+    o->port = port;
+    o->max_len = port == OFPP_CONTROLLER ? UINT16_MAX : 0;
+    return NULL;
+}
+
+static char * DPS_WARN_UNUSED_RESULT
+parse_controller(const char *arg, struct ofpbuf *ofpacts)
+{
+    unsigned long max_len = UINT16_MAX;
+
+    if (*arg && !parse_uint(arg, UINT16_MAX, &max_len)) {
+        return xasprintf("invalid controller max_len \"%s\"", arg);
+    }
+    struct ofpact_controller *c = ofpact_put_CONTROLLER(ofpacts);
+    c->max_len = max_len;
+    c->reason = OFPR_ACTION;
+    ofpact_finish(ofpacts, &c->ofpact);
+    return NULL;
+}
+
+/* One action 'key' with argument 'arg' ("" if none). */
+static char * DPS_WARN_UNUSED_RESULT
+parse_action(const char *key, char *arg, const struct ofputil_port_map *map,
+             struct ofpbuf *ofpacts)
+{
+    unsigned long n;
+    ofp_port_t port;
+
+    if (!strcasecmp(key, "output")) {
+        return parse_output(arg, map, ofpacts);
+    } else if (!strcasecmp(key, "controller")) {
+        return parse_controller(arg, ofpacts);
+    } else if (!*arg && ofputil_port_parse(key, map, &port)) {
+        return parse_output(key, map, ofpacts);
+    } else if (!strcmp(key, "enqueue")) {
+        char *colon = strchr(arg, ':');
+        if (!colon) {
+            colon = strchr(arg, ',');
+        }
+        if (!colon) {
+            return xstrdup("\"enqueue\" syntax is \"enqueue:PORT:QUEUE\" "
+                           "or \"enqueue(PORT,QUEUE)\"");
+        }
+        *colon = '\0';
+        if (!ofputil_port_parse(arg, map, &port)) {
+            return xasprintf("%s: enqueue to unknown port", arg);
+        }
+        if (!parse_uint(colon + 1, UINT32_MAX, &n)) {
+            return xasprintf("%s: invalid queue", colon + 1);
+        }
+        struct ofpact_enqueue *e = ofpact_put_ENQUEUE(ofpacts);
+        e->port = port;
+        e->queue = n;
+    } else if (!strcmp(key, "resubmit")) {
+        char *comma = strchr(arg, ',');
+        struct ofpact_resubmit *r;
+        ofp_port_t in_port = OFPP_IN_PORT;
+        unsigned long table = OFPTT_ALL;
+
+        if (comma) {
+            *comma = '\0';
+        }
+        if (*arg && !ofputil_port_parse(arg, map, &in_port)) {
+            return xasprintf("%s: resubmit to unknown port", arg);
+        }
+        if (comma && comma[1] && !parse_uint(comma + 1, 254, &table)) {
+            return xasprintf("%s: resubmit to unknown table", comma + 1);
+        }
+        r = ofpact_put_RESUBMIT(ofpacts);
+        r->in_port = in_port;
+        r->table_id = table;
+        r->ofpact.raw = comma ? OFPACT_RAW_NICIRA : OFPACT_RAW_DEFAULT;
+    } else if (!strcmp(key, "mod_vlan_vid") || !strcmp(key, "set_vlan_vid")) {
+        if (!parse_uint(arg, VLAN_VID_MASK, &n)) {
+            return xasprintf("%s: not a valid VLAN VID", arg);
+        }
+        struct ofpact_vlan_vid *v = ofpact_put_SET_VLAN_VID(ofpacts);
+        v->vlan_vid = n;
+        v->push_vlan_if_needed = key[0] == 'm';
+    } else if (!strcmp(key, "mod_vlan_pcp") || !strcmp(key, "set_vlan_pcp")) {
+        if (!parse_uint(arg, 7, &n)) {
+            return xasprintf("%s: not a valid VLAN PCP", arg);
+        }
+        struct ofpact_vlan_pcp *v = ofpact_put_SET_VLAN_PCP(ofpacts);
+        v->vlan_pcp = n;
+        v->push_vlan_if_needed = key[0] == 'm';
+    } else if (!strcmp(key, "strip_vlan") || !strcmp(key, "pop_vlan")) {
+        ofpact_put_STRIP_VLAN(ofpacts)->ofpact.raw
+            = key[0] == 'p' ? OFPACT_RAW_POP_VLAN : OFPACT_RAW_DEFAULT;
+    } else if (!strcmp(key, "mod_dl_src") || !strcmp(key, "mod_dl_dst")) {
+        struct eth_addr mac;
+        if (!ofp_parse_mac(arg, &mac)) {
+            return xasprintf("invalid mac address %s", arg);
+        }
+        struct ofpact_mac *m = (!strcmp(key, "mod_dl_src")
+                                ? ofpact_put_SET_ETH_SRC(ofpacts)
+                                : ofpact_put_SET_ETH_DST(ofpacts));
+        m->mac = mac;
+    } else if (!strcmp(key, "mod_nw_src") || !strcmp(key, "mod_nw_dst")) {
+        uint32_t ip;
+        if (!sock_parse_ipv4(arg, &ip)) {
+            return xasprintf("%s: could not convert to IP address", arg);
+        }
+        struct ofpact_ipv4 *a = (!strcmp(key, "mod_nw_src")
+                                 ? ofpact_put_SET_IPV4_SRC(ofpacts)
+                                 : ofpact_put_SET_IPV4_DST(ofpacts));
+        a->ipv4 = ip;
+    } else if (!strcmp(key, "mod_nw_tos")) {
+        if (!parse_uint(arg, 255, &n) || n & 3) {
+            return xasprintf("%s: not a valid TOS", arg);
+        }
+        ofpact_put_SET_IP_DSCP(ofpacts)->dscp = n;
+    } else if (!strcmp(key, "mod_tp_src") || !strcmp(key, "mod_tp_dst")) {
+        bool src = !strcmp(key, "mod_tp_src");
+        if (!parse_uint(arg, UINT16_MAX, &n)) {
+            return xasprintf("invalid %s port \"%s\"",
+                             src ? "source" : "destination", arg);
+        }
+        struct ofpact_l4_port *l4 = (src ? ofpact_put_SET_L4_SRC_PORT(ofpacts)
+                                     : ofpact_put_SET_L4_DST_PORT(ofpacts));
+        l4->port = n;
+    } else if (!strcmp(key, "dec_ttl") && !*arg) {
+        ofpact_put_DEC_TTL(ofpacts);
+        ofpact_finish(ofpacts, ofpacts->header);
+    } else if (!strcmp(key, "note")) {
+        struct ofpact_note *note = ofpact_put_NOTE(ofpacts);
+        size_t start = ofpacts->size;
+        for (const char *p = arg; *p; ) {
+            unsigned int byte;
+            int len;
+            if (*p == '.') {
+                p++;
+                continue;
+            }
+            if (sscanf(p, "%2x%n", &byte, &len) != 1 || len != 2) {
+                return xstrdup("bad hex digit in `note' argument");
+            }
+            uint8_t b = byte;
+            ofpbuf_put(ofpacts, &b, 1);
+            p += len;
+        }
+        note = ofpacts->header;
+        note->length = ofpacts->size - start;
+        ofpact_finish(ofpacts, ofpacts->header);
+    } else {
+        return xasprintf("unknown action %s", key);
+    }
+    return NULL;
 }

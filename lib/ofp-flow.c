@@ -180,6 +180,13 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
     struct ofpbuf *b;
     uint8_t *p;
 
+    /* The message's cookie field is the new cookie; a modify that leaves
+     * cookies alone carries the filter cookie there instead (0 without
+     * one), as Open vSwitch's ovs-ofctl sends it, which a switch then
+     * takes as the new cookie. */
+    uint64_t cookie = (fm->command == OFPFC_ADD || fm->modify_cookie
+                       ? fm->new_cookie : fm->cookie);
+
     if (table_id_ext) {
         command |= fm->table_id << 8;
     }
@@ -188,7 +195,7 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
                          ofpmsg_next_xid(), fm->ofpacts_len);
         p = ofpbuf_put_zeros(b, FM10_LEN);
         ofputil_match_to_ofp10(&fm->match, p + FM10_MATCH);
-        put_be64(p + FM10_COOKIE, fm->new_cookie);
+        put_be64(p + FM10_COOKIE, cookie);
         ofp_put_be16(p + FM10_COMMAND, command);
         ofp_put_be16(p + FM10_IDLE, fm->idle_timeout);
         ofp_put_be16(p + FM10_HARD, fm->hard_timeout);
@@ -204,7 +211,7 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
         int match_len = nx_put_match(b, &fm->match, fm->cookie,
                                      fm->cookie_mask);
         p = (uint8_t *) b->data + ofs;
-        put_be64(p + NXFM_COOKIE, fm->new_cookie);
+        put_be64(p + NXFM_COOKIE, cookie);
         ofp_put_be16(p + NXFM_COMMAND, command);
         ofp_put_be16(p + NXFM_IDLE, fm->idle_timeout);
         ofp_put_be16(p + NXFM_HARD, fm->hard_timeout);
@@ -728,8 +735,10 @@ ofp_print_flow_mod(struct ds *s, const struct ofp_header *oh)
     struct ofpbuf ofpacts;
     enum ofperr error;
 
+    /* As Open vSwitch prints it: the command's high byte as the table
+     * (NXT_FLOW_MOD_TABLE_ID), shown unless it is 0. */
     ofpbuf_init(&ofpacts, 64);
-    error = ofputil_decode_flow_mod(&fm, oh, false, &ofpacts);
+    error = ofputil_decode_flow_mod(&fm, oh, true, &ofpacts);
     if (error) {
         ofpbuf_uninit(&ofpacts);
         return error;
@@ -745,6 +754,9 @@ ofp_print_flow_mod(struct ds *s, const struct ofp_header *oh)
         ds_put_format(s, "cmd:%d", fm.command);
     }
     ds_put_char(s, ' ');
+    if (fm.table_id) {
+        ds_put_format(s, "table:%"PRIu8" ", fm.table_id);
+    }
 
     size_t length = s->length;
     match_format(&fm.match, NULL, s, fm.priority, OFP_DEFAULT_PRIORITY);

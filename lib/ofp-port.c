@@ -6,6 +6,7 @@
 #include "ofp-port.h"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,9 @@
 #include "ofp-msgs.h"
 #include "ofpbuf.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ofp_port);
 
 /* Wire sizes of a port description. */
 #define OFP10_PHY_PORT_SIZE 48
@@ -274,6 +278,64 @@ ofputil_port_from_string(const char *s, ofp_port_t *portp)
     if (!strcasecmp(s, "NONE")) {
         *portp = OFPP_NONE;
         return true;
+    }
+    return false;
+}
+
+/* Adds 'name' for 'port' to 'map'. */
+void
+ofputil_port_map_add(struct ofputil_port_map *map, ofp_port_t port,
+                     const char *name)
+{
+    map->entries = xrealloc(map->entries,
+                            (map->n + 1) * sizeof *map->entries);
+    struct ofputil_port_map_entry *e = &map->entries[map->n++];
+    e->port = port;
+    snprintf(e->name, sizeof e->name, "%s", name);
+}
+
+void
+ofputil_port_map_destroy(struct ofputil_port_map *map)
+{
+    free(map->entries);
+    map->entries = NULL;
+    map->n = 0;
+}
+
+/* Parses a port number, a reserved name or a name in 'map'. */
+bool
+ofputil_port_parse(const char *s, const struct ofputil_port_map *map,
+                   ofp_port_t *portp)
+{
+    unsigned int n;
+
+    if (ofputil_port_from_string(s, portp)) {
+        return true;
+    }
+    if (util_str_to_uint(s, 10, &n)) {
+        /* What Open vSwitch's tools say of numbers past OFPP_MAX. */
+        if (n == OFPP_NONE) {
+            VLOG_WARN("referring to port ANY as 65535 is deprecated for "
+                      "compatibility with OpenFlow 1.1 and later");
+        } else if (n >= OFPP_MAX && n < OFPP_NONE) {
+            VLOG_WARN("port %u is a reserved OF1.0 port number that will "
+                      "be translated to %u when talking to an OF1.1 or "
+                      "later controller", n, n + 0xffff0000u);
+        } else if (n < 0xffffff00u) {
+            VLOG_WARN("port %u is outside the supported range 0 through "
+                      "ffff or 0xffffff00 through 0xffffffff", n);
+            return false;
+        } else {
+            return false;
+        }
+        *portp = n;
+        return true;
+    }
+    for (size_t i = 0; map && i < map->n; i++) {
+        if (!strcmp(map->entries[i].name, s)) {
+            *portp = map->entries[i].port;
+            return true;
+        }
     }
     return false;
 }

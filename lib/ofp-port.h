@@ -91,6 +91,25 @@ struct ofpbuf *ofputil_encode_port_mod(const struct ofputil_port_mod *,
 /* Printing. */
 void ofputil_format_port(ofp_port_t, struct ds *);
 bool ofputil_port_from_string(const char *, ofp_port_t *);
+
+/* Port names, as ovs-ofctl learns them from a switch's features reply, so
+ * that flows may say "in_port=p1" and "output:p1". */
+struct ofputil_port_map_entry {
+    ofp_port_t port;
+    char name[OFP_MAX_PORT_NAME_LEN];
+};
+struct ofputil_port_map {
+    struct ofputil_port_map_entry *entries;
+    size_t n;
+};
+#define OFPUTIL_PORT_MAP_INITIALIZER { NULL, 0 }
+void ofputil_port_map_add(struct ofputil_port_map *, ofp_port_t,
+                          const char *name);
+void ofputil_port_map_destroy(struct ofputil_port_map *);
+/* Parses 's' as ofputil_port_from_string() does, then as a name in 'map'
+ * (which may be NULL). */
+bool ofputil_port_parse(const char *s, const struct ofputil_port_map *map,
+                        ofp_port_t *portp);
 void ofputil_format_port_config(uint32_t config, struct ds *);
 void ofputil_format_port_features(uint32_t features, struct ds *);
 void ofputil_print_phy_port(struct ds *, enum ofp_version,

@@ -78,6 +78,20 @@ sock_ignore_sigpipe(void)
     pthread_once(&once, sock_ignore_sigpipe_once);
 }
 
+/* Parses an IPv4 address (see the header). */
+bool
+sock_parse_ipv4(const char *s, uint32_t *be_addr)
+{
+    struct in_addr in;
+
+    if (inet_pton(AF_INET, s, &in) != 1) {
+        VLOG_ERR("\"%s\" is not a valid IP address", s);
+        return false;
+    }
+    *be_addr = in.s_addr;
+    return true;
+}
+
 /* Returns the pending error on socket 'fd' (SO_ERROR), clearing it, or 0 if
  * there is none. */
 int

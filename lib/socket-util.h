@@ -36,6 +36,11 @@ int sock_set_nodelay(int fd);
 void sock_ignore_sigpipe(void);
 
 /* Errors. */
+/* Parses dotted-quad 's' into '*be_addr' (network order); logs an error
+ * and returns false if it is not an IPv4 address, as Open vSwitch's tools
+ * do. */
+bool sock_parse_ipv4(const char *s, uint32_t *be_addr);
+
 int sock_get_error(int fd);
 int sock_check_connection(int fd);
 

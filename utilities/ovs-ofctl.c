@@ -22,7 +22,10 @@
 #include "fatal-signal.h"
 #include "ofp-actions.h"
 #include "ofp-errors.h"
+#include "ofp-flow.h"
+#include "ofp-match.h"
 #include "ofp-msgs.h"
+#include "ofp-parse.h"
 #include "ofp-port.h"
 #include "ofp-print.h"
 #include "ofpbuf.h"
@@ -36,6 +39,14 @@ static uint32_t allowed_versions = 1u << OFP10_VERSION;
 
 /* --timeout, in seconds (0: none). */
 static int timeout;
+
+/* --strict: mod-flows and del-flows take only the flow with exactly the
+ * match and priority given. */
+static bool strict;
+
+/* -F, --flow-format: the flow formats (OFPUTIL_P_*) flow commands may
+ * use; all by default. */
+static uint32_t allowed_flow_formats = OFPUTIL_P_OF10_ANY;
 
 struct ofctl_command {
     const char *name;
@@ -97,6 +108,31 @@ parse_versions(const char *s)
     free(copy);
 }
 
+/* -F: a comma-separated list of flow formats. */
+static void
+parse_flow_formats(const char *s)
+{
+    char *copy = xstrdup(s);
+    char *save = NULL;
+
+    allowed_flow_formats = 0;
+    for (char *name = strtok_r(copy, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        if (!strcasecmp(name, "openflow10")
+            || !strcasecmp(name, "openflow10-table_id")) {
+            allowed_flow_formats |= OFPUTIL_P_OF10_STD;
+        } else if (!strcasecmp(name, "nxm")
+                   || !strcasecmp(name, "nxm-table_id")) {
+            allowed_flow_formats |= OFPUTIL_P_OF10_NXM;
+        } else if (!strcasecmp(name, "any")) {
+            allowed_flow_formats |= OFPUTIL_P_OF10_ANY;
+        } else {
+            util_fatal(0, "%s: unknown flow protocol", name);
+        }
+    }
+    free(copy);
+}
+
 static void
 parse_options(int argc, char *argv[])
 {
@@ -117,12 +153,13 @@ parse_options(int argc, char *argv[])
         {"sort", optional_argument, NULL, OPT_SORT},
         {"rsort", optional_argument, NULL, OPT_RSORT},
         {"strict", no_argument, NULL, OPT_STRICT},
+        {"flow-format", required_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         VLOG_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
-    static const char short_options[] = "+t:O:hVv::";
+    static const char short_options[] = "t:O:F:hVv::";
 
     for (;;) {
         int c = getopt_long(argc, argv, short_options, long_options, NULL);
@@ -142,13 +179,20 @@ parse_options(int argc, char *argv[])
             parse_versions(optarg);
             break;
 
+        case 'F':
+            parse_flow_formats(optarg);
+            break;
+
+        case OPT_STRICT:
+            strict = true;
+            break;
+
         case OPT_NAMES:
         case OPT_NO_NAMES:
         case OPT_SORT:
         case OPT_RSORT:
-        case OPT_STRICT:
-            /* Accepted; they change only the flow commands, which come
-             * with the flow syntax. */
+            /* Accepted; flows are printed by number, in the switch's
+             * order. */
             break;
 
         case 'h':
@@ -675,6 +719,302 @@ ofctl_parse_actions(int argc DPS_UNUSED, char *argv[])
     ds_destroy(&line);
 }
 
+
+/* Flows. */
+
+/* Sends 'msg' and then a barrier, and reads up to the barrier's reply.
+ * An error reply is printed on stderr; then, at the barrier, ovs-ofctl
+ * exits with status 1. */
+static void
+transact_noreply(struct vconn *vconn, struct ofpbuf *msg)
+{
+    struct ofpbuf *barrier = ofputil_encode_barrier_request(
+        version_of(vconn));
+    uint32_t barrier_xid = ntohl(((struct ofp_header *) barrier->data)->xid);
+    bool failed = false;
+
+    if (vconn_send_block(vconn, msg) || vconn_send_block(vconn, barrier)) {
+        util_fatal(0, "%s: send failed", vconn_get_name(vconn));
+    }
+    for (;;) {
+        struct ofpbuf *reply;
+        int error = vconn_recv_block(vconn, &reply);
+        if (error) {
+            util_fatal(error, "%s: receive failed", vconn_get_name(vconn));
+        }
+
+        const struct ofp_header *oh = reply->data;
+        enum ofptype type;
+        bool done = (ntohl(oh->xid) == barrier_xid
+                     && !ofptype_decode(&type, oh)
+                     && type == OFPTYPE_BARRIER_REPLY);
+        if (!done && oh->type == 1) {
+            char *text = ofp_to_string(reply->data, reply->size, 2);
+            fputs(text, stderr);
+            free(text);
+            failed = true;
+        }
+        ofpbuf_delete(reply);
+        if (done) {
+            break;
+        }
+    }
+    if (failed) {
+        exit(EXIT_FAILURE);
+    }
+}
+
+/* Reads the switch's port names into 'map', as Open vSwitch's ovs-ofctl
+ * does before it parses flows (over connections of their own: first the
+ * table names, which this switch does not have, then the ports). */
+static void
+fetch_port_map(const char *name, struct ofputil_port_map *map)
+{
+    struct vconn *vconn = open_vconn(name);
+    enum ofp_version version = version_of(vconn);
+    struct ofpbuf *reply;
+
+    reply = transact(vconn, ofpraw_alloc(
+                         ofpraw_for_type(OFPTYPE_TABLE_STATS_REQUEST,
+                                         version),
+                         version, ofpmsg_next_xid(), 0));
+    ofpbuf_delete(reply);
+    vconn_close(vconn);
+
+    vconn = open_vconn(name);
+    version = version_of(vconn);
+    if (version != OFP10_VERSION) {
+        vconn_close(vconn);
+        return;
+    }
+    reply = transact(vconn, ofpraw_alloc(OFPRAW_OFPT_FEATURES_REQUEST,
+                                         version, ofpmsg_next_xid(), 0));
+    enum ofpraw raw;
+    if (!ofpraw_pull(&raw, reply) && raw == OFPRAW_OFPT10_FEATURES_REPLY
+        && ofpbuf_try_pull(reply, 24)) {
+        struct ofputil_phy_port pp;
+        while (!ofputil_pull_phy_port(version, reply, &pp)) {
+            ofputil_port_map_add(map, pp.port_no, pp.name);
+        }
+    }
+    ofpbuf_delete(reply);
+    vconn_close(vconn);
+}
+
+/* Returns flow formats 'formats' by Open vSwitch's names ("NXM,OXM"), for
+ * the caller to free. */
+static char *
+flow_formats_to_string(uint32_t formats)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (formats & OFPUTIL_P_OF10_STD) {
+        ds_put_cstr(&s, "OpenFlow10,");
+    }
+    if (formats & OFPUTIL_P_OF10_NXM) {
+        ds_put_cstr(&s, "NXM,");
+    }
+    if (formats & ~OFPUTIL_P_OF10_ANY) {
+        ds_put_cstr(&s, "OXM,");
+    }
+    ds_chomp(&s, ',');
+    return ds_steal_cstr(&s);
+}
+
+/* Picks the flow format for flows that 'usable' flow formats can carry,
+ * preferring 'preferred', among those -F allows; dies if there is none. */
+static enum ofputil_protocol
+choose_flow_format(uint32_t usable, enum ofputil_protocol preferred)
+{
+    uint32_t ok = usable & allowed_flow_formats & OFPUTIL_P_OF10_ANY;
+
+    if (ok & preferred) {
+        return preferred;
+    } else if (ok & OFPUTIL_P_OF10_STD) {
+        return OFPUTIL_P_OF10_STD;
+    } else if (ok & OFPUTIL_P_OF10_NXM) {
+        return OFPUTIL_P_OF10_NXM;
+    } else if (!(usable & OFPUTIL_P_OF10_ANY)) {
+        util_fatal(0, "no usable protocol");
+    }
+
+    char *usable_s = flow_formats_to_string(usable);
+    char *allowed_s = flow_formats_to_string(allowed_flow_formats);
+    util_fatal(0, "none of the usable flow formats (%s) is among the allowed "
+               "flow formats (%s)", usable_s, allowed_s);
+}
+
+/* Opens 'name' for flow messages in 'protocol', with the Nicira table id
+ * extension if 'table_id' (either costs a message and a barrier, as with
+ * Open vSwitch's ovs-ofctl). */
+static struct vconn *
+open_vconn_for_flows(const char *name, enum ofputil_protocol protocol,
+                     bool table_id)
+{
+    struct vconn *vconn = open_vconn(name);
+
+    if (version_of(vconn) != OFP10_VERSION) {
+        util_fatal(0, "%s: flow commands need OpenFlow 1.0 (-O OpenFlow10) "
+                   "in this version", name);
+    }
+    if (protocol == OFPUTIL_P_OF10_NXM) {
+        transact_noreply(vconn, ofputil_encode_set_flow_format(NXFF_NXM));
+    }
+    if (table_id) {
+        transact_noreply(vconn, ofputil_encode_flow_mod_table_id(true));
+    }
+    return vconn;
+}
+
+/* Sends flow_mods 'command' for the 'n' flows in 'flows' to 'name'.
+ * 'where' names each flow's origin for error messages (NULL: none). */
+static void
+flow_mods(const char *name, char *flows[], size_t n, int command,
+          char *where[])
+{
+    struct ofputil_port_map map = OFPUTIL_PORT_MAP_INITIALIZER;
+    struct ofputil_flow_mod *fms = xcalloc(MAX(n, 1), sizeof *fms);
+    struct ofpbuf *ofpacts = xcalloc(MAX(n, 1), sizeof *ofpacts);
+    uint32_t usable = OFPUTIL_P_ANY;
+    bool table_id = false;
+
+    fetch_port_map(name, &map);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+
+        ofpbuf_init(&ofpacts[i], 64);
+        char *error = ofp_parse_flow_mod(&fms[i], flows[i], command, &map,
+                                         &ofpacts[i], &u);
+        if (error) {
+            if (where) {
+                util_fatal(0, "%s: %s", where[i], error);
+            }
+            util_fatal(0, "%s", error);
+        }
+        usable &= u;
+        table_id |= fms[i].table_id != OFPTT_ALL;
+    }
+
+    enum ofputil_protocol protocol = choose_flow_format(usable,
+                                                        OFPUTIL_P_OF10_STD);
+    struct vconn *vconn = open_vconn_for_flows(name, protocol, table_id);
+    for (size_t i = 0; i < n; i++) {
+        transact_noreply(vconn, ofputil_encode_flow_mod(&fms[i], protocol,
+                                                        table_id));
+        ofpbuf_uninit(&ofpacts[i]);
+    }
+    vconn_close(vconn);
+    ofputil_port_map_destroy(&map);
+    free(ofpacts);
+    free(fms);
+}
+
+static void
+ofctl_add_flow(int argc DPS_UNUSED, char *argv[])
+{
+    flow_mods(argv[1], &argv[2], 1, OFPFC_ADD, NULL);
+}
+
+/* add-flows SWITCH FILE: one flow a line ('-': stdin); blank lines and
+ * lines starting with '#' are skipped. */
+static void
+ofctl_add_flows(int argc DPS_UNUSED, char *argv[])
+{
+    FILE *file = !strcmp(argv[2], "-") ? stdin : fopen(argv[2], "r");
+    struct ds line = DS_EMPTY_INITIALIZER;
+    char **flows = NULL;
+    char **where = NULL;
+    size_t n = 0;
+    int line_no = 0;
+
+    if (!file) {
+        util_fatal(errno, "%s: open failed", argv[2]);
+    }
+    while (!ds_get_line(&line, file)) {
+        const char *s = ds_cstr(&line);
+
+        line_no++;
+        s += strspn(s, " \t\r\n");
+        if (!*s || *s == '#') {
+            continue;
+        }
+        flows = xrealloc(flows, (n + 1) * sizeof *flows);
+        where = xrealloc(where, (n + 1) * sizeof *where);
+        flows[n] = xstrdup(s);
+        where[n] = xasprintf("%s:%d", argv[2], line_no);
+        n++;
+    }
+    if (file != stdin) {
+        fclose(file);
+    }
+    ds_destroy(&line);
+
+    flow_mods(argv[1], flows, n, OFPFC_ADD, where);
+    for (size_t i = 0; i < n; i++) {
+        free(flows[i]);
+        free(where[i]);
+    }
+    free(flows);
+    free(where);
+}
+
+static void
+ofctl_mod_flows(int argc DPS_UNUSED, char *argv[])
+{
+    flow_mods(argv[1], &argv[2], 1,
+              strict ? OFPFC_MODIFY_STRICT : OFPFC_MODIFY, NULL);
+}
+
+static void
+ofctl_del_flows(int argc, char *argv[])
+{
+    char *all = "";
+
+    flow_mods(argv[1], argc > 2 ? &argv[2] : &all, 1,
+              strict ? OFPFC_DELETE_STRICT : OFPFC_DELETE, NULL);
+}
+
+/* dump-flows and dump-aggregate: the request for 'argv[2]' (all flows if
+ * absent), in NXM unless -F says otherwise or the match needs less, as
+ * Open vSwitch's ovs-ofctl prefers. */
+static void
+dump_flow_stats(int argc, char *argv[], bool aggregate)
+{
+    struct ofputil_port_map map = OFPUTIL_PORT_MAP_INITIALIZER;
+    struct ofputil_flow_stats_request fsr;
+    uint32_t usable;
+
+    if (argc > 2) {
+        fetch_port_map(argv[1], &map);
+    }
+    char *error = ofp_parse_flow_stats_request(&fsr, aggregate,
+                                               argc > 2 ? argv[2] : "",
+                                               &map, &usable);
+    if (error) {
+        util_fatal(0, "%s", error);
+    }
+    ofputil_port_map_destroy(&map);
+
+    enum ofputil_protocol protocol = choose_flow_format(usable,
+                                                        OFPUTIL_P_OF10_NXM);
+    struct vconn *vconn = open_vconn_for_flows(argv[1], protocol, false);
+    dump_transaction(vconn, ofputil_encode_flow_stats_request(&fsr,
+                                                              protocol));
+    vconn_close(vconn);
+}
+
+static void
+ofctl_dump_flows(int argc, char *argv[])
+{
+    dump_flow_stats(argc, argv, false);
+}
+
+static void
+ofctl_dump_aggregate(int argc, char *argv[])
+{
+    dump_flow_stats(argc, argv, true);
+}
+
 static void ofctl_list_commands(int argc, char *argv[]);
 static void ofctl_help(int argc, char *argv[]);
 
@@ -686,6 +1026,12 @@ static const struct ofctl_command commands[] = {
     { "get-frags", "switch", 1, 1, ofctl_get_frags },
     { "set-frags", "switch frag_mode", 2, 2, ofctl_set_frags },
     { "probe", "target", 1, 1, ofctl_probe },
+    { "dump-flows", "switch [flow]", 1, 2, ofctl_dump_flows },
+    { "dump-aggregate", "switch [flow]", 1, 2, ofctl_dump_aggregate },
+    { "add-flow", "switch flow", 2, 2, ofctl_add_flow },
+    { "add-flows", "switch file", 2, 2, ofctl_add_flows },
+    { "mod-flows", "switch flow", 2, 2, ofctl_mod_flows },
+    { "del-flows", "switch [flow]", 1, 2, ofctl_del_flows },
     { "help", "", 0, INT_MAX, ofctl_help },
     { "list-commands", "", 0, INT_MAX, ofctl_list_commands },
 
@@ -735,6 +1081,14 @@ usage(void)
            "  set-frags SWITCH FRAG_MODE  set fragment handling behavior\n"
            "      FRAG_MODE: normal, drop, reassemble, nx-match\n"
            "  dump-ports-desc SWITCH [PORT]  print port descriptions\n"
+           "  dump-flows SWITCH           print all flow entries\n"
+           "  dump-flows SWITCH FLOW      print matching FLOWs\n"
+           "  dump-aggregate SWITCH       print aggregate flow statistics\n"
+           "  dump-aggregate SWITCH FLOW  print aggregate stats for FLOWs\n"
+           "  add-flow SWITCH FLOW        add flow described by FLOW\n"
+           "  add-flows SWITCH FILE       add flows from FILE\n"
+           "  mod-flows SWITCH FLOW       modify actions of matching FLOWs\n"
+           "  del-flows SWITCH [FLOW]     delete matching FLOWs\n"
            "\nFor OpenFlow switches and controllers:\n"
            "  probe TARGET                probe whether TARGET is up\n"
            "SWITCH or TARGET is an active OpenFlow connection method.\n"
@@ -747,6 +1101,9 @@ usage(void)
            "  -V, --version           display version information\n"
            "  -O, --protocols         set allowed OpenFlow versions\n"
            "                          (default: OpenFlow10)\n"
+           "\nFlow options:\n"
+           "  --strict                    use strict match for flow commands\n"
+           "  -F, --flow-format=FORMAT    force particular flow format\n"
            "\nOther options:\n"
            "  -t, --timeout=SECS      give up after SECS seconds\n"
            "  -h, --help              display this help message\n",
