@@ -611,7 +611,8 @@ compare_queues(const void *a_, const void *b_)
 }
 
 /* Appends "cir: N" ... lines, each after 'indent', in the order Open
- * vSwitch adds them. */
+ * vSwitch 3.1's qos/show prints them (its hash order, which is fixed for
+ * these keys): cir, cbs; or cir, eir, ebs, cbs. */
 static void
 qos_format_params(const struct qos_params *p, bool with_excess,
                   const char *indent, struct ds *ds)
@@ -619,11 +620,9 @@ qos_format_params(const struct qos_params *p, bool with_excess,
     ds_put_format(ds, "%scir: %"PRIu64"\n", indent, p->cir);
     if (with_excess) {
         ds_put_format(ds, "%seir: %"PRIu64"\n", indent, p->eir);
-    }
-    ds_put_format(ds, "%scbs: %"PRIu64"\n", indent, p->cbs);
-    if (with_excess) {
         ds_put_format(ds, "%sebs: %"PRIu64"\n", indent, p->ebs);
     }
+    ds_put_format(ds, "%scbs: %"PRIu64"\n", indent, p->cbs);
 }
 
 /* A token bucket of 'burst' tokens filled at 'rate' tokens a second, or
