@@ -178,6 +178,11 @@ struct dp_netdev_flow_node {
     struct flow_key first_key;          /* Unmasked key of its first packet,
                                          * for "dpctl/dump-flows -m". */
     bool offload_queued;                /* Handed to the offload threads. */
+    uint64_t pushed_packets;            /* Counts already handed to the */
+    uint64_t pushed_bytes;              /* slow path (push_stats). */
+    uint32_t upcall_packets;            /* The packet whose upcall made the */
+    uint32_t upcall_bytes;              /* flow, not in its stats: pushed
+                                         * with the first push. */
 };
 
 enum dp_rxq_assign {

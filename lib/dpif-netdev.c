@@ -623,6 +623,43 @@ dp_netdev_revalidate(struct dp_netdev *dp, dp_revalidate_cb *cb, void *aux)
     dp_actions_destroy(&new);
 }
 
+/* Hands the megaflows' new counts to 'cb' (see the header). */
+void
+dp_netdev_push_stats(struct dp_netdev *dp, dp_flow_stats_cb *cb, void *aux)
+{
+    struct dp_netdev_pmd *pmd;
+
+    DP_FOR_EACH_THREAD (pmd, dp) {
+        pthread_mutex_lock(&pmd->flow_mutex);
+        for (struct dp_netdev_flow_node *node = pmd->flows; node;
+             node = node->next) {
+            struct dp_flow_stats stats;
+
+            dp_flow_get_stats(node->flow, &stats);
+            uint64_t n_packets = node->upcall_packets;
+            uint64_t n_bytes = node->upcall_bytes;
+            if (stats.n_packets >= node->pushed_packets
+                && stats.n_bytes >= node->pushed_bytes) {
+                n_packets += stats.n_packets - node->pushed_packets;
+                n_bytes += stats.n_bytes - node->pushed_bytes;
+            }
+            if (n_packets) {
+                struct flow key, mask;
+
+                flow_key_to_flow(&node->flow->key, &key);
+                flow_key_to_flow(&node->flow->mask, &mask);
+                cb(aux, &key, &mask, n_packets, n_bytes,
+                   MAX(stats.used, node->created));
+            }
+            /* (Counts that went down were cleared: start again.) */
+            node->pushed_packets = stats.n_packets;
+            node->pushed_bytes = stats.n_bytes;
+            node->upcall_packets = node->upcall_bytes = 0;
+        }
+        pthread_mutex_unlock(&pmd->flow_mutex);
+    }
+}
+
 /* Deletes every flow of every thread. */
 void
 dp_netdev_flush_flows(struct dp_netdev *dp)
@@ -1925,6 +1962,8 @@ pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
             pmd->n_flows++;
             node->created = now;
             node->first_key = *key;
+            node->upcall_packets = 1;
+            node->upcall_bytes = dp_packet_size(p);
             f->aux = node;
             __atomic_add_fetch(&dp->n_flows, 1, __ATOMIC_RELAXED);
             installed = true;

@@ -109,6 +109,17 @@ void dp_netdev_wait(struct dp_netdev *);
 /* Re-examines every installed megaflow with 'cb' (after a slow-path change:
  * a MAC moved, a port went away, VLAN configuration changed). */
 void dp_netdev_revalidate(struct dp_netdev *, dp_revalidate_cb *, void *aux);
+
+/* Statistics pushback: 'n_packets' packets of 'n_bytes' bytes in all hit
+ * the megaflow 'key'/'mask' ('key' masked, as for revalidation) since the
+ * last push, the last at 'used' (msec).  Runs on the main thread. */
+typedef void dp_flow_stats_cb(void *aux, const struct flow *key,
+                              const struct flow *mask, uint64_t n_packets,
+                              uint64_t n_bytes, long long int used);
+
+/* Calls 'cb' for every installed megaflow that counted packets since the
+ * last call, with what it counted since. */
+void dp_netdev_push_stats(struct dp_netdev *, dp_flow_stats_cb *, void *aux);
 void dp_netdev_flush_flows(struct dp_netdev *);
 
 /* Statistics for dpif/show. */

@@ -75,6 +75,7 @@ void
 xlate_out_destroy(struct xlate_out *out)
 {
     dp_actions_destroy(&out->actions);
+    free(out->rules);
 }
 
 /* Translates the upcall of datapath key 'key' through 'xb''s tables into
@@ -149,11 +150,19 @@ do_table(struct xlate_ctx *ctx, uint8_t table_id)
     }
     out->n_lookups++;
 
-    const struct ofproto_rule *rule = ofproto_lookup(ctx->xb->ofproto,
+    struct ofproto_rule *rule = ofproto_lookup(ctx->xb->ofproto,
                                                      table_id, &ctx->flow,
                                                      &ctx->wc);
     if (!rule) {
         return;                 /* A table miss drops (no controller). */
+    }
+    if (out->record_rules) {
+        if (out->n_rules >= out->allocated_rules) {
+            out->allocated_rules = MAX(4, 2 * out->allocated_rules);
+            out->rules = xrealloc(out->rules, (out->allocated_rules
+                                               * sizeof *out->rules));
+        }
+        out->rules[out->n_rules++] = rule;
     }
 
     uint8_t old_table = ctx->table_id;
@@ -432,7 +441,9 @@ do_normal(struct xlate_ctx *ctx)
     struct flow key = ctx->flow.dp;
     const struct xlate_port *in = port_by_ofport(ctx->xb, ctx->flow.in_port);
 
-    if (!in || !ctx->xb->nb) {
+    if (!in || !ctx->xb->nb || ctx->out->record_rules) {
+        /* (Translating for statistics: NORMAL would learn from the
+         * megaflow's key.) */
         return;
     }
     commit(ctx);

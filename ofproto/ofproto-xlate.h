@@ -63,6 +63,14 @@ struct xlate_out {
     uint64_t version;           /* ofproto_version() the lookups saw. */
     unsigned int n_lookups;     /* Table lookups made. */
     bool error;                 /* Translation stopped (limit reached). */
+
+    /* With 'record_rules' set by the caller, the rules the lookups found,
+     * in order (valid on the main thread until the tables change), for
+     * crediting them with datapath statistics; the NORMAL action is then
+     * skipped, so that the translation learns nothing. */
+    bool record_rules;
+    struct ofproto_rule **rules;
+    size_t n_rules, allocated_rules;
 };
 
 void xlate_out_init(struct xlate_out *);

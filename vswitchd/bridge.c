@@ -227,6 +227,11 @@ static struct latch revalidate_latch;
 /* Re-translation of every megaflow (see bridge_refresh()), periodically. */
 static long long int next_refresh = LLONG_MAX;
 
+/* Statistics pushback (bridge_push_stats()): the datapath's counts reach
+ * the OpenFlow flows this often, and before each revalidation. */
+#define STATS_PUSH_MSEC 500
+static long long int next_stats_push;
+
 /* A second revalidation for the same changes, a little later (see
  * bridge_revalidate()). */
 #define LATE_REVALIDATION_MSEC 200
@@ -244,6 +249,7 @@ static void bridge_poll_status(void);
 static void bridge_revalidate(void);
 static void bridge_refresh(void);
 static void bridge_late_revalidate(void);
+static void bridge_push_stats(void);
 static long long int refresh_interval(void);
 static void bridge_publish(void);
 static void bridge_destroy(struct bridge *);
@@ -380,6 +386,9 @@ bridge_run(void)
     if (dp && now >= next_refresh) {
         bridge_refresh();
     }
+    if (dp && now >= next_stats_push) {
+        bridge_push_stats();
+    }
 
     if (ovs && dp) {
         if (now >= next_stats) {
@@ -417,7 +426,8 @@ bridge_wait(void)
     }
     if (dp) {
         dp_netdev_wait(dp);
-        poll_timer_wait_until(MIN(next_refresh, late_revalidation));
+        poll_timer_wait_until(MIN(MIN(next_refresh, late_revalidation),
+                                  next_stats_push));
         poll_timer_wait_until(next_stats);
         poll_timer_wait_until(next_status_poll);
     }
@@ -1789,12 +1799,9 @@ upcall_cb(void *aux DPS_UNUSED, const struct flow *flow,
     return error;
 }
 
-/* Translates datapath key 'key' through 'br''s OpenFlow tables (whose
- * default flow hands it to NORMAL switching) into 'actions' and 'mask'.
- * The caller holds the upcall lock or is the main thread. */
-static int
-bridge_xlate(struct bridge *br, const struct flow *key, long long int now,
-             struct dp_actions *actions, struct flow *mask)
+/* What translation needs of 'br'. */
+static struct xlate_bridge
+bridge_xlate_bridge(const struct bridge *br)
 {
     struct xlate_bridge xb = {
         .ofproto = br->ofproto,
@@ -1802,6 +1809,17 @@ bridge_xlate(struct bridge *br, const struct flow *key, long long int now,
         .ports = br->xports,
         .n_ports = br->n_xports,
     };
+    return xb;
+}
+
+/* Translates datapath key 'key' through 'br''s OpenFlow tables (whose
+ * default flow hands it to NORMAL switching) into 'actions' and 'mask'.
+ * The caller holds the upcall lock or is the main thread. */
+static int
+bridge_xlate(struct bridge *br, const struct flow *key, long long int now,
+             struct dp_actions *actions, struct flow *mask)
+{
+    struct xlate_bridge xb = bridge_xlate_bridge(br);
     struct xlate_out out;
 
     xlate_out_init(&out);
@@ -1893,6 +1911,45 @@ revalidate_cb(void *aux, const struct flow *key,
     return true;
 }
 
+/* A megaflow's new counts go to the OpenFlow rules its translation
+ * consults now.  Main thread. */
+static void
+push_stats_cb(void *aux DPS_UNUSED, const struct flow *key,
+              const struct flow *mask DPS_UNUSED, uint64_t n_packets,
+              uint64_t n_bytes, long long int used)
+{
+    struct bridge *br = upcall_lookup(key->in_port);
+    if (!br) {
+        return;
+    }
+
+    struct xlate_bridge xb = bridge_xlate_bridge(br);
+    struct xlate_out out;
+
+    xlate_out_init(&out);
+    out.record_rules = true;
+    if (!ofproto_xlate(&xb, key, time_msec(), &out)) {
+        for (size_t i = 0; i < out.n_rules; i++) {
+            ofproto_rule_credit(out.rules[i], n_packets, n_bytes, used);
+        }
+    }
+    xlate_out_destroy(&out);
+}
+
+/* Hands the datapath's new counts to the OpenFlow flows (n_packets,
+ * n_bytes, and the idle time idle_timeout and idle_age go by), as Open
+ * vSwitch's revalidators do.  Counts a megaflow took after the last push
+ * are lost if it is deleted before the next (datapath idle aging), and a
+ * push after a table change credits the rules translation finds now. */
+static void
+bridge_push_stats(void)
+{
+    next_stats_push = time_msec() + STATS_PUSH_MSEC;
+    if (dp) {
+        dp_netdev_push_stats(dp, push_stats_cb, NULL);
+    }
+}
+
 /* Remembers what the revalidation in progress looked at, for the late
  * revalidation. */
 static void
@@ -1948,6 +2005,7 @@ bridge_revalidate(void)
 
     if (needed && dp) {
         COVERAGE_INC(bridge_revalidate);
+        bridge_push_stats();
         dp_netdev_revalidate(dp, revalidate_cb, NULL);
         for (size_t i = 0; i < n_bridges; i++) {
             bridge_stash_for_late(bridges[i]);
@@ -1988,6 +2046,7 @@ bridge_late_revalidate(void)
     }
     if (needed) {
         COVERAGE_INC(bridge_late_revalidate);
+        bridge_push_stats();
         dp_netdev_revalidate(dp, revalidate_cb, NULL);
     }
     for (size_t i = 0; i < n_bridges; i++) {
