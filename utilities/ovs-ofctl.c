@@ -44,6 +44,9 @@ static int timeout;
  * match and priority given. */
 static bool strict;
 
+/* --sort (1), --rsort (-1): dump-flows lists flows by priority. */
+static int sort_order;
+
 /* -F, --flow-format: the flow formats (OFPUTIL_P_*) flow commands may
  * use; all by default. */
 static uint32_t allowed_flow_formats = OFPUTIL_P_OF10_ANY;
@@ -187,12 +190,18 @@ parse_options(int argc, char *argv[])
             strict = true;
             break;
 
-        case OPT_NAMES:
-        case OPT_NO_NAMES:
         case OPT_SORT:
         case OPT_RSORT:
-            /* Accepted; flows are printed by number, in the switch's
-             * order. */
+            if (optarg && strcmp(optarg, "priority")) {
+                util_fatal(0, "%s: sorting by a field other than priority "
+                           "is not supported", optarg);
+            }
+            sort_order = c == OPT_SORT ? 1 : -1;
+            break;
+
+        case OPT_NAMES:
+        case OPT_NO_NAMES:
+            /* Accepted; flows are printed with port numbers. */
             break;
 
         case 'h':
@@ -974,6 +983,8 @@ ofctl_del_flows(int argc, char *argv[])
               strict ? OFPFC_DELETE_STRICT : OFPFC_DELETE, NULL);
 }
 
+static void dump_sorted_flows(struct vconn *, struct ofpbuf *request);
+
 /* dump-flows and dump-aggregate: the request for 'argv[2]' (all flows if
  * absent), in NXM unless -F says otherwise or the match needs less, as
  * Open vSwitch's ovs-ofctl prefers. */
@@ -998,9 +1009,97 @@ dump_flow_stats(int argc, char *argv[], bool aggregate)
     enum ofputil_protocol protocol = choose_flow_format(usable,
                                                         OFPUTIL_P_OF10_NXM);
     struct vconn *vconn = open_vconn_for_flows(argv[1], protocol, false);
-    dump_transaction(vconn, ofputil_encode_flow_stats_request(&fsr,
-                                                              protocol));
+    struct ofpbuf *request = ofputil_encode_flow_stats_request(&fsr,
+                                                               protocol);
+    if (sort_order && !aggregate) {
+        dump_sorted_flows(vconn, request);
+    } else {
+        dump_transaction(vconn, request);
+    }
     vconn_close(vconn);
+}
+
+/* A flow of a sorted dump: its statistics, its actions, where it came. */
+struct sorted_flow {
+    struct ofputil_flow_stats fs;
+    struct ofpbuf ofpacts;
+    size_t index;
+};
+
+static int
+compare_sorted_flows(const void *a_, const void *b_)
+{
+    const struct sorted_flow *a = a_;
+    const struct sorted_flow *b = b_;
+
+    if (a->fs.priority != b->fs.priority) {
+        return (a->fs.priority < b->fs.priority ? -1 : 1) * sort_order;
+    }
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* --sort and --rsort: sends 'request', gathers every flow of the reply
+ * and prints them by priority, one a line, without the reply's header. */
+static void
+dump_sorted_flows(struct vconn *vconn, struct ofpbuf *request)
+{
+    uint32_t xid = ntohl(((struct ofp_header *) request->data)->xid);
+    struct sorted_flow *flows = NULL;
+    size_t n = 0, allocated = 0;
+
+    if (vconn_send_block(vconn, request)) {
+        util_fatal(0, "%s: send failed", vconn_get_name(vconn));
+    }
+    for (bool more = true; more; ) {
+        struct ofpbuf *reply;
+
+        if (vconn_recv_xid(vconn, xid, &reply)) {
+            util_fatal(0, "%s: receive failed", vconn_get_name(vconn));
+        }
+        const struct ofp_header *oh = reply->data;
+        enum ofptype type;
+        if (ofptype_decode(&type, oh) || type != OFPTYPE_FLOW_STATS_REPLY) {
+            print_msg(reply);
+            exit(EXIT_FAILURE);
+        }
+        more = ofpmp_more(oh);
+        for (;;) {
+            if (n >= allocated) {
+                allocated = MAX(16, 2 * allocated);
+                flows = xrealloc(flows, allocated * sizeof *flows);
+            }
+            struct sorted_flow *sf = &flows[n];
+            ofpbuf_init(&sf->ofpacts, 64);
+            int error = ofputil_decode_flow_stats_reply(&sf->fs, reply,
+                                                        &sf->ofpacts);
+            if (error) {
+                ofpbuf_uninit(&sf->ofpacts);
+                if (error != EOF) {
+                    util_fatal(0, "parse error in reply (%s)",
+                               ofperr_to_string(error));
+                }
+                break;
+            }
+            sf->index = n++;
+        }
+        ofpbuf_delete(reply);
+    }
+
+    if (n) {
+        qsort(flows, n, sizeof *flows, compare_sorted_flows);
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+
+        flows[i].fs.ofpacts = flows[i].ofpacts.data;
+        flows[i].fs.ofpacts_len = flows[i].ofpacts.size;
+        ds_put_char(&s, ' ');
+        ofputil_flow_stats_format(&s, &flows[i].fs, true);
+        puts(ds_cstr(&s));
+        ds_destroy(&s);
+        ofpbuf_uninit(&flows[i].ofpacts);
+    }
+    free(flows);
 }
 
 static void
