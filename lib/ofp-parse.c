@@ -571,8 +571,18 @@ parse_field(const char *name, const char *value,
 
     union match_value v, m;
     char *error = parse_field_value(mf, value, &v, &m);
-    if (!error) {
+    if (error) {
+        return error;
+    }
+    /* ICMP types and codes match their whole tp_src/tp_dst, as the wire
+     * decoders store them. */
+    if (mf->id == MATCH_F_ICMPV4_TYPE || mf->id == MATCH_F_ICMPV6_TYPE) {
+        match_set_tp_src_masked(match, htons(v.u8[0]), 0xffff);
+    } else if (mf->id == MATCH_F_ICMPV4_CODE
+               || mf->id == MATCH_F_ICMPV6_CODE) {
+        match_set_tp_dst_masked(match, htons(v.u8[0]), 0xffff);
+    } else {
         match_field_set(mf, &v, &m, match);
     }
-    return error;
+    return NULL;
 }

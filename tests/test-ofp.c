@@ -18,6 +18,8 @@
 #include "ofp-flow.h"
 #include "ofp-match.h"
 #include "ofp-msgs.h"
+#include "ofp-parse.h"
+#include "ofp-port.h"
 #include "ofpbuf.h"
 #include "util.h"
 
@@ -457,6 +459,186 @@ test_flow_removed(void **state DPS_UNUSED)
     }
 }
 
+static void
+test_parse_key_value(void **state DPS_UNUSED)
+{
+    char *copy = xstrdup(" a=1, b:2 c(x,(y)),d\tactions=output:1,drop");
+    static const char *const want[][2] = {
+        { "a", "1" }, { "b", "2" }, { "c", "x,(y)" }, { "d", "" },
+        { "actions", "output:1" }, { "drop", "" },
+    };
+    char *pos = copy, *key, *value;
+    size_t n = 0;
+
+    while (ofp_parse_key_value(&pos, &key, &value)) {
+        assert_true(n < ARRAY_SIZE(want));
+        assert_string_equal(key, want[n][0]);
+        assert_string_equal(value, want[n][1]);
+        n++;
+    }
+    assert_int_equal(n, ARRAY_SIZE(want));
+    free(copy);
+}
+
+/* Parses 'flow' for 'command', then prints it back as dump-flows would. */
+static char *
+reformat(const char *flow, int command, uint32_t *usable,
+         struct ofputil_flow_mod *fm)
+{
+    struct ofputil_port_map map = OFPUTIL_PORT_MAP_INITIALIZER;
+    struct ofpbuf ofpacts;
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    ofputil_port_map_add(&map, 7, "p7");
+    ofpbuf_init(&ofpacts, 0);
+    char *error = ofp_parse_flow_mod(fm, flow, command, &map, &ofpacts,
+                                     usable);
+    assert_null(error);
+    match_format(&fm->match, NULL, &s, fm->priority, OFP_DEFAULT_PRIORITY);
+    ds_put_cstr(&s, " actions=");
+    ofpacts_format(fm->ofpacts, fm->ofpacts_len, NULL, &s);
+
+    /* The wire form decodes to the same flow. */
+    enum ofputil_protocol protocol = (*usable & OFPUTIL_P_OF10_STD
+                                      ? OFPUTIL_P_OF10_STD
+                                      : OFPUTIL_P_OF10_NXM);
+    struct ofpbuf *msg = ofputil_encode_flow_mod(fm, protocol, true);
+    struct ofputil_flow_mod fm2;
+    struct ofpbuf ofpacts2;
+    ofpbuf_init(&ofpacts2, 0);
+    assert_int_equal(ofputil_decode_flow_mod(&fm2, msg->data, true,
+                                             &ofpacts2), 0);
+    char *m1 = match_to_string(&fm->match, fm->priority);
+    char *m2 = match_to_string(&fm2.match, fm2.priority);
+    assert_string_equal(m1, m2);
+    free(m1);
+    free(m2);
+    assert_int_equal(fm->priority, fm2.priority);
+    assert_int_equal(fm->table_id, fm2.table_id);
+    struct ds s2 = DS_EMPTY_INITIALIZER;
+    ofpacts_format(fm2.ofpacts, fm2.ofpacts_len, NULL, &s2);
+    assert_string_equal(strstr(ds_cstr(&s), "actions=") + 8, ds_cstr(&s2));
+    ds_destroy(&s2);
+    ofpbuf_delete(msg);
+    ofpbuf_uninit(&ofpacts2);
+    ofpbuf_uninit(&ofpacts);
+    ofputil_port_map_destroy(&map);
+    return ds_steal_cstr(&s);
+}
+
+static void
+test_parse_flow_mod(void **state DPS_UNUSED)
+{
+    static const struct {
+        const char *in, *out;
+        bool of10;
+    } cases[] = {
+        { "in_port=1,actions=output:2", "in_port=1 actions=output:2", true },
+        { "tcp nw_src=10.0.0.0/8 tp_dst=80 priority=5 actions=mod_dl_src:"
+          "00:11:22:33:44:55,2",
+          "priority=5,tcp,nw_src=10.0.0.0/8,tp_dst=80 actions=mod_dl_src:"
+          "00:11:22:33:44:55,output:2", true },
+        { "ip,nw_dst=1.2.3.4/255.255.0.0,actions=drop",
+          "ip,nw_dst=1.2.0.0/16 actions=drop", true },
+        { "udp,tp_src=0x10/0xf0,actions=NORMAL",
+          "udp,tp_src=0x10/0xf0 actions=NORMAL", false },
+        { "in_port=p7,dl_vlan=5,dl_vlan_pcp=3,actions=strip_vlan,LOCAL",
+          "in_port=7,dl_vlan=5,dl_vlan_pcp=3 actions=strip_vlan,LOCAL",
+          true },
+        { "dl_vlan=0xffff,actions=IN_PORT,FLOOD,ALL",
+          "vlan_tci=0x0000 actions=IN_PORT,FLOOD,ALL", true },
+        { "arp,nw_src=1.2.3.4,actions=CONTROLLER:64,mod_vlan_vid:9",
+          "arp,arp_spa=1.2.3.4 actions=CONTROLLER:64,mod_vlan_vid:9", true },
+        { "table=3,icmp,icmp_type=8,actions=mod_nw_src:9.9.9.9,"
+          "mod_tp_dst:99,output:p7",
+          "icmp,icmp_type=8 actions=mod_nw_src:9.9.9.9,mod_tp_dst:99,"
+          "output:7", true },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        struct ofputil_flow_mod fm;
+        uint32_t usable;
+        char *s = reformat(cases[i].in, OFPFC_ADD, &usable, &fm);
+
+        assert_string_equal(s, cases[i].out);
+        assert_int_equal(!!(usable & OFPUTIL_P_OF10_STD), cases[i].of10);
+        assert_true(usable & OFPUTIL_P_OF10_NXM);
+        free(s);
+    }
+
+    /* Cookies: an add's is the new cookie; a modify's without a mask too,
+     * with a mask it filters. */
+    struct ofputil_flow_mod fm;
+    uint32_t usable;
+    char *s = reformat("cookie=0x10,actions=drop", OFPFC_ADD, &usable, &fm);
+    assert_true(fm.new_cookie == 0x10 && !fm.cookie_mask);
+    free(s);
+    s = reformat("cookie=0x10,actions=drop", OFPFC_MODIFY, &usable, &fm);
+    assert_true(fm.modify_cookie && fm.new_cookie == 0x10);
+    free(s);
+    s = reformat("cookie=0x10/-1,actions=drop", OFPFC_MODIFY, &usable, &fm);
+    assert_true(!fm.modify_cookie && fm.cookie == 0x10
+                && fm.cookie_mask == UINT64_MAX);
+    assert_false(usable & OFPUTIL_P_OF10_STD);
+    free(s);
+    s = reformat("table=2,check_overlap,send_flow_rem,idle_timeout=5,"
+                 "hard_timeout=6,actions=drop", OFPFC_ADD, &usable, &fm);
+    assert_int_equal(fm.table_id, 2);
+    assert_int_equal(fm.idle_timeout, 5);
+    assert_int_equal(fm.hard_timeout, 6);
+    assert_int_equal(fm.flags, (OFPUTIL_FF_CHECK_OVERLAP
+                                | OFPUTIL_FF_SEND_FLOW_REM));
+    free(s);
+}
+
+static void
+test_parse_errors(void **state DPS_UNUSED)
+{
+    static const struct {
+        int command;
+        const char *in, *error;
+    } cases[] = {
+        { OFPFC_ADD, "in_port=1", "must specify an action" },
+        { OFPFC_ADD, "foo=1,actions=drop", "unknown keyword foo" },
+        { OFPFC_ADD, "out_port=1,actions=drop", "unknown keyword out_port" },
+        { OFPFC_DELETE, "priority=5", "unknown keyword priority" },
+        { OFPFC_ADD, "in_port=x,actions=drop",
+          "x: invalid or unknown port for in_port" },
+        { OFPFC_ADD, "dl_src=zz,actions=drop", "zz: invalid Ethernet address" },
+        { OFPFC_ADD, "ip,nw_src=1.2.3.4/33,actions=drop",
+          "1.2.3.4/33: IPv4 network prefix bits not between 0 and 32, "
+          "inclusive" },
+        { OFPFC_ADD, "tcp,tp_src=70000,actions=drop",
+          "70000: value too large for 2-byte field tcp_src" },
+        { OFPFC_ADD, "priority=70000,actions=drop",
+          "invalid priority \"70000\"" },
+        { OFPFC_ADD, "cookie=1/2,actions=drop",
+          "flow additions cannot use a cookie mask" },
+        { OFPFC_ADD, "actions=bogus", "unknown action bogus" },
+        { OFPFC_ADD, "actions=drop,1",
+          "\"drop\" must not be accompanied by any other action or "
+          "instruction" },
+        { OFPFC_ADD, "actions=mod_vlan_vid:4096",
+          "4096: not a valid VLAN VID" },
+        { OFPFC_ADD, "actions=mod_tp_src:x", "invalid source port \"x\"" },
+        { OFPFC_ADD, "actions=note:zz", "bad hex digit in `note' argument" },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        struct ofputil_flow_mod fm;
+        struct ofpbuf ofpacts;
+        uint32_t usable;
+
+        ofpbuf_init(&ofpacts, 0);
+        char *error = ofp_parse_flow_mod(&fm, cases[i].in, cases[i].command,
+                                         NULL, &ofpacts, &usable);
+        assert_non_null(error);
+        assert_string_equal(error, cases[i].error);
+        free(error);
+        ofpbuf_uninit(&ofpacts);
+    }
+}
+
 int
 main(void)
 {
@@ -469,6 +651,9 @@ main(void)
         cmocka_unit_test(test_nxm_errors),
         cmocka_unit_test(test_flow_stats),
         cmocka_unit_test(test_flow_removed),
+        cmocka_unit_test(test_parse_key_value),
+        cmocka_unit_test(test_parse_flow_mod),
+        cmocka_unit_test(test_parse_errors),
     };
     return cmocka_run_group_tests_name("ofp", tests, NULL, NULL);
 }
