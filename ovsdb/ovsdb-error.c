@@ -5,10 +5,14 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
 #include "ovsdb-json.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ovsdb_error);
 
 static const char *errno_text(int);
 
@@ -153,6 +157,17 @@ ovsdb_error_to_string(const struct ovsdb_error *error)
         ds_put_format(&ds, " (%s)", errno_text(error->errno_));
     }
     return ds_steal_cstr(&ds);
+}
+
+/* Logs 'error', which should not have happened, as Open vSwitch does
+ * ("unexpected ovsdb error: ..." at ERR level in module "ovsdb_error"). */
+void
+ovsdb_error_log_unexpected(const struct ovsdb_error *error)
+{
+    char *s = ovsdb_error_to_string(error);
+
+    VLOG_ERR("unexpected ovsdb error: %s", s);
+    free(s);
 }
 
 /* Returns the tag of 'error'. */

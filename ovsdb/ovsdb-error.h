@@ -36,6 +36,7 @@ void ovsdb_error_destroy(struct ovsdb_error *);
 struct ovsdb_error *ovsdb_error_clone(const struct ovsdb_error *);
 json_t *ovsdb_error_to_json(const struct ovsdb_error *);
 char *ovsdb_error_to_string(const struct ovsdb_error *);
+void ovsdb_error_log_unexpected(const struct ovsdb_error *);
 const char *ovsdb_error_get_tag(const struct ovsdb_error *);
 
 #endif /* ovsdb-error.h */

@@ -33,6 +33,7 @@
 #include "ovsdb-json.h"
 #include "ovsdb.h"
 #include "poll-loop.h"
+#include "replication.h"
 #include "schema.h"
 #include "stream.h"
 #include "stream-ssl.h"
@@ -185,6 +186,14 @@ static bool committing_replied;
 static char *ssl_private_key, *ssl_certificate, *ssl_ca_cert;
 static bool ssl_bootstrap;
 
+/* Active-backup replication: the active server to replicate from
+ * (--sync-from, ovsdb-server/set-active-ovsdb-server), whether we are its
+ * backup now (then clients may not change the replicated databases), and
+ * --active. */
+static char *sync_from;
+static bool is_backup;
+static bool start_active;
+
 static const char server_schema[] =
     "{\"name\":\"_Server\",\"version\":\"1.2.0\","
     "\"cksum\":\"3009684573 744\",\"tables\":{\"Database\":{\"columns\":{"
@@ -229,6 +238,10 @@ static void run_compaction(void);
 static void schedule_compaction(struct db *);
 static unixctl_cb_func exit_cb, compact_cb, list_dbs_cb, list_remotes_cb,
     add_remote_cb, remove_remote_cb, add_db_cb, remove_db_cb;
+static void register_replication_commands(void);
+static void become_backup(void);
+static void restart_replication(void);
+static void become_active(void);
 
 int
 main(int argc, char *argv[])
@@ -307,6 +320,10 @@ main(int argc, char *argv[])
                              NULL);
     unixctl_command_register("ovsdb-server/remove-db", "DB", 1, 1,
                              remove_db_cb, NULL);
+    register_replication_commands();
+    if (sync_from && !start_active) {
+        become_backup();
+    }
 
     /* Listen before telling the parent that we are ready, so that
      * clients can connect as soon as "ovsdb-server --detach" returns. */
@@ -332,6 +349,12 @@ main(int argc, char *argv[])
             db_changed = false;
             update_db_config();
         }
+        if (is_backup && !replication_run()) {
+            /* As in Open vSwitch, a backup whose replication fails becomes
+             * active (its clients may write again). */
+            replication_stop();
+            is_backup = false;
+        }
         run_remotes();
         run_sessions();
         run_triggers(false);
@@ -344,6 +367,9 @@ main(int argc, char *argv[])
         fatal_signal_wait();
         unixctl_server_wait(unixctl);
         wait_all();
+        if (is_backup) {
+            replication_wait();
+        }
         if (exiting) {
             poll_immediate_wake();
         }
@@ -357,6 +383,8 @@ main(int argc, char *argv[])
     while (sessions) {
         session_destroy(sessions);
     }
+    replication_stop();
+    free(sync_from);
 
     for (i = 0; i < n_remotes; i++) {
         remote_close(&remotes[i]);
@@ -512,6 +540,9 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
         OPT_REMOTE = UCHAR_MAX + 1,
         OPT_UNIXCTL,
         OPT_RUN,
+        OPT_SYNC_FROM,
+        OPT_SYNC_EXCLUDE,
+        OPT_ACTIVE,
         STREAM_SSL_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
@@ -520,6 +551,9 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
         {"remote", required_argument, NULL, OPT_REMOTE},
         {"unixctl", required_argument, NULL, OPT_UNIXCTL},
         {"run", required_argument, NULL, OPT_RUN},
+        {"sync-from", required_argument, NULL, OPT_SYNC_FROM},
+        {"sync-exclude-tables", required_argument, NULL, OPT_SYNC_EXCLUDE},
+        {"active", no_argument, NULL, OPT_ACTIVE},
         STREAM_SSL_LONG_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -549,6 +583,19 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
         case OPT_RUN:
             free(run_command);
             run_command = xstrdup(optarg);
+            break;
+
+        case OPT_SYNC_FROM:
+            free(sync_from);
+            sync_from = xstrdup(optarg);
+            break;
+
+        case OPT_SYNC_EXCLUDE:
+            replication_set_excluded(optarg);
+            break;
+
+        case OPT_ACTIVE:
+            start_active = true;
             break;
 
         case 'p':
@@ -613,6 +660,13 @@ usage(void)
            "                          db:DB,TABLE,COLUMN for the remotes\n"
            "                          named there\n"
            "  --run COMMAND           run COMMAND as subprocess then exit\n"
+           "\nActive-backup options:\n"
+           "  --sync-from=SERVER      replicate the databases of active\n"
+           "                          SERVER (unix:, tcp:, ssl:) as its\n"
+           "                          backup\n"
+           "  --sync-exclude-tables=DB:TABLE[,DB:TABLE]...\n"
+           "                          do not replicate these tables\n"
+           "  --active                start as active despite --sync-from\n"
            "\nSSL options (FILE may be db:DB,TABLE,COLUMN):\n"
            "  -p, --private-key=FILE  private key\n"
            "  -c, --certificate=FILE  certificate for the private key\n"
@@ -1681,7 +1735,10 @@ trigger_try(struct trigger *t, long long int now)
     options.aux = t->session;
     /* The "_Server" database is read-only to clients. */
     options.dry_run = t->db == server_db;
-    options.read_only = t->session->read_only;
+    /* A backup's clients may not change what it replicates (nor, as in
+     * Open vSwitch, the tables it excludes). */
+    options.read_only = (t->session->read_only
+                         || (is_backup && t->db != server_db));
     options.resultsp = &committing_results;
     committing = t;
     committing_replied = false;
@@ -2006,6 +2063,11 @@ handle_request(struct session *s, struct jsonrpc_msg *msg)
     } else if (!strcmp(method, "echo")) {
         send_msg(s, jsonrpc_create_reply(json_deep_copy(msg->params),
                                          msg->id));
+    } else if ((!strcmp(method, "lock") || !strcmp(method, "steal")
+                || !strcmp(method, "unlock")) && is_backup) {
+        send_msg(s, jsonrpc_create_error(
+                     json_string("lock and unlock methods not allowed, DB "
+                                 "server is read only."), msg->id));
     } else if (!strcmp(method, "lock") || !strcmp(method, "steal")
                || !strcmp(method, "unlock")) {
         handle_lock(s, msg);
@@ -2548,6 +2610,10 @@ add_db_cb(struct unixctl_conn *conn, int argc DPS_UNUSED, const char *argv[],
     } else {
         db_changed = true;
         save_config();
+        if (is_backup) {
+            /* Replicate the new database too, from a new connection. */
+            restart_replication();
+        }
         unixctl_command_reply(conn, NULL);
     }
 }
@@ -2711,6 +2777,9 @@ remove_db_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
     } else {
         remove_db(db);
         save_config();
+        if (is_backup) {
+            restart_replication();
+        }
         unixctl_command_reply(conn, NULL);
     }
 }
@@ -2763,4 +2832,174 @@ memory_report_cb(struct memory_report *report, void *aux DPS_UNUSED)
     if (n_sessions) {
         memory_report_add(report, "sessions", n_sessions);
     }
+}
+
+/* ------------------------------------------------------------------------
+ * Active-backup replication (see replication.c).
+ * ------------------------------------------------------------------------ */
+
+static struct ovsdb *
+replication_find_db(const char *name)
+{
+    struct db *db = find_db(name);
+
+    return db && db != server_db ? db->ovsdb : NULL;
+}
+
+/* (Re)starts replicating every database we serve from 'sync_from'. */
+static void
+restart_replication(void)
+{
+    char **names = xcalloc(n_dbs + 1, sizeof *names);
+    size_t i, n = 0;
+
+    for (i = 0; i < n_dbs; i++) {
+        if (dbs[i] != server_db) {
+            names[n++] = dbs[i]->ovsdb->schema->name;
+        }
+    }
+    replication_set_find_db(replication_find_db);
+    replication_start(sync_from, names, n);
+    free(names);
+}
+
+/* Changing role closes every client connection, as in Open vSwitch, so
+ * that clients reconnect and see the server as it is now. */
+static void
+close_all_sessions(void)
+{
+    while (sessions) {
+        session_destroy(sessions);
+    }
+}
+
+static void
+become_backup(void)
+{
+    restart_replication();
+    is_backup = true;
+    close_all_sessions();
+}
+
+static void
+become_active(void)
+{
+    replication_stop();
+    is_backup = false;
+    close_all_sessions();
+}
+
+static void
+set_active_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+              const char *argv[], void *aux DPS_UNUSED)
+{
+    free(sync_from);
+    sync_from = xstrdup(argv[1]);
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+get_active_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+              const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    unixctl_command_reply(conn, sync_from);
+}
+
+static void
+connect_active_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                  const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    if (!sync_from) {
+        /* Open vSwitch answers this without an error status. */
+        unixctl_command_reply(conn, "Unable to connect: active server is "
+                              "not specified.\n");
+        return;
+    }
+    if (!is_backup) {
+        become_backup();
+    }
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+disconnect_active_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                     const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    become_active();
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+set_probe_interval_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                      const char *argv[], void *aux DPS_UNUSED)
+{
+    char *end;
+    long int msec = strtol(argv[1], &end, 10);
+
+    if (!*argv[1] || *end || msec < 0 || msec > INT_MAX) {
+        unixctl_command_reply(conn, "Invalid probe interval, integer value "
+                              "expected");
+        return;
+    }
+    replication_set_probe_interval(msec);
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+set_exclude_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+               const char *argv[], void *aux DPS_UNUSED)
+{
+    replication_set_excluded(argv[1]);
+    if (is_backup) {
+        /* Start over with the new set, as Open vSwitch does. */
+        restart_replication();
+    }
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+get_exclude_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+               const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    char *list = replication_get_excluded();
+    char *reply = *list ? xasprintf("%s\n", list) : NULL;
+
+    unixctl_command_reply(conn, reply);
+    free(reply);
+    free(list);
+}
+
+static void
+sync_status_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+               const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    char *status = is_backup ? replication_status() : NULL;
+    char *reply = xasprintf("state: %s\n%s", is_backup ? "backup" : "active",
+                            status ? status : "");
+
+    unixctl_command_reply(conn, reply);
+    free(reply);
+    free(status);
+}
+
+static void
+register_replication_commands(void)
+{
+    unixctl_command_register("ovsdb-server/set-active-ovsdb-server", "", 1,
+                             1, set_active_cb, NULL);
+    unixctl_command_register("ovsdb-server/get-active-ovsdb-server", "", 0,
+                             0, get_active_cb, NULL);
+    unixctl_command_register("ovsdb-server/connect-active-ovsdb-server", "",
+                             0, 0, connect_active_cb, NULL);
+    unixctl_command_register("ovsdb-server/disconnect-active-ovsdb-server",
+                             "", 0, 0, disconnect_active_cb, NULL);
+    unixctl_command_register(
+        "ovsdb-server/set-active-ovsdb-server-probe-interval", "", 1, 1,
+        set_probe_interval_cb, NULL);
+    unixctl_command_register("ovsdb-server/set-sync-exclude-tables", "", 1,
+                             1, set_exclude_cb, NULL);
+    unixctl_command_register("ovsdb-server/get-sync-exclude-tables", "", 0,
+                             0, get_exclude_cb, NULL);
+    unixctl_command_register("ovsdb-server/sync-status", "", 0, 0,
+                             sync_status_cb, NULL);
 }
