@@ -19,6 +19,7 @@
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "packets.h"
+#include "socket-util.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -126,18 +127,6 @@ ofp_parse_mac(const char *s, struct eth_addr *mac)
         }
         p[i] = b[i];
     }
-    return true;
-}
-
-bool
-ofp_parse_ipv4(const char *s, uint32_t *be_addr)
-{
-    struct in_addr in;
-
-    if (inet_pton(AF_INET, s, &in) != 1) {
-        return false;
-    }
-    *be_addr = in.s_addr;
     return true;
 }
 
@@ -492,10 +481,10 @@ parse_field_value(const struct match_field *mf, const char *value,
     } else if (is_ipv4_field(mf)) {
         uint32_t ip = 0, mask = UINT32_MAX;
         int prefix;
-        if (!ofp_parse_ipv4(copy, &ip)) {
+        if (!sock_ipv4_from_string(copy, &ip)) {
             error = xasprintf("%s: invalid IP address", value);
         } else if (slash && strchr(slash, '.')) {
-            if (!ofp_parse_ipv4(slash, &mask)) {
+            if (!sock_ipv4_from_string(slash, &mask)) {
                 error = xasprintf("%s: invalid IP address", value);
             }
         } else if (slash) {

@@ -40,7 +40,6 @@ bool ofp_parse_key_value(char **stringp, char **keyp, char **valuep);
 struct eth_addr;
 bool ofp_parse_u64(const char *s, uint64_t *);
 bool ofp_parse_mac(const char *s, struct eth_addr *);
-bool ofp_parse_ipv4(const char *s, uint32_t *be_addr);
 
 /* Parses 'string' as a flow for flow_mod 'command' (OFPFC_*) into 'fm',
  * its actions into 'ofpacts' (which 'fm' then points into). */

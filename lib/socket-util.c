@@ -78,17 +78,27 @@ sock_ignore_sigpipe(void)
     pthread_once(&once, sock_ignore_sigpipe_once);
 }
 
-/* Parses an IPv4 address (see the header). */
+/* Parses an IPv4 address, quietly (see the header). */
 bool
-sock_parse_ipv4(const char *s, uint32_t *be_addr)
+sock_ipv4_from_string(const char *s, uint32_t *be_addr)
 {
     struct in_addr in;
 
     if (inet_pton(AF_INET, s, &in) != 1) {
-        VLOG_ERR("\"%s\" is not a valid IP address", s);
         return false;
     }
     *be_addr = in.s_addr;
+    return true;
+}
+
+/* Parses an IPv4 address, logging a failure (see the header). */
+bool
+sock_parse_ipv4(const char *s, uint32_t *be_addr)
+{
+    if (!sock_ipv4_from_string(s, be_addr)) {
+        VLOG_ERR("\"%s\" is not a valid IP address", s);
+        return false;
+    }
     return true;
 }
 

@@ -36,9 +36,10 @@ int sock_set_nodelay(int fd);
 void sock_ignore_sigpipe(void);
 
 /* Errors. */
-/* Parses dotted-quad 's' into '*be_addr' (network order); logs an error
- * and returns false if it is not an IPv4 address, as Open vSwitch's tools
- * do. */
+/* Parse dotted-quad 's' into '*be_addr' (network order) and return false
+ * if it is not an IPv4 address; sock_parse_ipv4() also logs the error, as
+ * Open vSwitch's tools do. */
+bool sock_ipv4_from_string(const char *s, uint32_t *be_addr);
 bool sock_parse_ipv4(const char *s, uint32_t *be_addr);
 
 int sock_get_error(int fd);
