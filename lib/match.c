@@ -196,6 +196,13 @@ match_field_set(const struct match_field *mf, const union match_value *value,
         v &= 0xfc;              /* nw_tos carries the DSCP alone. */
         m &= 0xfc;
     }
+    if (mf->id == MATCH_F_IN_PORT) {
+        /* Not maskable: one exact mask whichever protocol said it, the
+         * one match_set_in_port() gives. */
+        match->flow.in_port = v & m;
+        match->mask.in_port = m ? UINT32_MAX : 0;
+        return;
+    }
     uint64_t place = bits << mf->shift;
     uint64_t fc = container_get(mf, &match->flow);
     uint64_t mc = container_get(mf, &match->mask);

@@ -147,6 +147,16 @@ test_field_table(void **state DPS_UNUSED)
     v.be16 = htons(0x0102);
     match_field_set(match_field_info(MATCH_F_IN_PORT), &v, NULL, &m);
     assert_int_equal(m.flow.in_port, 0x0102);
+
+    /* in_port has one exact mask, whether a protocol's field or the
+     * setter gave it: NXM and OpenFlow 1.0 must name the same rule. */
+    struct match m2;
+    match_init_catchall(&m);
+    match_init_catchall(&m2);
+    match_field_set(match_field_info(MATCH_F_IN_PORT), &v, NULL, &m);
+    match_set_in_port(&m2, 0x0102);
+    assert_int_equal(m.mask.in_port, UINT32_MAX);
+    assert_true(match_equal(&m, &m2));
 }
 
 static void
