@@ -64,9 +64,19 @@ show_config () {
 }
 
 # daemons_gone: neither daemon runs (the namespace has its own PIDs, so
-# only the ones started here count).
+# only the ones started here count).  ovs-ctl waits for the process in the
+# pidfile; with --monitor, its monitor exits just after reaping it, so the
+# check allows that a few seconds.
 daemons_gone () {
-    ! pgrep -x ovsdb-server >/dev/null && ! pgrep -x ovs-vswitchd >/dev/null
+    for dg_try in 1 2 3 4 5 6 7 8 9 10; do
+        if ! pgrep -x ovsdb-server >/dev/null \
+           && ! pgrep -x ovs-vswitchd >/dev/null; then
+            return 0
+        fi
+        sleep .5
+    done
+    pgrep -a -x 'ovsdb-server|ovs-vswitchd'
+    return 1
 }
 
 inside () {
