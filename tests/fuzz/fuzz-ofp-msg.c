@@ -105,6 +105,11 @@ check_flow_mod(const struct ofp_header *oh, enum ofpraw raw)
         match_format(&fm.match, NULL, &s, fm.priority, OFP_DEFAULT_PRIORITY);
         ds_destroy(&s);
 
+        /* The cookie field on the wire is the new cookie; a modify that
+         * keeps cookies sends the filter cookie there instead (as
+         * ovs-ofctl does), which decodes as the new one. */
+        uint64_t wire_cookie = (fm.command == OFPFC_ADD || fm.modify_cookie
+                                ? fm.new_cookie : fm.cookie);
         struct ofpbuf *b = ofputil_encode_flow_mod(&fm, protocol_of(raw),
                                                    true);
         FUZZ_CHECK(!ofputil_decode_flow_mod(&fm2, b->data, true, &ofpacts2),
@@ -114,12 +119,24 @@ check_flow_mod(const struct ofp_header *oh, enum ofpraw raw)
                    && fm.command == fm2.command
                    && fm.table_id == fm2.table_id
                    && fm.cookie_mask == fm2.cookie_mask
-                   && fm.new_cookie == fm2.new_cookie
+                   && wire_cookie == fm2.new_cookie
                    && fm.flags == fm2.flags
                    && ofpacts_equal(fm.ofpacts, fm.ofpacts_len,
                                     fm2.ofpacts, fm2.ofpacts_len),
                    "flow_mod does not survive re-encoding");
         ofpbuf_delete(b);
+
+        /* NXM says whatever OpenFlow 1.0 can, to the same rule: a switch
+         * must find a flow whichever of the two added it. */
+        if (raw == OFPRAW_OFPT10_FLOW_MOD) {
+            b = ofputil_encode_flow_mod(&fm, OFPUTIL_P_OF10_NXM, true);
+            FUZZ_CHECK(!ofputil_decode_flow_mod(&fm2, b->data, true,
+                                                &ofpacts2)
+                       && match_equal(&fm.match, &fm2.match)
+                       && fm.priority == fm2.priority,
+                       "OpenFlow 1.0 flow_mod differs as NXM");
+            ofpbuf_delete(b);
+        }
     }
     ofpbuf_uninit(&ofpacts);
     ofpbuf_uninit(&ofpacts2);
@@ -156,10 +173,14 @@ check_flow_removed(const struct ofp_header *oh, enum ofpraw raw)
                                                        protocol_of(raw));
         FUZZ_CHECK(!ofputil_decode_flow_removed(&fr2, b->data),
                    "encoded flow_removed does not decode");
+        /* An unknown count (all-ones) goes out as 0, as Open vSwitch
+         * sends it. */
+        uint64_t packets = (fr.packet_count == UINT64_MAX
+                            ? 0 : fr.packet_count);
         FUZZ_CHECK(match_equal(&fr.match, &fr2.match)
                    && fr.cookie == fr2.cookie
                    && fr.priority == fr2.priority
-                   && fr.packet_count == fr2.packet_count,
+                   && packets == fr2.packet_count,
                    "flow_removed does not survive re-encoding");
         ofpbuf_delete(b);
     }
