@@ -149,6 +149,7 @@ Options:\n\
                               (default: unix:%s/db.sock)\n\
   --no-wait                   do not wait for ovs-vswitchd to reconfigure\n\
   --retry                     keep trying to connect to server forever\n\
+  --no-leader-only            accept a server that is not the leader\n\
   -t, --timeout=SECS          wait at most SECS seconds for ovs-vswitchd\n\
   --dry-run                   do not commit changes to database\n\
   --oneline                   print exactly one line of output per command\n\
@@ -214,7 +215,7 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
     enum {
         OPT_DB = UCHAR_MAX + 1, OPT_NO_WAIT, OPT_DRY_RUN, OPT_ONELINE,
         OPT_RETRY, OPT_COLUMNS, OPT_BARE, OPT_NO_HEADINGS, OPT_PRETTY,
-        OPT_NO_SYSLOG, OPT_LOCAL,
+        OPT_NO_SYSLOG, OPT_LOCAL, OPT_NO_LEADER_ONLY,
         STREAM_SSL_OPTION_ENUMS
     };
     static const struct option long_options[] = {
@@ -223,6 +224,7 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
         {"dry-run", no_argument, NULL, OPT_DRY_RUN},
         {"oneline", no_argument, NULL, OPT_ONELINE},
         {"retry", no_argument, NULL, OPT_RETRY},
+        {"no-leader-only", no_argument, NULL, OPT_NO_LEADER_ONLY},
         {"timeout", required_argument, NULL, 't'},
         {"format", required_argument, NULL, 'f'},
         {"data", required_argument, NULL, 'd'},
@@ -264,6 +266,12 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
             break;
         case OPT_NO_WAIT:
             wait_for_reload = false;
+            break;
+        case OPT_NO_LEADER_ONLY:
+            /* Open vSwitch's ovs-vsctl refuses a server whose "_Server"
+             * row says it is not the leader (a relay, a cluster follower)
+             * unless given this; ours does not look, so it has nothing to
+             * change. */
             break;
         case OPT_DRY_RUN:
             dry_run = true;
