@@ -33,6 +33,7 @@
 #include "ovsdb-json.h"
 #include "ovsdb.h"
 #include "poll-loop.h"
+#include "relay.h"
 #include "replication.h"
 #include "schema.h"
 #include "stream.h"
@@ -48,8 +49,10 @@ VLOG_DEFINE_THIS_MODULE(ovsdb_server);
 
 /* A database served. */
 struct db {
-    char *file_name;            /* NULL for "_Server". */
+    char *file_name;            /* NULL for "_Server"; "relay:DB:REMOTE"
+                                 * for a relay. */
     struct ovsdb *ovsdb;
+    struct relay *relay;        /* Relay mode (see relay.c), or NULL. */
 
     /* Automatic compaction (see run_compaction()). */
     long long int last_compact; /* When the file was last rewritten. */
@@ -212,7 +215,7 @@ static void parse_options(int argc, char *argv[], char **unixctl_pathp,
 static void usage(void) DPS_NO_RETURN;
 static char *open_db(const char *file_name);
 static void create_server_db(void);
-static void server_db_add_row(const struct ovsdb_schema *);
+static void server_db_add_row(const struct db *);
 static void add_remote(const char *name);
 static void run_remotes(void);
 static void ssl_set(char **, const char *);
@@ -349,6 +352,11 @@ main(int argc, char *argv[])
             db_changed = false;
             update_db_config();
         }
+        for (i = 0; i < n_dbs; i++) {
+            if (dbs[i]->relay) {
+                relay_run(dbs[i]->relay);
+            }
+        }
         if (is_backup && !replication_run()) {
             /* As in Open vSwitch, a backup whose replication fails becomes
              * active (its clients may write again). */
@@ -369,6 +377,11 @@ main(int argc, char *argv[])
         wait_all();
         if (is_backup) {
             replication_wait();
+        }
+        for (i = 0; i < n_dbs; i++) {
+            if (dbs[i]->relay) {
+                relay_wait(dbs[i]->relay);
+            }
         }
         if (exiting) {
             poll_immediate_wake();
@@ -398,6 +411,7 @@ main(int argc, char *argv[])
     free(ssl_certificate);
     free(ssl_ca_cert);
     for (i = 0; i < n_dbs; i++) {
+        relay_destroy(dbs[i]->relay);
         ovsdb_destroy(dbs[i]->ovsdb);
         free(dbs[i]->file_name);
         free(dbs[i]);
@@ -717,14 +731,69 @@ find_db(const char *name)
     return NULL;
 }
 
-/* Opens 'file_name' and serves it.  Returns NULL, or an error message
- * that the caller must free. */
+static struct ovsdb *relay_get_db(void *db_);
+static void relay_install(void *db_, struct ovsdb_schema *);
+static void relay_set_connected(void *db_, bool connected);
+static void relay_reply(void *db_, void *session, struct jsonrpc_msg *);
+
+static const struct relay_ops relay_ops = {
+    relay_get_db, relay_install, relay_set_connected, relay_reply,
+};
+
+/* Serves "relay:DB:REMOTE" 'spec': an empty database named DB until the
+ * relay has the remote's schema.  Returns NULL, or an error message that the
+ * caller must free. */
+static char *
+open_relay_db(const char *spec)
+{
+    char *db_name, *remotes, *msg;
+    struct ovsdb_schema *schema;
+    struct ovsdb_error *error;
+    json_t *json;
+    struct db *db;
+
+    msg = relay_parse(spec, &db_name, &remotes);
+    if (msg) {
+        return msg;
+    }
+    if (find_db(db_name)) {
+        msg = xasprintf("%s: duplicate database name %s", spec, db_name);
+    } else {
+        json = json_pack("{s:s, s:{}}", "name", db_name, "tables");
+        error = ovsdb_schema_from_json(json, &schema);
+        json_decref(json);
+        if (error) {
+            char *s = ovsdb_error_to_string(error);
+
+            ovsdb_error_destroy(error);
+            msg = xasprintf("%s: %s", spec, s);
+            free(s);
+        } else {
+            db = add_db(xstrdup(spec), ovsdb_create(schema));
+            db->relay = relay_create(db_name, remotes, &relay_ops, db);
+            if (server_db) {
+                server_db_add_row(db);
+            }
+        }
+    }
+    free(db_name);
+    free(remotes);
+    return msg;
+}
+
+/* Opens 'file_name' (or a relay, for "relay:DB:REMOTE") and serves it.
+ * Returns NULL, or an error message that the caller must free. */
 static char *
 open_db(const char *file_name)
 {
     struct ovsdb_schema *schema;
     struct ovsdb_error *error;
     struct ovsdb *ovsdb;
+    struct db *db;
+
+    if (!strncmp(file_name, "relay:", 6)) {
+        return open_relay_db(file_name);
+    }
 
     /* Check the name first, without taking the file's lock: fcntl() locks
      * belong to the process, so opening and closing a second descriptor
@@ -747,9 +816,9 @@ open_db(const char *file_name)
         ovsdb_error_destroy(error);
         return s;
     }
-    add_db(xstrdup(file_name), ovsdb);
+    db = add_db(xstrdup(file_name), ovsdb);
     if (server_db) {
-        server_db_add_row(ovsdb->schema);
+        server_db_add_row(db);
     }
     return NULL;
 }
@@ -768,19 +837,25 @@ server_db_transact(json_t *ops)
     json_decref(ops);
 }
 
-/* Adds the "Database" row that describes 'schema''s database. */
+/* Adds the "Database" row that describes 'db'.  A relay's row, as in Open
+ * vSwitch, has no schema until the remote's arrives, is "connected" while
+ * the relay is in sync, and never "leader". */
 static void
-server_db_add_row(const struct ovsdb_schema *s)
+server_db_add_row(const struct db *db)
 {
+    const struct ovsdb_schema *s = db->ovsdb->schema;
     json_t *op = json_object(), *row = json_object(), *ops = json_array();
     json_t *schema_json = ovsdb_schema_to_json(s);
     char *schema_text = ovsdb_json_to_string(schema_json, OVSDB_JSON_SORT);
 
     json_object_set_new(row, "name", json_string(s->name));
-    json_object_set_new(row, "model", json_string("standalone"));
-    json_object_set_new(row, "connected", json_true());
-    json_object_set_new(row, "leader", json_true());
-    json_object_set_new(row, "schema", json_string(schema_text));
+    json_object_set_new(row, "model",
+                        json_string(db->relay ? "relay" : "standalone"));
+    json_object_set_new(row, "connected", json_boolean(!db->relay));
+    json_object_set_new(row, "leader", json_boolean(!db->relay));
+    if (!db->relay) {
+        json_object_set_new(row, "schema", json_string(schema_text));
+    }
     json_object_set_new(op, "op", json_string("insert"));
     json_object_set_new(op, "table", json_string("Database"));
     json_object_set_new(op, "row", row);
@@ -805,8 +880,53 @@ create_server_db(void)
     json_decref(json);
     server_db = add_db(NULL, ovsdb_create(schema));
     for (i = 0; i <= n; i++) {
-        server_db_add_row(dbs[i]->ovsdb->schema);
+        server_db_add_row(dbs[i]);
     }
+}
+
+/* Relay callbacks (see relay.h); 'db_' is the relay's struct db. */
+static struct ovsdb *
+relay_get_db(void *db_)
+{
+    struct db *db = db_;
+
+    return db->ovsdb;
+}
+
+static void install_converted_db(struct db *, struct ovsdb *);
+static void send_msg(struct session *, struct jsonrpc_msg *);
+
+static void
+relay_install(void *db_, struct ovsdb_schema *schema)
+{
+    struct db *db = db_;
+
+    if (ovsdb_schema_equal(schema, db->ovsdb->schema)) {
+        ovsdb_schema_destroy(schema);
+    } else {
+        install_converted_db(db, ovsdb_create(schema));
+    }
+}
+
+static void
+relay_set_connected(void *db_, bool connected)
+{
+    struct db *db = db_;
+    json_t *ops = json_array();
+
+    json_array_append_new(ops, json_pack(
+                              "{s:s, s:s, s:[[s,s,s]], s:{s:b}}",
+                              "op", "update", "table", "Database",
+                              "where", "name", "==",
+                              db->ovsdb->schema->name,
+                              "row", "connected", connected));
+    server_db_transact(ops);
+}
+
+static void
+relay_reply(void *db_ DPS_UNUSED, void *session, struct jsonrpc_msg *reply)
+{
+    send_msg(session, reply);
 }
 
 /* ------------------------------------------------------------------------
@@ -1529,6 +1649,11 @@ session_destroy(struct session *s)
         }
     }
     release_locks(s);
+    for (i = 0; i < n_dbs; i++) {
+        if (dbs[i]->relay) {
+            relay_forget_client(dbs[i]->relay, s);
+        }
+    }
     for (i = 0; i < s->n_monitors; i++) {
         ovsdb_monitor_destroy(s->monitors[i]);
     }
@@ -1717,6 +1842,13 @@ lookup_db(struct session *s, const struct jsonrpc_msg *msg)
                                                   "unknown database %s",
                                                   msg->method,
                                                   json_string_value(name)));
+    } else if (db->relay && !relay_is_ready(db->relay)) {
+        send_error(s, msg->id, ovsdb_error(
+                       "database not available", "%s request specifies "
+                       "database %s which is not yet available because it "
+                       "has not completed joining its cluster", msg->method,
+                       json_string_value(name)));
+        db = NULL;
     }
     return db;
 }
@@ -1758,6 +1890,29 @@ trigger_try(struct trigger *t, long long int now)
     return true;
 }
 
+/* Returns true if transaction 'params' has an operation that changes the
+ * database (which a relay forwards). */
+static bool
+txn_writes(const json_t *params)
+{
+    static const char *const writes[] = {
+        "insert", "update", "mutate", "delete",
+    };
+    size_t i, j;
+
+    for (i = 1; i < json_array_size(params); i++) {
+        const char *op = json_string_value(
+            json_object_get(json_array_get(params, i), "op"));
+
+        for (j = 0; op && j < ARRAY_SIZE(writes); j++) {
+            if (!strcmp(op, writes[j])) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 static void
 handle_transact(struct session *s, const struct jsonrpc_msg *msg)
 {
@@ -1765,6 +1920,10 @@ handle_transact(struct session *s, const struct jsonrpc_msg *msg)
     struct trigger *t;
 
     if (!db) {
+        return;
+    }
+    if (db->relay && !s->read_only && txn_writes(msg->params)) {
+        relay_forward(db->relay, s, msg->id, msg->params);
         return;
     }
     t = xzalloc(sizeof *t);
@@ -2474,7 +2633,7 @@ compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
         struct ovsdb_error *error;
         int j;
 
-        if (!db->file_name) {
+        if (!db->file_name || db->relay) {
             continue;
         }
         for (j = 1; j < argc; j++) {
@@ -2647,6 +2806,7 @@ remove_db(struct db *db)
             break;
         }
     }
+    relay_destroy(db->relay);
     ovsdb_destroy(db->ovsdb);
     free(db->file_name);
     free(db);
@@ -2854,7 +3014,7 @@ restart_replication(void)
     size_t i, n = 0;
 
     for (i = 0; i < n_dbs; i++) {
-        if (dbs[i] != server_db) {
+        if (dbs[i] != server_db && !dbs[i]->relay) {
             names[n++] = dbs[i]->ovsdb->schema->name;
         }
     }

@@ -83,6 +83,8 @@ static void send_request(const char *method, json_t *params,
 static void handle_reply(const struct jsonrpc_msg *msg);
 static void handle_notify(const struct jsonrpc_msg *msg);
 
+static bool is_excluded(const char *db_name, const char *table_name);
+
 void
 replication_set_find_db(replication_find_db_func *cb)
 {
@@ -272,6 +274,111 @@ replication_set_probe_interval(int msec)
     if (session) {
         jsonrpc_session_set_probe_interval(session, msec);
     }
+}
+
+json_t *
+replication_monitor_requests(const struct ovsdb_schema *schema, bool all)
+{
+    json_t *reqs = json_object();
+    size_t j;
+
+    for (j = 0; j < schema->n_tables; j++) {
+        const struct ovsdb_table_schema *ts = schema->tables[j];
+        json_t *columns, *req;
+        size_t k;
+
+        if (!all && is_excluded(schema->name, ts->name)) {
+            continue;
+        }
+        columns = json_array();
+        for (k = OVSDB_N_HIDDEN_COLUMNS; k < ts->n_columns; k++) {
+            json_array_append_new(columns,
+                                  json_string(ts->columns[k]->name));
+        }
+        req = json_object();
+        json_object_set_new(req, "columns", columns);
+        json_object_set_new(reqs, ts->name, req);
+    }
+    return reqs;
+}
+
+struct ovsdb_error *
+replication_reset_db(struct ovsdb *db, bool all)
+{
+    struct ovsdb_txn *txn = ovsdb_txn_create(db);
+    size_t i;
+
+    for (i = 0; i < db->schema->n_tables; i++) {
+        struct ovsdb_table *table = &db->tables[i];
+        struct ovsdb_row **rows, *row;
+        size_t n = 0, j;
+
+        if ((!all && is_excluded(db->schema->name, table->schema->name))
+            || !ohmap_count(&table->rows)) {
+            continue;
+        }
+        rows = xmalloc(ohmap_count(&table->rows) * sizeof *rows);
+        OHMAP_FOR_EACH (row, node, &table->rows) {
+            rows[n++] = row;
+        }
+        for (j = 0; j < n; j++) {
+            ovsdb_txn_row_delete(txn, rows[j]);
+        }
+        free(rows);
+    }
+    return ovsdb_txn_commit(txn, false);
+}
+
+struct ovsdb_error *
+replication_apply_updates(struct ovsdb *db, const json_t *updates)
+{
+    struct ovsdb_error *error;
+    const char *table_name;
+    json_t *record, *table_updates;
+
+    if (!json_is_object(updates)) {
+        return ovsdb_syntax_error(updates, NULL,
+                                  "<table-updates> is not an object");
+    }
+    record = json_object();
+    json_object_foreach ((json_t *) updates, table_name, table_updates) {
+        json_t *rows = json_object(), *update;
+        const char *uuid;
+
+        if (!json_is_object(table_updates)) {
+            json_decref(rows);
+            json_decref(record);
+            return ovsdb_syntax_error(table_updates, NULL,
+                                      "<table-update> is not an object");
+        }
+        json_object_foreach (table_updates, uuid, update) {
+            json_t *new = json_object_get(update, "new");
+
+            if (new && json_is_object(new)) {
+                json_t *copy = json_object();
+                const char *column;
+                json_t *value;
+
+                json_object_foreach (new, column, value) {
+                    if (column[0] != '_') {
+                        json_object_set(copy, column, value);
+                    }
+                }
+                json_object_set_new(rows, uuid, copy);
+            } else {
+                json_object_set_new(rows, uuid, json_null());
+            }
+        }
+        if (table_name[0] != '_') {
+            json_object_set_new(record, table_name, rows);
+        } else {
+            json_decref(rows);
+        }
+    }
+    error = (json_object_size(record) ? ovsdb_file_replay(db, record)
+             : NULL);
+    json_decref(record);
+    return error;
 }
 
 static void
@@ -473,33 +580,16 @@ is_replication_possible(const struct ovsdb_schema *remote,
 static void
 send_monitors(void)
 {
-    size_t i, j;
+    size_t i;
 
     for (i = 0; i < n_rpl_dbs; i++) {
         /* What the active server has: it may lack tables and columns of
          * ours (see is_replication_possible()). */
         const struct ovsdb_schema *schema = find_remote_schema(rpl_dbs[i]);
-        json_t *reqs = json_object(), *params;
+        json_t *reqs = (schema ? replication_monitor_requests(schema, false)
+                        : json_object());
+        json_t *params;
 
-        if (schema) {
-            for (j = 0; j < schema->n_tables; j++) {
-                const struct ovsdb_table_schema *ts = schema->tables[j];
-                json_t *columns, *req;
-                size_t k;
-
-                if (is_excluded(schema->name, ts->name)) {
-                    continue;
-                }
-                columns = json_array();
-                for (k = OVSDB_N_HIDDEN_COLUMNS; k < ts->n_columns; k++) {
-                    json_array_append_new(columns,
-                                          json_string(ts->columns[k]->name));
-                }
-                req = json_object();
-                json_object_set_new(req, "columns", columns);
-                json_object_set_new(reqs, ts->name, req);
-            }
-        }
         params = json_pack("[s s o]", rpl_dbs[i], rpl_dbs[i], reqs);
         send_request("monitor", params, rpl_dbs[i]);
     }
@@ -523,87 +613,6 @@ log_unexpected(struct ovsdb_error *error)
 {
     ovsdb_error_log_unexpected(error);
     ovsdb_error_destroy(error);
-}
-
-/* Deletes every row of the replicated tables of 'db'. */
-static struct ovsdb_error *
-reset_db(struct ovsdb *db)
-{
-    struct ovsdb_txn *txn = ovsdb_txn_create(db);
-    size_t i;
-
-    for (i = 0; i < db->schema->n_tables; i++) {
-        struct ovsdb_table *table = &db->tables[i];
-        struct ovsdb_row **rows, *row;
-        size_t n = 0, j;
-
-        if (is_excluded(db->schema->name, table->schema->name)
-            || !ohmap_count(&table->rows)) {
-            continue;
-        }
-        rows = xmalloc(ohmap_count(&table->rows) * sizeof *rows);
-        OHMAP_FOR_EACH (row, node, &table->rows) {
-            rows[n++] = row;
-        }
-        for (j = 0; j < n; j++) {
-            ovsdb_txn_row_delete(txn, rows[j]);
-        }
-        free(rows);
-    }
-    return ovsdb_txn_commit(txn, false);
-}
-
-/* Applies monitor "table-updates" 'updates' to 'db' as one transaction. */
-static struct ovsdb_error *
-apply_updates(struct ovsdb *db, const json_t *updates)
-{
-    struct ovsdb_error *error;
-    const char *table_name;
-    json_t *record, *table_updates;
-
-    if (!json_is_object(updates)) {
-        return ovsdb_syntax_error(updates, NULL,
-                                  "<table-updates> is not an object");
-    }
-    record = json_object();
-    json_object_foreach ((json_t *) updates, table_name, table_updates) {
-        json_t *rows = json_object(), *update;
-        const char *uuid;
-
-        if (!json_is_object(table_updates)) {
-            json_decref(rows);
-            json_decref(record);
-            return ovsdb_syntax_error(table_updates, NULL,
-                                      "<table-update> is not an object");
-        }
-        json_object_foreach (table_updates, uuid, update) {
-            json_t *new = json_object_get(update, "new");
-
-            if (new && json_is_object(new)) {
-                json_t *copy = json_object();
-                const char *column;
-                json_t *value;
-
-                json_object_foreach (new, column, value) {
-                    if (column[0] != '_') {
-                        json_object_set(copy, column, value);
-                    }
-                }
-                json_object_set_new(rows, uuid, copy);
-            } else {
-                json_object_set_new(rows, uuid, json_null());
-            }
-        }
-        if (table_name[0] != '_') {
-            json_object_set_new(record, table_name, rows);
-        } else {
-            json_decref(rows);
-        }
-    }
-    error = (json_object_size(record) ? ovsdb_file_replay(db, record)
-             : NULL);
-    json_decref(record);
-    return error;
 }
 
 static void
@@ -684,9 +693,9 @@ handle_reply(const struct jsonrpc_msg *msg)
         struct ovsdb_error *error;
 
         VLOG_INFO("Monitor request received. Resetting the database");
-        error = db ? reset_db(db) : NULL;
+        error = db ? replication_reset_db(db, false) : NULL;
         if (!error && db) {
-            error = apply_updates(db, msg->result);
+            error = replication_apply_updates(db, msg->result);
         }
         if (error) {
             log_unexpected(error);
@@ -717,7 +726,7 @@ handle_notify(const struct jsonrpc_msg *msg)
     if (!db) {
         return;
     }
-    error = apply_updates(db, json_array_get(msg->params, 1));
+    error = replication_apply_updates(db, json_array_get(msg->params, 1));
     if (error) {
         log_unexpected(error);
         state = RPL_ERROR;

@@ -6,7 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "json.h"
+
 struct ovsdb;
+struct ovsdb_error;
+struct ovsdb_schema;
 
 /* Returns the database that the server serves under 'name', or NULL. */
 typedef struct ovsdb *replication_find_db_func(const char *name);
@@ -34,5 +38,18 @@ void replication_set_excluded(const char *spec);
 char *replication_get_excluded(void);
 
 void replication_set_probe_interval(int msec);
+
+/* Helpers that relay mode (relay.c) shares.  With 'all' true, excluded
+ * tables are not left out.
+ *
+ * replication_monitor_requests() returns the <monitor-requests> object that
+ * monitors every column of every table of 'schema'.
+ * replication_reset_db() deletes every row of 'db', in one transaction.
+ * replication_apply_updates() applies monitor <table-updates> to 'db', in
+ * one transaction. */
+json_t *replication_monitor_requests(const struct ovsdb_schema *, bool all);
+struct ovsdb_error *replication_reset_db(struct ovsdb *, bool all);
+struct ovsdb_error *replication_apply_updates(struct ovsdb *,
+                                              const json_t *updates);
 
 #endif /* replication.h */
