@@ -68,6 +68,7 @@ struct relay {
     size_t n_txns;
 };
 
+static void cancel_txn(struct relay *r, const struct relay_txn *t);
 static void txn_free(struct relay_txn *t);
 static void disconnected(struct relay *r);
 static void send_txn(struct relay *r, struct relay_txn *t);
@@ -129,6 +130,9 @@ relay_destroy(struct relay *r)
     }
     free(r->remotes);
     for (i = 0; i < r->n_txns; i++) {
+        /* The database goes (ovsdb-server/remove-db): as its waiting
+         * transactions do, these fail. */
+        cancel_txn(r, &r->txns[i]);
         txn_free(&r->txns[i]);
     }
     free(r->txns);
@@ -248,6 +252,19 @@ txn_free(struct relay_txn *t)
     json_decref(t->id);
 }
 
+/* Answers 't''s client, if it is still there, with a "canceled" error. */
+static void
+cancel_txn(struct relay *r, const struct relay_txn *t)
+{
+    if (t->client) {
+        struct ovsdb_error *error = ovsdb_error("canceled", NULL);
+
+        r->ops->reply(r->aux, t->client, jsonrpc_create_error(
+                          ovsdb_error_to_json(error), t->client_id));
+        ovsdb_error_destroy(error);
+    }
+}
+
 static void
 remove_txn(struct relay *r, size_t i)
 {
@@ -271,13 +288,7 @@ disconnected(struct relay *r)
         struct relay_txn *t = &r->txns[i];
 
         if (t->id) {
-            if (t->client) {
-                struct ovsdb_error *error = ovsdb_error("canceled", NULL);
-
-                r->ops->reply(r->aux, t->client, jsonrpc_create_error(
-                                  ovsdb_error_to_json(error), t->client_id));
-                ovsdb_error_destroy(error);
-            }
+            cancel_txn(r, t);
             remove_txn(r, i);
         } else {
             i++;
