@@ -51,11 +51,13 @@ ovsdb_mutation_set_from_json(const struct ovsdb_table_schema *ts,
 
         error = mutation_from_json(ts, json_array_get(json, i), symtab,
                                    &set->mutations[i]);
+        /* A mutation that failed half-way may own a copy of its column's
+         * type: the set frees it with the others. */
+        set->n_mutations++;
         if (error) {
             ovsdb_mutation_set_destroy(set);
             return error;
         }
-        set->n_mutations++;
     }
     return NULL;
 }
