@@ -8,17 +8,20 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
 #include "ofp-msgs.h"
 #include "ofp-port.h"
+#include "ofp-types.h"
 #include "ofpbuf.h"
 #include "util.h"
 
 static enum ofperr print_body(struct ds *, const struct ofp_header *,
-                              enum ofpraw, int verbosity);
+                              enum ofpraw, int verbosity,
+                              const struct ofputil_port_map *);
 
 static void
 put_header_line(struct ds *s, const struct ofp_header *oh, enum ofpraw raw);
@@ -36,6 +39,14 @@ ofp_to_string(const void *data, size_t len, int verbosity)
 /* Appends the decoded text of the message at 'data' to 's'. */
 void
 ofp_print(const void *data, size_t len, int verbosity, struct ds *s)
+{
+    ofp_print_with_ports(data, len, verbosity, NULL, s);
+}
+
+/* As ofp_print(), naming ports by 'port_map' (may be NULL). */
+void
+ofp_print_with_ports(const void *data, size_t len, int verbosity,
+                     const struct ofputil_port_map *port_map, struct ds *s)
 {
     const struct ofp_header *oh = data;
 
@@ -66,7 +77,7 @@ ofp_print(const void *data, size_t len, int verbosity, struct ds *s)
         error = ofpraw_decode(&raw, oh);
         if (!error) {
             put_header_line(s, oh, raw);
-            error = print_body(s, oh, raw, verbosity);
+            error = print_body(s, oh, raw, verbosity, port_map);
             if (!error) {
                 return;
             }
@@ -375,10 +386,517 @@ print_port_mod(struct ds *s, const struct ofp_header *oh)
     return 0;
 }
 
+/* Table statistics. */
+
+/* One table of an OFPST_TABLE reply.  'fields' and 'max_entries' are what
+ * an OpenFlow 1.0 reply says of its features (OFP10_FIELD_* bits); later
+ * versions carry none, and leave them 0. */
+struct table_stats {
+    uint8_t table_id;
+    char name[32];
+    uint32_t fields;
+    uint32_t max_entries;
+    uint32_t active_count;
+    uint64_t lookup_count;
+    uint64_t matched_count;
+};
+
+/* The fields an OpenFlow 1.0 table's wildcards say it can match, in the
+ * order Open vSwitch lists them, with the wildcard bits for each. */
+static const struct {
+    const char *name;
+    uint32_t wildcards;
+} ofp10_table_fields[] = {
+    { "in_port", 1 << 0 },
+    { "eth_src", 1 << 2 },
+    { "eth_dst", 1 << 3 },
+    { "eth_type", 1 << 4 },
+    { "vlan_vid", 1 << 1 },
+    { "vlan_pcp", 1 << 20 },
+    { "ip_src", 0x3f << 8 },
+    { "ip_dst", 0x3f << 14 },
+    { "nw_proto", 1 << 5 },
+    { "nw_tos", 1 << 21 },
+    { "tcp_src", 1 << 6 },
+    { "tcp_dst", 1 << 7 },
+};
+
+static void
+decode_table_stats(enum ofp_version version, const uint8_t *p,
+                   struct table_stats *ts)
+{
+    memset(ts, 0, sizeof *ts);
+    ts->table_id = p[0];
+    if (version == OFP10_VERSION) {
+        uint32_t wildcards = ofp_get_be32(p + 36);
+
+        memcpy(ts->name, p + 4, sizeof ts->name);
+        ts->name[sizeof ts->name - 1] = '\0';
+        for (size_t i = 0; i < ARRAY_SIZE(ofp10_table_fields); i++) {
+            if (wildcards & ofp10_table_fields[i].wildcards) {
+                ts->fields |= 1u << i;
+            }
+        }
+        ts->max_entries = ofp_get_be32(p + 40);
+        ts->active_count = ofp_get_be32(p + 44);
+        ts->lookup_count = ofp_get_be64(p + 48);
+        ts->matched_count = ofp_get_be64(p + 56);
+    } else {
+        ts->active_count = ofp_get_be32(p + 4);
+        ts->lookup_count = ofp_get_be64(p + 8);
+        ts->matched_count = ofp_get_be64(p + 16);
+    }
+}
+
+/* Appends the names of 'fields' (OFP10_FIELD_* bits), those that share a
+ * prefix next to each other run together as Open vSwitch writes them
+ * ("eth_{src,dst,type}"). */
+static void
+put_table_fields(struct ds *s, uint32_t fields)
+{
+    const char *names[ARRAY_SIZE(ofp10_table_fields)];
+    size_t n = 0;
+
+    for (size_t i = 0; i < ARRAY_SIZE(ofp10_table_fields); i++) {
+        if (fields & (1u << i)) {
+            names[n++] = ofp10_table_fields[i].name;
+        }
+    }
+    for (size_t i = 0; i < n; ) {
+        size_t prefix_len = strcspn(names[i], "_") + 1;
+        size_t j = i + 1;
+
+        while (j < n && !strncmp(names[i], names[j], prefix_len)) {
+            j++;
+        }
+        if (i) {
+            ds_put_char(s, ' ');
+        }
+        if (j - i == 1) {
+            ds_put_cstr(s, names[i]);
+        } else {
+            ds_put_format(s, "%.*s{", (int) prefix_len, names[i]);
+            for (size_t k = i; k < j; k++) {
+                ds_put_format(s, "%s%s", k > i ? "," : "",
+                              names[k] + prefix_len);
+            }
+            ds_put_char(s, '}');
+        }
+        i = j;
+    }
+}
+
+/* Ends a run of tables 'first' through 'last' that repeat the one before
+ * them, if there is one. */
+static void
+put_ditto_run(struct ds *s, int first, int last)
+{
+    if (first < 0) {
+        return;
+    }
+    if (first == last) {
+        ds_put_format(s, "\n  table %d: ditto\n", first);
+    } else {
+        ds_put_format(s, "\n  tables %d...%d: ditto\n", first, last);
+    }
+}
+
+/* The tables of an OFPST_TABLE reply, each shown in full unless it repeats
+ * the one before: a run of unnamed tables that do is "tables 2...253:
+ * ditto", a table that changes only its counters "(same features)", one
+ * that changes its size but not its fields "(same matching)". */
+static void
+print_table_stats_reply(struct ds *s, enum ofp_version version,
+                        const uint8_t *body, size_t len)
+{
+    size_t entry_size = version == OFP10_VERSION ? 64 : 24;
+    int first_ditto = -1, last_ditto = -1;
+    struct table_stats prev = { .table_id = 0 }, ts;
+
+    for (size_t ofs = 0; ofs + entry_size <= len; ofs += entry_size) {
+        decode_table_stats(version, body + ofs, &ts);
+
+        bool same_stats = (ofs && ts.active_count == prev.active_count
+                           && ts.lookup_count == prev.lookup_count
+                           && ts.matched_count == prev.matched_count);
+        bool same_features = (ofs && ts.fields == prev.fields
+                              && ts.max_entries == prev.max_entries);
+        uint32_t prev_fields = prev.fields;
+        prev = ts;
+        if (same_stats && same_features && !ts.name[0]) {
+            if (first_ditto < 0) {
+                first_ditto = ts.table_id;
+            }
+            last_ditto = ts.table_id;
+            continue;
+        }
+        put_ditto_run(s, first_ditto, last_ditto);
+        first_ditto = -1;
+
+        ds_put_format(s, "\n  table %"PRIu8, ts.table_id);
+        if (ts.name[0]) {
+            ds_put_format(s, " (\"%s\")", ts.name);
+        }
+        ds_put_char(s, ':');
+        if (same_stats && same_features) {
+            ds_put_cstr(s, " ditto");
+            continue;
+        }
+        ds_put_format(s, "\n    active=%"PRIu32", lookup=%"PRIu64
+                      ", matched=%"PRIu64"\n", ts.active_count,
+                      ts.lookup_count, ts.matched_count);
+        if (version != OFP10_VERSION) {
+            continue;
+        }
+        if (same_features) {
+            ds_put_cstr(s, "    (same features)\n");
+            continue;
+        }
+        if (ts.max_entries) {
+            ds_put_format(s, "    max_entries=%"PRIu32"\n", ts.max_entries);
+        }
+        if (ts.fields && ofs && ts.fields == prev_fields) {
+            ds_put_cstr(s, "    (same matching)\n");
+        } else if (ts.fields) {
+            ds_put_cstr(s, "    matching:\n      exact match or wildcard: ");
+            put_table_fields(s, ts.fields);
+            ds_put_char(s, '\n');
+        }
+    }
+    put_ditto_run(s, first_ditto, last_ditto);
+    if (!s->length || s->string[s->length - 1] != '\n') {
+        ds_put_char(s, '\n');
+    }
+}
+
+/* Port statistics. */
+
+#define PORT_STATS_UNKNOWN UINT64_MAX   /* A counter the port lacks. */
+#define INTEL_VENDOR_ID 0x0000aa01      /* Open vSwitch's port properties. */
+
+/* One port of an OFPST_PORT reply; 'custom' points to the 'n_custom'
+ * entries (a length byte, a name, a 64-bit value) of an OpenFlow 1.4
+ * custom statistics property, 'custom_len' bytes. */
+struct port_stats {
+    ofp_port_t port_no;
+    uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
+    uint64_t rx_dropped, tx_dropped, rx_errors, tx_errors;
+    uint64_t rx_frame_errors, rx_over_errors, rx_crc_errors, collisions;
+    uint32_t duration_sec, duration_nsec;   /* UINT32_MAX sec: unknown. */
+    uint64_t rfc2819[21];
+    const uint8_t *custom;
+    size_t custom_len;
+    unsigned int n_custom;
+};
+
+/* The RFC 2819 counters of Open vSwitch's OpenFlow 1.4 experimenter
+ * property, as 'rfc2819' holds them (their order in the property), and
+ * which of the two lines lists each. */
+static const struct {
+    const char *name;
+    bool rx;
+} rfc2819_counters[] = {
+    { "1_to_64_packets", true }, { "65_to_127_packets", true },
+    { "128_to_255_packets", true }, { "256_to_511_packets", true },
+    { "512_to_1023_packets", true }, { "1024_to_1522_packets", true },
+    { "1523_to_max_packets", true },
+    { "1_to_64_packets", false }, { "65_to_127_packets", false },
+    { "128_to_255_packets", false }, { "256_to_511_packets", false },
+    { "512_to_1023_packets", false }, { "1024_to_1522_packets", false },
+    { "1523_to_max_packets", false },
+    { "multicast_packets", false }, { "broadcast_packets", true },
+    { "broadcast_packets", false }, { "undersized_errors", true },
+    { "oversize_errors", true }, { "rx_fragmented_errors", true },
+    { "rx_jabber_errors", true },
+};
+
+/* Reads the 64-bit counters at 'p' into 'out'. */
+static void
+get_counters(const uint8_t *p, uint64_t *const out[], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        *out[i] = ofp_get_be64(p + 8 * i);
+    }
+}
+
+/* Decodes the properties of an OpenFlow 1.4 port stats entry, the 'len'
+ * bytes at 'p'. */
+static enum ofperr
+decode_port_stats_props(const uint8_t *p, size_t len, struct port_stats *ps)
+{
+    while (len) {
+        if (len < 4) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        uint16_t type = ofp_get_be16(p);
+        size_t prop_len = ofp_get_be16(p + 2);
+        size_t padded = (prop_len + 7) & ~(size_t) 7;
+        if (prop_len < 4 || padded > len) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+
+        if (type == 0) {                        /* OFPPSPT14_ETHERNET. */
+            uint64_t *const counters[] = {
+                &ps->rx_frame_errors, &ps->rx_over_errors,
+                &ps->rx_crc_errors, &ps->collisions,
+            };
+            if (prop_len != 40) {
+                return OFPERR_OFPBRC_BAD_LEN;
+            }
+            get_counters(p + 8, counters, ARRAY_SIZE(counters));
+        } else if (type == 0xffff && prop_len >= 12
+                   && ofp_get_be32(p + 4) == INTEL_VENDOR_ID) {
+            uint32_t exp_type = ofp_get_be32(p + 8);
+
+            if (exp_type == 1) {                /* RFC 2819 counters. */
+                if (prop_len != 16 + 8 * ARRAY_SIZE(ps->rfc2819)) {
+                    return OFPERR_OFPBRC_BAD_LEN;
+                }
+                for (size_t i = 0; i < ARRAY_SIZE(ps->rfc2819); i++) {
+                    ps->rfc2819[i] = ofp_get_be64(p + 16 + 8 * i);
+                }
+            } else if (exp_type == 2) {         /* Custom statistics. */
+                if (prop_len < 16) {
+                    return OFPERR_OFPBRC_BAD_LEN;
+                }
+                ps->n_custom = ofp_get_be16(p + 14);
+                ps->custom = p + 16;
+                ps->custom_len = prop_len - 16;
+            }
+        }
+        p += padded;
+        len -= padded;
+    }
+    return 0;
+}
+
+/* Decodes the port stats entry at the start of the 'len' bytes at 'p' of
+ * a 'version' reply into 'ps'; returns its size or 0 with '*errorp' set. */
+static size_t
+decode_port_stats(enum ofp_version version, const uint8_t *p, size_t len,
+                  struct port_stats *ps, enum ofperr *errorp)
+{
+    uint64_t *const counters[] = {
+        &ps->rx_packets, &ps->tx_packets, &ps->rx_bytes, &ps->tx_bytes,
+        &ps->rx_dropped, &ps->tx_dropped, &ps->rx_errors, &ps->tx_errors,
+        &ps->rx_frame_errors, &ps->rx_over_errors, &ps->rx_crc_errors,
+        &ps->collisions,
+    };
+    uint32_t port;
+
+    memset(ps, 0, sizeof *ps);
+    ps->duration_sec = UINT32_MAX;
+    for (size_t i = 0; i < ARRAY_SIZE(ps->rfc2819); i++) {
+        ps->rfc2819[i] = PORT_STATS_UNKNOWN;
+    }
+    *errorp = 0;
+
+    if (version == OFP10_VERSION) {
+        ps->port_no = ofp_get_be16(p);
+        get_counters(p + 8, counters, ARRAY_SIZE(counters));
+        return 104;
+    } else if (version == OFP13_VERSION) {
+        port = ofp_get_be32(p);
+        get_counters(p + 8, counters, ARRAY_SIZE(counters));
+        ps->duration_sec = ofp_get_be32(p + 104);
+        ps->duration_nsec = ofp_get_be32(p + 108);
+        if (!ofp_port_from_ofp11(port, &ps->port_no)) {
+            *errorp = OFPERR_OFPBAC_BAD_OUT_PORT;
+            return 0;
+        }
+        return 112;
+    }
+
+    size_t entry_len = len >= 2 ? ofp_get_be16(p) : 0;
+    if (entry_len < 80 || entry_len > len) {
+        *errorp = OFPERR_OFPBRC_BAD_LEN;
+        return 0;
+    }
+    port = ofp_get_be32(p + 4);
+    ps->duration_sec = ofp_get_be32(p + 8);
+    ps->duration_nsec = ofp_get_be32(p + 12);
+    get_counters(p + 16, counters, 8);
+    for (size_t i = 8; i < ARRAY_SIZE(counters); i++) {
+        *counters[i] = PORT_STATS_UNKNOWN;
+    }
+    if (!ofp_port_from_ofp11(port, &ps->port_no)) {
+        *errorp = OFPERR_OFPBAC_BAD_OUT_PORT;
+        return 0;
+    }
+    *errorp = decode_port_stats_props(p + 80, entry_len - 80, ps);
+    return *errorp ? 0 : entry_len;
+}
+
+/* Appends 'port': a reserved port by its reserved name ("UNSET" too, as
+ * Open vSwitch prints port statistics), another by its name in 'port_map'
+ * if it has one there. */
+static void
+put_port(struct ds *s, ofp_port_t port,
+         const struct ofputil_port_map *port_map)
+{
+    for (size_t i = 0; port < OFPP_MAX && port_map && i < port_map->n; i++) {
+        if (port_map->entries[i].port == port) {
+            ds_put_cstr(s, port_map->entries[i].name);
+            return;
+        }
+    }
+    if (port == OFPP_UNSET) {
+        ds_put_cstr(s, "UNSET");
+    } else {
+        ofputil_format_port(port, s);
+    }
+}
+
+/* Appends "LABEL=VALUE, ", VALUE "?" if the port lacks the counter. */
+static void
+put_counter(struct ds *s, const char *label, uint64_t value, bool last)
+{
+    ds_put_format(s, "%s=", label);
+    if (value == PORT_STATS_UNKNOWN) {
+        ds_put_char(s, '?');
+    } else {
+        ds_put_format(s, "%"PRIu64, value);
+    }
+    ds_put_cstr(s, last ? "\n" : ", ");
+}
+
+/* Appends the line of RFC 2819 counters for 'rx' (or tx), if the port has
+ * any of them. */
+static void
+put_rfc2819_line(struct ds *s, const struct port_stats *ps, bool rx)
+{
+    size_t start = s->length;
+    bool any = false;
+
+    ds_put_format(s, "           %s rfc2819 ", rx ? "rx" : "tx");
+    for (size_t i = 0; i < ARRAY_SIZE(rfc2819_counters); i++) {
+        if (rfc2819_counters[i].rx == rx
+            && ps->rfc2819[i] != PORT_STATS_UNKNOWN) {
+            ds_put_format(s, "%s=%"PRIu64", ", rfc2819_counters[i].name,
+                          ps->rfc2819[i]);
+            any = true;
+        }
+    }
+    if (any) {
+        ds_put_char(s, '\n');
+    } else {
+        ds_truncate(s, start);
+    }
+}
+
+/* Appends a port's custom statistics, three a line. */
+static void
+put_custom_stats(struct ds *s, const struct port_stats *ps)
+{
+    const uint8_t *p = ps->custom;
+    size_t len = ps->custom_len;
+
+    if (!ps->n_custom) {
+        return;
+    }
+    ds_put_cstr(s, "           CUSTOM Statistics\n");
+    for (unsigned int i = 0; i < ps->n_custom; i++) {
+        size_t name_len = len ? p[0] : 0;
+        if (!len || 1 + name_len + 8 > len) {
+            break;
+        }
+        if (i % 3 == 0) {
+            ds_put_cstr(s, "                      ");
+        }
+        ds_put_format(s, "%.*s=%"PRIu64",", (int) name_len,
+                      (const char *) p + 1, ofp_get_be64(p + 1 + name_len));
+        ds_put_char(s, i % 3 == 2 || i + 1 == ps->n_custom ? '\n' : ' ');
+        p += 1 + name_len + 8;
+        len -= 1 + name_len + 8;
+    }
+}
+
+static void
+print_port_stats(struct ds *s, const struct port_stats *ps,
+                 const struct ofputil_port_map *port_map)
+{
+    ds_put_cstr(s, "  port ");
+    if (ps->port_no < 10) {
+        ds_put_char(s, ' ');
+    }
+    put_port(s, ps->port_no, port_map);
+    ds_put_cstr(s, ": rx ");
+    put_counter(s, "pkts", ps->rx_packets, false);
+    put_counter(s, "bytes", ps->rx_bytes, false);
+    put_counter(s, "drop", ps->rx_dropped, false);
+    put_counter(s, "errs", ps->rx_errors, false);
+    put_counter(s, "frame", ps->rx_frame_errors, false);
+    put_counter(s, "over", ps->rx_over_errors, false);
+    put_counter(s, "crc", ps->rx_crc_errors, true);
+    ds_put_cstr(s, "           tx ");
+    put_counter(s, "pkts", ps->tx_packets, false);
+    put_counter(s, "bytes", ps->tx_bytes, false);
+    put_counter(s, "drop", ps->tx_dropped, false);
+    put_counter(s, "errs", ps->tx_errors, false);
+    put_counter(s, "coll", ps->collisions, true);
+    if (ps->duration_sec != UINT32_MAX) {
+        ds_put_cstr(s, "           duration=");
+        ofputil_format_duration(s, ps->duration_sec, ps->duration_nsec);
+        ds_put_char(s, '\n');
+    }
+    put_rfc2819_line(s, ps, true);
+    put_rfc2819_line(s, ps, false);
+    put_custom_stats(s, ps);
+}
+
+/* "N ports", then each port; the ports before an entry that does not
+ * decode, then its error. */
+static enum ofperr
+print_port_stats_reply(struct ds *s, enum ofp_version version,
+                       const uint8_t *body, size_t len,
+                       const struct ofputil_port_map *port_map)
+{
+    struct port_stats *ports = NULL;
+    enum ofperr error = 0;
+    size_t n = 0;
+
+    for (size_t ofs = 0; ofs < len; ) {
+        ports = xrealloc(ports, (n + 1) * sizeof *ports);
+        size_t size = decode_port_stats(version, body + ofs, len - ofs,
+                                        &ports[n], &error);
+        if (!size) {
+            break;
+        }
+        ofs += size;
+        n++;
+    }
+    ds_put_format(s, " %zu ports\n", n);
+    for (size_t i = 0; i < n; i++) {
+        print_port_stats(s, &ports[i], port_map);
+    }
+    free(ports);
+    return error;
+}
+
+static enum ofperr
+print_port_stats_request(struct ds *s, enum ofp_version version,
+                         const uint8_t *body,
+                         const struct ofputil_port_map *port_map)
+{
+    ofp_port_t port;
+
+    if (version == OFP10_VERSION) {
+        port = ofp_get_be16(body);
+    } else if (!ofp_port_from_ofp11(ofp_get_be32(body), &port)) {
+        return OFPERR_OFPBAC_BAD_OUT_PORT;
+    }
+    ds_put_cstr(s, " port_no=");
+    put_port(s, port, port_map);
+    ds_put_char(s, '\n');
+    return 0;
+}
+
 static enum ofperr
 print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
-           int verbosity)
+           int verbosity, const struct ofputil_port_map *port_map)
 {
+    size_t body_len = ntohs(oh->length) - ofpraw_get_hdr_size(raw);
+
     const uint8_t *body = (const uint8_t *) oh + ofpraw_get_hdr_size(raw);
 
     switch (raw) {
@@ -472,6 +990,18 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
                       ofp_get_be64(body), ofp_get_be64(body + 8),
                       ofp_get_be32(body + 16));
         return 0;
+    case OFPRAW_OFPST10_TABLE_REPLY:
+    case OFPRAW_OFPST13_TABLE_REPLY:
+        print_table_stats_reply(s, oh->version, body, body_len);
+        return 0;
+    case OFPRAW_OFPST10_PORT_REQUEST:
+    case OFPRAW_OFPST13_PORT_REQUEST:
+        return print_port_stats_request(s, oh->version, body, port_map);
+    case OFPRAW_OFPST10_PORT_REPLY:
+    case OFPRAW_OFPST13_PORT_REPLY:
+    case OFPRAW_OFPST14_PORT_REPLY:
+        return print_port_stats_reply(s, oh->version, body, body_len,
+                                      port_map);
     default:
         ds_put_char(s, '\n');
         return 0;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "dirs.h"
 #include "dynamic-string.h"
 #include "fatal-signal.h"
@@ -43,6 +44,10 @@ static int timeout;
 /* --strict: mod-flows and del-flows take only the flow with exactly the
  * match and priority given. */
 static bool strict;
+
+/* --names (1), --no-names (0), or neither (-1): show ports by name only
+ * on a console, as Open vSwitch's ovs-ofctl does. */
+static int show_names = -1;
 
 /* --sort (1), --rsort (-1): dump-flows lists flows by priority. */
 static int sort_order;
@@ -201,7 +206,7 @@ parse_options(int argc, char *argv[])
 
         case OPT_NAMES:
         case OPT_NO_NAMES:
-            /* Accepted; flows are printed with port numbers. */
+            show_names = c == OPT_NAMES;
             break;
 
         case 'h':
@@ -296,32 +301,67 @@ print_msg(const struct ofpbuf *msg)
     free(s);
 }
 
-/* Sends 'request' and prints every part of its multipart reply. */
+/* Whether output names ports (--names, --no-names, or a console). */
+static bool
+use_names(void)
+{
+    return show_names < 0 ? isatty(STDOUT_FILENO) : show_names;
+}
+
+static void fetch_port_names(const char *name, struct ofputil_port_map *);
+
+/* Sends 'request' and prints every part of its multipart reply.  With
+ * 'names_from' (a switch) and use_names(), ports are shown by their names
+ * on that switch, which are read (as Open vSwitch's ovs-ofctl reads them)
+ * once the whole reply is in. */
 static void
-dump_transaction(struct vconn *vconn, struct ofpbuf *request)
+dump_transaction(struct vconn *vconn, struct ofpbuf *request,
+                 const char *names_from)
 {
     const struct ofp_header *oh = request->data;
     uint32_t xid = ntohl(oh->xid);
+    bool names = names_from && use_names();
+    struct ofpbuf **replies = NULL;
+    size_t n = 0;
     int error = vconn_send_block(vconn, request);
 
     if (error) {
         util_fatal(error, "%s: send failed", vconn_get_name(vconn));
     }
-    for (;;) {
+    for (bool more = true; more; ) {
         struct ofpbuf *reply;
         error = vconn_recv_xid(vconn, xid, &reply);
         if (error) {
             util_fatal(error, "%s: receive failed", vconn_get_name(vconn));
         }
-        print_msg(reply);
 
         const struct ofp_header *roh = reply->data;
-        bool more = ofpmsg_is_stat(roh) && ofpmp_more(roh);
-        ofpbuf_delete(reply);
-        if (!more) {
-            break;
+        more = ofpmsg_is_stat(roh) && ofpmp_more(roh);
+        if (names) {
+            replies = xrealloc(replies, (n + 1) * sizeof *replies);
+            replies[n++] = reply;
+        } else {
+            print_msg(reply);
+            ofpbuf_delete(reply);
         }
     }
+    if (!names) {
+        return;
+    }
+
+    struct ofputil_port_map map = OFPUTIL_PORT_MAP_INITIALIZER;
+    fetch_port_names(names_from, &map);
+    for (size_t i = 0; i < n; i++) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+
+        ofp_print_with_ports(replies[i]->data, replies[i]->size, 1, &map,
+                             &s);
+        fputs(ds_cstr(&s), stdout);
+        ds_destroy(&s);
+        ofpbuf_delete(replies[i]);
+    }
+    free(replies);
+    ofputil_port_map_destroy(&map);
 }
 
 /* Sends a body-less request of type 'raw' and prints the reply. */
@@ -331,17 +371,18 @@ dump_trivial(struct vconn *vconn, enum ofptype type)
     enum ofpraw raw = ofpraw_for_type(type, version_of(vconn));
 
     dump_transaction(vconn, ofpraw_alloc(raw, version_of(vconn),
-                                         ofpmsg_next_xid(), 0));
+                                         ofpmsg_next_xid(), 0), NULL);
 }
 
-/* Opens 'name' again and dumps its configuration.  (Open vSwitch's "show"
- * asks over a second connection, whose hello takes an xid.) */
+/* Opens 'name', sends it a body-less request of type 'type', prints the
+ * reply and closes.  (Open vSwitch's "show" asks for the configuration this
+ * way, over a second connection, whose hello takes an xid.) */
 static void
-dump_config(const char *name)
+dump_trivial_switch(const char *name, enum ofptype type)
 {
     struct vconn *vconn = open_vconn(name);
 
-    dump_trivial(vconn, OFPTYPE_GET_CONFIG_REQUEST);
+    dump_trivial(vconn, type);
     vconn_close(vconn);
 }
 
@@ -373,19 +414,16 @@ ofctl_show(int argc DPS_UNUSED, char *argv[])
     print_msg(reply);
     ofpbuf_delete(reply);
     if (version != OFP10_VERSION) {
-        dump_transaction(vconn, encode_port_desc_request(version));
+        dump_transaction(vconn, encode_port_desc_request(version), NULL);
     }
     vconn_close(vconn);
-    dump_config(argv[1]);
+    dump_trivial_switch(argv[1], OFPTYPE_GET_CONFIG_REQUEST);
 }
 
 static void
 ofctl_dump_desc(int argc DPS_UNUSED, char *argv[])
 {
-    struct vconn *vconn = open_vconn(argv[1]);
-
-    dump_trivial(vconn, OFPTYPE_DESC_STATS_REQUEST);
-    vconn_close(vconn);
+    dump_trivial_switch(argv[1], OFPTYPE_DESC_STATS_REQUEST);
 }
 
 static void
@@ -393,7 +431,66 @@ ofctl_dump_ports_desc(int argc DPS_UNUSED, char *argv[])
 {
     struct vconn *vconn = open_vconn(argv[1]);
 
-    dump_transaction(vconn, encode_port_desc_request(version_of(vconn)));
+    dump_transaction(vconn, encode_port_desc_request(version_of(vconn)),
+                     NULL);
+    vconn_close(vconn);
+}
+
+static void
+ofctl_dump_tables(int argc DPS_UNUSED, char *argv[])
+{
+    dump_trivial_switch(argv[1], OFPTYPE_TABLE_STATS_REQUEST);
+}
+
+/* Returns the number of port 'port_name' (a number, a reserved name or,
+ * unless --no-names, a port's name) on switch 'name'; dies if it has no
+ * such port. */
+static ofp_port_t
+port_from_arg(const char *name, const char *port_name)
+{
+    unsigned int ofp11_port;
+    ofp_port_t port;
+
+    if (ofputil_port_parse(port_name, NULL, &port)) {
+        return port;
+    } else if (util_str_to_uint(port_name, 10, &ofp11_port)
+               && ofp_port_from_ofp11(ofp11_port, &port)) {
+        return port;
+    }
+
+    /* A number out of range is parsed (and warned of) again with the
+     * names, as Open vSwitch's ovs-ofctl does. */
+    struct ofputil_port_map map = OFPUTIL_PORT_MAP_INITIALIZER;
+    bool found = false;
+    if (show_names) {
+        fetch_port_names(name, &map);
+        found = ofputil_port_parse(port_name, &map, &port);
+    }
+    ofputil_port_map_destroy(&map);
+    if (!found) {
+        util_fatal(0, "%s: unknown port `%s'", name, port_name);
+    }
+    return port;
+}
+
+static void
+ofctl_dump_ports(int argc, char *argv[])
+{
+    struct vconn *vconn = open_vconn(argv[1]);
+    enum ofp_version version = version_of(vconn);
+    ofp_port_t port = argc > 2 ? port_from_arg(argv[1], argv[2]) : OFPP_ANY;
+    struct ofpbuf *request = ofpraw_alloc(
+        ofpraw_for_type(OFPTYPE_PORT_STATS_REQUEST, version), version,
+        ofpmsg_next_xid(), 8);
+    uint8_t *body = ofpbuf_put_zeros(request, 8);
+
+    if (version == OFP10_VERSION) {
+        ofp_put_be16(body, port);
+    } else {
+        ofp_put_be32(body, ofp_port_to_ofp11(port));
+    }
+    ofpmsg_update_length(request);
+    dump_transaction(vconn, request, argv[1]);
     vconn_close(vconn);
 }
 
@@ -810,6 +907,51 @@ fetch_port_map(const char *name, struct ofputil_port_map *map)
     vconn_close(vconn);
 }
 
+/* Reads the names of switch 'name''s ports into 'map' over a connection of
+ * their own, as Open vSwitch's ovs-ofctl does: from the features reply in
+ * OpenFlow 1.0, from the port descriptions in later versions. */
+static void
+fetch_port_names(const char *name, struct ofputil_port_map *map)
+{
+    struct vconn *vconn = open_vconn(name);
+    enum ofp_version version = version_of(vconn);
+    struct ofpbuf *request = (version == OFP10_VERSION
+                              ? ofpraw_alloc(OFPRAW_OFPT_FEATURES_REQUEST,
+                                             version, ofpmsg_next_xid(), 0)
+                              : encode_port_desc_request(version));
+    uint32_t xid = ntohl(((struct ofp_header *) request->data)->xid);
+
+    if (vconn_send_block(vconn, request)) {
+        util_fatal(0, "%s: send failed", vconn_get_name(vconn));
+    }
+    for (bool more = true; more; ) {
+        struct ofpbuf *reply;
+        enum ofpraw raw;
+
+        if (vconn_recv_xid(vconn, xid, &reply)) {
+            util_fatal(0, "%s: receive failed", vconn_get_name(vconn));
+        }
+        more = ofpmsg_is_stat(reply->data) && ofpmp_more(reply->data);
+        if (ofpraw_decode(&raw, reply->data)
+            || (raw != OFPRAW_OFPT10_FEATURES_REPLY
+                && ofptype_from_ofpraw(raw) != OFPTYPE_PORT_DESC_STATS_REPLY)) {
+            print_msg(reply);
+            exit(EXIT_FAILURE);
+        }
+        ofpraw_pull(&raw, reply);
+        if (raw == OFPRAW_OFPT10_FEATURES_REPLY) {
+            ofpbuf_try_pull(reply, 24);
+        }
+
+        struct ofputil_phy_port pp;
+        while (!ofputil_pull_phy_port(version, reply, &pp)) {
+            ofputil_port_map_add(map, pp.port_no, pp.name);
+        }
+        ofpbuf_delete(reply);
+    }
+    vconn_close(vconn);
+}
+
 /* Returns flow formats 'formats' by Open vSwitch's names ("NXM,OXM"), for
  * the caller to free. */
 static char *
@@ -1014,7 +1156,7 @@ dump_flow_stats(int argc, char *argv[], bool aggregate)
     if (sort_order && !aggregate) {
         dump_sorted_flows(vconn, request);
     } else {
-        dump_transaction(vconn, request);
+        dump_transaction(vconn, request, NULL);
     }
     vconn_close(vconn);
 }
@@ -1120,6 +1262,8 @@ static void ofctl_help(int argc, char *argv[]);
 static const struct ofctl_command commands[] = {
     { "show", "switch", 1, 1, ofctl_show },
     { "dump-desc", "switch", 1, 1, ofctl_dump_desc },
+    { "dump-tables", "switch", 1, 1, ofctl_dump_tables },
+    { "dump-ports", "switch [port]", 1, 2, ofctl_dump_ports },
     { "dump-ports-desc", "switch [port]", 1, 2, ofctl_dump_ports_desc },
     { "mod-port", "switch iface act", 3, 3, ofctl_mod_port },
     { "get-frags", "switch", 1, 1, ofctl_get_frags },
@@ -1175,10 +1319,12 @@ usage(void)
            "\nFor OpenFlow switches:\n"
            "  show SWITCH                 show OpenFlow information\n"
            "  dump-desc SWITCH            print switch description\n"
+           "  dump-tables SWITCH          print table stats\n"
            "  mod-port SWITCH IFACE ACT   modify port behavior\n"
            "  get-frags SWITCH            print fragment handling behavior\n"
            "  set-frags SWITCH FRAG_MODE  set fragment handling behavior\n"
            "      FRAG_MODE: normal, drop, reassemble, nx-match\n"
+           "  dump-ports SWITCH [PORT]    print port statistics\n"
            "  dump-ports-desc SWITCH [PORT]  print port descriptions\n"
            "  dump-flows SWITCH           print all flow entries\n"
            "  dump-flows SWITCH FLOW      print matching FLOWs\n"
