@@ -43,6 +43,29 @@ static char *parse_field(const char *name, const char *value,
                          const struct ofputil_port_map *, struct match *)
     DPS_WARN_UNUSED_RESULT;
 
+/* Names Open vSwitch takes for the fields of lib/match.h: in its flow
+ * syntax ('in_flows') and in its field table ('in_fields', as --sort). */
+static const struct {
+    const char *alias;
+    const char *name;
+    bool in_flows;
+    bool in_fields;
+} field_aliases[] = {
+    { "dl_src", "eth_src", true, true },
+    { "dl_dst", "eth_dst", true, true },
+    { "dl_type", "eth_type", true, true },
+    { "nw_src", "ip_src", true, true },
+    { "nw_dst", "ip_dst", true, true },
+    { "ip_proto", "nw_proto", true, true },
+    { "ip_ecn", "nw_ecn", true, true },
+    { "tp_src", "tcp_src", true, true },
+    { "tp_dst", "tcp_dst", true, true },
+    { "icmpv4_type", "icmp_type", true, false },
+    { "icmpv4_code", "icmp_code", true, false },
+    { "nw_frag", "ip_frag", false, true },
+    { "dl_vlan_pcp", "vlan_pcp", false, true },
+};
+
 bool
 ofp_parse_key_value(char **stringp, char **keyp, char **valuep)
 {
@@ -199,6 +222,21 @@ ofp_parse_flow_stats_request(struct ofputil_flow_stats_request *fsr,
     *usable_protocols = ofputil_usable_protocols(&fsr->match,
                                                  fsr->cookie_mask);
     return NULL;
+}
+
+/* Returns the field Open vSwitch's field table calls 'name' (its name or
+ * its other name: "dl_src" as well as "eth_src"), or NULL. */
+const struct match_field *
+ofp_parse_field_name(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(field_aliases); i++) {
+        if (field_aliases[i].in_fields
+            && !strcmp(name, field_aliases[i].alias)) {
+            name = field_aliases[i].name;
+            break;
+        }
+    }
+    return match_field_by_name(name);
 }
 
 /* The protocol shorthands. */
@@ -396,24 +434,6 @@ parse_flow(const char *string, int command, unsigned int fields,
     return error;
 }
 
-/* Names Open vSwitch takes for the fields of lib/match.h. */
-static const struct {
-    const char *alias;
-    const char *name;
-} field_aliases[] = {
-    { "dl_src", "eth_src" },
-    { "dl_dst", "eth_dst" },
-    { "dl_type", "eth_type" },
-    { "nw_src", "ip_src" },
-    { "nw_dst", "ip_dst" },
-    { "ip_proto", "nw_proto" },
-    { "ip_ecn", "nw_ecn" },
-    { "nw_ecn", "nw_ecn" },
-    { "tp_src", "tcp_src" },
-    { "tp_dst", "tcp_dst" },
-    { "icmpv4_type", "icmp_type" },
-    { "icmpv4_code", "icmp_code" },
-};
 
 
 static void
@@ -548,7 +568,8 @@ parse_field(const char *name, const char *value,
     }
 
     for (size_t i = 0; i < ARRAY_SIZE(field_aliases); i++) {
-        if (!strcmp(name, field_aliases[i].alias)) {
+        if (field_aliases[i].in_flows
+            && !strcmp(name, field_aliases[i].alias)) {
             name = field_aliases[i].name;
             break;
         }

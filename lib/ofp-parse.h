@@ -56,4 +56,9 @@ char *ofp_parse_flow_stats_request(struct ofputil_flow_stats_request *,
                                    uint32_t *usable_protocols)
     __attribute__((__warn_unused_result__));
 
+/* Returns the field that Open vSwitch's field table names 'name' (its
+ * name or its other name, "dl_src" as well as "eth_src"), or NULL. */
+struct match_field;
+const struct match_field *ofp_parse_field_name(const char *name);
+
 #endif /* ofp-parse.h */

@@ -21,6 +21,7 @@
 #include "dirs.h"
 #include "dynamic-string.h"
 #include "fatal-signal.h"
+#include "match.h"
 #include "ofp-actions.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
@@ -49,8 +50,22 @@ static bool strict;
  * on a console, as Open vSwitch's ovs-ofctl does. */
 static int show_names = -1;
 
-/* --sort (1), --rsort (-1): dump-flows lists flows by priority. */
-static int sort_order;
+/* --sort (ascending, 1) and --rsort (descending, -1), in the order given:
+ * dump-flows sorts by each 'field' (NULL: the priority) in turn. */
+struct sort_criterion {
+    const struct match_field *field;
+    int order;
+};
+static struct sort_criterion *sort_criteria;
+static size_t n_sort_criteria;
+
+/* --stats (the default), --no-stats: dump-flows shows the flows'
+ * counters, durations and ages. */
+static bool show_stats = true;
+
+/* --read-only: refuse the commands that change a switch (and those Open
+ * vSwitch's ovs-ofctl counts with them). */
+static bool read_only;
 
 /* -F, --flow-format: the flow formats (OFPUTIL_P_*) flow commands may
  * use; all by default. */
@@ -65,6 +80,7 @@ struct ofctl_command {
 };
 
 static const struct ofctl_command *find_command(const char *name);
+static bool is_read_write(const char *name);
 static void parse_options(int argc, char *argv[]);
 static void usage(void) DPS_NO_RETURN;
 
@@ -93,6 +109,10 @@ main(int argc, char *argv[])
     } else if (n_args > cmd->max_args) {
         util_fatal(0, "'%s' command takes at most %d arguments",
                    cmd->name, cmd->max_args);
+    }
+    if (read_only && is_read_write(cmd->name)) {
+        util_fatal(0, "'%s' command does not work in read only mode",
+                   cmd->name);
     }
     cmd->handler(n_args + 1, argv + optind);
     return 0;
@@ -141,6 +161,23 @@ parse_flow_formats(const char *s)
     free(copy);
 }
 
+/* --sort=FIELD, --rsort=FIELD ('field' NULL or "priority": by priority). */
+static void
+add_sort_criterion(const char *field, int order)
+{
+    const struct match_field *mf = NULL;
+
+    if (field && strcmp(field, "priority")) {
+        mf = ofp_parse_field_name(field);
+        if (!mf) {
+            util_fatal(0, "%s: unknown field name", field);
+        }
+    }
+    sort_criteria = xrealloc(sort_criteria,
+                             (n_sort_criteria + 1) * sizeof *sort_criteria);
+    sort_criteria[n_sort_criteria++] = (struct sort_criterion) { mf, order };
+}
+
 static void
 parse_options(int argc, char *argv[])
 {
@@ -151,6 +188,9 @@ parse_options(int argc, char *argv[])
         OPT_SORT,
         OPT_RSORT,
         OPT_STRICT,
+        OPT_STATS,
+        OPT_NO_STATS,
+        OPT_READ_ONLY,
         VLOG_OPTION_ENUMS
     };
     static const struct option long_options[] = {
@@ -161,6 +201,9 @@ parse_options(int argc, char *argv[])
         {"sort", optional_argument, NULL, OPT_SORT},
         {"rsort", optional_argument, NULL, OPT_RSORT},
         {"strict", no_argument, NULL, OPT_STRICT},
+        {"stats", no_argument, NULL, OPT_STATS},
+        {"no-stats", no_argument, NULL, OPT_NO_STATS},
+        {"read-only", no_argument, NULL, OPT_READ_ONLY},
         {"flow-format", required_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -197,11 +240,16 @@ parse_options(int argc, char *argv[])
 
         case OPT_SORT:
         case OPT_RSORT:
-            if (optarg && strcmp(optarg, "priority")) {
-                util_fatal(0, "%s: sorting by a field other than priority "
-                           "is not supported", optarg);
-            }
-            sort_order = c == OPT_SORT ? 1 : -1;
+            add_sort_criterion(optarg, c == OPT_SORT ? 1 : -1);
+            break;
+
+        case OPT_STATS:
+        case OPT_NO_STATS:
+            show_stats = c == OPT_STATS;
+            break;
+
+        case OPT_READ_ONLY:
+            read_only = true;
             break;
 
         case OPT_NAMES:
@@ -1153,7 +1201,7 @@ dump_flow_stats(int argc, char *argv[], bool aggregate)
     struct vconn *vconn = open_vconn_for_flows(argv[1], protocol, false);
     struct ofpbuf *request = ofputil_encode_flow_stats_request(&fsr,
                                                                protocol);
-    if (sort_order && !aggregate) {
+    if (!aggregate && (n_sort_criteria || use_names() || !show_stats)) {
         dump_sorted_flows(vconn, request);
     } else {
         dump_transaction(vconn, request, NULL);
@@ -1168,22 +1216,76 @@ struct sorted_flow {
     size_t index;
 };
 
+/* True if 'match' matches on field 'mf' (some of its bits, and what the
+ * field needs). */
+static bool
+match_has_field(const struct match *match, const struct match_field *mf)
+{
+    union match_value mask;
+
+    match_field_get_mask(mf, match, &mask);
+    for (size_t i = 0; i < mf->n_bytes; i++) {
+        if (mask.u8[i]) {
+            return match_field_prereqs_ok(mf, match);
+        }
+    }
+    return false;
+}
+
+/* Compares 'a' and 'b' by 'sc': a flow that matches on the field comes
+ * before one that does not, whichever the order; flows that do are
+ * compared by the field's value (its wildcarded bits as zeros). */
+static int
+compare_by_criterion(const struct sorted_flow *a, const struct sorted_flow *b,
+                     const struct sort_criterion *sc)
+{
+    const struct match_field *mf = sc->field;
+    int cmp;
+
+    if (!mf) {
+        cmp = (a->fs.priority > b->fs.priority) - (a->fs.priority
+                                                     < b->fs.priority);
+    } else {
+        const struct match *ma = &a->fs.match, *mb = &b->fs.match;
+        bool in_a = match_has_field(ma, mf);
+        bool in_b = match_has_field(mb, mf);
+        if (in_a != in_b) {
+            return in_a ? -1 : 1;
+        }
+
+        union match_value va, vb;
+        match_field_get(mf, &ma->flow, &va);
+        match_field_get(mf, &mb->flow, &vb);
+        cmp = memcmp(&va, &vb, mf->n_bytes);
+    }
+    return cmp * sc->order;
+}
+
+/* By the --sort and --rsort criteria, then by priority, highest first, as
+ * Open vSwitch's ovs-ofctl; flows alike in all keep the switch's order. */
 static int
 compare_sorted_flows(const void *a_, const void *b_)
 {
+    static const struct sort_criterion by_priority = { NULL, -1 };
     const struct sorted_flow *a = a_;
     const struct sorted_flow *b = b_;
 
-    if (a->fs.priority != b->fs.priority) {
-        return (a->fs.priority < b->fs.priority ? -1 : 1) * sort_order;
+    for (size_t i = 0; i <= n_sort_criteria; i++) {
+        int cmp = compare_by_criterion(a, b, (i < n_sort_criteria
+                                              ? &sort_criteria[i]
+                                              : &by_priority));
+        if (cmp) {
+            return cmp;
+        }
     }
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* --sort and --rsort: sends 'request', gathers every flow of the reply
- * and prints them by priority, one a line, without the reply's header. */
+/* Sends flow stats 'request' and returns in '*flowsp' the '*np' flows of
+ * its reply, in the switch's order, each with its actions. */
 static void
-dump_sorted_flows(struct vconn *vconn, struct ofpbuf *request)
+fetch_flows(struct vconn *vconn, struct ofpbuf *request,
+            struct sorted_flow **flowsp, size_t *np)
 {
     uint32_t xid = ntohl(((struct ofp_header *) request->data)->xid);
     struct sorted_flow *flows = NULL;
@@ -1222,21 +1324,37 @@ dump_sorted_flows(struct vconn *vconn, struct ofpbuf *request)
                 }
                 break;
             }
+            sf->fs.ofpacts = sf->ofpacts.data;
+            sf->fs.ofpacts_len = sf->ofpacts.size;
             sf->index = n++;
         }
         ofpbuf_delete(reply);
     }
+    *flowsp = flows;
+    *np = n;
+}
 
-    if (n) {
+/* dump-flows with --sort or --rsort, --no-stats or names: sends
+ * 'request', gathers every flow of the reply, sorts them if asked and
+ * prints them one a line, without the reply's header or the flows' ages,
+ * as Open vSwitch's ovs-ofctl does. */
+static void
+dump_sorted_flows(struct vconn *vconn, struct ofpbuf *request)
+{
+    struct sorted_flow *flows;
+    size_t n;
+
+    fetch_flows(vconn, request, &flows, &n);
+    if (n && n_sort_criteria) {
         qsort(flows, n, sizeof *flows, compare_sorted_flows);
     }
     for (size_t i = 0; i < n; i++) {
         struct ds s = DS_EMPTY_INITIALIZER;
 
-        flows[i].fs.ofpacts = flows[i].ofpacts.data;
-        flows[i].fs.ofpacts_len = flows[i].ofpacts.size;
+        /* Open vSwitch's ovs-ofctl shows no ages here. */
+        flows[i].fs.idle_age = flows[i].fs.hard_age = -1;
         ds_put_char(&s, ' ');
-        ofputil_flow_stats_format(&s, &flows[i].fs, true);
+        ofputil_flow_stats_format(&s, &flows[i].fs, show_stats);
         puts(ds_cstr(&s));
         ds_destroy(&s);
         ofpbuf_uninit(&flows[i].ofpacts);
@@ -1294,6 +1412,26 @@ find_command(const char *name)
         }
     }
     return NULL;
+}
+
+/* True if command 'name' is one --read-only refuses: those that change a
+ * switch, and those Open vSwitch's ovs-ofctl counts with them (diff-flows
+ * and the commands for testing). */
+static bool
+is_read_write(const char *name)
+{
+    static const char *const names[] = {
+        "mod-port", "set-frags", "add-flow", "add-flows", "mod-flows",
+        "del-flows", "replace-flows", "diff-flows", "packet-out",
+        "print-error", "ofp-print", "encode-hello", "parse-actions",
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        if (!strcmp(name, names[i])) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static void
