@@ -54,7 +54,7 @@ struct ofpbuf;
       "Specified table-id invalid or does not exist.")                  \
     E(OFPBRC_IS_SLAVE, 1, 10, -1, -1,                                   \
       "Denied because controller is slave.")                            \
-    E(OFPBRC_BAD_PORT, 1, 11, -1, -1, "Invalid port.")                  \
+    E(OFPBRC_BAD_PORT, 1, 11, NX10(1), 514, "Invalid port.")             \
     E(OFPBRC_BAD_PACKET, 1, 12, -1, -1, "Invalid packet in packet-out.") \
     E(OFPBRC_MULTIPART_BUFFER_OVERFLOW, 1, 13, -1, -1,                  \
       "Multipart request overflowed the assigned buffer.")              \

@@ -1,0 +1,55 @@
+/* OpenFlow packet-out: a controller hands the switch a packet and the
+ * actions to run on it.
+ *
+ * OpenFlow 1.0's OFPT_PACKET_OUT is, after the header:
+ *
+ *   buffer_id    32 bits  OFP_NO_BUFFER, or a packet the switch buffered
+ *   in_port      16 bits  the port the packet counts as received on
+ *   actions_len  16 bits  bytes of actions that follow
+ *   actions      actions_len bytes of OpenFlow 1.0 actions
+ *   data         the packet (the rest of the message)
+ *
+ * 'in_port' may be a port number, OFPP_LOCAL, OFPP_CONTROLLER or OFPP_NONE
+ * (the packet came from nowhere); ofputil_decode_packet_out() refuses the
+ * other reserved ports and the numbers between OFPP_MAX and them with
+ * OFPBRC_BAD_PORT, as Open vSwitch does.  Other versions' packet-outs
+ * (OpenFlow 1.1+ carry actions this code does not decode yet) are
+ * OFPBRC_BAD_TYPE.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#ifndef OFP_PACKET_H
+#define OFP_PACKET_H 1
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ofp-errors.h"
+#include "ofp-types.h"
+
+struct ofp_header;
+struct ofpact;
+struct ofpbuf;
+
+struct ofputil_packet_out {
+    uint32_t buffer_id;         /* OFP_NO_BUFFER: the packet is 'packet'. */
+    ofp_port_t in_port;         /* OFPP_NONE: none. */
+    const struct ofpact *ofpacts;       /* In the caller's buffer. */
+    size_t ofpacts_len;
+    const void *packet;         /* Points into the message. */
+    size_t packet_len;
+};
+
+/* Decodes packet-out 'oh' (whose length the framing code has checked) into
+ * 'po', its actions into 'ofpacts' (cleared first).  'po->packet' points
+ * into 'oh'.  Returns 0 or the OFPERR_* Open vSwitch returns for the same
+ * message: OFPBRC_BAD_LEN when actions_len is not a multiple of 8 or
+ * larger than what follows, the action decoder's errors, OFPBRC_BAD_PORT
+ * for an in_port a packet cannot come from. */
+enum ofperr ofputil_decode_packet_out(struct ofputil_packet_out *po,
+                                      const struct ofp_header *oh,
+                                      struct ofpbuf *ofpacts);
+
+/* Encodes 'po' as an OpenFlow 1.0 OFPT_PACKET_OUT with a new xid. */
+struct ofpbuf *ofputil_encode_packet_out(const struct ofputil_packet_out *po);
+
+#endif /* ofp-packet.h */
