@@ -37,6 +37,14 @@ struct normal_bridge {
     uint64_t config_seqno;
 };
 
+/* The input port of packets from no port (NORMAL_DP_PORT_NONE). */
+static const struct normal_port normal_none_port = {
+    .ofport = 0xffff,
+    .dp_port = NORMAL_DP_PORT_NONE,
+    .vlan_mode = NORMAL_VLAN_TRUNK,
+    .all_trunks = true,
+};
+
 /* The outer tag as normal_xlate() sees it. */
 struct normal_vlan_state {
     bool tagged;
@@ -256,7 +264,10 @@ normal_xlate(struct normal_bridge *nb, const struct flow *flow,
 
     pthread_mutex_lock(&nb->mutex);
 
-    const struct normal_port *in = normal_find_by_dp_port(nb, flow->in_port);
+    const struct normal_port *in = (flow->in_port == NORMAL_DP_PORT_NONE
+                                    ? &normal_none_port
+                                    : normal_find_by_dp_port(nb,
+                                                             flow->in_port));
     if (!in) {
         out->reason = NORMAL_DROP_NO_PORT;
         goto out;
@@ -284,8 +295,10 @@ normal_xlate(struct normal_bridge *nb, const struct flow *flow,
     /* A learning VLAN: the flow must match the source, so that packets from
      * a source not yet learned here (or moved here) come to us. */
     memset(&mask->dl_src, 0xff, sizeof mask->dl_src);
-    out->learn = mac_learning_learn(nb->ml, vlan, &flow->dl_src, in->ofport,
-                                    now);
+    if (in != &normal_none_port) {
+        out->learn = mac_learning_learn(nb->ml, vlan, &flow->dl_src,
+                                        in->ofport, now);
+    }
 
     if (flow->dl_dst.ea[0] & 1) {
         out->reason = NORMAL_FLOOD_MULTICAST;

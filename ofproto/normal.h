@@ -79,6 +79,12 @@ struct normal_bridge;
 
 #define NORMAL_MAX_VLAN 4095
 
+/* The datapath port of "no port": normal_xlate() switches a packet with
+ * this in_port (an OpenFlow packet-out from OFPP_NONE or OFPP_CONTROLLER)
+ * as received on a port outside the bridge that trunks every VLAN, and
+ * learns nothing from it, as Open vSwitch does. */
+#define NORMAL_DP_PORT_NONE UINT32_MAX
+
 /* Port vlan_mode.  (dot1q-tunnel is not supported yet.) */
 enum normal_vlan_mode {
     NORMAL_VLAN_ACCESS,

@@ -42,11 +42,16 @@ struct xlate_ctx {
     int depth;
     uint8_t table_id;           /* Table being executed. */
     bool stop;                  /* Pipeline ends (dec_ttl at 1, errors). */
+    bool packet_out;            /* Translating a packet-out's actions. */
 
     /* The action set (write_actions), one action per type. */
     const struct ofpact *action_set[OFPACT_N_TYPES];
 };
 
+static void xlate_run(const struct xlate_bridge *, const struct flow *key,
+                      uint32_t in_ofport, const struct ofpact *,
+                      size_t ofpacts_len, long long now, struct xlate_out *);
+static bool frag_dropped(struct xlate_ctx *);
 static void do_table(struct xlate_ctx *, uint8_t table_id);
 static void do_actions(struct xlate_ctx *, const struct ofpact *,
                        size_t len);
@@ -89,12 +94,40 @@ ofproto_xlate(const struct xlate_bridge *xb, const struct flow *key,
     if (!in) {
         return ENODEV;
     }
+    xlate_run(xb, key, in->ofport, NULL, 0, now, out);
+    return 0;
+}
 
+/* Translates the actions 'ofpacts' of a packet-out for the packet of
+ * datapath key 'key' that counts as received on OpenFlow port 'in_ofport'
+ * (a port of the bridge, or OFPP_NONE, OFPP_CONTROLLER or a number no port
+ * has), into 'out'.  Output to OFPP_TABLE looks the packet up in table 0;
+ * NORMAL from OFPP_NONE or OFPP_CONTROLLER switches it as coming from no
+ * port (see normal_xlate()).  'out->rules' gets the rules the lookups
+ * found, as with 'out->record_rules', but NORMAL runs (and learns) as for
+ * a real packet: leave 'record_rules' false. */
+void
+ofproto_xlate_actions(const struct xlate_bridge *xb, const struct flow *key,
+                      uint32_t in_ofport, const struct ofpact *ofpacts,
+                      size_t ofpacts_len, long long now,
+                      struct xlate_out *out)
+{
+    xlate_run(xb, key, in_ofport, ofpacts, ofpacts_len, now, out);
+}
+
+/* The translation both entries share: table 0 for an upcall ('ofpacts'
+ * NULL), else the actions of a packet-out. */
+static void
+xlate_run(const struct xlate_bridge *xb, const struct flow *key,
+          uint32_t in_ofport, const struct ofpact *ofpacts,
+          size_t ofpacts_len, long long now, struct xlate_out *out)
+{
     struct xlate_ctx *ctx = xzalloc(sizeof *ctx);
     ctx->xb = xb;
     ctx->now = now;
     ctx->out = out;
-    match_flow_from_dp(&ctx->flow, key, in->ofport);
+    ctx->packet_out = ofpacts != NULL;
+    match_flow_from_dp(&ctx->flow, key, in_ofport);
     ctx->base_tpid = key->vlan_tpid[0];
     ctx->base_tci = key->vlan_tci[0];
 
@@ -106,17 +139,9 @@ ofproto_xlate(const struct xlate_bridge *xb, const struct flow *key,
 
     ofproto_rdlock(xb->ofproto);
     out->version = ofproto_version(xb->ofproto);
-    bool is_ip = (key->dl_type == htons(ETH_TYPE_IP)
-                  || key->dl_type == htons(ETH_TYPE_IPV6));
-    if (is_ip && (ofproto_get_frag_handling(xb->ofproto)
-                  == OFPROTO_FRAG_DROP)) {
-        /* "set-frags drop": no fragment reaches the tables. */
-        ctx->wc.dp.nw_frag |= FLOW_NW_FRAG_ANY;
-        if (key->nw_frag & FLOW_NW_FRAG_ANY) {
-            ctx->stop = true;
-        }
-    }
-    if (!ctx->stop) {
+    if (ctx->packet_out) {
+        do_actions(ctx, ofpacts, ofpacts_len);
+    } else if (!frag_dropped(ctx)) {
         do_table(ctx, 0);
     }
     ofproto_unlock(xb->ofproto);
@@ -134,7 +159,25 @@ ofproto_xlate(const struct xlate_bridge *xb, const struct flow *key,
         dp_actions_clear(&out->actions);
     }
     free(ctx);
-    return 0;
+}
+
+/* "set-frags drop": no fragment reaches the tables.  Returns true if the
+ * packet is one (and stops the translation). */
+static bool
+frag_dropped(struct xlate_ctx *ctx)
+{
+    const struct flow *key = &ctx->flow.dp;
+    bool is_ip = (key->dl_type == htons(ETH_TYPE_IP)
+                  || key->dl_type == htons(ETH_TYPE_IPV6));
+
+    if (is_ip && (ofproto_get_frag_handling(ctx->xb->ofproto)
+                  == OFPROTO_FRAG_DROP)) {
+        ctx->wc.dp.nw_frag |= FLOW_NW_FRAG_ANY;
+        if (key->nw_frag & FLOW_NW_FRAG_ANY) {
+            ctx->stop = true;
+        }
+    }
+    return ctx->stop;
 }
 
 static void
@@ -156,7 +199,7 @@ do_table(struct xlate_ctx *ctx, uint8_t table_id)
     if (!rule) {
         return;                 /* A table miss drops (no controller). */
     }
-    if (out->record_rules) {
+    if (out->record_rules || ctx->packet_out) {
         if (out->n_rules >= out->allocated_rules) {
             out->allocated_rules = MAX(4, 2 * out->allocated_rules);
             out->rules = xrealloc(out->rules, (out->allocated_rules
@@ -418,6 +461,12 @@ do_output(struct xlate_ctx *ctx, uint32_t ofport)
         }
         break;
     case OFPP_TABLE:
+        /* Only a packet-out's actions can send a packet through the
+         * tables, from the packet-out's in_port. */
+        if (ctx->packet_out && !frag_dropped(ctx)) {
+            do_table(ctx, 0);
+        }
+        break;
     case OFPP_CONTROLLER:
     case OFPP_NONE:
         break;
@@ -439,15 +488,18 @@ do_normal(struct xlate_ctx *ctx)
 {
     struct normal_xlate_out nout;
     struct flow key = ctx->flow.dp;
-    const struct xlate_port *in = port_by_ofport(ctx->xb, ctx->flow.in_port);
+    uint32_t in_port = ctx->flow.in_port;
+    const struct xlate_port *in = port_by_ofport(ctx->xb, in_port);
+    bool from_nowhere = (ctx->packet_out && (in_port == OFPP_NONE
+                                             || in_port == OFPP_CONTROLLER));
 
-    if (!in || !ctx->xb->nb || ctx->out->record_rules) {
+    if ((!in && !from_nowhere) || !ctx->xb->nb || ctx->out->record_rules) {
         /* (Translating for statistics: NORMAL would learn from the
          * megaflow's key.) */
         return;
     }
     commit(ctx);
-    key.in_port = in->dp_port;
+    key.in_port = in ? in->dp_port : NORMAL_DP_PORT_NONE;
     normal_xlate_out_init(&nout);
     normal_xlate(ctx->xb->nb, &key, ctx->now, &nout);
 

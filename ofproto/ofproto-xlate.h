@@ -17,6 +17,9 @@
  * actions read from the packet (the PCP that mod_vlan_vid keeps, the TTL
  * that dec_ttl checks, the sources of move).
  *
+ * ofproto_xlate_actions() translates a packet-out's actions instead of
+ * table 0's rule (see there); its megaflow mask means nothing.
+ *
  * 'out->version' is ofproto_version() as the lookups saw it: the actions
  * are right until the tables change after that version.
  *
@@ -34,6 +37,7 @@
 #include "flow.h"
 
 struct normal_bridge;
+struct ofpact;
 struct ofproto;
 struct ofproto_rule;
 
@@ -78,5 +82,9 @@ void xlate_out_destroy(struct xlate_out *);
 
 int ofproto_xlate(const struct xlate_bridge *, const struct flow *key,
                   long long now, struct xlate_out *);
+void ofproto_xlate_actions(const struct xlate_bridge *,
+                           const struct flow *key, uint32_t in_ofport,
+                           const struct ofpact *, size_t ofpacts_len,
+                           long long now, struct xlate_out *);
 
 #endif /* ofproto-xlate.h */
