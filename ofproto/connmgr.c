@@ -13,6 +13,7 @@
 #include "ofp-actions.h"
 #include "ofp-flow.h"
 #include "ofp-msgs.h"
+#include "ofp-packet.h"
 #include "ofpbuf.h"
 #include "ofproto.h"
 #include "poll-loop.h"
@@ -535,6 +536,8 @@ static enum ofperr handle_empty_stats_request(struct ofconn *,
 static enum ofperr handle_nicira_setting(struct ofconn *, enum ofptype,
                                          const struct ofp_header *);
 static enum ofperr handle_flow_mod(struct ofconn *, const struct ofp_header *);
+static enum ofperr handle_packet_out(struct ofconn *,
+                                     const struct ofp_header *);
 static enum ofperr handle_flow_stats_request(struct ofconn *,
                                              const struct ofp_header *);
 
@@ -577,9 +580,10 @@ handle_decoded(struct ofconn *ofconn, enum ofptype type,
     case OFPTYPE_FLOW_STATS_REQUEST:
     case OFPTYPE_AGGREGATE_STATS_REQUEST:
         return handle_flow_stats_request(ofconn, oh);
+    case OFPTYPE_PACKET_OUT:
+        return handle_packet_out(ofconn, oh);
 
     /* Not implemented yet, and messages that only a switch sends. */
-    case OFPTYPE_PACKET_OUT:
     case OFPTYPE_GROUP_MOD:
     case OFPTYPE_TABLE_MOD:
     case OFPTYPE_ROLE_REQUEST:
@@ -1162,6 +1166,26 @@ handle_flow_mod(struct ofconn *ofconn, const struct ofp_header *oh)
     }
 
 out:
+    ofpbuf_uninit(&ofpacts);
+    return error;
+}
+
+static enum ofperr
+handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct connmgr *mgr = ofconn->mgr;
+    struct ofputil_packet_out po;
+    struct ofpbuf ofpacts;
+
+    ofpbuf_init(&ofpacts, 64);
+    enum ofperr error = ofputil_decode_packet_out(&po, oh, &ofpacts);
+    if (!error && po.buffer_id != OFP_NO_BUFFER) {
+        /* No packet is ever buffered (n_buffers 0), as in Open vSwitch. */
+        error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
+    }
+    if (!error) {
+        error = mgr->hooks->packet_out(mgr->aux, &po);
+    }
     ofpbuf_uninit(&ofpacts);
     return error;
 }

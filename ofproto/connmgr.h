@@ -20,6 +20,9 @@
  *   port desc, port stats    from the bridge's ports (connmgr_hooks)
  *   table stats              254 tables
  *   port_mod                 through connmgr_hooks.set_port_config
+ *   packet_out               OpenFlow 1.0, through connmgr_hooks.packet_out
+ *                            (a buffer id other than OFP_NO_BUFFER is
+ *                            OFPBRC_BUFFER_UNKNOWN: there are no buffers)
  *   barrier                  every earlier request is done by then
  *   Nicira set_flow_format, set_packet_in_format, flow_mod_table_id,
  *   set_async_config, set_controller_id
@@ -53,6 +56,7 @@
 
 struct connmgr;
 struct ofproto;
+struct ofputil_packet_out;
 
 /* A port as the bridge describes it.  'pp.config' holds OFPPC_* in
  * OpenFlow 1.0 positions (PORT_DOWN mirrors the interface's administrative
@@ -92,6 +96,12 @@ struct connmgr_hooks {
      * configuration: PORT_DOWN turns the interface down, the other bits are
      * kept for forwarding decisions. */
     void (*set_port_config)(void *aux, ofp_port_t port_no, uint32_t config);
+
+    /* Runs packet-out 'po' (decoded, its in_port one a packet may come
+     * from, no buffer id): translates its actions for its packet and sends
+     * the packet where they say.  'po' and what it points to belong to the
+     * caller.  Returns 0 or the error to send back. */
+    enum ofperr (*packet_out)(void *aux, const struct ofputil_packet_out *);
 };
 
 /* Fragment handling (OFPC_FRAG_*). */

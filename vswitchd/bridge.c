@@ -15,6 +15,7 @@
 #include <string.h>
 #include "coverage.h"
 #include "dp-actions.h"
+#include "dp-packet.h"
 #include "dpdk.h"
 #include "dpif-netdev.h"
 #include "dynamic-string.h"
@@ -27,6 +28,7 @@
 #include "netdev-vhost.h"
 #include "ofp-actions.h"
 #include "ofp-msgs.h"
+#include "ofp-packet.h"
 #include "ofpbuf.h"
 #include "ofproto/connmgr.h"
 #include "ofproto/normal.h"
@@ -52,6 +54,8 @@ COVERAGE_DEFINE(bridge_late_revalidate);
 COVERAGE_DEFINE(bridge_refresh);
 COVERAGE_DEFINE(bridge_refresh_del);
 COVERAGE_DEFINE(bridge_refresh_mod);
+COVERAGE_DEFINE(bridge_packet_out);
+COVERAGE_DEFINE(bridge_packet_out_drop);
 
 /* OpenFlow port numbers: ports get 1 to OFPORT_MAX; the local port is
  * OFPORT_LOCAL.  Interface:ofport is -1 for an interface that failed. */
@@ -2508,11 +2512,61 @@ bridge_of_set_port_config(void *br_, ofp_port_t port_no, uint32_t config)
     }
 }
 
+/* Runs packet-out 'po' on 'br_': its packet, in a buffer of the pool the
+ * datapath's injected packets come from, translated from its in_port
+ * through its actions, is executed on the datapath; the rules its
+ * output:TABLE hit count it.  A packet that goes nowhere, is shorter than
+ * an Ethernet header (Open vSwitch's datapath refuses those) or finds no
+ * packet memory is counted as bridge_packet_out_drop. */
+static enum ofperr
+bridge_of_packet_out(void *br_, const struct ofputil_packet_out *po)
+{
+    struct bridge *br = br_;
+    struct rte_mempool *pool = dpdk_default_pool();
+    struct dp_packet *packet = (pool && dp
+                                ? dp_packet_alloc_data(pool, po->packet,
+                                                       po->packet_len)
+                                : NULL);
+
+    COVERAGE_INC(bridge_packet_out);
+    if (!packet) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+        VLOG_WARN_RL(&rl, "%s: packet-out of %zu bytes dropped: no packet "
+                     "memory", br->name, po->packet_len);
+        COVERAGE_INC(bridge_packet_out_drop);
+        return 0;
+    }
+
+    const struct port *in = bridge_find_ofp_port(br, po->in_port);
+    struct flow key;
+    packet->md.in_port = in ? in->dp_port : DP_PORT_NONE;
+    flow_extract(packet, &key);
+
+    struct xlate_bridge xb = bridge_xlate_bridge(br);
+    struct xlate_out out;
+    long long int now = time_msec();
+    xlate_out_init(&out);
+    ofproto_xlate_actions(&xb, &key, po->in_port, po->ofpacts,
+                          po->ofpacts_len, now, &out);
+    for (size_t i = 0; i < out.n_rules; i++) {
+        ofproto_rule_credit(out.rules[i], 1, po->packet_len, now);
+    }
+    if (out.actions.n_actions && po->packet_len >= ETH_HEADER_LEN) {
+        dp_netdev_execute(dp, packet, &out.actions);
+    } else {
+        COVERAGE_INC(bridge_packet_out_drop);
+        dp_packet_free(packet);
+    }
+    xlate_out_destroy(&out);
+    return 0;
+}
+
 static const struct connmgr_hooks bridge_connmgr_hooks = {
     .get_datapath_id = bridge_of_datapath_id,
     .get_ports = bridge_of_get_ports,
     .get_port_stats = bridge_of_get_port_stats,
     .set_port_config = bridge_of_set_port_config,
+    .packet_out = bridge_of_packet_out,
 };
 
 /* Publishes the other_config keys that wait for a restart
