@@ -39,10 +39,25 @@ sbin_PROGRAMS += vswitchd/ovs-vswitchd
 vswitchd_ovs_vswitchd_SOURCES = \
 	vswitchd/bridge.c \
 	vswitchd/bridge.h \
+	vswitchd/compat.c \
+	vswitchd/compat.h \
 	vswitchd/ovs-vswitchd.c
+nodist_vswitchd_ovs_vswitchd_SOURCES = vswitchd/vswitch-compat.def
+vswitchd_ovs_vswitchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/vswitchd
 vswitchd_ovs_vswitchd_CFLAGS = $(AM_CFLAGS) $(DPDK_CFLAGS)
 vswitchd_ovs_vswitchd_LDADD = ofproto/libofproto.a lib/libvswitch-idl.a \
 	lib/libovsdb-idl.a \
 	ovsdb/libovsdb.a $(DPIF_LIBS)
 dist_man_MANS += vswitchd/ovs-vswitchd.8
 EXTRA_DIST += Documentation/topics/ovs-vswitchd.rst
+
+# The settings vswitch.xml marks compat="yes", which ovs-vswitchd warns
+# about when they are set (bridge.c), generated so that the list follows
+# the documentation.
+BUILT_SOURCES += vswitchd/vswitch-compat.def
+CLEANFILES += vswitchd/vswitch-compat.def
+vswitchd/vswitch-compat.def: vswitchd/vswitch.xml \
+		vswitchd/vswitch.ovsschema vswitchd/vswitch-doc.py
+	$(AM_V_GEN)$(MKDIR_P) vswitchd && \
+	$(VSWITCH_DOC) compat $(srcdir)/vswitchd/vswitch.xml \
+	  $(srcdir)/vswitchd/vswitch.ovsschema > $@.tmp && mv $@.tmp $@

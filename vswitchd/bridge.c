@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "compat.h"
 #include "coverage.h"
 #include "dp-actions.h"
 #include "dp-packet.h"
@@ -286,6 +287,7 @@ static void bridge_configure_openflow(struct bridge *,
                                       const struct ovsrec_bridge *,
                                       const struct smap *oc);
 static const struct connmgr_hooks bridge_connmgr_hooks;
+static void compat_report(const char *message);
 
 /* ------------------------------------------------------------------------
  * Public functions.
@@ -298,6 +300,7 @@ bridge_init(const char *remote, const struct bridge_options *opts)
     options = *opts;
     idl = ovsdb_idl_create(remote, "Open_vSwitch", true);
     register_columns();
+    compat_register_columns(idl);
     ovsdb_idl_set_lock(idl, "ovs_vswitchd");
     ovsdb_idl_set_db_change_aware(idl, true);
     idl_seqno = ovsdb_idl_get_seqno(idl);
@@ -352,6 +355,7 @@ bridge_run(void)
     if (ovs && ovsdb_idl_get_seqno(idl) != idl_seqno) {
         idl_seqno = ovsdb_idl_get_seqno(idl);
         bridge_reconfigure(ovs);
+        compat_warn(idl, compat_report);
         status_dirty = true;
     }
 
@@ -469,6 +473,7 @@ bridge_exit(bool cleanup DPS_UNUSED)
     latch_destroy(&revalidate_latch);
     free(stats_interval_warning);
     stats_interval_warning = NULL;
+    compat_clear();
 }
 
 /* ------------------------------------------------------------------------
@@ -3023,4 +3028,15 @@ memory_report_cb(struct memory_report *report, void *aux DPS_UNUSED)
     }
     memory_report_add(report, "bridges", n_bridges);
     memory_report_add(report, "ports", n_ports);
+}
+
+/* ------------------------------------------------------------------------
+ * Settings accepted for compatibility (compat.h).
+ * ------------------------------------------------------------------------ */
+
+/* Logs what compat_warn() reports about a setting not acted on yet. */
+static void
+compat_report(const char *message)
+{
+    VLOG_WARN("%s", message);
 }
