@@ -189,9 +189,8 @@ ofp_parse_flow_mod(struct ofputil_flow_mod *fm, const char *string,
         /* OpenFlow 1.3+ flags: no OpenFlow 1.0 flow format has them. */
         *usable_protocols &= ~OFPUTIL_P_OF10_ANY;
     }
-    if (fm->importance) {
-        *usable_protocols &= OFPUTIL_P_OF14_OXM | OFPUTIL_P_OF15_OXM;
-    }
+    /* An importance does not narrow them: Open vSwitch sends it where the
+     * flow format has room for it (OpenFlow 1.4+) and drops it elsewhere. */
     return NULL;
 }
 

@@ -63,6 +63,10 @@ static size_t n_sort_criteria;
  * counters, durations and ages. */
 static bool show_stats = true;
 
+/* --readd: replace-flows adds every flow of its file, even those the
+ * switch has as they are. */
+static bool readd;
+
 /* --read-only: refuse the commands that change a switch (and those Open
  * vSwitch's ovs-ofctl counts with them). */
 static bool read_only;
@@ -191,6 +195,7 @@ parse_options(int argc, char *argv[])
         OPT_STATS,
         OPT_NO_STATS,
         OPT_READ_ONLY,
+        OPT_READD,
         VLOG_OPTION_ENUMS
     };
     static const struct option long_options[] = {
@@ -204,6 +209,7 @@ parse_options(int argc, char *argv[])
         {"stats", no_argument, NULL, OPT_STATS},
         {"no-stats", no_argument, NULL, OPT_NO_STATS},
         {"read-only", no_argument, NULL, OPT_READ_ONLY},
+        {"readd", no_argument, NULL, OPT_READD},
         {"flow-format", required_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -250,6 +256,10 @@ parse_options(int argc, char *argv[])
 
         case OPT_READ_ONLY:
             read_only = true;
+            break;
+
+        case OPT_READD:
+            readd = true;
             break;
 
         case OPT_NAMES:
@@ -1065,6 +1075,92 @@ open_vconn_for_flows(const char *name, enum ofputil_protocol protocol,
     return vconn;
 }
 
+/* Flows read from a file (add-flows, replace-flows, diff-flows): the text
+ * of each and "FILE:LINE", where it came from, for error messages. */
+struct flow_lines {
+    char **flows;
+    char **where;
+    size_t n;
+};
+
+/* Reads the flows in 'file' ('-': stdin), one a line, into 'lines'; blank
+ * lines and lines starting with '#' are skipped.  If 'file' does not open,
+ * dies saying "FILE: OPEN_ERROR (reason)", in each command's words. */
+static void
+read_flow_lines(const char *file, const char *open_error,
+                struct flow_lines *lines)
+{
+    FILE *stream = !strcmp(file, "-") ? stdin : fopen(file, "r");
+    struct ds line = DS_EMPTY_INITIALIZER;
+    int line_no = 0;
+
+    if (!stream) {
+        util_fatal(errno, "%s: %s", file, open_error);
+    }
+    memset(lines, 0, sizeof *lines);
+    while (!ds_get_line(&line, stream)) {
+        const char *s = ds_cstr(&line);
+
+        line_no++;
+        s += strspn(s, " \t\r\n");
+        if (!*s || *s == '#') {
+            continue;
+        }
+        lines->flows = xrealloc(lines->flows,
+                                (lines->n + 1) * sizeof *lines->flows);
+        lines->where = xrealloc(lines->where,
+                                (lines->n + 1) * sizeof *lines->where);
+        lines->flows[lines->n] = xstrdup(s);
+        lines->where[lines->n] = xasprintf("%s:%d", file, line_no);
+        lines->n++;
+    }
+    if (stream != stdin) {
+        fclose(stream);
+    }
+    ds_destroy(&line);
+}
+
+static void
+flow_lines_destroy(struct flow_lines *lines)
+{
+    for (size_t i = 0; i < lines->n; i++) {
+        free(lines->flows[i]);
+        free(lines->where[i]);
+    }
+    free(lines->flows);
+    free(lines->where);
+}
+
+/* Parses the 'n' flows in 'flows' as flow_mods 'command' into 'fms', their
+ * actions into 'ofpacts' (both arrays of 'n', the caller's to free);
+ * '*usable' gets the flow formats that can carry them all, '*table_id'
+ * whether one names a table.  'where' names each flow's origin for error
+ * messages (NULL: none). */
+static void
+parse_flow_mods(char *flows[], size_t n, int command,
+                const struct ofputil_port_map *map, char *where[],
+                struct ofputil_flow_mod *fms, struct ofpbuf *ofpacts,
+                uint32_t *usable, bool *table_id)
+{
+    *usable = OFPUTIL_P_ANY;
+    *table_id = false;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+
+        ofpbuf_init(&ofpacts[i], 64);
+        char *error = ofp_parse_flow_mod(&fms[i], flows[i], command, map,
+                                         &ofpacts[i], &u);
+        if (error) {
+            if (where) {
+                util_fatal(0, "%s: %s", where[i], error);
+            }
+            util_fatal(0, "%s", error);
+        }
+        *usable &= u;
+        *table_id |= fms[i].table_id != OFPTT_ALL;
+    }
+}
+
 /* Sends flow_mods 'command' for the 'n' flows in 'flows' to 'name'.
  * 'where' names each flow's origin for error messages (NULL: none). */
 static void
@@ -1074,25 +1170,12 @@ flow_mods(const char *name, char *flows[], size_t n, int command,
     struct ofputil_port_map map = OFPUTIL_PORT_MAP_INITIALIZER;
     struct ofputil_flow_mod *fms = xcalloc(MAX(n, 1), sizeof *fms);
     struct ofpbuf *ofpacts = xcalloc(MAX(n, 1), sizeof *ofpacts);
-    uint32_t usable = OFPUTIL_P_ANY;
-    bool table_id = false;
+    uint32_t usable;
+    bool table_id;
 
     fetch_port_map(name, &map);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t u;
-
-        ofpbuf_init(&ofpacts[i], 64);
-        char *error = ofp_parse_flow_mod(&fms[i], flows[i], command, &map,
-                                         &ofpacts[i], &u);
-        if (error) {
-            if (where) {
-                util_fatal(0, "%s: %s", where[i], error);
-            }
-            util_fatal(0, "%s", error);
-        }
-        usable &= u;
-        table_id |= fms[i].table_id != OFPTT_ALL;
-    }
+    parse_flow_mods(flows, n, command, &map, where, fms, ofpacts, &usable,
+                    &table_id);
 
     enum ofputil_protocol protocol = choose_flow_format(usable,
                                                         OFPUTIL_P_OF10_STD);
@@ -1114,47 +1197,15 @@ ofctl_add_flow(int argc DPS_UNUSED, char *argv[])
     flow_mods(argv[1], &argv[2], 1, OFPFC_ADD, NULL);
 }
 
-/* add-flows SWITCH FILE: one flow a line ('-': stdin); blank lines and
- * lines starting with '#' are skipped. */
+/* add-flows SWITCH FILE: one flow a line ('-': stdin). */
 static void
 ofctl_add_flows(int argc DPS_UNUSED, char *argv[])
 {
-    FILE *file = !strcmp(argv[2], "-") ? stdin : fopen(argv[2], "r");
-    struct ds line = DS_EMPTY_INITIALIZER;
-    char **flows = NULL;
-    char **where = NULL;
-    size_t n = 0;
-    int line_no = 0;
+    struct flow_lines lines;
 
-    if (!file) {
-        util_fatal(errno, "%s: open failed", argv[2]);
-    }
-    while (!ds_get_line(&line, file)) {
-        const char *s = ds_cstr(&line);
-
-        line_no++;
-        s += strspn(s, " \t\r\n");
-        if (!*s || *s == '#') {
-            continue;
-        }
-        flows = xrealloc(flows, (n + 1) * sizeof *flows);
-        where = xrealloc(where, (n + 1) * sizeof *where);
-        flows[n] = xstrdup(s);
-        where[n] = xasprintf("%s:%d", argv[2], line_no);
-        n++;
-    }
-    if (file != stdin) {
-        fclose(file);
-    }
-    ds_destroy(&line);
-
-    flow_mods(argv[1], flows, n, OFPFC_ADD, where);
-    for (size_t i = 0; i < n; i++) {
-        free(flows[i]);
-        free(where[i]);
-    }
-    free(flows);
-    free(where);
+    read_flow_lines(argv[2], "open failed", &lines);
+    flow_mods(argv[1], lines.flows, lines.n, OFPFC_ADD, lines.where);
+    flow_lines_destroy(&lines);
 }
 
 static void
@@ -1374,6 +1425,374 @@ ofctl_dump_aggregate(int argc, char *argv[])
     dump_flow_stats(argc, argv, true);
 }
 
+/* diff-flows and replace-flows. */
+
+/* What a source (a switch or a file) says of one flow. */
+struct flow_entry {
+    uint8_t table_id;
+    int priority;
+    struct match match;
+    char *match_s;              /* 'match' as text, for the order. */
+    int source;                 /* 0: the first source, 1: the second. */
+    size_t index;               /* Its place in the entries. */
+    uint64_t cookie;
+    uint16_t idle_timeout, hard_timeout, importance;
+    struct ofputil_flow_mod fm; /* As a file gives it (an add). */
+    struct ofpbuf ofpacts;
+};
+
+/* The entries of both sources. */
+struct flow_entries {
+    struct flow_entry *entries;
+    size_t n;
+};
+
+static struct flow_entry *
+flow_entries_add(struct flow_entries *fes, int source, uint8_t table_id,
+                 int priority, const struct match *match)
+{
+    fes->entries = xrealloc(fes->entries, (fes->n + 1) * sizeof *fes->entries);
+
+    struct flow_entry *fe = &fes->entries[fes->n];
+    struct ds s = DS_EMPTY_INITIALIZER;
+    memset(fe, 0, sizeof *fe);
+    fe->table_id = table_id;
+    fe->priority = priority;
+    fe->match = *match;
+    match_format(match, NULL, &s, priority, OFP_DEFAULT_PRIORITY);
+    fe->match_s = ds_steal_cstr(&s);
+    fe->source = source;
+    fe->index = fes->n++;
+    return fe;
+}
+
+/* True if 'name' names a file, as Open vSwitch's ovs-ofctl decides: it
+ * starts with '/' or '.', or it has no ':' and such a file exists. */
+static bool
+source_is_file(const char *name)
+{
+    struct stat st;
+
+    if (name[0] == '/' || name[0] == '.') {
+        return true;
+    }
+    return !strchr(name, ':') && !stat(name, &st);
+}
+
+/* Reads the flows of file 'file' as source 'source' into 'fes' (ports
+ * named by 'map', may be empty); returns the flow formats that can carry
+ * them all and, in '*table_id', whether one names a table. */
+static uint32_t
+read_flows_from_file(const char *file, int source,
+                     const struct ofputil_port_map *map,
+                     struct flow_entries *fes, bool *table_id)
+{
+    struct flow_lines lines;
+    uint32_t usable;
+
+    read_flow_lines(file, "open", &lines);
+
+    struct ofputil_flow_mod *fms = xcalloc(MAX(lines.n, 1), sizeof *fms);
+    struct ofpbuf *ofpacts = xcalloc(MAX(lines.n, 1), sizeof *ofpacts);
+    parse_flow_mods(lines.flows, lines.n, OFPFC_ADD, map, lines.where, fms,
+                    ofpacts, &usable, table_id);
+    for (size_t i = 0; i < lines.n; i++) {
+        const struct ofputil_flow_mod *fm = &fms[i];
+        struct flow_entry *fe = flow_entries_add(
+            fes, source, fm->table_id != OFPTT_ALL ? fm->table_id : 0,
+            fm->priority, &fm->match);
+
+        fe->cookie = fm->new_cookie != UINT64_MAX ? fm->new_cookie
+                                                  : fm->cookie;
+        fe->idle_timeout = fm->idle_timeout;
+        fe->hard_timeout = fm->hard_timeout;
+        fe->importance = fm->importance;
+        fe->fm = *fm;
+        fe->ofpacts = ofpacts[i];
+        fe->fm.ofpacts = fe->ofpacts.data;
+        fe->fm.ofpacts_len = fe->ofpacts.size;
+    }
+    free(ofpacts);
+    free(fms);
+    flow_lines_destroy(&lines);
+    return usable;
+}
+
+/* Reads every flow of the switch on 'vconn' (talking flow format
+ * 'protocol') as source 'source' into 'fes'. */
+static void
+read_flows_from_vconn(struct vconn *vconn, enum ofputil_protocol protocol,
+                      int source, struct flow_entries *fes)
+{
+    struct ofputil_flow_stats_request fsr;
+    struct sorted_flow *flows;
+    uint32_t usable;
+    size_t n;
+
+    char *error = ofp_parse_flow_stats_request(&fsr, false, "", NULL,
+                                               &usable);
+    if (error) {
+        util_fatal(0, "%s", error);
+    }
+    fetch_flows(vconn, ofputil_encode_flow_stats_request(&fsr, protocol),
+                &flows, &n);
+    for (size_t i = 0; i < n; i++) {
+        const struct ofputil_flow_stats *fs = &flows[i].fs;
+        struct flow_entry *fe = flow_entries_add(fes, source, fs->table_id,
+                                                 fs->priority, &fs->match);
+
+        fe->cookie = fs->cookie;
+        fe->idle_timeout = fs->idle_timeout;
+        fe->hard_timeout = fs->hard_timeout;
+        fe->importance = fs->importance;
+        fe->ofpacts = flows[i].ofpacts;
+    }
+    free(flows);
+}
+
+/* Reads source 'name' (a file or a switch) as source 'source'. */
+static void
+read_flows_from_source(const char *name, int source,
+                       struct flow_entries *fes)
+{
+    if (source_is_file(name)) {
+        bool table_id;
+        read_flows_from_file(name, source, NULL, fes, &table_id);
+    } else {
+        enum ofputil_protocol protocol = choose_flow_format(
+            OFPUTIL_P_OF10_ANY, OFPUTIL_P_OF10_NXM);
+        struct vconn *vconn = open_vconn_for_flows(name, protocol, false);
+        read_flows_from_vconn(vconn, protocol, source, fes);
+        vconn_close(vconn);
+    }
+}
+
+/* The order of the differences: by table, then priority (highest first),
+ * then match as text; one flow's entries by source, then as they came. */
+static int
+compare_flow_entries(const void *a_, const void *b_)
+{
+    const struct flow_entry *a = a_;
+    const struct flow_entry *b = b_;
+    int cmp;
+
+    if (a->table_id != b->table_id) {
+        return a->table_id < b->table_id ? -1 : 1;
+    } else if (a->priority != b->priority) {
+        return a->priority > b->priority ? -1 : 1;
+    } else if ((cmp = strcmp(a->match_s, b->match_s))) {
+        return cmp;
+    } else if (a->source != b->source) {
+        return a->source < b->source ? -1 : 1;
+    }
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static bool
+same_flow(const struct flow_entry *a, const struct flow_entry *b)
+{
+    return (a->table_id == b->table_id && a->priority == b->priority
+            && match_equal(&a->match, &b->match));
+}
+
+/* True if 'a' and 'b' say the same of their flow: actions, cookie,
+ * timeouts and importance. */
+static bool
+same_version(const struct flow_entry *a, const struct flow_entry *b)
+{
+    return (a->cookie == b->cookie && a->idle_timeout == b->idle_timeout
+            && a->hard_timeout == b->hard_timeout
+            && a->importance == b->importance
+            && ofpacts_equal(a->ofpacts.data, a->ofpacts.size,
+                             b->ofpacts.data, b->ofpacts.size));
+}
+
+/* Sorts 'fes' and calls 'cb' once per flow with what each source says of
+ * it last ('versions[i]' NULL if source 'i' does not have it). */
+static void
+flow_entries_for_each(struct flow_entries *fes,
+                      void (*cb)(struct flow_entry *versions[2], void *aux),
+                      void *aux)
+{
+    if (fes->n) {
+        qsort(fes->entries, fes->n, sizeof *fes->entries,
+              compare_flow_entries);
+    }
+
+    bool *done = xcalloc(MAX(fes->n, 1), sizeof *done);
+    for (size_t i = 0; i < fes->n; i++) {
+        struct flow_entry *versions[2] = { NULL, NULL };
+
+        if (done[i]) {
+            continue;
+        }
+        /* Entries with the same text are together; among them, those of
+         * the same flow. */
+        for (size_t j = i; j < fes->n
+                 && !strcmp(fes->entries[j].match_s, fes->entries[i].match_s)
+                 && fes->entries[j].priority == fes->entries[i].priority
+                 && fes->entries[j].table_id == fes->entries[i].table_id;
+             j++) {
+            if (!done[j] && same_flow(&fes->entries[i], &fes->entries[j])) {
+                versions[fes->entries[j].source] = &fes->entries[j];
+                done[j] = true;
+            }
+        }
+        cb(versions, aux);
+    }
+    free(done);
+}
+
+static void
+flow_entries_destroy(struct flow_entries *fes)
+{
+    for (size_t i = 0; i < fes->n; i++) {
+        free(fes->entries[i].match_s);
+        ofpbuf_uninit(&fes->entries[i].ofpacts);
+    }
+    free(fes->entries);
+}
+
+/* Appends what 'fe' says of its flow, as diff-flows prints it. */
+static void
+format_flow_entry(struct ds *s, const struct flow_entry *fe)
+{
+    if (fe->table_id) {
+        ds_put_format(s, "table=%"PRIu8" ", fe->table_id);
+    }
+    ds_put_cstr(s, fe->match_s);
+    if (fe->cookie) {
+        ds_put_format(s, " cookie=0x%"PRIx64, fe->cookie);
+    }
+    if (fe->idle_timeout) {
+        ds_put_format(s, " idle_timeout=%"PRIu16, fe->idle_timeout);
+    }
+    if (fe->hard_timeout) {
+        ds_put_format(s, " hard_timeout=%"PRIu16, fe->hard_timeout);
+    }
+    if (fe->importance) {
+        ds_put_format(s, " importance=%"PRIu16, fe->importance);
+    }
+    ds_put_cstr(s, " actions=");
+    ofpacts_format(fe->ofpacts.data, fe->ofpacts.size, NULL, s);
+}
+
+static void
+print_flow_difference(struct flow_entry *versions[2], void *differences_)
+{
+    bool *differences = differences_;
+
+    if (versions[0] && versions[1] && same_version(versions[0], versions[1])) {
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (versions[i]) {
+            struct ds s = DS_EMPTY_INITIALIZER;
+
+            ds_put_char(&s, i ? '+' : '-');
+            format_flow_entry(&s, versions[i]);
+            puts(ds_cstr(&s));
+            ds_destroy(&s);
+        }
+    }
+    *differences = true;
+}
+
+/* diff-flows SOURCE1 SOURCE2: "-" for what only SOURCE1 has, "+" for what
+ * only SOURCE2 has, both for a flow they say differently of; exits with
+ * status 2 if there is a difference. */
+static void
+ofctl_diff_flows(int argc DPS_UNUSED, char *argv[])
+{
+    struct flow_entries fes = { NULL, 0 };
+    bool differences = false;
+
+    read_flows_from_source(argv[1], 0, &fes);
+    read_flows_from_source(argv[2], 1, &fes);
+    flow_entries_for_each(&fes, print_flow_difference, &differences);
+    flow_entries_destroy(&fes);
+    if (differences) {
+        exit(2);
+    }
+}
+
+/* What replace-flows sends to 'vconn' in flow format 'protocol'. */
+struct replacement {
+    struct vconn *vconn;
+    enum ofputil_protocol protocol;
+};
+
+/* Sends 'fm' (in every table: Open vSwitch's replace-flows sends no table
+ * ids). */
+static void
+send_replacement(struct replacement *r, struct ofputil_flow_mod *fm)
+{
+    fm->table_id = OFPTT_ALL;
+    transact_noreply(r->vconn, ofputil_encode_flow_mod(fm, r->protocol,
+                                                       false));
+}
+
+/* The deletes: flows the switch (source 0) has and the file lacks. */
+static void
+replace_delete(struct flow_entry *versions[2], void *r)
+{
+    if (versions[0] && !versions[1]) {
+        struct ofputil_flow_mod fm;
+
+        ofputil_flow_mod_init(&fm);
+        fm.command = OFPFC_DELETE_STRICT;
+        fm.priority = versions[0]->priority;
+        fm.match = versions[0]->match;
+        send_replacement(r, &fm);
+    }
+}
+
+/* The adds: flows of the file (source 1) the switch lacks or has
+ * otherwise (or all of them, with --readd). */
+static void
+replace_add(struct flow_entry *versions[2], void *r)
+{
+    if (versions[1] && (readd || !versions[0]
+                        || !same_version(versions[0], versions[1]))) {
+        struct ofputil_flow_mod fm = versions[1]->fm;
+
+        send_replacement(r, &fm);
+    }
+}
+
+/* replace-flows SWITCH FILE: makes the switch's flows those of FILE: the
+ * deletes first, then the adds (Open vSwitch's ovs-ofctl mixes them in the
+ * order of its hash table), in NXM unless -F says otherwise. */
+static void
+ofctl_replace_flows(int argc DPS_UNUSED, char *argv[])
+{
+    struct ofputil_port_map map = OFPUTIL_PORT_MAP_INITIALIZER;
+    struct flow_entries fes = { NULL, 0 };
+    bool table_id;
+
+    fetch_port_map(argv[1], &map);
+    uint32_t usable = read_flows_from_file(argv[2], 1, &map, &fes,
+                                           &table_id);
+    ofputil_port_map_destroy(&map);
+    if (table_id) {
+        /* Open vSwitch's replace-flows cannot ask for table ids. */
+        util_fatal(0, "switch does not support any of the usable flow "
+                   "formats (%s)", (usable & OFPUTIL_P_OF10_STD
+                                    ? "OXM,OpenFlow10+table_id,"
+                                      "NXM+table_id,OpenFlow11"
+                                    : "OXM,NXM+table_id"));
+    }
+
+    struct replacement r;
+    r.protocol = choose_flow_format(usable, OFPUTIL_P_OF10_NXM);
+    r.vconn = open_vconn_for_flows(argv[1], r.protocol, false);
+    read_flows_from_vconn(r.vconn, r.protocol, 0, &fes);
+    flow_entries_for_each(&fes, replace_delete, &r);
+    flow_entries_for_each(&fes, replace_add, &r);
+    vconn_close(r.vconn);
+    flow_entries_destroy(&fes);
+}
+
 static void ofctl_list_commands(int argc, char *argv[]);
 static void ofctl_help(int argc, char *argv[]);
 
@@ -1393,6 +1812,8 @@ static const struct ofctl_command commands[] = {
     { "add-flows", "switch file", 2, 2, ofctl_add_flows },
     { "mod-flows", "switch flow", 2, 2, ofctl_mod_flows },
     { "del-flows", "switch [flow]", 1, 2, ofctl_del_flows },
+    { "replace-flows", "switch file", 2, 2, ofctl_replace_flows },
+    { "diff-flows", "source1 source2", 2, 2, ofctl_diff_flows },
     { "help", "", 0, INT_MAX, ofctl_help },
     { "list-commands", "", 0, INT_MAX, ofctl_list_commands },
 
@@ -1472,6 +1893,8 @@ usage(void)
            "  add-flows SWITCH FILE       add flows from FILE\n"
            "  mod-flows SWITCH FLOW       modify actions of matching FLOWs\n"
            "  del-flows SWITCH [FLOW]     delete matching FLOWs\n"
+           "  replace-flows SWITCH FILE   replace flows with those in FILE\n"
+           "  diff-flows SOURCE1 SOURCE2  compare flows from two sources\n"
            "\nFor OpenFlow switches and controllers:\n"
            "  probe TARGET                probe whether TARGET is up\n"
            "SWITCH or TARGET is an active OpenFlow connection method.\n"
