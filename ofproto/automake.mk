@@ -6,6 +6,8 @@
 
 noinst_LIBRARIES += ofproto/libofproto.a
 ofproto_libofproto_a_SOURCES = \
+	ofproto/bond.c \
+	ofproto/bond.h \
 	ofproto/connmgr.c \
 	ofproto/connmgr.h \
 	ofproto/mac-learning.c \
@@ -20,5 +22,6 @@ ofproto_libofproto_a_SOURCES = \
 # What a program that makes NORMAL decisions links with.
 OFPROTO_LIBS = ofproto/libofproto.a $(GENERIC_LIBS)
 
-EXTRA_DIST += Documentation/topics/normal-switching.rst \
+EXTRA_DIST += Documentation/topics/bonding.rst \
+	Documentation/topics/normal-switching.rst \
 	Documentation/topics/openflow.rst

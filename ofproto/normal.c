@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bond.h"
 #include "dynamic-string.h"
 #include "util.h"
 
@@ -22,6 +23,7 @@ struct normal_port {
     uint16_t tag;
     bool all_trunks;                    /* 'trunks' was empty. */
     enum normal_priority_tags priority_tags;
+    struct bond *bond;                  /* NULL if not a bond. */
     uint8_t trunks[NORMAL_VLAN_BITMAP_SIZE];
 };
 
@@ -65,6 +67,9 @@ static bool normal_input_vlan(const struct normal_port *, const struct flow *,
                               struct flow *mask, uint16_t *vlan);
 static bool normal_port_carries(const struct normal_port *, uint16_t vlan);
 static bool normal_is_reserved(const struct eth_addr *);
+static bool normal_bond_refuses(struct normal_bridge *,
+                                const struct normal_port *in, uint16_t vlan,
+                                const struct flow *, struct flow *mask);
 static const struct normal_port *normal_find_by_dp_port(
     const struct normal_bridge *, uint32_t dp_port);
 static const struct normal_port *normal_find_by_ofport(
@@ -138,6 +143,7 @@ normal_bridge_reconfigure(struct normal_bridge *nb,
         p->vlan_mode = pc->vlan_mode;
         p->tag = pc->vlan_mode == NORMAL_VLAN_TRUNK ? 0 : pc->tag;
         p->priority_tags = pc->priority_tags;
+        p->bond = pc->bond;
         p->all_trunks = (pc->vlan_mode != NORMAL_VLAN_ACCESS
                          && !pc->n_trunks);
         if (pc->vlan_mode != NORMAL_VLAN_ACCESS) {
@@ -169,7 +175,7 @@ normal_bridge_reconfigure(struct normal_bridge *nb,
                 break;
             }
         }
-        if (!new || new->dp_port != old->dp_port
+        if (!new || new->dp_port != old->dp_port || new->bond != old->bond
             || !normal_port_vlans_equal(old, new)) {
             mac_learning_flush_port(nb->ml, old->ofport);
         }
@@ -283,6 +289,10 @@ normal_xlate(struct normal_bridge *nb, const struct flow *flow,
     memset(&mask->dl_dst, 0xff, sizeof mask->dl_dst);
     if (!nb->forward_bpdu && normal_is_reserved(&flow->dl_dst)) {
         out->reason = NORMAL_DROP_RESERVED;
+        goto out;
+    }
+    if (in->bond && normal_bond_refuses(nb, in, vlan, flow, mask)) {
+        out->reason = NORMAL_DROP_BOND;
         goto out;
     }
 
@@ -408,6 +418,19 @@ normal_fdb_flush(struct normal_bridge *nb)
     pthread_mutex_lock(&nb->mutex);
     mac_learning_flush(nb->ml);
     pthread_mutex_unlock(&nb->mutex);
+}
+
+/* Stores in '*entries' (which the caller frees) the MAC table's entries at
+ * time 'now', least recently seen first, and returns how many there are
+ * (for a bond's learning packets). */
+size_t
+normal_fdb_get_entries(struct normal_bridge *nb, long long now,
+                       struct mac_learning_entry **entries)
+{
+    pthread_mutex_lock(&nb->mutex);
+    size_t n = mac_learning_get_entries(nb->ml, now, entries);
+    pthread_mutex_unlock(&nb->mutex);
+    return n;
 }
 
 /* Adds a static entry ("fdb/add"): 'mac' in 'vlan' on OpenFlow port
@@ -612,7 +635,16 @@ normal_output(const struct normal_port *port, uint16_t vlan,
               struct normal_xlate_out *out)
 {
     bool in_tagged = (flow->vlan_tci[0] & htons(VLAN_CFI)) != 0;
+    uint32_t dp_port = port->dp_port;
     bool pcp_read;
+
+    if (port->bond) {
+        dp_port = bond_choose_output(port->bond, flow, vlan, &out->mask);
+        if (dp_port == BOND_NO_MEMBER) {
+            return;
+        }
+    }
+
     dps_be16 tci = normal_port_tci(port, vlan, flow, &pcp_read);
 
     if (!normal_vlan_state_is(state, tci)) {
@@ -630,7 +662,7 @@ normal_output(const struct normal_port *port, uint16_t vlan,
     if (pcp_read) {
         out->mask.vlan_tci[0] |= htons(VLAN_PCP_MASK);
     }
-    dp_actions_put_output(&out->actions, port->dp_port);
+    dp_actions_put_output(&out->actions, dp_port);
 }
 
 /* Returns the outer tag (with VLAN_CFI) with which 'port' sends a packet
@@ -762,10 +794,55 @@ normal_is_reserved(const struct eth_addr *mac)
     return false;
 }
 
+/* Whether 'in''s bond refuses a packet with key 'flow' in 'vlan' (see
+ * bond_admit()); adds what it read to 'mask'.  A balance-slb bond refuses
+ * a source learned on another port, unless the packet is a gratuitous ARP
+ * (the host moved). */
+static bool
+normal_bond_refuses(struct normal_bridge *nb, const struct normal_port *in,
+                    uint16_t vlan, const struct flow *flow, struct flow *mask)
+{
+    enum bond_verdict verdict = bond_admit(in->bond, flow->in_port, flow);
+
+    if (verdict != BOND_DROP_IF_MOVED) {
+        return verdict == BOND_DROP;
+    }
+
+    memset(&mask->dl_src, 0xff, sizeof mask->dl_src);
+    uint32_t learned = mac_learning_lookup(nb->ml, vlan, &flow->dl_src);
+    if (learned == MAC_LEARNING_PORT_NONE || learned == in->ofport) {
+        return false;
+    }
+
+    static const struct eth_addr bcast = { { 0xff, 0xff, 0xff, 0xff, 0xff,
+                                             0xff } };
+    if (flow->dl_type != htons(ETH_TYPE_ARP)
+        || memcmp(&flow->dl_dst, &bcast, sizeof bcast)) {
+        return true;
+    }
+    mask->arp_op = htons(UINT16_MAX);
+    if (flow->arp_op == htons(ARP_OP_REPLY)) {
+        return false;
+    }
+    mask->nw_src = mask->nw_dst = htonl(UINT32_MAX);
+    return !(flow->arp_op == htons(ARP_OP_REQUEST)
+             && flow->nw_src == flow->nw_dst);
+}
+
+/* Finds the port that receives on datapath port 'dp_port': its own, or a
+ * member of its bond. */
 static const struct normal_port *
 normal_find_by_dp_port(const struct normal_bridge *nb, uint32_t dp_port)
 {
-    return normal_find(nb, nb->by_dp_port, true, dp_port);
+    const struct normal_port *port = normal_find(nb, nb->by_dp_port, true,
+                                                 dp_port);
+    for (size_t i = 0; !port && i < nb->n_ports; i++) {
+        if (nb->ports[i].bond && bond_has_member(nb->ports[i].bond,
+                                                 dp_port)) {
+            port = &nb->ports[i];
+        }
+    }
+    return port;
 }
 
 static const struct normal_port *

@@ -15,7 +15,11 @@
  * out.
  *
  * The decision, in order:
- *   1. The input port must be in the bridge (else drop).
+ *   1. The input port must be in the bridge (else drop).  A bond's
+ *      member may refuse the packet (bond_admit(): a backup member of an
+ *      active-backup bond, multicast on a balance-slb bond's inactive
+ *      member, a balance-slb packet whose source is learned on another
+ *      port).
  *   2. The packet's VLAN comes from the input port's mode and the outer
  *      tag (Port vlan_mode, tag, trunks, as ovs-vswitchd.conf.db(5)
  *      describes them); a VLAN the port does not carry means drop.  A tag
@@ -30,7 +34,8 @@
  *      port that carries the VLAN; a destination learned on another port
  *      that carries the VLAN goes there; one learned on the input port is
  *      dropped.
- *   6. Each output port gets the packet encoded for it: no tag on an
+ *   6. A bond sends on the member bond_choose_output() picks (none: the
+ *      bond is left out).  Each output port gets the packet encoded for it: no tag on an
  *      access port or in a native-untagged port's native VLAN, a tag with
  *      the VLAN's VID otherwise; VID 0 goes out untagged unless the port's
  *      priority-tags says otherwise.  The priority (PCP) of a received tag
@@ -70,6 +75,7 @@
 #include "flow.h"
 #include "mac-learning.h"
 
+struct bond;
 struct ds;
 struct normal_bridge;
 
@@ -111,6 +117,11 @@ struct normal_port_config {
     const uint16_t *trunks;     /* Trunked VLANs; none means all. */
     size_t n_trunks;
     enum normal_priority_tags priority_tags;
+    struct bond *bond;          /* NULL, or the port's bond (ofproto/bond.h):
+                                 * 'ofport' and 'dp_port' are then one
+                                 * member's, the port receives on every
+                                 * member and the bond picks the member
+                                 * that sends. */
 };
 
 /* The bridge. */
@@ -134,7 +145,8 @@ struct normal_bridge_config {
     NORMAL_REASON(DROP_VLAN, "dropped: VLAN not allowed on input port") \
     NORMAL_REASON(DROP_RESERVED, "dropped: reserved destination")       \
     NORMAL_REASON(DROP_SAME_PORT,                                       \
-                  "dropped: destination learned on input port")
+                  "dropped: destination learned on input port")         \
+    NORMAL_REASON(DROP_BOND, "dropped: refused by the input bond")
 
 enum normal_reason {
 #define NORMAL_REASON(ENUM, TEXT) NORMAL_##ENUM,
@@ -172,6 +184,8 @@ long long normal_next_wakeup(struct normal_bridge *);
 #define NORMAL_FDB_FLUSH_REPLY "table successfully flushed\n"
 void normal_fdb_show(struct normal_bridge *, long long now, struct ds *);
 void normal_fdb_flush(struct normal_bridge *);
+size_t normal_fdb_get_entries(struct normal_bridge *, long long now,
+                              struct mac_learning_entry **);
 int normal_fdb_add(struct normal_bridge *, uint32_t ofport, uint16_t vlan,
                    const struct eth_addr *);
 bool normal_fdb_del(struct normal_bridge *, uint16_t vlan,

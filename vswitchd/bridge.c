@@ -31,6 +31,7 @@
 #include "ofp-msgs.h"
 #include "ofp-packet.h"
 #include "ofpbuf.h"
+#include "ofproto/bond.h"
 #include "ofproto/connmgr.h"
 #include "ofproto/normal.h"
 #include "ofproto/ofproto-xlate.h"
@@ -76,9 +77,9 @@ COVERAGE_DEFINE(bridge_packet_out_drop);
  * them and revalidates all its flows. */
 #define MAX_PENDING_MACS 1024
 
-/* A port of a bridge: one Interface row (with its Port row).  dpswitch has
- * no bonds yet, so a Port has one Interface; a Port with several gets an
- * error on each. */
+/* A port of a bridge: one Interface row (with its Port row).  The
+ * interfaces of a Port that has several are the members of a bond (see
+ * "Bonds" below). */
 struct port {
     struct bridge *bridge;
     char *name;                 /* Port:name. */
@@ -86,6 +87,7 @@ struct port {
     struct uuid iface_uuid;     /* The Interface row, for status writes. */
     bool is_local;              /* Named like the bridge: OFPORT_LOCAL. */
     bool is_bond;               /* One of several interfaces of a Port. */
+    struct bond *bond;          /* Then the Port's bond, once configured. */
     bool keep;                  /* Marked while reconfiguring. */
     bool announced;             /* "added interface" logged. */
 
@@ -131,6 +133,14 @@ struct changed_mac {
                                  * (which flooded) are stale. */
 };
 
+/* A bonded Port of a bridge. */
+struct bridge_bond {
+    struct bond *bond;
+    char *warning;              /* Settings problems last logged. */
+    bool default_mode_warned;   /* bond_mode unset, logged. */
+    bool keep;                  /* Marked while reconfiguring. */
+};
+
 /* A bridge. */
 struct bridge {
     char *name;
@@ -148,6 +158,8 @@ struct bridge {
     uint64_t ofproto_version;
     struct port **ports;
     size_t n_ports;
+    struct bridge_bond *bonds;
+    size_t n_bonds;
 
     /* NORMAL settings from the Bridge row. */
     uint16_t *flood_vlans;
@@ -286,6 +298,16 @@ static mac_learning_change_cb mac_change_cb;
 static void bridge_configure_openflow(struct bridge *,
                                       const struct ovsrec_bridge *,
                                       const struct smap *oc);
+struct bridge_want;
+static void bridge_configure_bonds(struct bridge *,
+                                   const struct bridge_want *);
+static void bridge_free_stale_bonds(struct bridge *);
+static void bridge_run_bonds(struct bridge *, long long int now);
+static void bridge_send_learning_packets(struct bridge *, struct bond *,
+                                         long long int now);
+static void bridge_wait_bonds(struct bridge *);
+static void bridge_write_bonds(struct ovsdb_idl_txn *,
+                               const struct bridge *);
 static const struct connmgr_hooks bridge_connmgr_hooks;
 static void compat_report(const char *message);
 
@@ -368,6 +390,7 @@ bridge_run(void)
         struct bridge *br = bridges[i];
 
         normal_run(br->nb, now);
+        bridge_run_bonds(br, now);
         for (size_t j = 0; j < br->n_ports; j++) {
             struct port *port = br->ports[j];
             if (port->netdev && netdev_get_change_seq(port->netdev)
@@ -428,6 +451,7 @@ bridge_wait(void)
             poll_timer_wait_until(when);
         }
         connmgr_wait(bridges[i]->connmgr);
+        bridge_wait_bonds(bridges[i]);
     }
     if (status_dirty && !status_txn) {
         poll_immediate_wake();
@@ -505,6 +529,9 @@ register_columns(void)
         OVSREC_PORT_COL_NAME, OVSREC_PORT_COL_INTERFACES, OVSREC_PORT_COL_TAG,
         OVSREC_PORT_COL_TRUNKS, OVSREC_PORT_COL_VLAN_MODE,
         OVSREC_PORT_COL_OTHER_CONFIG, OVSREC_PORT_COL_QOS,
+        OVSREC_PORT_COL_BOND_MODE, OVSREC_PORT_COL_BOND_UPDELAY,
+        OVSREC_PORT_COL_BOND_DOWNDELAY, OVSREC_PORT_COL_BOND_ACTIVE_SLAVE,
+        OVSREC_PORT_COL_LACP,
     };
     static const enum ovsrec_interface_column_id iface_cols[] = {
         OVSREC_INTERFACE_COL_NAME, OVSREC_INTERFACE_COL_TYPE,
@@ -876,6 +903,11 @@ bridge_destroy(struct bridge *br)
     free(br->ports);
     connmgr_destroy(br->connmgr);
     normal_bridge_destroy(br->nb);
+    for (size_t i = 0; i < br->n_bonds; i++) {
+        br->bonds[i].keep = false;
+    }
+    bridge_free_stale_bonds(br);
+    free(br->bonds);
     ofproto_destroy(br->ofproto);
     free(br->xports);
     pthread_mutex_destroy(&br->changes_mutex);
@@ -1152,12 +1184,6 @@ port_open(struct port *port, const struct port_want *pw,
     smap_destroy(&port->options);
     smap_clone(&port->options, &pw->iface_row->options);
 
-    if (pw->is_bond) {
-        port_fail(port, xasprintf("%s: port %s has several interfaces, but "
-                                  "bonds are not supported yet",
-                                  port->iface_name, port->name));
-        return;
-    }
     if (port->is_local && strcmp(pw->type, "internal")) {
         port_fail(port, xasprintf("%s: a bridge's local port must have "
                                   "type \"internal\", not \"%s\"",
@@ -1584,6 +1610,7 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
             port_read_vlan(port, pw);
         }
         bridge_assign_ofports(br, bw);
+        bridge_configure_bonds(br, bw);
         bridge_pick_local_mac(br);
         bridge_configure_openflow(br, bw->row, &br_oc);
         smap_destroy(&br_oc);
@@ -1591,6 +1618,9 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
     free_wants(wants, n_wants);
 
     bridge_publish();
+    for (size_t i = 0; i < n_bridges; i++) {
+        bridge_free_stale_bonds(bridges[i]);
+    }
     if (dp) {
         /* A shorter MAC aging time takes effect at once. */
         next_refresh = MIN(next_refresh, time_msec() + refresh_interval());
@@ -1609,8 +1639,9 @@ normal_config_format(const struct normal_bridge_config *cfg, struct ds *ds)
     }
     for (size_t i = 0; i < cfg->n_ports; i++) {
         const struct normal_port_config *pc = &cfg->ports[i];
-        ds_put_format(ds, " %"PRIu32"/%"PRIu32":%d:%u:%d:", pc->ofport,
-                      pc->dp_port, pc->vlan_mode, pc->tag, pc->priority_tags);
+        ds_put_format(ds, " %"PRIu32"/%"PRIu32":%d:%u:%d:%p:", pc->ofport,
+                      pc->dp_port, pc->vlan_mode, pc->tag, pc->priority_tags,
+                      (void *) pc->bond);
         for (size_t j = 0; j < pc->n_trunks; j++) {
             ds_put_format(ds, "%u,", pc->trunks[j]);
         }
@@ -1653,7 +1684,7 @@ bridge_publish(void)
     for (size_t i = 0; i < n_bridges; i++) {
         struct bridge *br = bridges[i];
         struct normal_port_config *pcs;
-        size_t n_pcs = 0;
+        size_t n_pcs = 0, n_normal = 0;
 
         if (!br->keep) {
             revalidate = true;
@@ -1672,9 +1703,19 @@ bridge_publish(void)
                 || port->ofport <= 0) {
                 continue;
             }
-            pcs[n_pcs] = port->vlan;
-            pcs[n_pcs].ofport = port->ofport;
-            pcs[n_pcs].dp_port = port->dp_port;
+            /* A bond is one NORMAL port, with the number of its first
+             * member; each member is a port of its own for OpenFlow. */
+            bool bond_seen = false;
+            for (size_t k = 0; port->bond && k < n_normal; k++) {
+                bond_seen |= pcs[k].bond == port->bond;
+            }
+            if (!bond_seen) {
+                pcs[n_normal] = port->vlan;
+                pcs[n_normal].ofport = port->ofport;
+                pcs[n_normal].dp_port = port->dp_port;
+                pcs[n_normal].bond = port->bond;
+                n_normal++;
+            }
             xps[n_pcs].ofport = port->ofport;
             xps[n_pcs].dp_port = port->dp_port;
             n_pcs++;
@@ -1687,7 +1728,7 @@ bridge_publish(void)
 
         struct normal_bridge_config cfg = {
             .ports = pcs,
-            .n_ports = n_pcs,
+            .n_ports = n_normal,
             .flood_vlans = br->flood_vlans,
             .n_flood_vlans = br->n_flood_vlans,
             .forward_bpdu = br->forward_bpdu,
@@ -2138,6 +2179,279 @@ bridge_refresh(void)
     COVERAGE_INC(bridge_refresh);
     dp_netdev_revalidate(dp, refresh_cb, NULL);
     next_refresh = time_msec() + refresh_interval();
+}
+
+/* ------------------------------------------------------------------------
+ * Bonds: the decisions are ofproto/bond.c's; here they meet the database
+ * and the netdevs.
+ * ------------------------------------------------------------------------ */
+
+static struct bridge_bond *
+bridge_find_bond(struct bridge *br, const char *name)
+{
+    for (size_t i = 0; i < br->n_bonds; i++) {
+        if (!strcmp(bond_name(br->bonds[i].bond), name)) {
+            return &br->bonds[i];
+        }
+    }
+    return NULL;
+}
+
+/* Whether 'port''s link is up: administratively up with carrier, as Open
+ * vSwitch's bonds judge it. */
+static bool
+port_may_enable(const struct port *port)
+{
+    enum netdev_flags flags = 0;
+    bool carrier = false;
+
+    return (port->netdev && !netdev_get_flags(port->netdev, &flags)
+            && (flags & NETDEV_UP)
+            && !netdev_get_carrier(port->netdev, &carrier) && carrier);
+}
+
+/* Configures a bond for each Port of 'bw' with several interfaces, with
+ * the members that are set up; bonds no longer wanted lose their 'keep'
+ * mark (bridge_free_stale_bonds() frees them once NORMAL switching no
+ * longer uses them). */
+static void
+bridge_configure_bonds(struct bridge *br, const struct bridge_want *bw)
+{
+    for (size_t i = 0; i < br->n_bonds; i++) {
+        br->bonds[i].keep = false;
+    }
+    for (size_t i = 0; i < br->n_ports; i++) {
+        br->ports[i]->bond = NULL;
+    }
+
+    for (size_t i = 0; i < bw->row->n_ports; i++) {
+        const struct ovsrec_port *row = bw->row->ports[i];
+        if (row->n_interfaces < 2) {
+            continue;
+        }
+
+        struct bridge_bond *bb = bridge_find_bond(br, row->name);
+        if (!bb) {
+            br->bonds = xrealloc(br->bonds,
+                                 (br->n_bonds + 1) * sizeof *br->bonds);
+            bb = &br->bonds[br->n_bonds++];
+            memset(bb, 0, sizeof *bb);
+            bb->bond = bond_create(row->name);
+        }
+        bb->keep = true;
+
+        struct bond_settings bs;
+        char *msg = bond_settings_from_db(&bs, row->name, row->bond_mode,
+                                          row->bond_updelay,
+                                          row->bond_downdelay, row->lacp,
+                                          &row->other_config);
+        if (msg && !strings_equal(msg, bb->warning)) {
+            VLOG_WARN("%s", msg);
+        }
+        free(bb->warning);
+        bb->warning = msg;
+        bool default_mode = !row->bond_mode || !row->bond_mode[0];
+        if (default_mode && !bb->default_mode_warned) {
+            VLOG_WARN("port %s: Using the default bond_mode active-backup. "
+                      "Note that in previous versions, the default "
+                      "bond_mode was balance-slb", row->name);
+        }
+        bb->default_mode_warned = default_mode;
+
+        struct bond_member_settings *ms
+            = xcalloc(br->n_ports, sizeof *ms);
+        size_t n_ms = 0;
+        for (size_t j = 0; j < br->n_ports; j++) {
+            struct port *port = br->ports[j];
+
+            if (!port->is_bond || strcmp(port->name, row->name)) {
+                continue;
+            }
+            port->bond = bb->bond;
+            if (!port->netdev || port->ofport <= 0
+                || port->dp_port == DP_PORT_NONE) {
+                continue;
+            }
+            ms[n_ms].name = port->iface_name;
+            ms[n_ms].ofport = port->ofport;
+            ms[n_ms].dp_port = port->dp_port;
+            netdev_get_etheraddr(port->netdev, &ms[n_ms].mac);
+            ms[n_ms].may_enable = port_may_enable(port);
+            n_ms++;
+        }
+        if (bond_reconfigure(bb->bond, &bs, ms, n_ms)) {
+            br->revalidate_all = true;
+        }
+        free(ms);
+        bond_settings_destroy(&bs);
+    }
+}
+
+/* Frees the bonds of 'br' that lost their 'keep' mark.  NORMAL switching
+ * must no longer know them. */
+static void
+bridge_free_stale_bonds(struct bridge *br)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < br->n_bonds; i++) {
+        struct bridge_bond *bb = &br->bonds[i];
+
+        if (bb->keep) {
+            br->bonds[n++] = *bb;
+        } else {
+            bond_destroy(bb->bond);
+            free(bb->warning);
+        }
+    }
+    br->n_bonds = n;
+}
+
+/* Tells each bond its members' link state and runs it.  A change of what
+ * the bonds decide revalidates the bridge's flows and rewrites
+ * bond_active_slave. */
+static void
+bridge_run_bonds(struct bridge *br, long long int now)
+{
+    if (!br->n_bonds) {
+        return;
+    }
+    for (size_t i = 0; i < br->n_ports; i++) {
+        struct port *port = br->ports[i];
+
+        if (port->bond && port->dp_port != DP_PORT_NONE) {
+            bond_member_set_may_enable(port->bond, port->dp_port,
+                                       port_may_enable(port));
+        }
+    }
+    for (size_t i = 0; i < br->n_bonds; i++) {
+        struct bond *bond = br->bonds[i].bond;
+
+        if (bond_run(bond, now)) {
+            br->revalidate_all = true;
+            status_dirty = true;
+            latch_set(&revalidate_latch);
+        }
+        if (bond_take_learning_packets(bond)) {
+            bridge_send_learning_packets(br, bond, now);
+        }
+    }
+}
+
+/* After a failover, sends through 'bond', for every address the bridge
+ * learned on another port, an RARP from that address (tagged with its
+ * VLAN, if any), so that the upstream switch learns the path through the
+ * member that now carries it; as Open vSwitch does. */
+static void
+bridge_send_learning_packets(struct bridge *br, struct bond *bond,
+                             long long int now)
+{
+    /* NORMAL knows the bond by its first member's OpenFlow number. */
+    int64_t bond_ofport = INT64_MAX;
+    for (size_t i = 0; i < br->n_ports; i++) {
+        const struct port *port = br->ports[i];
+        if (port->bond == bond && port->dp_port != DP_PORT_NONE
+            && port->ofport > 0) {
+            bond_ofport = MIN(bond_ofport, port->ofport);
+        }
+    }
+
+    struct mac_learning_entry *entries;
+    size_t n = normal_fdb_get_entries(br->nb, now, &entries);
+    for (size_t i = 0; dp && i < n; i++) {
+        const struct mac_learning_entry *e = &entries[i];
+        if (e->port == bond_ofport) {
+            continue;
+        }
+
+        struct flow flow, mask;
+        memset(&flow, 0, sizeof flow);
+        flow.dl_src = e->mac;
+        uint32_t member = bond_choose_output(bond, &flow, e->vlan, &mask);
+        if (member == BOND_NO_MEMBER) {
+            continue;
+        }
+
+        uint8_t frame[46];
+        size_t len = 0;
+        memset(frame, 0xff, 6);
+        memcpy(&frame[6], e->mac.ea, 6);
+        len = 12;
+        if (e->vlan) {
+            frame[len++] = ETH_TYPE_VLAN >> 8;
+            frame[len++] = ETH_TYPE_VLAN & 0xff;
+            frame[len++] = e->vlan >> 8;
+            frame[len++] = e->vlan & 0xff;
+        }
+        /* RARP: Ethernet/IPv4, "reverse request", with the address as
+         * sender and target hardware address and no protocol addresses. */
+        static const uint8_t rarp[] = { 0x80, 0x35, 0x00, 0x01, 0x08, 0x00,
+                                        0x06, 0x04, 0x00, 0x03 };
+        memcpy(&frame[len], rarp, sizeof rarp);
+        len += sizeof rarp;
+        memcpy(&frame[len], e->mac.ea, 6);
+        memset(&frame[len + 6], 0, 4);
+        memcpy(&frame[len + 10], e->mac.ea, 6);
+        memset(&frame[len + 16], 0, 4);
+        len += 20;
+
+        struct dp_packet *packet = dp_packet_alloc_data(dpdk_default_pool(),
+                                                        frame, len);
+        if (!packet) {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+            VLOG_WARN_RL(&rl, "bond %s: no buffer for a learning packet",
+                         bond_name(bond));
+            break;
+        }
+        packet->md.in_port = DP_PORT_NONE;
+        struct dp_actions actions = DP_ACTIONS_INITIALIZER;
+        dp_actions_put_output(&actions, member);
+        dp_netdev_execute(dp, packet, &actions);
+        dp_actions_destroy(&actions);
+    }
+    free(entries);
+}
+
+static void
+bridge_wait_bonds(struct bridge *br)
+{
+    for (size_t i = 0; i < br->n_bonds; i++) {
+        long long int when = bond_next_wakeup(br->bonds[i].bond);
+        if (when != LLONG_MAX) {
+            poll_timer_wait_until(when);
+        }
+    }
+}
+
+/* Writes each bond's bond_active_slave: the active member's address, all
+ * zeros with none, as Open vSwitch does. */
+static void
+bridge_write_bonds(struct ovsdb_idl_txn *txn, const struct bridge *br)
+{
+    if (!br->n_bonds) {
+        return;
+    }
+
+    const struct ovsrec_bridge *row = ovsrec_bridge_get_for_uuid(idl,
+                                                                 &br->uuid);
+    for (size_t i = 0; row && i < row->n_ports; i++) {
+        const struct ovsrec_port *prow = row->ports[i];
+        struct bridge_bond *bb = bridge_find_bond((struct bridge *) br,
+                                                  prow->name);
+        struct eth_addr mac = { { 0 } };
+        char text[18];
+
+        if (!bb) {
+            continue;
+        }
+        bond_get_active_mac(bb->bond, &mac);
+        snprintf(text, sizeof text, "%02x:%02x:%02x:%02x:%02x:%02x",
+                 mac.ea[0], mac.ea[1], mac.ea[2], mac.ea[3], mac.ea[4],
+                 mac.ea[5]);
+        if (!strings_equal(prow->bond_active_slave, text)) {
+            ovsrec_port_set_bond_active_slave(txn, prow, text);
+        }
+    }
 }
 
 /* ------------------------------------------------------------------------
@@ -2644,6 +2958,7 @@ bridge_write_status(const struct ovsrec_open_vswitch *ovs)
                 port_write_status(txn, irow, port, with_stats);
             }
         }
+    bridge_write_bonds(txn, br);
     }
 
     for (size_t i = 0; i < n_rejected_ifaces; i++) {
@@ -2982,7 +3297,7 @@ register_commands(void)
     unixctl_command_register("qos/show-types", "interface", 1, 1,
                              qos_show_cb, netdev_format_qos_types);
     unixctl_command_register("qos/show", "interface", 1, 1, qos_show_cb,
-                             netdev_format_qos);
+                             netdev_format_qos);    bond_register_commands();
 }
 
 /* The netdev of the interface called 'name' in any bridge, or NULL after

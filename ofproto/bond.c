@@ -1,0 +1,910 @@
+/* Bonds.  See bond.h.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#include <config.h>
+#include "bond.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dynamic-string.h"
+#include "smap.h"
+#include "timeval.h"
+#include "unixctl.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(bond);
+
+/* other_config:bond-rebalance-interval: the default, and the least a
+ * nonzero value is raised to. */
+#define BOND_REBALANCE_DEFAULT 10000
+#define BOND_REBALANCE_MIN 1000
+
+struct bond_member {
+    char *name;
+    uint32_t ofport;
+    uint32_t dp_port;
+    struct eth_addr mac;
+    bool enabled;               /* Carries traffic. */
+    bool may_enable;            /* Its link is up. */
+    long long int delay_expires;        /* When 'enabled' follows
+                                         * 'may_enable', LLONG_MAX if no
+                                         * change is pending. */
+};
+
+struct bond {
+    pthread_mutex_t mutex;
+    char *name;
+    struct bond_settings settings;
+    struct bond_member *members;        /* In configuration order. */
+    size_t n_members;
+    struct bond_member *active;         /* NULL if none. */
+    uint32_t recirc_id;                 /* As bond/list shows it. */
+    long long int next_rebalance;       /* LLONG_MAX if none. */
+    size_t next_rr;                     /* Round robin for new buckets. */
+    struct bond_member *buckets[BOND_N_BUCKETS];
+    bool changed;                       /* Decisions may differ. */
+    bool send_learning_packets;
+};
+
+/* Every bond, in creation order (main thread only): for the commands. */
+static struct bond **all_bonds;
+static size_t n_all_bonds;
+static uint32_t next_recirc_id = 1;
+
+static void bond_update_link(struct bond *, struct bond_member *,
+                             long long int now);
+static void bond_enable_member(struct bond *, struct bond_member *,
+                               bool enable);
+static void bond_choose_active(struct bond *);
+static struct bond_member *bond_best_member(struct bond *);
+static void bond_set_active(struct bond *, struct bond_member *);
+static enum bond_mode bond_effective_mode(const struct bond *);
+static struct bond_member *bond_next_enabled(struct bond *);
+static struct bond_member *bond_find_member(struct bond *,
+                                            uint32_t dp_port);
+static struct bond_member *bond_find_member_by_name(struct bond *,
+                                                    const char *);
+static uint32_t bond_hash_src(const struct eth_addr *, uint16_t vlan,
+                              uint32_t basis);
+static const char *bond_mode_to_string(enum bond_mode);
+static struct bond *bond_find(const char *name);
+static void bond_show(struct bond *, struct ds *);
+static bool bond_lookup_for_command(struct unixctl_conn *,
+                                    const char *port, const char *member,
+                                    struct bond **, struct bond_member **);
+static void bond_list_cmd(struct unixctl_conn *, int argc,
+                          const char *argv[], void *aux);
+static void bond_show_cmd(struct unixctl_conn *, int argc,
+                          const char *argv[], void *aux);
+static void bond_set_active_cmd(struct unixctl_conn *, int argc,
+                                const char *argv[], void *aux);
+static void bond_enable_cmd(struct unixctl_conn *, int argc,
+                            const char *argv[], void *aux);
+
+/* Reads a bonded Port's settings into 'bs': 'bond_mode' (NULL if empty),
+ * bond_updelay 'updelay', bond_downdelay 'downdelay', 'lacp' (NULL if
+ * empty) and the bond keys of 'other_config'.  Values that cannot be used
+ * are replaced by their defaults.  Returns NULL, or a message (which the
+ * caller frees) for the log, naming 'port_name', that says what was
+ * replaced.  The default bond_mode is logged apart, as Open vSwitch logs
+ * it. */
+char *
+bond_settings_from_db(struct bond_settings *bs, const char *port_name,
+                      const char *bond_mode, int64_t updelay,
+                      int64_t downdelay, const char *lacp,
+                      const struct smap *other_config)
+{
+    struct ds msg = DS_EMPTY_INITIALIZER;
+    char *err;
+
+    memset(bs, 0, sizeof *bs);
+    if (!bond_mode || !*bond_mode || !strcmp(bond_mode, "active-backup")) {
+        bs->mode = BOND_ACTIVE_BACKUP;
+    } else if (!strcmp(bond_mode, "balance-slb")) {
+        bs->mode = BOND_BALANCE_SLB;
+    } else if (!strcmp(bond_mode, "balance-tcp")) {
+        bs->mode = BOND_BALANCE_TCP;
+    } else {
+        ds_put_format(&msg, "unknown bond_mode %s, defaulting to "
+                      "active-backup; ", bond_mode);
+        bs->mode = BOND_ACTIVE_BACKUP;
+    }
+    bs->updelay = updelay < 0 ? 0 : MIN(updelay, INT_MAX);
+    bs->downdelay = downdelay < 0 ? 0 : MIN(downdelay, INT_MAX);
+
+    bs->lacp = lacp && (!strcmp(lacp, "active") || !strcmp(lacp, "passive"));
+    if (lacp && *lacp && !bs->lacp && strcmp(lacp, "off")) {
+        ds_put_format(&msg, "unknown lacp mode %s; ", lacp);
+    }
+
+    long long int value = 0;
+    err = smap_parse_int(other_config, "bond-hash-basis", 0, UINT32_MAX,
+                         &value);
+    bs->hash_basis = value;
+    value = BOND_REBALANCE_DEFAULT;
+    if (!err) {
+        err = smap_parse_int(other_config, "bond-rebalance-interval", 0,
+                             INT_MAX, &value);
+    }
+    bs->rebalance_interval = value ? MAX(value, BOND_REBALANCE_MIN) : 0;
+    if (!err) {
+        err = smap_parse_bool(other_config, "all-members-active",
+                              &bs->all_members_active);
+    }
+    if (!err) {
+        err = smap_parse_bool(other_config, "lacp-fallback-ab",
+                              &bs->lacp_fallback_ab);
+    }
+    if (err) {
+        ds_put_format(&msg, "%s; ", err);
+        free(err);
+    }
+
+    /* Open vSwitch reads bond-primary only where active-backup can happen.
+     */
+    const char *primary = smap_get(other_config, "bond-primary");
+    if (primary && (bs->mode == BOND_ACTIVE_BACKUP || bs->lacp_fallback_ab)) {
+        bs->primary = xstrdup(primary);
+    }
+
+    if (!msg.length) {
+        ds_destroy(&msg);
+        return NULL;
+    }
+    ds_truncate(&msg, msg.length - 2);
+    char *full = xasprintf("port %s: %s", port_name, ds_cstr(&msg));
+    ds_destroy(&msg);
+    return full;
+}
+
+/* Frees what 'bs' owns. */
+void
+bond_settings_destroy(struct bond_settings *bs)
+{
+    free(bs->primary);
+    bs->primary = NULL;
+}
+
+/* Creates a bond named 'name' (the Port's name) with no members, in
+ * active-backup mode.  Main thread. */
+struct bond *
+bond_create(const char *name)
+{
+    struct bond *bond = xzalloc(sizeof *bond);
+
+    pthread_mutex_init(&bond->mutex, NULL);
+    bond->name = xstrdup(name);
+    bond->next_rebalance = LLONG_MAX;
+    all_bonds = xrealloc(all_bonds, (n_all_bonds + 1) * sizeof *all_bonds);
+    all_bonds[n_all_bonds++] = bond;
+    return bond;
+}
+
+/* Frees 'bond' (which may be NULL).  No translation may be using it. */
+void
+bond_destroy(struct bond *bond)
+{
+    if (!bond) {
+        return;
+    }
+    for (size_t i = 0; i < n_all_bonds; i++) {
+        if (all_bonds[i] == bond) {
+            memmove(&all_bonds[i], &all_bonds[i + 1],
+                    (n_all_bonds - i - 1) * sizeof *all_bonds);
+            n_all_bonds--;
+            break;
+        }
+    }
+    for (size_t i = 0; i < bond->n_members; i++) {
+        free(bond->members[i].name);
+    }
+    free(bond->members);
+    bond_settings_destroy(&bond->settings);
+    pthread_mutex_destroy(&bond->mutex);
+    free(bond->name);
+    free(bond);
+}
+
+/* Returns the bond's name. */
+const char *
+bond_name(const struct bond *bond)
+{
+    return bond->name;
+}
+
+/* Gives 'bond' the settings 's' (copied) and the 'n' members 'ms'.  A
+ * member that was there before (same name) keeps its state; a new one is
+ * enabled at once if its link is up ('may_enable'), without updelay, as
+ * Open vSwitch does.  Returns true if anything translation depends on
+ * changed.  Main thread. */
+bool
+bond_reconfigure(struct bond *bond, const struct bond_settings *s,
+                 const struct bond_member_settings *ms, size_t n)
+{
+    struct bond_member *members = xcalloc(MAX(n, 1), sizeof *members);
+    const char *active_name = NULL;
+    bool changed = false;
+
+    pthread_mutex_lock(&bond->mutex);
+    if (bond->active) {
+        active_name = bond->active->name;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct bond_member *m = &members[i];
+        const struct bond_member *old = NULL;
+
+        for (size_t j = 0; j < bond->n_members; j++) {
+            if (!strcmp(bond->members[j].name, ms[i].name)) {
+                old = &bond->members[j];
+                break;
+            }
+        }
+        if (old) {
+            *m = *old;
+            m->name = xstrdup(old->name);
+            changed |= m->dp_port != ms[i].dp_port;
+        } else {
+            m->name = xstrdup(ms[i].name);
+            m->delay_expires = LLONG_MAX;
+            m->may_enable = ms[i].may_enable;
+            changed = true;
+        }
+        m->ofport = ms[i].ofport;
+        m->dp_port = ms[i].dp_port;
+        m->mac = ms[i].mac;
+    }
+    changed |= n != bond->n_members;
+
+    struct bond_member *active = NULL;
+    for (size_t i = 0; active_name && i < n; i++) {
+        if (!strcmp(members[i].name, active_name)) {
+            active = &members[i];
+        }
+    }
+    for (size_t i = 0; i < bond->n_members; i++) {
+        free(bond->members[i].name);
+    }
+    free(bond->members);
+    bond->members = members;
+    bond->n_members = n;
+    bond->active = active;
+    memset(bond->buckets, 0, sizeof bond->buckets);
+    bond->next_rr = 0;
+
+    const struct bond_settings *old = &bond->settings;
+    if (old->mode != s->mode || old->hash_basis != s->hash_basis
+        || old->all_members_active != s->all_members_active
+        || old->lacp != s->lacp
+        || old->lacp_fallback_ab != s->lacp_fallback_ab
+        || (old->primary == NULL) != (s->primary == NULL)
+        || (old->primary && strcmp(old->primary, s->primary))) {
+        changed = true;
+    }
+    if (s->mode != BOND_ACTIVE_BACKUP && !bond->recirc_id) {
+        bond->recirc_id = next_recirc_id++;
+    }
+    if (s->mode == BOND_ACTIVE_BACKUP || !s->rebalance_interval) {
+        bond->next_rebalance = LLONG_MAX;
+    } else if (s->rebalance_interval != old->rebalance_interval
+               || old->mode == BOND_ACTIVE_BACKUP
+               || bond->next_rebalance == LLONG_MAX) {
+        bond->next_rebalance = time_msec() + s->rebalance_interval;
+    }
+    bond_settings_destroy(&bond->settings);
+    bond->settings = *s;
+    bond->settings.primary = s->primary ? xstrdup(s->primary) : NULL;
+
+    for (size_t i = 0; i < n; i++) {
+        struct bond_member *m = &members[i];
+        if (!m->enabled && m->may_enable && m->delay_expires == LLONG_MAX) {
+            bond_enable_member(bond, m, true);
+        }
+    }
+    bond_choose_active(bond);
+    changed |= bond->changed;
+    bond->changed |= changed;
+    pthread_mutex_unlock(&bond->mutex);
+    return changed;
+}
+
+/* Reports whether the link of the member with datapath port 'dp_port' is
+ * up.  bond_run() acts on it.  Main thread. */
+void
+bond_member_set_may_enable(struct bond *bond, uint32_t dp_port,
+                           bool may_enable)
+{
+    pthread_mutex_lock(&bond->mutex);
+    struct bond_member *m = bond_find_member(bond, dp_port);
+    if (m) {
+        m->may_enable = may_enable;
+    }
+    pthread_mutex_unlock(&bond->mutex);
+}
+
+/* Applies link changes and delays at time 'now' (see "Link state" in
+ * bond.h) and the rebalancing timer.  Returns true if a decision of
+ * translation may have changed since the last call, for any reason
+ * (including the commands and reconfiguration).  Main thread. */
+bool
+bond_run(struct bond *bond, long long int now)
+{
+    pthread_mutex_lock(&bond->mutex);
+    for (size_t i = 0; i < bond->n_members; i++) {
+        bond_update_link(bond, &bond->members[i], now);
+    }
+    bond_choose_active(bond);
+    if (now >= bond->next_rebalance) {
+        /* Rebalancing by load is not implemented: buckets stay with their
+         * member, as with a bond whose traffic is already even. */
+        bond->next_rebalance = now + bond->settings.rebalance_interval;
+    }
+    bool changed = bond->changed;
+    bond->changed = false;
+    pthread_mutex_unlock(&bond->mutex);
+    return changed;
+}
+
+/* Returns when bond_run() next has work to do, or LLONG_MAX. */
+long long int
+bond_next_wakeup(struct bond *bond)
+{
+    long long int when = LLONG_MAX;
+
+    pthread_mutex_lock(&bond->mutex);
+    for (size_t i = 0; i < bond->n_members; i++) {
+        when = MIN(when, bond->members[i].delay_expires);
+    }
+    when = MIN(when, bond->next_rebalance);
+    pthread_mutex_unlock(&bond->mutex);
+    return when;
+}
+
+/* Returns true once after the active member changed to a member: the
+ * bridge should then send a learning packet for each address it knows on
+ * its other ports, so that the upstream switch learns the new path. */
+bool
+bond_take_learning_packets(struct bond *bond)
+{
+    pthread_mutex_lock(&bond->mutex);
+    bool send = bond->send_learning_packets && bond->active;
+    bond->send_learning_packets = false;
+    pthread_mutex_unlock(&bond->mutex);
+    return send;
+}
+
+/* Stores the active member's Ethernet address in '*mac' and returns true,
+ * or returns false if there is no active member (for bond_active_slave). */
+bool
+bond_get_active_mac(struct bond *bond, struct eth_addr *mac)
+{
+    pthread_mutex_lock(&bond->mutex);
+    bool found = bond->active != NULL;
+    if (found) {
+        *mac = bond->active->mac;
+    }
+    pthread_mutex_unlock(&bond->mutex);
+    return found;
+}
+
+/* Returns true if datapath port 'dp_port' is one of the bond's members. */
+bool
+bond_has_member(struct bond *bond, uint32_t dp_port)
+{
+    pthread_mutex_lock(&bond->mutex);
+    bool found = bond_find_member(bond, dp_port) != NULL;
+    pthread_mutex_unlock(&bond->mutex);
+    return found;
+}
+
+/* Decides whether the bond takes a packet with key 'flow' received on its
+ * member 'dp_port' (see the modes in bond.h).  The verdict depends on the
+ * input port and on whether dl_dst is multicast, which NORMAL's megaflows
+ * match anyway. */
+enum bond_verdict
+bond_admit(struct bond *bond, uint32_t dp_port, const struct flow *flow)
+{
+    enum bond_verdict verdict = BOND_DROP;
+
+    pthread_mutex_lock(&bond->mutex);
+    struct bond_member *m = bond_find_member(bond, dp_port);
+    if (!m || !m->enabled) {
+        goto out;
+    }
+    if (bond->settings.lacp && !bond->settings.lacp_fallback_ab) {
+        /* LACP is configured but has not negotiated (it cannot yet). */
+        goto out;
+    }
+    if ((flow->dl_dst.ea[0] & 1) && m != bond->active
+        && !(bond->settings.all_members_active
+             && bond->settings.mode == BOND_BALANCE_SLB)) {
+        goto out;
+    }
+    switch (bond_effective_mode(bond)) {
+    case BOND_ACTIVE_BACKUP:
+        verdict = m == bond->active ? BOND_ACCEPT : BOND_DROP;
+        break;
+    case BOND_BALANCE_SLB:
+        verdict = BOND_DROP_IF_MOVED;
+        break;
+    case BOND_BALANCE_TCP:
+        /* LACP off: lacp-fallback-ab does not apply, nothing is taken. */
+        verdict = BOND_DROP;
+        break;
+    }
+
+out:
+    pthread_mutex_unlock(&bond->mutex);
+    return verdict;
+}
+
+/* Returns the datapath port of the member that sends a packet with key
+ * 'flow' in 'vlan', or BOND_NO_MEMBER.  Adds the fields the choice hashed
+ * to 'mask'. */
+uint32_t
+bond_choose_output(struct bond *bond, const struct flow *flow,
+                   uint16_t vlan, struct flow *mask)
+{
+    struct bond_member *m = NULL;
+
+    pthread_mutex_lock(&bond->mutex);
+    enum bond_mode mode = bond_effective_mode(bond);
+    if (bond->settings.lacp && !bond->settings.lacp_fallback_ab) {
+        /* LACP configured but not negotiated: nothing is sent. */
+    } else if (mode == BOND_ACTIVE_BACKUP) {
+        m = bond->active;
+    } else if (mode == BOND_BALANCE_SLB) {
+        uint32_t hash = bond_hash_src(&flow->dl_src, vlan,
+                                      bond->settings.hash_basis);
+        struct bond_member **bucket = &bond->buckets[hash % BOND_N_BUCKETS];
+
+        memset(&mask->dl_src, 0xff, sizeof mask->dl_src);
+        if (!*bucket || !(*bucket)->enabled) {
+            *bucket = bond_next_enabled(bond);
+        }
+        m = *bucket;
+    }
+    /* balance-tcp needs LACP to have negotiated: nothing is sent. */
+    uint32_t dp_port = m && m->enabled ? m->dp_port : BOND_NO_MEMBER;
+    pthread_mutex_unlock(&bond->mutex);
+    return dp_port;
+}
+
+/* Registers the bond/ commands.  Main thread, once. */
+void
+bond_register_commands(void)
+{
+    unixctl_command_register("bond/list", "", 0, 0, bond_list_cmd, NULL);
+    unixctl_command_register("bond/show", "[port]", 0, 1, bond_show_cmd,
+                             NULL);
+    unixctl_command_register("bond/set-active-member", "port member", 2, 2,
+                             bond_set_active_cmd, NULL);
+    unixctl_command_register("bond/enable-member", "port member", 2, 2,
+                             bond_enable_cmd, (void *) "enable");
+    unixctl_command_register("bond/disable-member", "port member", 2, 2,
+                             bond_enable_cmd, NULL);
+}
+
+/* Follows one member's link state at time 'now'. */
+static void
+bond_update_link(struct bond *bond, struct bond_member *m, long long int now)
+{
+    if (m->enabled == m->may_enable) {
+        /* The link came back before the delay ran out. */
+        m->delay_expires = LLONG_MAX;
+        return;
+    }
+
+    if (m->delay_expires == LLONG_MAX) {
+        VLOG_INFO("member %s: link state %s", m->name,
+                  m->may_enable ? "up" : "down");
+        long long int delay = (m->may_enable ? bond->settings.updelay
+                               : bond->settings.downdelay);
+        if (delay) {
+            VLOG_INFO("member %s: will be %s if it stays %s for %lld ms",
+                      m->name, m->may_enable ? "enabled" : "disabled",
+                      m->may_enable ? "up" : "down", delay);
+        }
+        m->delay_expires = now + delay;
+    }
+    if (now >= m->delay_expires) {
+        m->delay_expires = LLONG_MAX;
+        bond_enable_member(bond, m, m->may_enable);
+    }
+}
+
+/* Enables or disables 'm'.  The caller then chooses the active member. */
+static void
+bond_enable_member(struct bond *bond, struct bond_member *m, bool enable)
+{
+    if (m->enabled == enable) {
+        return;
+    }
+    m->enabled = enable;
+    VLOG_INFO("member %s: %s", m->name, enable ? "enabled" : "disabled");
+    bond->changed = true;
+    if (!enable) {
+        for (size_t i = 0; i < BOND_N_BUCKETS; i++) {
+            if (bond->buckets[i] == m) {
+                bond->buckets[i] = NULL;
+            }
+        }
+    }
+}
+
+/* Keeps the active member, unless it is disabled or the enabled primary
+ * is another. */
+static void
+bond_choose_active(struct bond *bond)
+{
+    struct bond_member *best = bond_best_member(bond);
+
+    if (!best) {
+        /* No member is enabled: the first to come up need not wait for its
+         * updelay. */
+        struct bond_member *soonest = NULL;
+        for (size_t i = 0; i < bond->n_members; i++) {
+            struct bond_member *m = &bond->members[i];
+            if (!m->enabled && m->may_enable
+                && (!soonest || m->delay_expires < soonest->delay_expires)) {
+                soonest = m;
+            }
+        }
+        if (soonest) {
+            long long int left = (soonest->delay_expires == LLONG_MAX ? 0
+                                  : soonest->delay_expires - time_msec());
+            VLOG_INFO("bond %s: active member is now %s, skipping remaining "
+                      "%lld ms updelay (since no member was enabled)",
+                      bond->name, soonest->name, MAX(left, 0));
+            soonest->delay_expires = LLONG_MAX;
+            bond->active = soonest;
+            bond->send_learning_packets = true;
+            bond_enable_member(bond, soonest, true);
+            return;
+        }
+    }
+
+    if (best != bond->active
+        && (!bond->active || !bond->active->enabled
+            || (best && bond->settings.primary
+                && !strcmp(best->name, bond->settings.primary)))) {
+        bond_set_active(bond, best);
+    }
+}
+
+/* The member that should be active: the primary if it is enabled, else
+ * the current active member if enabled, else the first enabled one. */
+static struct bond_member *
+bond_best_member(struct bond *bond)
+{
+    struct bond_member *first = NULL;
+
+    for (size_t i = 0; i < bond->n_members; i++) {
+        struct bond_member *m = &bond->members[i];
+
+        if (!m->enabled) {
+            continue;
+        }
+        if (bond->settings.primary && !strcmp(m->name,
+                                              bond->settings.primary)) {
+            return m;
+        }
+        if (!first) {
+            first = m;
+        }
+    }
+    if (bond->active && bond->active->enabled) {
+        return bond->active;
+    }
+    return first;
+}
+
+static void
+bond_set_active(struct bond *bond, struct bond_member *m)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+    if (m == bond->active) {
+        return;
+    }
+    bond->active = m;
+    bond->changed = true;
+    if (m) {
+        VLOG_INFO("bond %s: active member is now %s", bond->name, m->name);
+        bond->send_learning_packets = true;
+    } else {
+        VLOG_INFO_RL(&rl, "bond %s: all members disabled", bond->name);
+    }
+}
+
+/* The mode the bond works in now: with LACP configured and
+ * lacp-fallback-ab, active-backup while LACP has not negotiated. */
+static enum bond_mode
+bond_effective_mode(const struct bond *bond)
+{
+    if (bond->settings.lacp && bond->settings.lacp_fallback_ab) {
+        return BOND_ACTIVE_BACKUP;
+    }
+    return bond->settings.mode;
+}
+
+/* The next enabled member in turn, for a bucket that has none. */
+static struct bond_member *
+bond_next_enabled(struct bond *bond)
+{
+    for (size_t i = 0; i < bond->n_members; i++) {
+        struct bond_member *m
+            = &bond->members[(bond->next_rr + i) % bond->n_members];
+
+        if (m->enabled) {
+            bond->next_rr = (bond->next_rr + i + 1) % bond->n_members;
+            return m;
+        }
+    }
+    return NULL;
+}
+
+static struct bond_member *
+bond_find_member(struct bond *bond, uint32_t dp_port)
+{
+    for (size_t i = 0; i < bond->n_members; i++) {
+        if (bond->members[i].dp_port == dp_port) {
+            return &bond->members[i];
+        }
+    }
+    return NULL;
+}
+
+static struct bond_member *
+bond_find_member_by_name(struct bond *bond, const char *name)
+{
+    for (size_t i = 0; i < bond->n_members; i++) {
+        if (!strcmp(bond->members[i].name, name)) {
+            return &bond->members[i];
+        }
+    }
+    return NULL;
+}
+
+/* Hashes a source address and VLAN with 'basis' (a multiplicative mix of
+ * the 60 bits). */
+static uint32_t
+bond_hash_src(const struct eth_addr *mac, uint16_t vlan, uint32_t basis)
+{
+    uint64_t x = vlan;
+
+    for (size_t i = 0; i < 6; i++) {
+        x = (x << 8) | mac->ea[i];
+    }
+    x ^= (uint64_t) basis << 17;
+    x *= UINT64_C(0x9e3779b97f4a7c15);
+    x ^= x >> 29;
+    x *= UINT64_C(0xbf58476d1ce4e5b9);
+    x ^= x >> 32;
+    return (uint32_t) x;
+}
+
+static const char *
+bond_mode_to_string(enum bond_mode mode)
+{
+    switch (mode) {
+    case BOND_ACTIVE_BACKUP:
+        return "active-backup";
+    case BOND_BALANCE_SLB:
+        return "balance-slb";
+    case BOND_BALANCE_TCP:
+        return "balance-tcp";
+    }
+    return "unknown";
+}
+
+static struct bond *
+bond_find(const char *name)
+{
+    for (size_t i = 0; i < n_all_bonds; i++) {
+        if (!strcmp(all_bonds[i]->name, name)) {
+            return all_bonds[i];
+        }
+    }
+    return NULL;
+}
+
+static int
+compare_members_by_name(const void *a_, const void *b_)
+{
+    const struct bond_member *const *a = a_;
+    const struct bond_member *const *b = b_;
+    return strcmp((*a)->name, (*b)->name);
+}
+
+/* Appends the bond/show text of 'bond' to 'ds', in Open vSwitch 3.1's
+ * layout. */
+static void
+bond_show(struct bond *bond, struct ds *ds)
+{
+    long long int now = time_msec();
+
+    pthread_mutex_lock(&bond->mutex);
+    const struct bond_settings *s = &bond->settings;
+    bool balanced = s->mode != BOND_ACTIVE_BACKUP;
+    bool recirc = s->mode == BOND_BALANCE_TCP;
+
+    ds_put_format(ds, "---- %s ----\n", bond->name);
+    ds_put_format(ds, "bond_mode: %s\n", bond_mode_to_string(s->mode));
+    ds_put_format(ds, "bond may use recirculation: %s, Recirc-ID : %d\n",
+                  recirc ? "yes" : "no",
+                  recirc ? (int) bond->recirc_id : -1);
+    ds_put_format(ds, "bond-hash-basis: %"PRIu32"\n", s->hash_basis);
+    ds_put_cstr(ds, "lb_output action: disabled, bond-id: -1\n");
+    if (s->mode == BOND_BALANCE_SLB) {
+        ds_put_format(ds, "all members active: %s\n",
+                      s->all_members_active ? "true" : "false");
+    }
+    ds_put_format(ds, "updelay: %lld ms\n", s->updelay);
+    ds_put_format(ds, "downdelay: %lld ms\n", s->downdelay);
+    if (balanced && bond->next_rebalance != LLONG_MAX) {
+        ds_put_format(ds, "next rebalance: %lld ms\n",
+                      bond->next_rebalance - now);
+    }
+    ds_put_format(ds, "lacp_status: %s\n",
+                  s->lacp ? "configured" : "off");
+    ds_put_format(ds, "lacp_fallback_ab: %s\n",
+                  s->lacp_fallback_ab ? "true" : "false");
+    ds_put_format(ds, "active-backup primary: %s\n",
+                  s->primary ? s->primary : "<none>");
+    if (bond->active) {
+        const uint8_t *ea = bond->active->mac.ea;
+        ds_put_format(ds, "active member mac: %02x:%02x:%02x:%02x:%02x:%02x"
+                      "(%s)\n", ea[0], ea[1], ea[2], ea[3], ea[4], ea[5],
+                      bond->active->name);
+    } else {
+        ds_put_cstr(ds, "active member mac: 00:00:00:00:00:00(none)\n");
+    }
+    ds_put_char(ds, '\n');
+
+    struct bond_member **sorted = xmalloc(MAX(bond->n_members, 1)
+                                          * sizeof *sorted);
+    for (size_t i = 0; i < bond->n_members; i++) {
+        sorted[i] = &bond->members[i];
+    }
+    qsort(sorted, bond->n_members, sizeof *sorted, compare_members_by_name);
+    for (size_t i = 0; i < bond->n_members; i++) {
+        const struct bond_member *m = sorted[i];
+
+        ds_put_format(ds, "member %s: %s\n", m->name,
+                      m->enabled ? "enabled" : "disabled");
+        if (m == bond->active) {
+            ds_put_cstr(ds, "  active member\n");
+        }
+        if (m->delay_expires != LLONG_MAX) {
+            ds_put_format(ds, "  %s expires in %lld ms\n",
+                          m->enabled ? "downdelay" : "updelay",
+                          m->delay_expires - now);
+        }
+        ds_put_format(ds, "  may_enable: %s\n\n",
+                      m->may_enable ? "true" : "false");
+    }
+    free(sorted);
+    pthread_mutex_unlock(&bond->mutex);
+}
+
+/* Finds 'port' and its member 'member' for a command, or replies with
+ * Open vSwitch's error. */
+static bool
+bond_lookup_for_command(struct unixctl_conn *conn, const char *port,
+                        const char *member, struct bond **bondp,
+                        struct bond_member **memberp)
+{
+    struct bond *bond = bond_find(port);
+    if (!bond) {
+        unixctl_command_reply_error(conn, "no such bond");
+        return false;
+    }
+    struct bond_member *m = bond_find_member_by_name(bond, member);
+    if (!m) {
+        unixctl_command_reply_error(conn, "no such member");
+        return false;
+    }
+    *bondp = bond;
+    *memberp = m;
+    return true;
+}
+
+/* bond/list: one line per bond, its mode, recirculation ID and members. */
+static void
+bond_list_cmd(struct unixctl_conn *conn, int argc DPS_UNUSED,
+              const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    ds_put_cstr(&ds, "bond\ttype\trecircID\tmembers\n");
+    for (size_t i = 0; i < n_all_bonds; i++) {
+        struct bond *bond = all_bonds[i];
+
+        pthread_mutex_lock(&bond->mutex);
+        ds_put_format(&ds, "%s\t%s\t%"PRIu32"\t", bond->name,
+                      bond_mode_to_string(bond->settings.mode),
+                      bond->recirc_id);
+        for (size_t j = 0; j < bond->n_members; j++) {
+            ds_put_format(&ds, "%s%s", j ? ", " : "",
+                          bond->members[j].name);
+        }
+        ds_put_char(&ds, '\n');
+        pthread_mutex_unlock(&bond->mutex);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+/* bond/show [port]. */
+static void
+bond_show_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
+              void *aux DPS_UNUSED)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    if (argc > 1) {
+        struct bond *bond = bond_find(argv[1]);
+        if (!bond) {
+            unixctl_command_reply_error(conn, "no such bond");
+            return;
+        }
+        bond_show(bond, &ds);
+    } else {
+        for (size_t i = 0; i < n_all_bonds; i++) {
+            bond_show(all_bonds[i], &ds);
+        }
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+/* bond/set-active-member port member. */
+static void
+bond_set_active_cmd(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                    const char *argv[], void *aux DPS_UNUSED)
+{
+    struct bond *bond;
+    struct bond_member *m;
+
+    if (!bond_lookup_for_command(conn, argv[1], argv[2], &bond, &m)) {
+        return;
+    }
+    pthread_mutex_lock(&bond->mutex);
+    if (!m->enabled) {
+        pthread_mutex_unlock(&bond->mutex);
+        unixctl_command_reply_error(conn,
+                                    "cannot make disabled member active");
+        return;
+    }
+    bool change = bond->active != m;
+    if (change) {
+        bond_set_active(bond, m);
+    }
+    pthread_mutex_unlock(&bond->mutex);
+    unixctl_command_reply(conn, change ? "done" : "no change");
+}
+
+/* bond/enable-member and bond/disable-member port member ('aux' non-NULL
+ * for enable). */
+static void
+bond_enable_cmd(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                const char *argv[], void *aux)
+{
+    struct bond *bond;
+    struct bond_member *m;
+    bool enable = aux != NULL;
+
+    if (!bond_lookup_for_command(conn, argv[1], argv[2], &bond, &m)) {
+        return;
+    }
+    pthread_mutex_lock(&bond->mutex);
+    bond_enable_member(bond, m, enable);
+    pthread_mutex_unlock(&bond->mutex);
+    unixctl_command_reply(conn, enable ? "enabled" : "disabled");
+}

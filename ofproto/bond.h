@@ -1,0 +1,132 @@
+/* Bonds: one bridge port made of several interfaces ("members"), as Open
+ * vSwitch 3.1's bonding (ovs-vswitchd.conf.db(5), "Bonding
+ * Configuration").
+ *
+ * Modes (Port bond_mode):
+ *   active-backup  (the default) One enabled member, the active one, sends
+ *                  everything; packets received on any other member are
+ *                  dropped, so that a copy the upstream switch floods back
+ *                  on a backup link never loops.  other_config:bond-primary
+ *                  names the member to prefer whenever it is enabled.
+ *   balance-slb    Traffic is spread by source MAC and VLAN: the hash picks
+ *                  one of BOND_N_BUCKETS buckets, and a bucket that has no
+ *                  enabled member gets the next enabled member in turn.
+ *                  Broadcast and multicast are accepted only on the active
+ *                  member (unless other_config:all-members-active), and a
+ *                  packet whose source was learned on another port of the
+ *                  bridge is dropped (bond_admit() says so with
+ *                  BOND_DROP_IF_MOVED): it is the upstream switch sending
+ *                  back what we sent it.
+ *   balance-tcp    Spreads by L3/L4 fields, but only over LACP that has
+ *                  negotiated; until then (LACP is not implemented, so
+ *                  always) the bond sends and accepts nothing, as Open
+ *                  vSwitch's does, unless other_config:lacp-fallback-ab
+ *                  makes it active-backup.
+ *
+ * Link state.  A member "may be enabled" while its link is up (the caller
+ * reports it with bond_member_set_may_enable()).  bond_run() enables a
+ * member whose link has stayed up bond_updelay ms (at once if no member is
+ * enabled), disables one whose link has stayed down bond_downdelay ms, and
+ * chooses a new active member when the active one is disabled, logging
+ * each step as Open vSwitch does.  bond/disable-member disables a member
+ * whose link is up, which then comes back after bond_updelay, as in Open
+ * vSwitch.
+ *
+ * Threads.  Each bond has a mutex.  Configuration, bond_run() and the
+ * unixctl commands run on the main thread; bond_has_member(),
+ * bond_admit() and bond_choose_output() are called by translation from any
+ * thread.  A bond must not be destroyed while translation may still use
+ * it: the caller first takes it out of every NORMAL configuration.
+ *
+ * Revalidation: bond_run() returns true when a decision translation made
+ * may now differ, whatever changed it (links, reconfiguration, the
+ * commands).
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#ifndef BOND_H
+#define BOND_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "compiler.h"
+#include "flow.h"
+#include "packets.h"
+
+struct bond;
+struct smap;
+
+/* bond_choose_output()'s answer when no member may send. */
+#define BOND_NO_MEMBER UINT32_MAX
+
+/* Hash buckets of a balanced bond. */
+#define BOND_N_BUCKETS 256
+
+enum bond_mode {
+    BOND_ACTIVE_BACKUP,
+    BOND_BALANCE_SLB,
+    BOND_BALANCE_TCP,
+};
+
+/* A bond's Port settings. */
+struct bond_settings {
+    enum bond_mode mode;
+    long long int updelay;              /* bond_updelay, ms. */
+    long long int downdelay;            /* bond_downdelay, ms. */
+    char *primary;                      /* other_config:bond-primary, or
+                                         * NULL.  Owned. */
+    uint32_t hash_basis;                /* other_config:bond-hash-basis. */
+    long long int rebalance_interval;   /* ms, 0: no rebalancing. */
+    bool all_members_active;            /* other_config:all-members-active.
+                                         */
+    bool lacp;                          /* lacp is active or passive. */
+    bool lacp_fallback_ab;              /* other_config:lacp-fallback-ab. */
+};
+
+/* A member, as the caller configures it. */
+struct bond_member_settings {
+    const char *name;                   /* Interface name. */
+    uint32_t ofport;                    /* OpenFlow port number. */
+    uint32_t dp_port;                   /* Datapath port number. */
+    struct eth_addr mac;                /* For bond_active_slave. */
+    bool may_enable;                    /* Its link is up. */
+};
+
+/* bond_admit()'s verdict on a received packet. */
+enum bond_verdict {
+    BOND_ACCEPT,
+    BOND_DROP,
+    BOND_DROP_IF_MOVED,     /* balance-slb: drop unless the source was
+                             * learned on the bond (or is not learned). */
+};
+
+char *bond_settings_from_db(struct bond_settings *, const char *port_name,
+                            const char *bond_mode, int64_t updelay,
+                            int64_t downdelay, const char *lacp,
+                            const struct smap *other_config)
+    DPS_WARN_UNUSED_RESULT;
+void bond_settings_destroy(struct bond_settings *);
+
+struct bond *bond_create(const char *name);
+void bond_destroy(struct bond *);
+const char *bond_name(const struct bond *);
+bool bond_reconfigure(struct bond *, const struct bond_settings *,
+                      const struct bond_member_settings *, size_t n_members);
+void bond_member_set_may_enable(struct bond *, uint32_t dp_port,
+                                bool may_enable);
+bool bond_run(struct bond *, long long int now);
+long long int bond_next_wakeup(struct bond *);
+bool bond_take_learning_packets(struct bond *);
+bool bond_get_active_mac(struct bond *, struct eth_addr *);
+
+/* Translation, from any thread. */
+bool bond_has_member(struct bond *, uint32_t dp_port);
+enum bond_verdict bond_admit(struct bond *, uint32_t dp_port,
+                             const struct flow *);
+uint32_t bond_choose_output(struct bond *, const struct flow *,
+                            uint16_t vlan, struct flow *mask);
+
+void bond_register_commands(void);
+
+#endif /* bond.h */
