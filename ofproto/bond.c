@@ -232,6 +232,9 @@ bond_reconfigure(struct bond *bond, const struct bond_settings *s,
     bool changed = false;
 
     pthread_mutex_lock(&bond->mutex);
+    /* Where each old member went, for the buckets. */
+    struct bond_member **moved = xcalloc(MAX(bond->n_members, 1),
+                                         sizeof *moved);
     if (bond->active) {
         active_name = bond->active->name;
     }
@@ -246,6 +249,7 @@ bond_reconfigure(struct bond *bond, const struct bond_settings *s,
             }
         }
         if (old) {
+            moved[old - bond->members] = m;
             *m = *old;
             m->name = xstrdup(old->name);
             changed |= m->dp_port != ms[i].dp_port;
@@ -267,6 +271,19 @@ bond_reconfigure(struct bond *bond, const struct bond_settings *s,
             active = &members[i];
         }
     }
+    /* Buckets keep their member, as long as the hash stays the same. */
+    const struct bond_settings *old = &bond->settings;
+    bool same_hash = (old->mode == s->mode
+                      && old->hash_basis == s->hash_basis);
+    for (size_t i = 0; i < BOND_N_BUCKETS; i++) {
+        struct bond_member *b = bond->buckets[i];
+        bond->buckets[i] = b && same_hash ? moved[b - bond->members] : NULL;
+    }
+    if (n != bond->n_members) {
+        bond->next_rr = 0;
+    }
+    free(moved);
+
     for (size_t i = 0; i < bond->n_members; i++) {
         free(bond->members[i].name);
     }
@@ -274,10 +291,7 @@ bond_reconfigure(struct bond *bond, const struct bond_settings *s,
     bond->members = members;
     bond->n_members = n;
     bond->active = active;
-    memset(bond->buckets, 0, sizeof bond->buckets);
-    bond->next_rr = 0;
 
-    const struct bond_settings *old = &bond->settings;
     if (old->mode != s->mode || old->hash_basis != s->hash_basis
         || old->all_members_active != s->all_members_active
         || old->lacp != s->lacp
