@@ -930,10 +930,15 @@ transact_noreply(struct vconn *vconn, struct ofpbuf *msg)
 
 /* Reads the switch's port names into 'map', as Open vSwitch's ovs-ofctl
  * does before it parses flows (over connections of their own: first the
- * table names, which this switch does not have, then the ports). */
+ * table names, which this switch does not have, then the ports); with
+ * --no-names, flows take no port names and nothing is read. */
 static void
 fetch_port_map(const char *name, struct ofputil_port_map *map)
 {
+    if (!show_names) {
+        return;
+    }
+
     struct vconn *vconn = open_vconn(name);
     enum ofp_version version = version_of(vconn);
     struct ofpbuf *reply;
