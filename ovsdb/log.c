@@ -3,6 +3,7 @@
 #include <config.h>
 #include "log.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "dynamic-string.h"
@@ -26,6 +28,7 @@ struct ovsdb_log {
     int fd;
     int lock_fd;                /* Lockfile descriptor, or -1. */
     bool writable;
+    const char *magic;          /* OVSDB_LOG_JSON or OVSDB_LOG_CLUSTER. */
     off_t offset;               /* End of the last good record read. */
     off_t size;                 /* File size when opened. */
     size_t n_records;           /* Good records read or written. */
@@ -37,6 +40,11 @@ struct ovsdb_log {
                                  * the file must be cut to 'offset'. */
 };
 
+static struct ovsdb_error *identify_magic(int fd, const char *name,
+                                          const char **magicp);
+static bool parse_header(char *line, const char *magic,
+                         unsigned long long *lengthp, char sha1[41]);
+static unsigned long long remaining_size(struct ovsdb_log *);
 static struct ovsdb_error *lock_file(const char *name, int *lock_fdp);
 static struct ovsdb_error *write_all(int fd, const char *, size_t, off_t);
 static void sha1_hex(const void *, size_t, char hex[41]);
@@ -109,6 +117,19 @@ ovsdb_log_open(const char *name_, enum ovsdb_log_open_mode mode,
     }
 
     log = xzalloc(sizeof *log);
+    log->magic = OVSDB_LOG_JSON;
+    if (mode == OVSDB_LOG_READ_ONLY || mode == OVSDB_LOG_READ_WRITE) {
+        error = identify_magic(fd, name_, &log->magic);
+        if (error) {
+            close(fd);
+            if (lock_fd >= 0) {
+                close(lock_fd);
+            }
+            free(log);
+            free(name);
+            return error;
+        }
+    }
     log->name = name;
     log->fd = fd;
     log->lock_fd = lock_fd;
@@ -140,6 +161,25 @@ ovsdb_log_get_name(const struct ovsdb_log *log)
     return log->name;
 }
 
+/* Returns the kind of records in 'log': OVSDB_LOG_JSON (a standalone
+ * database) or OVSDB_LOG_CLUSTER (a clustered one), as its first record
+ * says; a log created here is OVSDB_LOG_JSON until ovsdb_log_set_magic()
+ * says otherwise. */
+const char *
+ovsdb_log_get_magic(const struct ovsdb_log *log)
+{
+    return log->magic;
+}
+
+/* Makes the records that newly created 'log' (with nothing written yet)
+ * gets from now on carry 'magic', OVSDB_LOG_JSON or OVSDB_LOG_CLUSTER. */
+void
+ovsdb_log_set_magic(struct ovsdb_log *log, const char *magic)
+{
+    log->magic = !strcmp(magic, OVSDB_LOG_CLUSTER) ? OVSDB_LOG_CLUSTER
+                                                    : OVSDB_LOG_JSON;
+}
+
 /* Reads the next record of 'log' into '*jsonp', or stores NULL at the end
  * of the file.  A truncated, corrupted or unparsable record is an error;
  * reading then stops there, and the offset stays at the end of the last
@@ -154,7 +194,6 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
     size_t header_len;
     char *data;
     ssize_t n;
-    int consumed = 0;
 
     *jsonp = NULL;
     if (log->read_error) {
@@ -170,24 +209,25 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
     }
     header[n] = '\0';
     data = memchr(header, '\n', n);
-    if (!data) {
-        log->read_error = true;
-        return ovsdb_error("syntax error", "%s: parse error at offset %lld "
-                           "in header line \"%.*s\"", log->name,
-                           (long long) log->offset, (int) strcspn(header,
-                                                                  "\n"),
-                           header);
+    header_len = data ? (size_t) (data - header + 1) : 0;
+    if (data) {
+        *data = '\0';
     }
-    header_len = data - header + 1;
-    *data = '\0';
-    if (sscanf(header, OVSDB_LOG_MAGIC " %llu %40[0-9a-f]%n", &length,
-               expected, &consumed) != 2
-        || (size_t) consumed != header_len - 1 || strlen(expected) != 40
-        || length > SIZE_MAX / 2) {
+    if (!parse_header(header, log->magic, &length, expected) || !data) {
+        /* 'header' now ends where parsing stopped being sure of it (after
+         * the magic word, if there was one), as Open vSwitch reports it. */
         log->read_error = true;
         return ovsdb_error("syntax error", "%s: parse error at offset %lld "
                            "in header line \"%s\"", log->name,
                            (long long) log->offset, header);
+    }
+    if (length > remaining_size(log)) {
+        /* Longer than the rest of the file: a torn record (or a length
+         * that no allocation could hold). */
+        log->read_error = true;
+        return ovsdb_io_error(EOF, "%s: error reading %llu bytes starting "
+                              "at offset %lld", log->name, length,
+                              (long long) (log->offset + header_len));
     }
 
     data = xmalloc(length + 1);
@@ -204,7 +244,7 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
     data[length] = '\0';
 
     sha1_hex(data, length, actual);
-    if (strcmp(actual, expected)) {
+    if (strcasecmp(actual, expected)) {
         error = ovsdb_error("syntax error", "%s: %llu bytes starting at "
                             "offset %lld have SHA-1 hash %s but should have "
                             "hash %s", log->name, length,
@@ -227,6 +267,14 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
         return error;
     }
     free(data);
+    if (!json_is_object(*jsonp)) {
+        json_decref(*jsonp);
+        *jsonp = NULL;
+        log->read_error = true;
+        return ovsdb_error("syntax error", "%s: %llu bytes starting at "
+                           "offset %lld are not a JSON object", log->name,
+                           length, (long long) (log->offset + header_len));
+    }
     log->offset += header_len + length;
     log->n_records++;
     return NULL;
@@ -300,7 +348,7 @@ ovsdb_log_write(struct ovsdb_log *log, const json_t *json)
         log->tail_dirty = false;
     }
 
-    ovsdb_log_compose_record(json, &header, &data);
+    ovsdb_log_compose_record(json, log->magic, &header, &data);
     ds_put_buffer(&header, data.string, data.length);
     /* pwrite() at the end we know: one system call per record, not a
      * seek and a write. */
@@ -368,6 +416,9 @@ ovsdb_log_replace(struct ovsdb_log *log, json_t *const *records, size_t n)
     size_t i;
 
     error = ovsdb_log_open(tmp_name, OVSDB_LOG_CREATE, &tmp);
+    if (!error) {
+        tmp->magic = log->magic;
+    }
     for (i = 0; !error && i < n; i++) {
         error = ovsdb_log_write(tmp, records[i]);
     }
@@ -411,18 +462,102 @@ ovsdb_log_replace(struct ovsdb_log *log, json_t *const *records, size_t n)
 }
 
 /* Stores in 'header' and 'data' the framing line and the body of a record
- * that holds 'json'. */
+ * that holds 'json', in a log of 'magic' records (OVSDB_LOG_JSON or
+ * OVSDB_LOG_CLUSTER). */
 void
-ovsdb_log_compose_record(const json_t *json, struct ds *header,
-                         struct ds *data)
+ovsdb_log_compose_record(const json_t *json, const char *magic,
+                         struct ds *header, struct ds *data)
 {
     char hex[41];
 
     ovsdb_json_to_ds(json, 0, data);
     ds_put_char(data, '\n');
     sha1_hex(data->string, data->length, hex);
-    ds_put_format(header, "%s %zu %s\n", OVSDB_LOG_MAGIC, data->length,
-                  hex);
+    ds_put_format(header, "OVSDB %s %zu %s\n", magic, data->length, hex);
+}
+
+/* Stores in '*magicp' the kind of log that 'fd' (named 'name') holds, from
+ * its first header line. */
+static struct ovsdb_error *
+identify_magic(int fd, const char *name, const char **magicp)
+{
+    static const char *const magics[] = { OVSDB_LOG_JSON, OVSDB_LOG_CLUSTER };
+    char start[32];
+    ssize_t n = pread(fd, start, sizeof start - 1, 0);
+    size_t i;
+
+    if (n < 0) {
+        return ovsdb_io_error(errno, "%s: read failed", name);
+    }
+    start[n] = '\0';
+    for (i = 0; i < ARRAY_SIZE(magics); i++) {
+        size_t len = strlen(magics[i]);
+
+        if (!strncmp(start, "OVSDB ", 6)
+            && !strncmp(start + 6, magics[i], len) && start[6 + len] == ' ') {
+            *magicp = magics[i];
+            return NULL;
+        }
+    }
+    return ovsdb_error("ovsdb error", "%s: %s", name,
+                       n ? "unexpected file format"
+                       : "cannot identify file type");
+}
+
+/* Parses header 'line' (without its new-line), "OVSDB <magic> <length>
+ * <sha1>" with single spaces, where <magic> must be 'magic' and <sha1> is
+ * 40 hexadecimal digits, into '*lengthp' and 'sha1'.  As Open vSwitch's
+ * reader does, the length is read as an unsigned number (so a "-1" is huge
+ * and fails later as a short read), and 'line' is cut after the magic word
+ * once one is found, so that an error quotes only what came before. */
+static bool
+parse_header(char *line, const char *magic, unsigned long long *lengthp,
+             char sha1[41])
+{
+    char *word, *space, *end;
+    size_t i;
+
+    if (strncmp(line, "OVSDB ", 6)) {
+        return false;
+    }
+    word = line + 6;
+    space = strchr(word, ' ');
+    if (!space) {
+        return false;
+    }
+    *space = '\0';
+    if (strcmp(word, magic)
+        || (!isdigit((unsigned char) space[1])
+            && space[1] != '-' && space[1] != '+')) {
+        return false;
+    }
+    errno = 0;
+    *lengthp = strtoull(space + 1, &end, 10);
+    if (errno || end == space + 1 || *end != ' ') {
+        return false;
+    }
+    end++;
+    for (i = 0; i < 40; i++) {
+        if (!isxdigit((unsigned char) end[i])) {
+            return false;
+        }
+        sha1[i] = end[i];
+    }
+    sha1[40] = '\0';
+    return end[40] == '\0';
+}
+
+/* Returns how many bytes 'log''s file holds past its read offset. */
+static unsigned long long
+remaining_size(struct ovsdb_log *log)
+{
+    struct stat st;
+
+    if (log->size <= log->offset && !fstat(log->fd, &st)) {
+        /* Appended to since it was opened. */
+        log->size = st.st_size;
+    }
+    return log->size > log->offset ? log->size - log->offset : 0;
 }
 
 static struct ovsdb_error *

@@ -3,8 +3,8 @@
  *
  *     OVSDB JSON <length> <sha1>\n
  *
- * followed by exactly <length> bytes: one line of JSON and its newline,
- * whose SHA-1 (lowercase hex) is <sha1>.  The framing lets a reader find
+ * ("OVSDB CLUSTER ..." in a clustered database's file) followed by exactly <length> bytes: one line of JSON and its newline,
+ * whose SHA-1 (hex, written lowercase) is <sha1>.  The framing lets a reader find
  * where a torn or corrupted tail begins.
  *
  * Writes append a whole record with one write() and, on failure, truncate
@@ -28,7 +28,11 @@
 #include <sys/types.h>
 #include "compiler.h"
 
-#define OVSDB_LOG_MAGIC "OVSDB JSON"
+/* The word after "OVSDB" in each header line: a standalone database's
+ * records, or a clustered database's (see raft-file.h).  A log holds one
+ * kind only; opening an existing log finds which from its first line. */
+#define OVSDB_LOG_JSON "JSON"
+#define OVSDB_LOG_CLUSTER "CLUSTER"
 
 struct ds;
 
@@ -47,6 +51,8 @@ struct ovsdb_error *ovsdb_log_open(const char *name,
     DPS_WARN_UNUSED_RESULT;
 void ovsdb_log_close(struct ovsdb_log *);
 const char *ovsdb_log_get_name(const struct ovsdb_log *);
+const char *ovsdb_log_get_magic(const struct ovsdb_log *);
+void ovsdb_log_set_magic(struct ovsdb_log *, const char *magic);
 
 struct ovsdb_error *ovsdb_log_read(struct ovsdb_log *, json_t **)
     DPS_WARN_UNUSED_RESULT;
@@ -65,7 +71,7 @@ struct ovsdb_error *ovsdb_log_replace(struct ovsdb_log *,
                                       json_t *const *records, size_t n)
     DPS_WARN_UNUSED_RESULT;
 
-void ovsdb_log_compose_record(const json_t *, struct ds *header,
-                              struct ds *data);
+void ovsdb_log_compose_record(const json_t *, const char *magic,
+                              struct ds *header, struct ds *data);
 
 #endif /* log.h */

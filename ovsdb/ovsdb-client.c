@@ -1350,7 +1350,7 @@ write_record(const json_t *json)
 {
     struct ds header = DS_EMPTY_INITIALIZER, data = DS_EMPTY_INITIALIZER;
 
-    ovsdb_log_compose_record(json, &header, &data);
+    ovsdb_log_compose_record(json, OVSDB_LOG_JSON, &header, &data);
     fputs(ds_cstr(&header), stdout);
     fputs(ds_cstr(&data), stdout);
     ds_destroy(&header);

@@ -95,7 +95,7 @@ test_log_roundtrip(void **state DPS_UNUSED)
     json = json_pack("{s:i}", "a", 1);
     assert_null(ovsdb_log_write(log, json));
     json_decref(json);
-    json = json_pack("[s,f]", "x\n", 1.0);
+    json = json_pack("{s:s,s:f}", "s", "x\n", "r", 1.0);
     assert_null(ovsdb_log_write(log, json));
     json_decref(json);
     assert_null(ovsdb_log_commit_block(log));
@@ -105,17 +105,18 @@ test_log_roundtrip(void **state DPS_UNUSED)
     assert_string_equal(content,
                         "OVSDB JSON 8 8a3d961f7fe8ef7b41d461059884a9461be85059\n"
                         "{\"a\":1}\n"
-                        "OVSDB JSON 10 21ee2bf170cfa2e032055076d43f12ea75aa3f89\n"
-                        "[\"x\\n\",1]\n");
+                        "OVSDB JSON 18 5afa3fadc451ecef9c16c2d0c21d3f8bfdc134b2\n"
+                        "{\"s\":\"x\\n\",\"r\":1}\n");
     free(content);
 
     assert_null(ovsdb_log_open(name, OVSDB_LOG_READ_ONLY, &log));
+    assert_string_equal(ovsdb_log_get_magic(log), OVSDB_LOG_JSON);
     assert_null(ovsdb_log_read(log, &json));
     assert_int_equal(json_integer_value(json_object_get(json, "a")), 1);
     json_decref(json);
     assert_null(ovsdb_log_read(log, &json));
-    assert_true(json_is_array(json));
-    assert_string_equal(json_string_value(json_array_get(json, 0)), "x\n");
+    assert_true(json_is_object(json));
+    assert_string_equal(json_string_value(json_object_get(json, "s")), "x\n");
     json_decref(json);
     assert_null(ovsdb_log_read(log, &json));
     assert_null(json);
@@ -182,6 +183,52 @@ read_all(const char *name, char **errorp)
     return n;
 }
 
+/* Writes to 'name' the first record of 'content' followed by 'tail', and
+ * checks that reading stops after that record with an error that contains
+ * 'message' or, if 'message' is NULL, that 'tail' reads as one good
+ * record. */
+static void
+expect_bad_tail(const char *name, const char *content, const char *tail,
+                const char *message)
+{
+    size_t first = strstr(content + 1, "OVSDB JSON") - content;
+    char *file = xasprintf("%.*s%s", (int) first, content, tail);
+    char *error;
+
+    write_file(name, file, strlen(file));
+    if (message) {
+        assert_int_equal(read_all(name, &error), 1);
+        assert_non_null(error);
+        if (!strstr(error, message)) {
+            fail_msg("\"%s\" lacks \"%s\"", error, message);
+        }
+        free(error);
+    } else {
+        assert_int_equal(read_all(name, &error), 2);
+        assert_null(error);
+    }
+    free(file);
+}
+
+/* Checks that opening 'name' fails with an error that contains
+ * 'message'. */
+static void
+expect_open_error(const char *name, const char *message)
+{
+    struct ovsdb_log *log;
+    struct ovsdb_error *error = ovsdb_log_open(name, OVSDB_LOG_READ_ONLY,
+                                               &log);
+    char *s;
+
+    assert_non_null(error);
+    s = ovsdb_error_to_string(error);
+    if (!strstr(s, message)) {
+        fail_msg("\"%s\" lacks \"%s\"", s, message);
+    }
+    free(s);
+    ovsdb_error_destroy(error);
+}
+
 static void
 test_log_damage(void **state DPS_UNUSED)
 {
@@ -242,11 +289,32 @@ test_log_damage(void **state DPS_UNUSED)
     assert_int_equal(read_all(name, &error), 2);
     assert_null(error);
 
-    /* Garbage instead of a header. */
+    /* Garbage instead of a header, and an empty file: not logs at all, as
+     * Open vSwitch says on opening them. */
     write_file(name, "hello\n", 6);
-    assert_int_equal(read_all(name, &error), 0);
-    assert_non_null(strstr(error, "parse error"));
-    free(error);
+    expect_open_error(name, "unexpected file format");
+    write_file(name, "", 0);
+    expect_open_error(name, "cannot identify file type");
+
+    /* Garbage after a good record; a header whose words are wrong, quoted
+     * only up to its magic word, as Open vSwitch quotes it. */
+    expect_bad_tail(name, content, "hello\n", "in header line \"hello\"");
+    expect_bad_tail(name, content, "OVSDB JSON 3  "
+                    "5f36b2ea290645ee34d943220a14b54ee5ea5be5\n{}\n",
+                    "in header line \"OVSDB JSON\"");
+    expect_bad_tail(name, content, "OVSDB CLUSTER 3 "
+                    "5f36b2ea290645ee34d943220a14b54ee5ea5be5\n{}\n",
+                    "in header line \"OVSDB CLUSTER\"");
+    /* A length past the end of the file, even a "negative" one. */
+    expect_bad_tail(name, content, "OVSDB JSON -3 "
+                    "5f36b2ea290645ee34d943220a14b54ee5ea5be5\n{}\n",
+                    "error reading 18446744073709551613 bytes");
+    /* Upper-case digits are a valid hash; a record must be an object. */
+    expect_bad_tail(name, content, "OVSDB JSON 3 "
+                    "5F36B2EA290645EE34D943220A14B54EE5EA5BE5\n{}\n", NULL);
+    expect_bad_tail(name, content, "OVSDB JSON 4 "
+                    "6d7e0100a388d5914d5a530b405235ce85fea122\n[1]\n",
+                    "are not a JSON object");
 
     /* Valid framing around invalid JSON. */
     write_file(name, "OVSDB JSON 4 a5892d77b6d256be99a917cf941b8cb3ab0e5de5\n"
@@ -278,6 +346,63 @@ test_log_replace(void **state DPS_UNUSED)
     ovsdb_log_close(log);
     assert_int_equal(read_all(name, &error), 2);
     assert_null(error);
+    free(content);
+    free(name);
+}
+
+/* A clustered log: "OVSDB CLUSTER" records, found again on opening; a
+ * standalone record in it is damage. */
+static void
+test_log_magic(void **state DPS_UNUSED)
+{
+    char *name = path("log4");
+    struct ovsdb_log *log;
+    char *content, *error;
+    json_t *json;
+
+    unlink(name);
+    assert_null(ovsdb_log_open(name, OVSDB_LOG_CREATE_EXCL, &log));
+    ovsdb_log_set_magic(log, OVSDB_LOG_CLUSTER);
+    json = json_pack("{s:i}", "a", 1);
+    assert_null(ovsdb_log_write(log, json));
+    json_decref(json);
+    ovsdb_log_close(log);
+    content = read_file(name);
+    assert_string_equal(content,
+                        "OVSDB CLUSTER 8 "
+                        "8a3d961f7fe8ef7b41d461059884a9461be85059\n"
+                        "{\"a\":1}\n");
+
+    assert_null(ovsdb_log_open(name, OVSDB_LOG_READ_WRITE, &log));
+    assert_string_equal(ovsdb_log_get_magic(log), OVSDB_LOG_CLUSTER);
+    assert_null(ovsdb_log_read(log, &json));
+    json_decref(json);
+    assert_null(ovsdb_log_read(log, &json));
+    assert_null(json);
+    /* Appends keep the log's kind; so does replacing it. */
+    json = json_pack("{s:i}", "b", 2);
+    assert_null(ovsdb_log_write(log, json));
+    assert_null(ovsdb_log_replace(log, &json, 1));
+    json_decref(json);
+    ovsdb_log_close(log);
+    free(content);
+    content = read_file(name);
+    assert_string_equal(content,
+                        "OVSDB CLUSTER 8 "
+                        "60b08985859458a69aa27965b50b0a06f7559805\n"
+                        "{\"b\":2}\n");
+    free(content);
+
+    content = xasprintf("OVSDB CLUSTER 8 "
+                        "8a3d961f7fe8ef7b41d461059884a9461be85059\n"
+                        "{\"a\":1}\n"
+                        "OVSDB JSON 8 "
+                        "8a3d961f7fe8ef7b41d461059884a9461be85059\n"
+                        "{\"a\":1}\n");
+    write_file(name, content, strlen(content));
+    assert_int_equal(read_all(name, &error), 1);
+    assert_non_null(strstr(error, "in header line \"OVSDB JSON\""));
+    free(error);
     free(content);
     free(name);
 }
@@ -530,6 +655,7 @@ main(void)
         cmocka_unit_test(test_log_roundtrip),
         cmocka_unit_test(test_log_damage),
         cmocka_unit_test(test_log_replace),
+        cmocka_unit_test(test_log_magic),
         cmocka_unit_test(test_file_replay),
         cmocka_unit_test(test_file_compact),
         cmocka_unit_test(test_file_torn_tail),
