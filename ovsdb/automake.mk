@@ -30,6 +30,8 @@ ovsdb_libovsdb_a_SOURCES = \
 	ovsdb/ovsdb-types.h \
 	ovsdb/ovsdb.c \
 	ovsdb/ovsdb.h \
+	ovsdb/raft-file.c \
+	ovsdb/raft-file.h \
 	ovsdb/relay.c \
 	ovsdb/relay.h \
 	ovsdb/replication.c \

@@ -28,6 +28,9 @@ static struct ovsdb_error *replay_row(struct ovsdb_txn *,
                                       struct ovsdb_table *,
                                       const char *uuid_string,
                                       const json_t *, bool is_diff);
+static struct ovsdb_error *open_standalone(const char *file_name,
+                                           enum ovsdb_log_open_mode,
+                                           struct ovsdb_log **);
 static struct ovsdb_error *read_schema(struct ovsdb_log *,
                                        struct ovsdb_schema **);
 static struct ovsdb_error *write_new_file(const char *file_name,
@@ -56,8 +59,8 @@ ovsdb_file_open(const char *file_name, int flags, struct ovsdb **dbp)
     struct ovsdb *db;
 
     *dbp = NULL;
-    error = ovsdb_log_open(file_name, (read_only ? OVSDB_LOG_READ_ONLY
-                                       : OVSDB_LOG_READ_WRITE), &log);
+    error = open_standalone(file_name, (read_only ? OVSDB_LOG_READ_ONLY
+                                        : OVSDB_LOG_READ_WRITE), &log);
     if (error) {
         return error;
     }
@@ -126,7 +129,7 @@ ovsdb_file_read_schema(const char *file_name, struct ovsdb_schema **schemap)
     struct ovsdb_log *log;
 
     *schemap = NULL;
-    error = ovsdb_log_open(file_name, OVSDB_LOG_READ_ONLY, &log);
+    error = open_standalone(file_name, OVSDB_LOG_READ_ONLY, &log);
     if (!error) {
         error = read_schema(log, schemap);
         ovsdb_log_close(log);
@@ -490,6 +493,23 @@ replay_row(struct ovsdb_txn *txn, struct ovsdb_table *table,
         ovsdb_txn_row_insert(txn, row);
     }
     return NULL;
+}
+
+/* Opens the log 'file_name' in 'mode', which must hold a standalone
+ * database. */
+static struct ovsdb_error *
+open_standalone(const char *file_name, enum ovsdb_log_open_mode mode,
+                struct ovsdb_log **logp)
+{
+    struct ovsdb_error *error = ovsdb_log_open(file_name, mode, logp);
+
+    if (!error && strcmp(ovsdb_log_get_magic(*logp), OVSDB_LOG_JSON)) {
+        ovsdb_log_close(*logp);
+        *logp = NULL;
+        error = ovsdb_error("ovsdb error", "%s: cannot apply this operation "
+                            "to clustered database file", file_name);
+    }
+    return error;
 }
 
 static struct ovsdb_error *

@@ -3,6 +3,7 @@
 #include <config.h>
 #include "ovsdb-json.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 #include "json.h"
 #include "ovsdb-error.h"
 #include "util.h"
+
+static size_t ovs_hmap_mask(size_t capacity);
 
 /* Appends the compact serialization of 'json' to 'ds', with reals as Open
  * vSwitch writes them.  With OVSDB_JSON_SORT in 'flags', object members are
@@ -87,4 +90,111 @@ ovsdb_json_from_string(const char *string, json_t **jsonp)
                            jerror.text);
     }
     return NULL;
+}
+
+/* Open vSwitch's string hash (32-bit Murmur3 over 4-byte little-endian
+ * words, basis 0), which its hash maps of names use. */
+uint32_t
+ovsdb_json_ovs_hash(const char *name)
+{
+    static const uint32_t c1 = 0xcc9e2d51, c2 = 0x1b873593;
+    size_t n = strlen(name), i;
+    uint32_t hash = 0;
+
+    for (i = 0; i < n; i += 4) {
+        uint32_t word = 0;
+
+        memcpy(&word, name + i, n - i < 4 ? n - i : 4);
+        word = le32toh(word) * c1;
+        word = (word << 15 | word >> 17) * c2;
+        hash ^= word;
+        hash = (hash << 13 | hash >> 19) * 5 + 0xe6546b64;
+    }
+    hash ^= n;
+    hash ^= hash >> 16;
+    hash *= 0x85ebca6b;
+    hash ^= hash >> 13;
+    hash *= 0xc2b2ae35;
+    hash ^= hash >> 16;
+    return hash;
+}
+
+/* Replays inserting 'n' names with 'hashes', in that order, into an Open
+ * vSwitch hash map (each node pushed on the front of its bucket, the map
+ * rebuilt bucket by bucket when it grows) and stores in 'order' the
+ * positions of the names in the map's iteration order. */
+void
+ovsdb_json_ovs_hmap_order(const uint32_t *hashes, size_t n, size_t *order)
+{
+    size_t *heads = xmalloc(sizeof *heads), *next = xmalloc(n * sizeof *next);
+    size_t mask = 0, i, b, k;
+    const size_t none = SIZE_MAX;
+
+    heads[0] = none;
+    for (i = 0; i < n; i++) {
+        size_t new_mask;
+
+        next[i] = heads[hashes[i] & mask];
+        heads[hashes[i] & mask] = i;
+        new_mask = ovs_hmap_mask(i + 1);
+        if ((i + 1) / 2 > mask && new_mask > mask) {
+            size_t *new_heads = xmalloc((new_mask + 1) * sizeof *new_heads);
+
+            for (b = 0; b <= new_mask; b++) {
+                new_heads[b] = none;
+            }
+            for (b = 0; b <= mask; b++) {
+                size_t node, after;
+
+                for (node = heads[b]; node != none; node = after) {
+                    after = next[node];
+                    next[node] = new_heads[hashes[node] & new_mask];
+                    new_heads[hashes[node] & new_mask] = node;
+                }
+            }
+            free(heads);
+            heads = new_heads;
+            mask = new_mask;
+        }
+    }
+    for (b = k = 0; b <= mask; b++) {
+        size_t node;
+
+        for (node = heads[b]; node != none; node = next[node]) {
+            order[k++] = node;
+        }
+    }
+    free(heads);
+    free(next);
+}
+
+/* Returns the positions in 'names' of its 'n' names in the order Open
+ * vSwitch writes the members of a JSON object into which it put members
+ * with these names in this order. */
+size_t *
+ovsdb_json_ovs_order(const char *const *names, size_t n)
+{
+    uint32_t *hashes = xmalloc((n + 1) * sizeof *hashes);
+    size_t *order = xmalloc((n + 1) * sizeof *order);
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        hashes[i] = ovsdb_json_ovs_hash(names[i]);
+    }
+    ovsdb_json_ovs_hmap_order(hashes, n, order);
+    free(hashes);
+    return order;
+}
+
+/* The bucket mask Open vSwitch's hash map picks for 'capacity' nodes. */
+static size_t
+ovs_hmap_mask(size_t capacity)
+{
+    size_t mask = capacity / 2;
+    int shift;
+
+    for (shift = 1; shift < 64; shift <<= 1) {
+        mask |= mask >> shift;
+    }
+    return mask | (mask & 1) << 1;
 }

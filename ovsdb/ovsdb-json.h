@@ -15,6 +15,8 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include "compiler.h"
 
 struct ds;
@@ -35,5 +37,13 @@ struct ovsdb_error *ovsdb_json_from_file(const char *file_name,
 struct ovsdb_error *ovsdb_json_from_string(const char *string,
                                            json_t **jsonp)
     DPS_WARN_UNUSED_RESULT;
+
+/* Open vSwitch keeps JSON objects, and many of its tables, in hash maps and
+ * prints them in the maps' iteration order.  These replay that order, so
+ * that output built from such maps comes out as Open vSwitch's does. */
+uint32_t ovsdb_json_ovs_hash(const char *name);
+void ovsdb_json_ovs_hmap_order(const uint32_t *hashes, size_t n,
+                               size_t *order);
+size_t *ovsdb_json_ovs_order(const char *const *names, size_t n);
 
 #endif /* ovsdb-json.h */

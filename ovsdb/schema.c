@@ -4,7 +4,6 @@
 #include "schema.h"
 
 #include <ctype.h>
-#include <endian.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +14,9 @@
 #include "ovsdb-json.h"
 #include "ovsdb-parser.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ovsdb);
 
 static struct ovsdb_error *table_from_json(const char *name,
                                            const json_t *,
@@ -37,7 +39,6 @@ static unsigned int *compute_ovs_order(struct ovsdb_column **text_order,
                                        size_t n_columns);
 static unsigned int *compute_ovs_table_order(
     struct ovsdb_table_schema **text_order, size_t n_tables);
-static size_t *ovs_json_order(const char *const *names, size_t n);
 static int compare_column_names(const void *, const void *);
 static int compare_table_names(const void *, const void *);
 
@@ -171,7 +172,7 @@ ovsdb_schema_to_json(const struct ovsdb_schema *schema)
     for (i = 0; i < schema->n_tables; i++) {
         names[i] = schema->tables[schema->ovs_order[i]]->name;
     }
-    order = ovs_json_order(names, schema->n_tables);
+    order = ovsdb_json_ovs_order(names, schema->n_tables);
     for (i = 0; i < schema->n_tables; i++) {
         const struct ovsdb_table_schema *table
             = schema->tables[schema->ovs_order[order[i]]];
@@ -207,6 +208,43 @@ ovsdb_schema_clone(const struct ovsdb_schema *schema)
                * sizeof *copy->tables[i]->ovs_order);
     }
     return copy;
+}
+
+/* Makes every ephemeral column of 'schema' persistent, as a clustered
+ * database needs (its log has no room for columns that are not stored),
+ * and warns, naming 'file_name' (where the schema came from), if there were
+ * any, as Open vSwitch does: the count, and the last such column in its
+ * order of tables and columns. */
+void
+ovsdb_schema_persist_ephemeral_columns(struct ovsdb_schema *schema,
+                                       const char *file_name)
+{
+    const struct ovsdb_table_schema *last_table = NULL;
+    const struct ovsdb_column *last_column = NULL;
+    size_t n = 0, i, j;
+
+    for (i = 0; i < schema->n_tables; i++) {
+        struct ovsdb_table_schema *ts = schema->tables[schema->ovs_order[i]];
+
+        for (j = 0; j < ts->n_columns; j++) {
+            struct ovsdb_column *column = ts->columns[ts->ovs_order[j]];
+
+            if (!column->persistent
+                && column->index >= OVSDB_N_HIDDEN_COLUMNS) {
+                column->persistent = true;
+                last_table = ts;
+                last_column = column;
+                n++;
+            }
+        }
+    }
+    if (n) {
+        VLOG_WARN("%s: changed %zu columns in '%s' database from ephemeral "
+                  "to persistent, including '%s' column in '%s' table, "
+                  "because clusters do not support ephemeral columns",
+                  file_name, n, schema->name, last_column->name,
+                  last_table->name);
+    }
 }
 
 /* Frees 'schema' (which may be NULL). */
@@ -584,7 +622,7 @@ table_to_json(const struct ovsdb_table_schema *table, bool default_is_root)
             shown[n++] = column;
         }
     }
-    order = ovs_json_order(names, n);
+    order = ovsdb_json_ovs_order(names, n);
     for (i = 0; i < n; i++) {
         const struct ovsdb_column *column = shown[order[i]];
         json_t *column_json = json_object();
@@ -666,113 +704,6 @@ compare_table_names(const void *a_, const void *b_)
     return strcmp((*a)->name, (*b)->name);
 }
 
-/* Open vSwitch's string hash (32-bit Murmur3 over 4-byte little-endian
- * words, basis 0), which its hash maps of names use. */
-static uint32_t
-ovs_name_hash(const char *name)
-{
-    static const uint32_t c1 = 0xcc9e2d51, c2 = 0x1b873593;
-    size_t n = strlen(name), i;
-    uint32_t hash = 0;
-
-    for (i = 0; i < n; i += 4) {
-        uint32_t word = 0;
-
-        memcpy(&word, name + i, n - i < 4 ? n - i : 4);
-        word = le32toh(word) * c1;
-        word = (word << 15 | word >> 17) * c2;
-        hash ^= word;
-        hash = (hash << 13 | hash >> 19) * 5 + 0xe6546b64;
-    }
-    hash ^= n;
-    hash ^= hash >> 16;
-    hash *= 0x85ebca6b;
-    hash ^= hash >> 13;
-    hash *= 0xc2b2ae35;
-    hash ^= hash >> 16;
-    return hash;
-}
-
-/* The bucket mask Open vSwitch's hash map picks for 'capacity' nodes. */
-static size_t
-ovs_hmap_mask(size_t capacity)
-{
-    size_t mask = capacity / 2;
-    int shift;
-
-    for (shift = 1; shift < 64; shift <<= 1) {
-        mask |= mask >> shift;
-    }
-    return mask | (mask & 1) << 1;
-}
-
-/* Replays inserting 'n' names with 'hashes', in that order, into an Open
- * vSwitch hash map (each node pushed on the front of its bucket, the map
- * rebuilt bucket by bucket when it grows) and stores in 'order' the
- * positions of the names in the map's iteration order. */
-static void
-ovs_hmap_replay(const uint32_t *hashes, size_t n, size_t *order)
-{
-    size_t *heads = xmalloc(sizeof *heads), *next = xmalloc(n * sizeof *next);
-    size_t mask = 0, i, b, k;
-    const size_t none = SIZE_MAX;
-
-    heads[0] = none;
-    for (i = 0; i < n; i++) {
-        size_t new_mask;
-
-        next[i] = heads[hashes[i] & mask];
-        heads[hashes[i] & mask] = i;
-        new_mask = ovs_hmap_mask(i + 1);
-        if ((i + 1) / 2 > mask && new_mask > mask) {
-            size_t *new_heads = xmalloc((new_mask + 1) * sizeof *new_heads);
-
-            for (b = 0; b <= new_mask; b++) {
-                new_heads[b] = none;
-            }
-            for (b = 0; b <= mask; b++) {
-                size_t node, after;
-
-                for (node = heads[b]; node != none; node = after) {
-                    after = next[node];
-                    next[node] = new_heads[hashes[node] & new_mask];
-                    new_heads[hashes[node] & new_mask] = node;
-                }
-            }
-            free(heads);
-            heads = new_heads;
-            mask = new_mask;
-        }
-    }
-    for (b = k = 0; b <= mask; b++) {
-        size_t node;
-
-        for (node = heads[b]; node != none; node = next[node]) {
-            order[k++] = node;
-        }
-    }
-    free(heads);
-    free(next);
-}
-
-/* Returns the positions in 'names' of its 'n' names in the order Open
- * vSwitch writes the members of a JSON object into which it put members
- * with these names in this order. */
-static size_t *
-ovs_json_order(const char *const *names, size_t n)
-{
-    uint32_t *hashes = xmalloc((n + 1) * sizeof *hashes);
-    size_t *order = xmalloc((n + 1) * sizeof *order);
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        hashes[i] = ovs_name_hash(names[i]);
-    }
-    ovs_hmap_replay(hashes, n, order);
-    free(hashes);
-    return order;
-}
-
 /* Returns the positions in 'names' of its 'n' names in the order Open
  * vSwitch walks them after parsing a JSON object whose members have these
  * names in this order into a hash map and then adding, to a second hash
@@ -790,14 +721,14 @@ ovs_walk_order(const char *const *names, size_t n, size_t n_fixed)
     size_t i;
 
     for (i = n_fixed; i < n; i++) {
-        hashes[i - n_fixed] = ovs_name_hash(names[i]);
+        hashes[i - n_fixed] = ovsdb_json_ovs_hash(names[i]);
     }
-    ovs_hmap_replay(hashes, n - n_fixed, member_order);
+    ovsdb_json_ovs_hmap_order(hashes, n - n_fixed, member_order);
     for (i = 0; i < n; i++) {
         added[i] = i < n_fixed ? i : member_order[i - n_fixed] + n_fixed;
-        hashes[i] = ovs_name_hash(names[added[i]]);
+        hashes[i] = ovsdb_json_ovs_hash(names[added[i]]);
     }
-    ovs_hmap_replay(hashes, n, walk);
+    ovsdb_json_ovs_hmap_order(hashes, n, walk);
     for (i = 0; i < n; i++) {
         walk[i] = added[walk[i]];
     }

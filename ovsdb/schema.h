@@ -67,6 +67,8 @@ struct ovsdb_error *ovsdb_schema_from_file(const char *file_name,
     DPS_WARN_UNUSED_RESULT;
 json_t *ovsdb_schema_to_json(const struct ovsdb_schema *);
 struct ovsdb_schema *ovsdb_schema_clone(const struct ovsdb_schema *);
+void ovsdb_schema_persist_ephemeral_columns(struct ovsdb_schema *,
+                                            const char *file_name);
 void ovsdb_schema_destroy(struct ovsdb_schema *);
 bool ovsdb_schema_equal(const struct ovsdb_schema *,
                         const struct ovsdb_schema *);
