@@ -26,7 +26,7 @@ VLOG_DEFINE_THIS_MODULE(unixctl);
 /* A registered command. */
 struct unixctl_command {
     char *name;
-    char *usage;
+    char *usage;                /* NULL: not listed. */
     int min_args, max_args;
     unixctl_cb_func *cb;
     void *aux;
@@ -73,7 +73,9 @@ static int transact__(struct jsonrpc *, struct jsonrpc_msg *request,
 
 /* Registers command 'name', which takes between 'min_args' and 'max_args'
  * arguments (INT_MAX for no limit), described in "list-commands" by 'usage'
- * (may be NULL or ""), and handled by 'cb' with 'aux'.  Registering a name
+ * (may be ""; NULL leaves the command out of "list-commands", as Open
+ * vSwitch does for its deprecated aliases), and handled by 'cb' with
+ * 'aux'.  Registering a name
  * twice replaces the first registration.  Call from the main thread. */
 void
 unixctl_command_register(const char *name, const char *usage,
@@ -95,7 +97,7 @@ unixctl_command_register(const char *name, const char *usage,
         command = &commands[n_commands++];
         command->name = xstrdup(name);
     }
-    command->usage = xstrdup(usage ? usage : "");
+    command->usage = usage ? xstrdup(usage) : NULL;
     command->min_args = min_args;
     command->max_args = max_args;
     command->cb = cb;
@@ -401,7 +403,10 @@ list_commands_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
     for (size_t i = 0; i < n_commands; i++) {
         /* Open vSwitch's layout: the name in a 23-column field, then a
          * space, then the usage, even when the usage is empty. */
-        ds_put_format(&s, "  %-23s %s\n", sorted[i]->name, sorted[i]->usage);
+        if (sorted[i]->usage) {
+            ds_put_format(&s, "  %-23s %s\n", sorted[i]->name,
+                          sorted[i]->usage);
+        }
     }
     free(sorted);
 

@@ -502,6 +502,15 @@ bond_register_commands(void)
                              bond_enable_cmd, (void *) "enable");
     unixctl_command_register("bond/disable-member", "port member", 2, 2,
                              bond_enable_cmd, NULL);
+
+    /* Open vSwitch's older names, which it still takes but does not
+     * list. */
+    unixctl_command_register("bond/set-active-slave", NULL, 2, 2,
+                             bond_set_active_cmd, NULL);
+    unixctl_command_register("bond/enable-slave", NULL, 2, 2,
+                             bond_enable_cmd, (void *) "enable");
+    unixctl_command_register("bond/disable-slave", NULL, 2, 2,
+                             bond_enable_cmd, NULL);
 }
 
 /* Follows one member's link state at time 'now'. */
