@@ -12,6 +12,8 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/connmgr.h \
 	ofproto/mac-learning.c \
 	ofproto/mac-learning.h \
+	ofproto/mirror.c \
+	ofproto/mirror.h \
 	ofproto/normal.c \
 	ofproto/normal.h \
 	ofproto/ofproto.c \
@@ -23,5 +25,6 @@ ofproto_libofproto_a_SOURCES = \
 OFPROTO_LIBS = ofproto/libofproto.a $(GENERIC_LIBS)
 
 EXTRA_DIST += Documentation/topics/bonding.rst \
+	Documentation/topics/mirrors.rst \
 	Documentation/topics/normal-switching.rst \
 	Documentation/topics/openflow.rst

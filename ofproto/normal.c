@@ -24,6 +24,7 @@ struct normal_port {
     bool all_trunks;                    /* 'trunks' was empty. */
     enum normal_priority_tags priority_tags;
     struct bond *bond;                  /* NULL if not a bond. */
+    bool mirror_output;
     uint8_t trunks[NORMAL_VLAN_BITMAP_SIZE];
 };
 
@@ -66,7 +67,6 @@ static bool normal_vlan_state_is(const struct normal_vlan_state *,
 static bool normal_input_vlan(const struct normal_port *, const struct flow *,
                               struct flow *mask, uint16_t *vlan);
 static bool normal_port_carries(const struct normal_port *, uint16_t vlan);
-static bool normal_is_reserved(const struct eth_addr *);
 static bool normal_bond_refuses(struct normal_bridge *,
                                 const struct normal_port *in, uint16_t vlan,
                                 const struct flow *, struct flow *mask);
@@ -144,6 +144,7 @@ normal_bridge_reconfigure(struct normal_bridge *nb,
         p->tag = pc->vlan_mode == NORMAL_VLAN_TRUNK ? 0 : pc->tag;
         p->priority_tags = pc->priority_tags;
         p->bond = pc->bond;
+        p->mirror_output = pc->mirror_output;
         p->all_trunks = (pc->vlan_mode != NORMAL_VLAN_ACCESS
                          && !pc->n_trunks);
         if (pc->vlan_mode != NORMAL_VLAN_ACCESS) {
@@ -278,6 +279,10 @@ normal_xlate(struct normal_bridge *nb, const struct flow *flow,
         out->reason = NORMAL_DROP_NO_PORT;
         goto out;
     }
+    if (in->mirror_output) {
+        out->reason = NORMAL_DROP_MIRROR_INPUT;
+        goto out;
+    }
 
     uint16_t vlan = 0;
     if (!normal_input_vlan(in, flow, mask, &vlan)) {
@@ -305,7 +310,7 @@ normal_xlate(struct normal_bridge *nb, const struct flow *flow,
     /* A learning VLAN: the flow must match the source, so that packets from
      * a source not yet learned here (or moved here) come to us. */
     memset(&mask->dl_src, 0xff, sizeof mask->dl_src);
-    if (in != &normal_none_port) {
+    if (in != &normal_none_port && !out->peek) {
         out->learn = mac_learning_learn(nb->ml, vlan, &flow->dl_src,
                                         in->ofport, now);
     }
@@ -324,7 +329,9 @@ normal_xlate(struct normal_bridge *nb, const struct flow *flow,
 
     const struct normal_port *dst = (ofport == MAC_LEARNING_PORT_NONE ? NULL
                                      : normal_find_by_ofport(nb, ofport));
-    if (dst && normal_port_carries(dst, vlan)) {
+    if (dst && dst->mirror_output) {
+        out->reason = NORMAL_DROP_MIRROR_LEARNED;
+    } else if (dst && normal_port_carries(dst, vlan)) {
         struct normal_vlan_state state = {
             .tagged = (flow->vlan_tci[0] & htons(VLAN_CFI)) != 0,
             .tci = flow->vlan_tci[0],
@@ -351,6 +358,88 @@ normal_reason_to_string(enum normal_reason reason)
 #undef NORMAL_REASON
     }
     return "unknown";
+}
+
+/* Finds the VLAN that port 'dp_port' of 'nb' gives a packet whose outer
+ * tag is 'tci' (with VLAN_CFI if present; 0 for none), as NORMAL's input
+ * does, into '*vlan'.  Returns false if the bridge has no such port or
+ * the port does not carry that VLAN. */
+bool
+normal_port_vlan(struct normal_bridge *nb, uint32_t dp_port, dps_be16 tci,
+                 uint16_t *vlan)
+{
+    struct flow flow, mask;
+
+    memset(&flow, 0, sizeof flow);
+    flow.vlan_tci[0] = tci;
+    pthread_mutex_lock(&nb->mutex);
+    const struct normal_port *p = normal_find_by_dp_port(nb, dp_port);
+    bool ok = p && normal_input_vlan(p, &flow, &mask, vlan);
+    pthread_mutex_unlock(&nb->mutex);
+    return ok;
+}
+
+/* Stores in '*out_tci' the outer tag (with VLAN_CFI; 0 for none) with which
+ * port 'dp_port' of 'nb' sends a packet of 'vlan' whose outer tag is now
+ * 'tci' (the source of the priority), as NORMAL's output does.  Returns
+ * false if the bridge has no such port. */
+bool
+normal_port_encode(struct normal_bridge *nb, uint32_t dp_port, uint16_t vlan,
+                   dps_be16 tci, dps_be16 *out_tci)
+{
+    struct flow flow;
+    bool pcp_read;
+
+    memset(&flow, 0, sizeof flow);
+    flow.vlan_tci[0] = tci;
+    pthread_mutex_lock(&nb->mutex);
+    const struct normal_port *p = normal_find_by_dp_port(nb, dp_port);
+    if (p) {
+        *out_tci = normal_port_tci(p, vlan, &flow, &pcp_read);
+    }
+    pthread_mutex_unlock(&nb->mutex);
+    return p != NULL;
+}
+
+/* Returns true if port 'dp_port' of 'nb' carries packets of 'vlan'. */
+bool
+normal_port_carries_vlan(struct normal_bridge *nb, uint32_t dp_port,
+                         uint16_t vlan)
+{
+    pthread_mutex_lock(&nb->mutex);
+    const struct normal_port *p = normal_find_by_dp_port(nb, dp_port);
+    bool carries = p && vlan <= NORMAL_MAX_VLAN && normal_port_carries(p,
+                                                                        vlan);
+    pthread_mutex_unlock(&nb->mutex);
+    return carries;
+}
+
+/* Returns true if 'ea' is one of the control-protocol destinations that
+ * other_config:forward-bpdu governs (ovs-vswitchd.conf.db(5)):
+ * 01:80:c2:00:00:0x (IEEE 802.1 reserved), 00:e0:2b:00:00:00/04/06
+ * (Extreme EDP, EAPS), 01:00:0c:cc:cc:cc and ..:cd, 01:00:0c:cd:cd:cd,
+ * 01:00:0c:00:00:00, 01:00:0c:cc:cc:cx (Cisco). */
+bool
+normal_is_reserved(const struct eth_addr *mac)
+{
+    static const uint8_t ieee[5] = { 0x01, 0x80, 0xc2, 0x00, 0x00 };
+    static const uint8_t extreme[5] = { 0x00, 0xe0, 0x2b, 0x00, 0x00 };
+    static const uint8_t cisco[3] = { 0x01, 0x00, 0x0c };
+    const uint8_t *ea = mac->ea;
+
+    if (!memcmp(ea, ieee, 5)) {
+        return ea[5] <= 0x0f;
+    }
+    if (!memcmp(ea, extreme, 5)) {
+        return ea[5] == 0x00 || ea[5] == 0x04 || ea[5] == 0x06;
+    }
+    if (!memcmp(ea, cisco, 3)) {
+        uint32_t low = ((uint32_t) ea[3] << 16) | (ea[4] << 8) | ea[5];
+
+        return (low == 0xcdcdcd || low == 0x000000
+                || (low & 0xfffff0) == 0xccccc0);
+    }
+    return false;
 }
 
 /* Expires MAC entries idle at time 'now'.  The daemon calls it from its
@@ -621,7 +710,7 @@ normal_flood(const struct normal_bridge *nb, const struct normal_port *in,
     for (size_t i = 0; i < nb->n_ports; i++) {
         const struct normal_port *p = &nb->ports[i];
 
-        if (p != in && normal_port_carries(p, vlan)) {
+        if (p != in && !p->mirror_output && normal_port_carries(p, vlan)) {
             normal_output(p, vlan, flow, &state, out);
         }
     }
@@ -762,34 +851,6 @@ normal_port_carries(const struct normal_port *port, uint16_t vlan)
         /* Fall through. */
     case NORMAL_VLAN_TRUNK:
         return port->all_trunks || bitmap_get(port->trunks, vlan);
-    }
-    return false;
-}
-
-/* Returns true if 'ea' is one of the control-protocol destinations that
- * other_config:forward-bpdu governs (ovs-vswitchd.conf.db(5)):
- * 01:80:c2:00:00:0x (IEEE 802.1 reserved), 00:e0:2b:00:00:00/04/06
- * (Extreme EDP, EAPS), 01:00:0c:cc:cc:cc and ..:cd, 01:00:0c:cd:cd:cd,
- * 01:00:0c:00:00:00, 01:00:0c:cc:cc:cx (Cisco). */
-static bool
-normal_is_reserved(const struct eth_addr *mac)
-{
-    static const uint8_t ieee[5] = { 0x01, 0x80, 0xc2, 0x00, 0x00 };
-    static const uint8_t extreme[5] = { 0x00, 0xe0, 0x2b, 0x00, 0x00 };
-    static const uint8_t cisco[3] = { 0x01, 0x00, 0x0c };
-    const uint8_t *ea = mac->ea;
-
-    if (!memcmp(ea, ieee, 5)) {
-        return ea[5] <= 0x0f;
-    }
-    if (!memcmp(ea, extreme, 5)) {
-        return ea[5] == 0x00 || ea[5] == 0x04 || ea[5] == 0x06;
-    }
-    if (!memcmp(ea, cisco, 3)) {
-        uint32_t low = ((uint32_t) ea[3] << 16) | (ea[4] << 8) | ea[5];
-
-        return (low == 0xcdcdcd || low == 0x000000
-                || (low & 0xfffff0) == 0xccccc0);
     }
     return false;
 }

@@ -15,11 +15,11 @@
  * out.
  *
  * The decision, in order:
- *   1. The input port must be in the bridge (else drop).  A bond's
- *      member may refuse the packet (bond_admit(): a backup member of an
- *      active-backup bond, multicast on a balance-slb bond's inactive
- *      member, a balance-slb packet whose source is learned on another
- *      port).
+ *   1. The input port must be in the bridge, and not a mirror's output
+ *      port (else drop).  A bond's member may refuse the packet
+ *      (bond_admit(): a backup member of an active-backup bond, multicast
+ *      on a balance-slb bond's inactive member, a balance-slb packet whose
+ *      source is learned on another port).
  *   2. The packet's VLAN comes from the input port's mode and the outer
  *      tag (Port vlan_mode, tag, trunks, as ovs-vswitchd.conf.db(5)
  *      describes them); a VLAN the port does not carry means drop.  A tag
@@ -31,9 +31,10 @@
  *      the input port.
  *   5. A multicast or broadcast destination, an unknown one, or any
  *      destination in a flood_vlans VLAN floods the packet to every other
- *      port that carries the VLAN; a destination learned on another port
- *      that carries the VLAN goes there; one learned on the input port is
- *      dropped.
+ *      port that carries the VLAN, mirrors' output ports excepted; a
+ *      destination learned on another port that carries the VLAN goes
+ *      there; one learned on the input port or on a mirror's output port
+ *      is dropped.
  *   6. A bond sends on the member bond_choose_output() picks (none: the
  *      bond is left out).  Each output port gets the packet encoded for it: no tag on an
  *      access port or in a native-untagged port's native VLAN, a tag with
@@ -122,6 +123,8 @@ struct normal_port_config {
                                  * member's, the port receives on every
                                  * member and the bond picks the member
                                  * that sends. */
+    bool mirror_output;         /* A mirror's output port (ofproto/mirror.h):
+                                 * takes no part in switching. */
 };
 
 /* The bridge. */
@@ -146,7 +149,11 @@ struct normal_bridge_config {
     NORMAL_REASON(DROP_RESERVED, "dropped: reserved destination")       \
     NORMAL_REASON(DROP_SAME_PORT,                                       \
                   "dropped: destination learned on input port")         \
-    NORMAL_REASON(DROP_BOND, "dropped: refused by the input bond")
+    NORMAL_REASON(DROP_BOND, "dropped: refused by the input bond")      \
+    NORMAL_REASON(DROP_MIRROR_INPUT,                                    \
+                  "dropped: input port is a mirror output port")        \
+    NORMAL_REASON(DROP_MIRROR_LEARNED,                                  \
+                  "dropped: learned port is a mirror output port")
 
 enum normal_reason {
 #define NORMAL_REASON(ENUM, TEXT) NORMAL_##ENUM,
@@ -154,8 +161,11 @@ enum normal_reason {
 #undef NORMAL_REASON
 };
 
-/* What normal_xlate() returns. */
+/* What normal_xlate() returns.  The caller may set 'peek' after
+ * normal_xlate_out_init(): the decision is then made without learning (to
+ * translate a megaflow again for its statistics). */
 struct normal_xlate_out {
+    bool peek;                  /* Set by the caller: learn nothing. */
     struct dp_actions actions;  /* Empty: drop. */
     struct flow mask;           /* Megaflow mask. */
     enum normal_reason reason;
@@ -176,6 +186,16 @@ void normal_xlate_out_destroy(struct normal_xlate_out *);
 void normal_xlate(struct normal_bridge *, const struct flow *, long long now,
                   struct normal_xlate_out *);
 const char *normal_reason_to_string(enum normal_reason);
+
+/* The VLAN rules of one port, for mirrors (ofproto/mirror.h), which copy
+ * packets as NORMAL would send them. */
+bool normal_port_vlan(struct normal_bridge *, uint32_t dp_port,
+                      dps_be16 tci, uint16_t *vlan);
+bool normal_port_encode(struct normal_bridge *, uint32_t dp_port,
+                        uint16_t vlan, dps_be16 tci, dps_be16 *out_tci);
+bool normal_port_carries_vlan(struct normal_bridge *, uint32_t dp_port,
+                              uint16_t vlan);
+bool normal_is_reserved(const struct eth_addr *);
 
 void normal_run(struct normal_bridge *, long long now);
 long long normal_next_wakeup(struct normal_bridge *);

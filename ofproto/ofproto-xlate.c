@@ -15,6 +15,9 @@
 #include "ofproto/normal.h"
 #include "ofproto/ofproto.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ofproto_dpif_xlate);
 
 /* Field groups an action wrote, to be committed before the next output. */
 enum {
@@ -38,6 +41,9 @@ struct xlate_ctx {
     dps_be16 base_tpid;         /* Outer tag the datapath packet has now. */
     dps_be16 base_tci;
     unsigned int dirty;         /* DIRTY_*. */
+    bool key_tagged;            /* The packet arrived with a tag. */
+    mirror_mask_t mirrors_done; /* Mirrors that need not copy it again. */
+    dps_be16 mirror_tci;        /* Outer tag of the packet being copied. */
 
     int depth;
     uint8_t table_id;           /* Table being executed. */
@@ -59,6 +65,12 @@ static void do_action_set(struct xlate_ctx *);
 static void do_output(struct xlate_ctx *, uint32_t ofport);
 static void do_normal(struct xlate_ctx *);
 static void commit(struct xlate_ctx *);
+static void set_dp_tag(struct xlate_ctx *, dps_be16 tpid, dps_be16 tci);
+static void xlate_output(struct xlate_ctx *, uint32_t dp_port);
+static bool xlate_mirror_input(struct xlate_ctx *, uint32_t dp_port);
+static void xlate_mirror_packet(struct xlate_ctx *, uint32_t dp_port,
+                                mirror_mask_t);
+static mirror_output_cb xlate_mirror_output;
 static const struct xlate_port *port_by_ofport(const struct xlate_bridge *,
                                                uint32_t ofport);
 static const struct xlate_port *port_by_dp_port(const struct xlate_bridge *,
@@ -130,6 +142,7 @@ xlate_run(const struct xlate_bridge *xb, const struct flow *key,
     match_flow_from_dp(&ctx->flow, key, in_ofport);
     ctx->base_tpid = key->vlan_tpid[0];
     ctx->base_tci = key->vlan_tci[0];
+    ctx->key_tagged = (key->vlan_tci[0] & htons(VLAN_CFI)) != 0;
 
     /* What every datapath flow matches. */
     ctx->wc.dp.in_port = UINT32_MAX;
@@ -139,9 +152,13 @@ xlate_run(const struct xlate_bridge *xb, const struct flow *key,
 
     ofproto_rdlock(xb->ofproto);
     out->version = ofproto_version(xb->ofproto);
+    const struct xlate_port *in = port_by_ofport(xb, in_ofport);
     if (ctx->packet_out) {
-        do_actions(ctx, ofpacts, ofpacts_len);
-    } else if (!frag_dropped(ctx)) {
+        if (!in || xlate_mirror_input(ctx, in->dp_port)) {
+            do_actions(ctx, ofpacts, ofpacts_len);
+        }
+    } else if (!frag_dropped(ctx)
+               && (!in || xlate_mirror_input(ctx, in->dp_port))) {
         do_table(ctx, 0);
     }
     ofproto_unlock(xb->ofproto);
@@ -157,6 +174,7 @@ xlate_run(const struct xlate_bridge *xb, const struct flow *key,
         /* A translation that stopped drops; keep the flow exact so that
          * it costs no more upcalls than the packets that need it. */
         dp_actions_clear(&out->actions);
+        out->mirrors = 0;
     }
     free(ctx);
 }
@@ -444,7 +462,7 @@ do_output(struct xlate_ctx *ctx, uint32_t ofport)
         p = port_by_ofport(xb, in_port);
         if (p) {
             commit(ctx);
-            dp_actions_put_output(&ctx->out->actions, p->dp_port);
+            xlate_output(ctx, p->dp_port);
         }
         break;
     case OFPP_NORMAL:
@@ -452,11 +470,10 @@ do_output(struct xlate_ctx *ctx, uint32_t ofport)
         break;
     case OFPP_FLOOD:
     case OFPP_ALL:
-        commit(ctx);
         for (size_t i = 0; i < xb->n_ports; i++) {
             if (xb->ports[i].ofport != in_port) {
-                dp_actions_put_output(&ctx->out->actions,
-                                      xb->ports[i].dp_port);
+                commit(ctx);
+                xlate_output(ctx, xb->ports[i].dp_port);
             }
         }
         break;
@@ -476,13 +493,16 @@ do_output(struct xlate_ctx *ctx, uint32_t ofport)
         p = port_by_ofport(xb, ofport);
         if (p && ofport != in_port) {
             commit(ctx);
-            dp_actions_put_output(&ctx->out->actions, p->dp_port);
+            xlate_output(ctx, p->dp_port);
         }
         break;
     }
 }
 
-/* The NORMAL action: NORMAL switching of the packet as it is now. */
+/* The NORMAL action: NORMAL switching of the packet as it is now.  Its
+ * actions are replayed rather than copied: each output goes out with the
+ * tag NORMAL gives it, whatever mirror copies did to the packet in
+ * between. */
 static void
 do_normal(struct xlate_ctx *ctx)
 {
@@ -493,14 +513,15 @@ do_normal(struct xlate_ctx *ctx)
     bool from_nowhere = (ctx->packet_out && (in_port == OFPP_NONE
                                              || in_port == OFPP_CONTROLLER));
 
-    if ((!in && !from_nowhere) || !ctx->xb->nb || ctx->out->record_rules) {
-        /* (Translating for statistics: NORMAL would learn from the
-         * megaflow's key.) */
+    if ((!in && !from_nowhere) || !ctx->xb->nb) {
         return;
     }
     commit(ctx);
     key.in_port = in ? in->dp_port : NORMAL_DP_PORT_NONE;
     normal_xlate_out_init(&nout);
+    /* Translating for statistics: NORMAL must not learn from the
+     * megaflow's key. */
+    nout.peek = ctx->out->record_rules;
     normal_xlate(ctx->xb->nb, &key, ctx->now, &nout);
 
     const uint64_t *m = (const uint64_t *) &nout.mask;
@@ -508,23 +529,24 @@ do_normal(struct xlate_ctx *ctx)
     for (size_t i = 0; i < FLOW_N_WORDS; i++) {
         w[i] |= m[i];
     }
+
+    /* The tag NORMAL's actions have given the packet so far. */
+    dps_be16 tpid = key.vlan_tpid[0];
+    dps_be16 tci = key.vlan_tci[0];
     for (size_t i = 0; i < nout.actions.n_actions; i++) {
         const struct dp_action *a = &nout.actions.actions[i];
-        struct dp_actions *acts = &ctx->out->actions;
 
-        /* Track the tag NORMAL leaves the packet with. */
         switch (a->type) {
         case DP_ACTION_OUTPUT:
-            dp_actions_put_output(acts, a->port);
+            set_dp_tag(ctx, tpid, tci);
+            xlate_output(ctx, a->port);
             break;
         case DP_ACTION_PUSH_VLAN:
-            dp_actions_put_push_vlan(acts, a->vlan.tpid, a->vlan.tci);
-            ctx->base_tpid = a->vlan.tpid;
-            ctx->base_tci = a->vlan.tci;
+            tpid = a->vlan.tpid;
+            tci = a->vlan.tci;
             break;
         case DP_ACTION_POP_VLAN:
-            dp_actions_put_pop_vlan(acts);
-            ctx->base_tpid = ctx->base_tci = 0;
+            tpid = tci = 0;
             break;
         case DP_ACTION_SET_ETH:
         case DP_ACTION_SET_IPV4:
@@ -543,16 +565,7 @@ commit(struct xlate_ctx *ctx)
     const struct flow *f = &ctx->flow.dp;
     unsigned int d = ctx->dirty;
 
-    if (f->vlan_tci[0] != ctx->base_tci || f->vlan_tpid[0] != ctx->base_tpid) {
-        if (ctx->base_tci & htons(VLAN_CFI)) {
-            dp_actions_put_pop_vlan(acts);
-        }
-        if (f->vlan_tci[0] & htons(VLAN_CFI)) {
-            dp_actions_put_push_vlan(acts, f->vlan_tpid[0], f->vlan_tci[0]);
-        }
-        ctx->base_tci = f->vlan_tci[0];
-        ctx->base_tpid = f->vlan_tpid[0];
-    }
+    set_dp_tag(ctx, f->vlan_tpid[0], f->vlan_tci[0]);
     if (d & (DIRTY_ETH_SRC | DIRTY_ETH_DST)) {
         dp_actions_put_set_eth(acts, d & DIRTY_ETH_SRC ? &f->dl_src : NULL,
                                d & DIRTY_ETH_DST ? &f->dl_dst : NULL);
@@ -571,6 +584,110 @@ commit(struct xlate_ctx *ctx)
         dp_actions_put_set_l4(acts, f->nw_proto, l4, f->tp_src, f->tp_dst);
     }
     ctx->dirty = 0;
+}
+
+/* Gives the datapath packet outer tag 'tpid', 'tci' (no tag if 'tci' lacks
+ * VLAN_CFI). */
+static void
+set_dp_tag(struct xlate_ctx *ctx, dps_be16 tpid, dps_be16 tci)
+{
+    struct dp_actions *acts = &ctx->out->actions;
+
+    if (tci != ctx->base_tci || tpid != ctx->base_tpid) {
+        if (ctx->base_tci & htons(VLAN_CFI)) {
+            dp_actions_put_pop_vlan(acts);
+        }
+        if (tci & htons(VLAN_CFI)) {
+            dp_actions_put_push_vlan(acts, tpid, tci);
+        }
+        ctx->base_tci = tci;
+        ctx->base_tpid = tpid;
+    }
+}
+
+/* Sends the datapath packet, as it is now, out of 'dp_port'; then the
+ * mirrors that select that port copy it. */
+static void
+xlate_output(struct xlate_ctx *ctx, uint32_t dp_port)
+{
+    dp_actions_put_output(&ctx->out->actions, dp_port);
+    xlate_mirror_packet(ctx, dp_port,
+                        mirror_set_dst_mirrors(ctx->xb->mirrors, dp_port));
+}
+
+/* A packet that arrives on 'dp_port': returns false if it goes nowhere
+ * (the port is a mirror's output port), otherwise copies it to the mirrors
+ * that select the port and returns true. */
+static bool
+xlate_mirror_input(struct xlate_ctx *ctx, uint32_t dp_port)
+{
+    const struct mirror_set *ms = ctx->xb->mirrors;
+
+    if (mirror_set_is_empty(ms)) {
+        return true;
+    }
+
+    const char *name = mirror_set_output_name(ms, dp_port);
+    if (name) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
+        VLOG_WARN_RL(&rl, "dropping packet received on port %s, which is "
+                     "reserved exclusively for mirroring on bridge %s",
+                     name, ofproto_name(ctx->xb->ofproto));
+        ctx->stop = true;
+        if (ctx->flow.dp.dl_type == htons(ETH_TYPE_IP)
+            || ctx->flow.dp.dl_type == htons(ETH_TYPE_IPV6)) {
+            /* As NORMAL's flows, and Open vSwitch's. */
+            ctx->wc.dp.nw_frag |= FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+        }
+        return false;
+    }
+    xlate_mirror_packet(ctx, dp_port, mirror_set_src_mirrors(ms, dp_port));
+    return true;
+}
+
+/* Copies the datapath packet, as it is now, to those of 'mirrors' that
+ * want it, for port 'dp_port' (which it arrives on or just left). */
+static void
+xlate_mirror_packet(struct xlate_ctx *ctx, uint32_t dp_port,
+                    mirror_mask_t mirrors)
+{
+    const struct xlate_bridge *xb = ctx->xb;
+    uint16_t vlan;
+
+    mirrors &= ~ctx->mirrors_done;
+    if (!mirrors || !xb->nb
+        || !normal_port_vlan(xb->nb, dp_port, ctx->base_tci, &vlan)) {
+        return;
+    }
+    if (ctx->key_tagged) {
+        /* The VLAN selects, and copies keep or change the tag. */
+        ctx->wc.dp.vlan_tpid[0] = htons(UINT16_MAX);
+        ctx->wc.dp.vlan_tci[0] = htons(UINT16_MAX);
+    }
+    /* Every copy keeps this packet's priority, whatever the copies before
+     * it did to the tag. */
+    dps_be16 old_tci = ctx->mirror_tci;
+    ctx->mirror_tci = ctx->base_tci;
+    ctx->out->mirrors |= mirror_set_copy(xb->mirrors, xb->nb, mirrors, vlan,
+                                         &ctx->flow.dp, &ctx->wc.dp,
+                                         &ctx->mirrors_done,
+                                         xlate_mirror_output, ctx);
+    ctx->mirror_tci = old_tci;
+}
+
+/* A mirror's copy: out of 'dp_port' as NORMAL sends 'vlan' there. */
+static void
+xlate_mirror_output(void *ctx_, uint32_t dp_port, uint16_t vlan)
+{
+    struct xlate_ctx *ctx = ctx_;
+    dps_be16 tci;
+
+    if (normal_port_encode(ctx->xb->nb, dp_port, vlan, ctx->mirror_tci,
+                           &tci)) {
+        set_dp_tag(ctx, tci ? htons(ETH_TYPE_VLAN) : 0, tci);
+        xlate_output(ctx, dp_port);
+    }
 }
 
 /* set_field: the bits of field 'id' under 'mask' take 'value''s. */

@@ -11,6 +11,13 @@
  * it is at that point, to NORMAL switching (ofproto/normal.c) and appends
  * its actions.
  *
+ * Mirrors (ofproto/mirror.h): a packet that arrives on a mirror's output
+ * port is dropped before the tables; otherwise the mirrors that select its
+ * input port copy it first, and those that select a port it goes out of
+ * (by any output action, NORMAL's included) copy it right after that
+ * output.  'out->mirrors' says which mirrors copied it.  A megaflow with
+ * copies matches the packet's whole outer tag.
+ *
  * The megaflow mask ('out->mask') covers in_port, recirc_id, dl_type and
  * the outer tag's presence bit (as every datapath flow does), the bits of
  * every classifier subtable the lookups probed, NORMAL's mask, and what
@@ -35,6 +42,7 @@
 #include <stdint.h>
 #include "dp-actions.h"
 #include "flow.h"
+#include "ofproto/mirror.h"
 
 struct normal_bridge;
 struct ofpact;
@@ -51,7 +59,8 @@ struct xlate_port {
  * the duration of the call. */
 struct xlate_bridge {
     struct ofproto *ofproto;
-    struct normal_bridge *nb;   /* For the NORMAL action. */
+    struct normal_bridge *nb;   /* For the NORMAL action and mirrors. */
+    const struct mirror_set *mirrors;   /* NULL or empty: none. */
     const struct xlate_port *ports;     /* In flood order. */
     size_t n_ports;
 };
@@ -67,11 +76,12 @@ struct xlate_out {
     uint64_t version;           /* ofproto_version() the lookups saw. */
     unsigned int n_lookups;     /* Table lookups made. */
     bool error;                 /* Translation stopped (limit reached). */
+    mirror_mask_t mirrors;      /* The mirrors that copied the packet. */
 
     /* With 'record_rules' set by the caller, the rules the lookups found,
      * in order (valid on the main thread until the tables change), for
-     * crediting them with datapath statistics; the NORMAL action is then
-     * skipped, so that the translation learns nothing. */
+     * crediting them with datapath statistics; the NORMAL action then
+     * decides without learning (normal_xlate_out's 'peek'). */
     bool record_rules;
     struct ofproto_rule **rules;
     size_t n_rules, allocated_rules;

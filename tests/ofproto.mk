@@ -1,8 +1,9 @@
-# tests/ofproto.mk: unit tests of the slow path (MAC learning, NORMAL switching,
-# the OpenFlow classifier, flow tables and translation).
+# tests/ofproto.mk: unit tests of the slow path (MAC learning, mirrors, NORMAL
+# switching, the OpenFlow classifier, flow tables and translation).
 
 OFPROTO_UNIT_TESTS = \
 	tests/test-mac-learning \
+	tests/test-mirror \
 	tests/test-normal \
 	tests/test-classifier \
 	tests/test-ofproto \
@@ -13,6 +14,10 @@ TESTS += $(OFPROTO_UNIT_TESTS)
 tests_test_mac_learning_SOURCES = tests/test-mac-learning.c
 tests_test_mac_learning_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_mac_learning_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)
+
+tests_test_mirror_SOURCES = tests/test-mirror.c
+tests_test_mirror_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_mirror_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)
 
 tests_test_normal_SOURCES = tests/test-normal.c
 tests_test_normal_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
