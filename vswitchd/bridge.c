@@ -33,6 +33,7 @@
 #include "ofpbuf.h"
 #include "ofproto/bond.h"
 #include "ofproto/connmgr.h"
+#include "ofproto/mirror.h"
 #include "ofproto/normal.h"
 #include "ofproto/ofproto-xlate.h"
 #include "ofproto/ofproto.h"
@@ -173,6 +174,11 @@ struct bridge {
     char *datapath_id_request;  /* other_config:datapath-id, if valid. */
     char *datapath_id;          /* The datapath ID last written. */
 
+    /* Mirror rows (replaced under the upcall write lock), and the problems
+     * logged for them, to log each once. */
+    struct mirror_set *mirrors;
+    char *mirror_warnings;
+
     /* MAC table changes, queued by the change callback (which runs on any
      * thread, with the NORMAL bridge's mutex held) for revalidation on the
      * main thread. */
@@ -295,6 +301,10 @@ static int bridge_xlate(struct bridge *, const struct flow *key,
 static dp_revalidate_cb revalidate_cb;
 static dp_revalidate_cb refresh_cb;
 static mac_learning_change_cb mac_change_cb;
+static bool bridge_configure_mirrors(struct bridge *);
+static void bridge_write_mirror_stats(struct ovsdb_idl_txn *,
+                                      const struct bridge *,
+                                      const struct ovsrec_bridge *);
 static void bridge_configure_openflow(struct bridge *,
                                       const struct ovsrec_bridge *,
                                       const struct smap *oc);
@@ -524,6 +534,7 @@ register_columns(void)
         OVSREC_BRIDGE_COL_PORTS, OVSREC_BRIDGE_COL_FLOOD_VLANS,
         OVSREC_BRIDGE_COL_OTHER_CONFIG, OVSREC_BRIDGE_COL_DATAPATH_ID,
         OVSREC_BRIDGE_COL_DATAPATH_VERSION, OVSREC_BRIDGE_COL_PROTOCOLS,
+        OVSREC_BRIDGE_COL_MIRRORS,
     };
     static const enum ovsrec_port_column_id port_cols[] = {
         OVSREC_PORT_COL_NAME, OVSREC_PORT_COL_INTERFACES, OVSREC_PORT_COL_TAG,
@@ -572,6 +583,11 @@ register_columns(void)
     ovsrec_qos_add_column(idl, OVSREC_QOS_COL_QUEUES);
     ovsrec_queue_add_table(idl);
     ovsrec_queue_add_column(idl, OVSREC_QUEUE_COL_OTHER_CONFIG);
+    ovsrec_mirror_add_table(idl);
+    for (int c = OVSREC_MIRROR_COL_NAME; c <= OVSREC_MIRROR_COL_STATISTICS;
+         c++) {
+        ovsrec_mirror_add_column(idl, c);
+    }
 }
 
 /* ------------------------------------------------------------------------
@@ -871,6 +887,7 @@ bridge_create(const char *name)
 
     br->name = xstrdup(name);
     br->nb = normal_bridge_create();
+    br->mirrors = mirror_set_create();
     br->ofproto = ofproto_create(name);
     bridge_add_default_flows(br);
     br->connmgr = connmgr_create(br->ofproto, name, &bridge_connmgr_hooks,
@@ -908,6 +925,8 @@ bridge_destroy(struct bridge *br)
     }
     bridge_free_stale_bonds(br);
     free(br->bonds);
+    mirror_set_destroy(br->mirrors);
+    free(br->mirror_warnings);
     ofproto_destroy(br->ofproto);
     free(br->xports);
     pthread_mutex_destroy(&br->changes_mutex);
@@ -1639,9 +1658,9 @@ normal_config_format(const struct normal_bridge_config *cfg, struct ds *ds)
     }
     for (size_t i = 0; i < cfg->n_ports; i++) {
         const struct normal_port_config *pc = &cfg->ports[i];
-        ds_put_format(ds, " %"PRIu32"/%"PRIu32":%d:%u:%d:%p:", pc->ofport,
+        ds_put_format(ds, " %"PRIu32"/%"PRIu32":%d:%u:%d:%p:%d:", pc->ofport,
                       pc->dp_port, pc->vlan_mode, pc->tag, pc->priority_tags,
-                      (void *) pc->bond);
+                      (void *) pc->bond, pc->mirror_output);
         for (size_t j = 0; j < pc->n_trunks; j++) {
             ds_put_format(ds, "%u,", pc->trunks[j]);
         }
@@ -1694,6 +1713,10 @@ bridge_publish(void)
             qsort(br->ports, br->n_ports, sizeof *br->ports,
                   compare_ports_by_ofport);
         }
+        if (bridge_configure_mirrors(br)) {
+            br->revalidate_all = true;
+            revalidate = true;
+        }
         pcs = xmalloc(MAX(br->n_ports, 1) * sizeof *pcs);
         struct xlate_port *xps = xmalloc(MAX(br->n_ports, 1) * sizeof *xps);
         for (size_t j = 0; j < br->n_ports; j++) {
@@ -1714,6 +1737,9 @@ bridge_publish(void)
                 pcs[n_normal].ofport = port->ofport;
                 pcs[n_normal].dp_port = port->dp_port;
                 pcs[n_normal].bond = port->bond;
+                pcs[n_normal].mirror_output
+                    = mirror_set_output_name(br->mirrors,
+                                             port->dp_port) != NULL;
                 n_normal++;
             }
             xps[n_pcs].ofport = port->ofport;
@@ -1856,6 +1882,7 @@ bridge_xlate_bridge(const struct bridge *br)
     struct xlate_bridge xb = {
         .ofproto = br->ofproto,
         .nb = br->nb,
+        .mirrors = br->mirrors,
         .ports = br->xports,
         .n_ports = br->n_xports,
     };
@@ -1982,6 +2009,7 @@ push_stats_cb(void *aux DPS_UNUSED, const struct flow *key,
         for (size_t i = 0; i < out.n_rules; i++) {
             ofproto_rule_credit(out.rules[i], n_packets, n_bytes, used);
         }
+        mirror_set_credit(br->mirrors, out.mirrors, n_packets, n_bytes);
     }
     xlate_out_destroy(&out);
 }
@@ -2455,6 +2483,214 @@ bridge_write_bonds(struct ovsdb_idl_txn *txn, const struct bridge *br)
 }
 
 /* ------------------------------------------------------------------------
+ * Mirrors.
+ * ------------------------------------------------------------------------ */
+
+/* Whether 'port' is in the datapath and NORMAL switching (see
+ * bridge_publish()). */
+static bool
+port_is_published(const struct port *port)
+{
+    return port->keep && port->dp_port != DP_PORT_NONE && port->ofport > 0;
+}
+
+/* A Mirror row's identity for its statistics: half its UUID. */
+static uint64_t
+mirror_row_id(const struct ovsrec_mirror *row)
+{
+    const struct uuid *uuid = ovsrec_mirror_get_uuid(row);
+    return ((uint64_t) uuid->parts[0] << 32) | uuid->parts[1];
+}
+
+/* Appends to '*ports' the datapath ports of 'br''s ports (the interfaces)
+ * of Port row 'row'.  Returns false if 'row' is not a port of 'br'. */
+static bool
+mirror_add_port(const struct bridge *br, const struct ovsrec_port *row,
+                uint32_t **ports, size_t *n_ports)
+{
+    bool found = false;
+
+    for (size_t i = 0; i < br->n_ports; i++) {
+        const struct port *port = br->ports[i];
+
+        if (port->keep && !strcmp(port->name, row->name)) {
+            found = true;
+            if (port_is_published(port)) {
+                *ports = xrealloc(*ports, (*n_ports + 1) * sizeof **ports);
+                (*ports)[(*n_ports)++] = port->dp_port;
+            }
+        }
+    }
+    return found;
+}
+
+/* Logs 'level' message 'msg' (which it frees) for the bridge's mirrors, by
+ * adding it to 'log'; bridge_configure_mirrors() logs the lot when it
+ * differs from what it logged last. */
+static void
+mirror_complain(struct ds *log, char level, char *msg)
+{
+    ds_put_format(log, "%c%s\n", level, msg);
+    free(msg);
+}
+
+/* Reads 'br''s Mirror rows into its mirror set, as Open vSwitch does, with
+ * its log messages for rows it cannot use (each logged once).  Returns true
+ * if the mirrors changed (the bridge's megaflows need revalidation).  Called
+ * with the bridge's ports sorted in flood order. */
+static bool
+bridge_configure_mirrors(struct bridge *br)
+{
+    const struct ovsrec_bridge *row = ovsrec_bridge_get_for_uuid(idl,
+                                                                 &br->uuid);
+    size_t n_rows = row ? row->n_mirrors : 0;
+    struct mirror_config *cfgs = xcalloc(MAX(n_rows, 1), sizeof *cfgs);
+    uint32_t **lists = xcalloc(MAX(n_rows, 1) * 2, sizeof *lists);
+    uint16_t **vlans = xcalloc(MAX(n_rows, 1), sizeof *vlans);
+    uint32_t *ports = xmalloc(MAX(br->n_ports, 1) * sizeof *ports);
+    struct ds log = DS_EMPTY_INITIALIZER;
+    size_t n_ports = 0, n = 0;
+
+    for (size_t i = 0; i < br->n_ports; i++) {
+        if (port_is_published(br->ports[i])) {
+            ports[n_ports++] = br->ports[i]->dp_port;
+        }
+    }
+
+    for (size_t i = 0; i < n_rows; i++) {
+        const struct ovsrec_mirror *m = row->mirrors[i];
+        struct mirror_config *cfg = &cfgs[n];
+        uint32_t *srcs = NULL, *dsts = NULL, *out = NULL;
+        size_t n_out = 0;
+
+        memset(cfg, 0, sizeof *cfg);
+        cfg->id = mirror_row_id(m);
+        cfg->name = m->name;
+        if (m->output_port) {
+            if (!mirror_add_port(br, m->output_port, &out, &n_out)) {
+                mirror_complain(&log, 'E', xasprintf(
+                                    "bridge %s: mirror %s outputs to port "
+                                    "not on bridge", br->name, m->name));
+                continue;
+            }
+            cfg->has_out_port = true;
+            cfg->out_port = n_out ? out[0] : MIRROR_PORT_NONE;
+            cfg->out_port_name = m->output_port->name;
+            free(out);
+            if (m->n_output_vlan) {
+                mirror_complain(&log, 'E', xasprintf(
+                                    "bridge %s: mirror %s specifies both "
+                                    "output port and output vlan; ignoring "
+                                    "output vlan", br->name, m->name));
+            }
+        } else if (m->n_output_vlan) {
+            cfg->out_vlan = *m->output_vlan;
+        } else {
+            mirror_complain(&log, 'E', xasprintf(
+                                "bridge %s: mirror %s does not specify "
+                                "output; ignoring", br->name, m->name));
+            continue;
+        }
+        /* (snaplen is compat="yes": vswitchd/compat.c warns of it.) */
+
+        if (m->select_all) {
+            srcs = xmemdup(ports, MAX(n_ports, 1) * sizeof *ports);
+            dsts = xmemdup(ports, MAX(n_ports, 1) * sizeof *ports);
+            cfg->n_src_ports = cfg->n_dst_ports = n_ports;
+        } else {
+            struct ovsrec_port **sets[2] = { m->select_src_port,
+                                             m->select_dst_port };
+            size_t n_sets[2] = { m->n_select_src_port,
+                                 m->n_select_dst_port };
+            uint32_t **lists_of[2] = { &srcs, &dsts };
+            size_t *n_lists_of[2] = { &cfg->n_src_ports, &cfg->n_dst_ports };
+
+            for (size_t s = 0; s < 2; s++) {
+                for (size_t j = 0; j < n_sets[s]; j++) {
+                    if (!mirror_add_port(br, sets[s][j], lists_of[s],
+                                         n_lists_of[s])) {
+                        mirror_complain(&log, 'W', xasprintf(
+                                            "bridge %s: mirror %s cannot "
+                                            "match on nonexistent port %s",
+                                            br->name, m->name,
+                                            sets[s][j]->name));
+                    }
+                }
+            }
+        }
+        cfg->src_ports = lists[2 * n] = srcs;
+        cfg->dst_ports = lists[2 * n + 1] = dsts;
+
+        vlans[n] = xmalloc(MAX(m->n_select_vlan, 1) * sizeof *vlans[n]);
+        for (size_t j = 0; j < m->n_select_vlan; j++) {
+            vlans[n][j] = m->select_vlan[j];
+        }
+        cfg->vlans = vlans[n];
+        cfg->n_vlans = m->n_select_vlan;
+        n++;
+    }
+
+    if (!strings_equal(ds_cstr(&log), br->mirror_warnings)) {
+        set_string(&br->mirror_warnings, ds_cstr(&log));
+        char *save = NULL;
+        for (char *line = strtok_r(ds_cstr(&log), "\n", &save); line;
+             line = strtok_r(NULL, "\n", &save)) {
+            if (line[0] == 'E') {
+                VLOG_ERR("%s", line + 1);
+            } else {
+                VLOG_WARN("%s", line + 1);
+            }
+        }
+    }
+
+    if (n || !mirror_set_is_empty(br->mirrors)) {
+        /* Counts so far belong to the mirrors as they were. */
+        bridge_push_stats();
+    }
+    pthread_rwlock_wrlock(&upcall_rwlock);
+    bool changed = mirror_set_reconfigure(br->mirrors, cfgs, n, ports,
+                                          n_ports);
+    pthread_rwlock_unlock(&upcall_rwlock);
+
+    for (size_t i = 0; i < n; i++) {
+        free(lists[2 * i]);
+        free(lists[2 * i + 1]);
+        free(vlans[i]);
+    }
+    free(lists);
+    free(vlans);
+    free(cfgs);
+    free(ports);
+    ds_destroy(&log);
+    return changed;
+}
+
+/* Writes the statistics of the Mirror rows of 'br' (Bridge row 'row'):
+ * tx_packets and tx_bytes of each mirror in use, none for a row that was
+ * refused, as Open vSwitch does. */
+static void
+bridge_write_mirror_stats(struct ovsdb_idl_txn *txn, const struct bridge *br,
+                          const struct ovsrec_bridge *row)
+{
+    for (size_t i = 0; i < row->n_mirrors; i++) {
+        const struct ovsrec_mirror *m = row->mirrors[i];
+        static const char *keys[2] = { "tx_packets", "tx_bytes" };
+        uint64_t n_packets, n_bytes;
+
+        if (mirror_set_get_stats(br->mirrors, mirror_row_id(m), &n_packets,
+                                 &n_bytes)) {
+            int64_t values[2] = {
+                n_packets > INT64_MAX ? INT64_MAX : (int64_t) n_packets,
+                n_bytes > INT64_MAX ? INT64_MAX : (int64_t) n_bytes,
+            };
+            ovsrec_mirror_set_statistics(txn, m, keys, values, 2);
+        } else {
+            ovsrec_mirror_set_statistics(txn, m, NULL, NULL, 0);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------
  * Writing status.
  * ------------------------------------------------------------------------ */
 
@@ -2870,6 +3106,7 @@ bridge_of_packet_out(void *br_, const struct ofputil_packet_out *po)
     for (size_t i = 0; i < out.n_rules; i++) {
         ofproto_rule_credit(out.rules[i], 1, po->packet_len, now);
     }
+    mirror_set_credit(br->mirrors, out.mirrors, 1, po->packet_len);
     if (out.actions.n_actions && po->packet_len >= ETH_HEADER_LEN) {
         dp_netdev_execute(dp, packet, &out.actions);
     } else {
@@ -2957,6 +3194,9 @@ bridge_write_status(const struct ovsrec_open_vswitch *ovs)
             if (irow) {
                 port_write_status(txn, irow, port, with_stats);
             }
+        }
+        if (row && with_stats) {
+            bridge_write_mirror_stats(txn, br, row);
         }
     bridge_write_bonds(txn, br);
     }
