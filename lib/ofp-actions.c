@@ -26,7 +26,8 @@ static const char *const ofpact_names[OFPACT_N_TYPES] = {
 static enum ofperr
 decode_ofp10(const uint8_t *a, size_t len, struct ofpbuf *ofpacts);
 static void encode_ofp10(const struct ofpact *a, struct ofpbuf *msg);
-static void format_action(const struct ofpact *a, struct ds *s);
+static void format_action(const struct ofpact *a,
+                          const struct ofputil_port_map *, struct ds *s);
 static char *parse_action(const char *key, char *arg,
                           const struct ofputil_port_map *,
                           struct ofpbuf *ofpacts) DPS_WARN_UNUSED_RESULT;
@@ -187,8 +188,7 @@ ofpacts_parse_instructions(const char *s, struct ofpbuf *ofpacts,
 /* Appends 'ofpacts' in ovs-actions(7) syntax (see the header). */
 void
 ofpacts_format(const struct ofpact ofpacts[], size_t ofpacts_len,
-               const struct ofputil_port_map *port_map DPS_UNUSED,
-               struct ds *s)
+               const struct ofputil_port_map *port_map, struct ds *s)
 {
     const struct ofpact *a;
 
@@ -200,7 +200,7 @@ ofpacts_format(const struct ofpact ofpacts[], size_t ofpacts_len,
         if (a != ofpacts) {
             ds_put_char(s, ',');
         }
-        format_action(a, s);
+        format_action(a, port_map, s);
     }
 }
 
@@ -610,16 +610,22 @@ format_controller(const struct ofpact_controller *c, struct ds *s)
     ds_put_char(s, ')');
 }
 
+/* A port by its reserved name, its name in 'port_map' or its number. */
 static void
-format_port(ofp_port_t port, struct ds *s)
+format_port(ofp_port_t port, const struct ofputil_port_map *port_map,
+            struct ds *s)
 {
     static const char *const names[] = {
         "IN_PORT", "TABLE", "NORMAL", "FLOOD", "ALL", "CONTROLLER",
         "LOCAL", "ANY",
     };
 
+    const char *name = ofputil_port_map_get_name(port_map, port);
+
     if (port >= OFPP_IN_PORT) {
         ds_put_cstr(s, names[port - OFPP_IN_PORT]);
+    } else if (name) {
+        ds_put_cstr(s, name);
     } else {
         ds_put_format(s, "%"PRIu16, port);
     }
@@ -643,7 +649,8 @@ format_ipv4(dps_be32 ip, struct ds *s)
 }
 
 static void
-format_action(const struct ofpact *a, struct ds *s)
+format_action(const struct ofpact *a, const struct ofputil_port_map *port_map,
+              struct ds *s)
 {
     switch ((enum ofpact_type) a->type) {
     case OFPACT_OUTPUT: {
@@ -651,9 +658,10 @@ format_action(const struct ofpact *a, struct ds *s)
         if (o->port == OFPP_CONTROLLER) {
             ds_put_format(s, "CONTROLLER:%"PRIu16, o->max_len);
         } else if (o->port >= OFPP_MAX) {
-            format_port(o->port, s);
+            format_port(o->port, port_map, s);
         } else {
-            ds_put_format(s, "output:%"PRIu16, o->port);
+            ds_put_cstr(s, "output:");
+            format_port(o->port, port_map, s);
         }
         break;
     }
@@ -662,7 +670,7 @@ format_action(const struct ofpact *a, struct ds *s)
         break;
     case OFPACT_ENQUEUE:
         ds_put_cstr(s, "enqueue:");
-        format_port(ofpact_get_ENQUEUE(a)->port, s);
+        format_port(ofpact_get_ENQUEUE(a)->port, port_map, s);
         ds_put_format(s, ":%"PRIu32, ofpact_get_ENQUEUE(a)->queue);
         break;
     case OFPACT_GROUP:
@@ -673,11 +681,11 @@ format_action(const struct ofpact *a, struct ds *s)
         if (r->in_port != OFPP_IN_PORT && r->table_id == OFPTT_ALL
             && !r->with_ct_orig) {
             ds_put_cstr(s, "resubmit:");
-            format_port(r->in_port, s);
+            format_port(r->in_port, port_map, s);
         } else {
             ds_put_cstr(s, "resubmit(");
             if (r->in_port != OFPP_IN_PORT) {
-                format_port(r->in_port, s);
+                format_port(r->in_port, port_map, s);
             }
             ds_put_char(s, ',');
             if (r->table_id != OFPTT_ALL) {
@@ -765,7 +773,7 @@ format_action(const struct ofpact *a, struct ds *s)
         const struct ofpact_nest *on = ofpact_get_WRITE_ACTIONS(a);
         ds_put_cstr(s, "write_actions(");
         ofpacts_format(ofpact_nest_get_actions(on),
-                       ofpact_nest_get_action_len(on), NULL, s);
+                       ofpact_nest_get_action_len(on), port_map, s);
         ds_put_char(s, ')');
         break;
     }

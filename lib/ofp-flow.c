@@ -644,6 +644,7 @@ ofputil_encode_flow_mod_table_id(bool enable)
 /* One flow as dump-flows prints it (without the leading space). */
 void
 ofputil_flow_stats_format(struct ds *s, const struct ofputil_flow_stats *fs,
+                          const struct ofputil_port_map *port_map,
                           bool show_stats)
 {
     if (show_stats || fs->cookie) {
@@ -682,12 +683,13 @@ ofputil_flow_stats_format(struct ds *s, const struct ofputil_flow_stats *fs,
     }
 
     size_t length = s->length;
-    match_format(&fs->match, NULL, s, fs->priority, OFP_DEFAULT_PRIORITY);
+    match_format(&fs->match, port_map, s, fs->priority,
+                 OFP_DEFAULT_PRIORITY);
     if (s->length != length) {
         ds_put_char(s, ' ');
     }
     ds_put_cstr(s, "actions=");
-    ofpacts_format(fs->ofpacts, fs->ofpacts_len, NULL, s);
+    ofpacts_format(fs->ofpacts, fs->ofpacts_len, port_map, s);
 }
 
 void
@@ -833,7 +835,7 @@ ofp_print_flow_stats_reply(struct ds *s, const struct ofp_header *oh)
             break;
         }
         ds_put_cstr(s, "\n ");
-        ofputil_flow_stats_format(s, &fs, true);
+        ofputil_flow_stats_format(s, &fs, NULL, true);
     }
     ds_put_char(s, '\n');
     ofpbuf_uninit(&ofpacts);

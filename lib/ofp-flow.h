@@ -171,8 +171,11 @@ enum { NXFF_OPENFLOW10 = 0, NXFF_NXM = 2 };
 struct ofpbuf *ofputil_encode_set_flow_format(int nxff);
 struct ofpbuf *ofputil_encode_flow_mod_table_id(bool enable);
 
-/* Text, as ovs-ofctl prints it. */
+/* Text, as ovs-ofctl prints it; ports by their names in 'port_map' (may
+ * be NULL), as with --names. */
+struct ofputil_port_map;
 void ofputil_flow_stats_format(struct ds *, const struct ofputil_flow_stats *,
+                               const struct ofputil_port_map *port_map,
                                bool show_stats);
 void ofputil_format_flow_flags(struct ds *, uint16_t flags);
 void ofputil_format_duration(struct ds *, uint32_t sec, uint32_t nsec);

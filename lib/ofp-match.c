@@ -488,7 +488,6 @@ match_format(const struct match *match, const struct ofputil_port_map *map,
     bool skip_proto = false;
     uint16_t dl_type = ntohs(f->dl_type);
 
-    (void) map;
     if (priority != default_priority) {
         ds_put_format(s, "priority=%d,", priority);
     }
@@ -557,8 +556,14 @@ match_format(const struct match *match, const struct ofputil_port_map *map,
         ds_put_char(s, ',');
     }
     if (match->mask.in_port) {
+        const char *name = ofputil_port_map_get_name(map,
+                                                     match->flow.in_port);
         ds_put_cstr(s, "in_port=");
-        ofputil_format_port(match->flow.in_port, s);
+        if (name) {
+            ds_put_cstr(s, name);
+        } else {
+            ofputil_format_port(match->flow.in_port, s);
+        }
         ds_put_char(s, ',');
     }
 

@@ -302,6 +302,19 @@ ofputil_port_map_destroy(struct ofputil_port_map *map)
     map->n = 0;
 }
 
+/* Returns the name 'map' gives 'port' (see the header). */
+const char *
+ofputil_port_map_get_name(const struct ofputil_port_map *map,
+                          ofp_port_t port)
+{
+    for (size_t i = 0; map && port < OFPP_MAX && i < map->n; i++) {
+        if (map->entries[i].port == port) {
+            return map->entries[i].name;
+        }
+    }
+    return NULL;
+}
+
 /* Parses a port number, a reserved name or a name in 'map'. */
 bool
 ofputil_port_parse(const char *s, const struct ofputil_port_map *map,

@@ -106,6 +106,10 @@ struct ofputil_port_map {
 void ofputil_port_map_add(struct ofputil_port_map *, ofp_port_t,
                           const char *name);
 void ofputil_port_map_destroy(struct ofputil_port_map *);
+/* The name 'map' (may be NULL) gives physical port 'port', or NULL if it
+ * gives none (reserved ports keep their reserved names). */
+const char *ofputil_port_map_get_name(const struct ofputil_port_map *map,
+                                      ofp_port_t port);
 /* Parses 's' as ofputil_port_from_string() does, then as a name in 'map'
  * (which may be NULL). */
 bool ofputil_port_parse(const char *s, const struct ofputil_port_map *map,

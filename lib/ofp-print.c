@@ -734,13 +734,11 @@ static void
 put_port(struct ds *s, ofp_port_t port,
          const struct ofputil_port_map *port_map)
 {
-    for (size_t i = 0; port < OFPP_MAX && port_map && i < port_map->n; i++) {
-        if (port_map->entries[i].port == port) {
-            ds_put_cstr(s, port_map->entries[i].name);
-            return;
-        }
-    }
-    if (port == OFPP_UNSET) {
+    const char *name = ofputil_port_map_get_name(port_map, port);
+
+    if (name) {
+        ds_put_cstr(s, name);
+    } else if (port == OFPP_UNSET) {
         ds_put_cstr(s, "UNSET");
     } else {
         ofputil_format_port(port, s);

@@ -394,7 +394,7 @@ test_flow_stats(void **state DPS_UNUSED)
     int n = 0;
     while (!ofputil_decode_flow_stats_reply(&fs, &b, &ofpacts)) {
         struct ds ds = DS_EMPTY_INITIALIZER;
-        ofputil_flow_stats_format(&ds, &fs, false);
+        ofputil_flow_stats_format(&ds, &fs, NULL, false);
         assert_string_equal(ds_cstr(&ds), "table=5, priority=7,udp6,"
                             "ipv6_dst=::1,tp_src=53 actions=resubmit(,7)");
         ds_destroy(&ds);

@@ -1229,7 +1229,8 @@ ofctl_del_flows(int argc, char *argv[])
               strict ? OFPFC_DELETE_STRICT : OFPFC_DELETE, NULL);
 }
 
-static void dump_sorted_flows(struct vconn *, struct ofpbuf *request);
+static void dump_sorted_flows(struct vconn *, struct ofpbuf *request,
+                              const char *name);
 
 /* dump-flows and dump-aggregate: the request for 'argv[2]' (all flows if
  * absent), in NXM unless -F says otherwise or the match needs less, as
@@ -1258,7 +1259,7 @@ dump_flow_stats(int argc, char *argv[], bool aggregate)
     struct ofpbuf *request = ofputil_encode_flow_stats_request(&fsr,
                                                                protocol);
     if (!aggregate && (n_sort_criteria || use_names() || !show_stats)) {
-        dump_sorted_flows(vconn, request);
+        dump_sorted_flows(vconn, request, argv[1]);
     } else {
         dump_transaction(vconn, request, NULL);
     }
@@ -1395,12 +1396,17 @@ fetch_flows(struct vconn *vconn, struct ofpbuf *request,
  * prints them one a line, without the reply's header or the flows' ages,
  * as Open vSwitch's ovs-ofctl does. */
 static void
-dump_sorted_flows(struct vconn *vconn, struct ofpbuf *request)
+dump_sorted_flows(struct vconn *vconn, struct ofpbuf *request,
+                  const char *name)
 {
+    struct ofputil_port_map map = OFPUTIL_PORT_MAP_INITIALIZER;
     struct sorted_flow *flows;
     size_t n;
 
     fetch_flows(vconn, request, &flows, &n);
+    if (use_names()) {
+        fetch_port_names(name, &map);
+    }
     if (n && n_sort_criteria) {
         qsort(flows, n, sizeof *flows, compare_sorted_flows);
     }
@@ -1410,12 +1416,13 @@ dump_sorted_flows(struct vconn *vconn, struct ofpbuf *request)
         /* Open vSwitch's ovs-ofctl shows no ages here. */
         flows[i].fs.idle_age = flows[i].fs.hard_age = -1;
         ds_put_char(&s, ' ');
-        ofputil_flow_stats_format(&s, &flows[i].fs, show_stats);
+        ofputil_flow_stats_format(&s, &flows[i].fs, &map, show_stats);
         puts(ds_cstr(&s));
         ds_destroy(&s);
         ofpbuf_uninit(&flows[i].ofpacts);
     }
     free(flows);
+    ofputil_port_map_destroy(&map);
 }
 
 static void
@@ -1601,15 +1608,25 @@ same_flow(const struct flow_entry *a, const struct flow_entry *b)
 }
 
 /* True if 'a' and 'b' say the same of their flow: actions, cookie,
- * timeouts and importance. */
+ * timeouts and importance.  The actions are compared as text: the same
+ * action parsed and decoded from the wire may keep different notes of
+ * where it came from. */
 static bool
 same_version(const struct flow_entry *a, const struct flow_entry *b)
 {
-    return (a->cookie == b->cookie && a->idle_timeout == b->idle_timeout
-            && a->hard_timeout == b->hard_timeout
-            && a->importance == b->importance
-            && ofpacts_equal(a->ofpacts.data, a->ofpacts.size,
-                             b->ofpacts.data, b->ofpacts.size));
+    if (a->cookie != b->cookie || a->idle_timeout != b->idle_timeout
+        || a->hard_timeout != b->hard_timeout
+        || a->importance != b->importance) {
+        return false;
+    }
+
+    struct ds a_s = DS_EMPTY_INITIALIZER, b_s = DS_EMPTY_INITIALIZER;
+    ofpacts_format(a->ofpacts.data, a->ofpacts.size, NULL, &a_s);
+    ofpacts_format(b->ofpacts.data, b->ofpacts.size, NULL, &b_s);
+    bool same = !strcmp(ds_cstr(&a_s), ds_cstr(&b_s));
+    ds_destroy(&a_s);
+    ds_destroy(&b_s);
+    return same;
 }
 
 /* Sorts 'fes' and calls 'cb' once per flow with what each source says of
@@ -1658,14 +1675,20 @@ flow_entries_destroy(struct flow_entries *fes)
     free(fes->entries);
 }
 
-/* Appends what 'fe' says of its flow, as diff-flows prints it. */
+/* Appends what 'fe' says of its flow, as diff-flows prints it, ports by
+ * their names in 'map'. */
 static void
-format_flow_entry(struct ds *s, const struct flow_entry *fe)
+format_flow_entry(struct ds *s, const struct flow_entry *fe,
+                  const struct ofputil_port_map *map)
 {
     if (fe->table_id) {
         ds_put_format(s, "table=%"PRIu8" ", fe->table_id);
     }
-    ds_put_cstr(s, fe->match_s);
+    if (map->n) {
+        match_format(&fe->match, map, s, fe->priority, OFP_DEFAULT_PRIORITY);
+    } else {
+        ds_put_cstr(s, fe->match_s);
+    }
     if (fe->cookie) {
         ds_put_format(s, " cookie=0x%"PRIx64, fe->cookie);
     }
@@ -1679,13 +1702,20 @@ format_flow_entry(struct ds *s, const struct flow_entry *fe)
         ds_put_format(s, " importance=%"PRIu16, fe->importance);
     }
     ds_put_cstr(s, " actions=");
-    ofpacts_format(fe->ofpacts.data, fe->ofpacts.size, NULL, s);
+    ofpacts_format(fe->ofpacts.data, fe->ofpacts.size, map, s);
 }
 
+/* What diff-flows has found: whether the sources differ, and the names
+ * of the ports (with names shown). */
+struct flow_differences {
+    bool found;
+    struct ofputil_port_map map;
+};
+
 static void
-print_flow_difference(struct flow_entry *versions[2], void *differences_)
+print_flow_difference(struct flow_entry *versions[2], void *fd_)
 {
-    bool *differences = differences_;
+    struct flow_differences *fd = fd_;
 
     if (versions[0] && versions[1] && same_version(versions[0], versions[1])) {
         return;
@@ -1695,28 +1725,38 @@ print_flow_difference(struct flow_entry *versions[2], void *differences_)
             struct ds s = DS_EMPTY_INITIALIZER;
 
             ds_put_char(&s, i ? '+' : '-');
-            format_flow_entry(&s, versions[i]);
+            format_flow_entry(&s, versions[i], &fd->map);
             puts(ds_cstr(&s));
             ds_destroy(&s);
         }
     }
-    *differences = true;
+    fd->found = true;
 }
 
 /* diff-flows SOURCE1 SOURCE2: "-" for what only SOURCE1 has, "+" for what
  * only SOURCE2 has, both for a flow they say differently of; exits with
- * status 2 if there is a difference. */
+ * status 2 if there is a difference.  With names shown, ports are named
+ * as the first source that is a switch names them. */
 static void
 ofctl_diff_flows(int argc DPS_UNUSED, char *argv[])
 {
+    struct flow_differences fd = { false, OFPUTIL_PORT_MAP_INITIALIZER };
     struct flow_entries fes = { NULL, 0 };
-    bool differences = false;
 
     read_flows_from_source(argv[1], 0, &fes);
     read_flows_from_source(argv[2], 1, &fes);
-    flow_entries_for_each(&fes, print_flow_difference, &differences);
+    if (use_names()) {
+        for (int i = 1; i <= 2; i++) {
+            if (!source_is_file(argv[i])) {
+                fetch_port_names(argv[i], &fd.map);
+                break;
+            }
+        }
+    }
+    flow_entries_for_each(&fes, print_flow_difference, &fd);
     flow_entries_destroy(&fes);
-    if (differences) {
+    ofputil_port_map_destroy(&fd.map);
+    if (fd.found) {
         exit(2);
     }
 }

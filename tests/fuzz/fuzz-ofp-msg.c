@@ -196,7 +196,7 @@ check_flow_stats_reply(const struct ofp_header *oh)
     ofpbuf_init(&ofpacts, 0);
     while (!ofputil_decode_flow_stats_reply(&fs, &b, &ofpacts)) {
         struct ds s = DS_EMPTY_INITIALIZER;
-        ofputil_flow_stats_format(&s, &fs, true);
+        ofputil_flow_stats_format(&s, &fs, NULL, true);
         ds_destroy(&s);
     }
     ofpbuf_uninit(&ofpacts);
