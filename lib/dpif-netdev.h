@@ -72,6 +72,8 @@ typedef bool dp_revalidate_cb(void *aux, const struct flow *key,
  * creates its internal port 0 (type "internal"). */
 int dp_netdev_create(struct dp_netdev **) DPS_WARN_UNUSED_RESULT;
 void dp_netdev_destroy(struct dp_netdev *);
+/* A NULL 'cb' turns upcalls off: packets that miss every cache are dropped
+ * and counted (lookups "lost", coverage datapath_drop_lock_error). */
 void dp_netdev_set_upcall_cb(struct dp_netdev *, dp_upcall_cb *, void *aux);
 
 /* Datapath-wide configuration from Open_vSwitch:other_config:

@@ -266,6 +266,9 @@ static long long int next_stats;
 static long long int next_status_poll;
 static char *stats_interval_warning;
 
+/* other_config:flow-restore-wait holds (see flow_restore_wait_update()). */
+static bool flow_restore_waiting = true;
+
 static void bridge_reconfigure(const struct ovsrec_open_vswitch *ovs);
 static void bridge_write_status(const struct ovsrec_open_vswitch *ovs);
 static void bridge_poll_status(void);
@@ -319,6 +322,7 @@ static void bridge_wait_bonds(struct bridge *);
 static void bridge_write_bonds(struct ovsdb_idl_txn *,
                                const struct bridge *);
 static const struct connmgr_hooks bridge_connmgr_hooks;
+static void flow_restore_wait_update(const struct ovsrec_open_vswitch *);
 static void compat_report(const char *message);
 
 /* ------------------------------------------------------------------------
@@ -1535,6 +1539,7 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
 
     COVERAGE_INC(bridge_reconfigure);
 
+    flow_restore_wait_update(ovs);
     smap_clone(&oc, &ovs->other_config);
     if (!dp) {
         /* DPDK comes first, once, before any port is opened. */
@@ -1550,7 +1555,8 @@ bridge_reconfigure(const struct ovsrec_open_vswitch *ovs)
             VLOG_FATAL("could not create the datapath (%s)",
                        util_strerror(error));
         }
-        dp_netdev_set_upcall_cb(dp, upcall_cb, NULL);
+        dp_netdev_set_upcall_cb(dp, flow_restore_waiting ? NULL : upcall_cb,
+                                NULL);
         dp_netdev_register_commands(dp);
         smap_clear(&dp_other_config);
         dp_netdev_set_config(dp, &oc, NULL);
@@ -3583,6 +3589,47 @@ memory_report_cb(struct memory_report *report, void *aux DPS_UNUSED)
     }
     memory_report_add(report, "bridges", n_bridges);
     memory_report_add(report, "ports", n_ports);
+}
+
+/* ------------------------------------------------------------------------
+ * other_config:flow-restore-wait.
+ *
+ * A restart ("ovs-ctl restart") sets it to true before ovs-vswitchd starts,
+ * restores the saved OpenFlow flows through the management sockets, then
+ * removes it.  Until then the datapath has no upcall callback: a packet
+ * that no datapath flow matches is dropped and counted (as Open vSwitch 3.1
+ * counts it: lookups "lost" in dpctl/show, coverage
+ * datapath_drop_lock_error), so that nothing is forwarded by a half-restored
+ * flow table.  The datapath is not flushed, and OpenFlow requests are
+ * served as usual.  As in Open vSwitch, the key counts only from start-up:
+ * once it has been read as false (or absent), it is not looked at again.
+ * ------------------------------------------------------------------------ */
+
+/* Reads other_config:flow-restore-wait from 'ovs' while it may still hold,
+ * and gives the datapath its upcall callback when it stops holding. */
+static void
+flow_restore_wait_update(const struct ovsrec_open_vswitch *ovs)
+{
+    static bool announced;
+
+    if (!flow_restore_waiting) {
+        return;
+    }
+    if (smap_get_bool(&ovs->other_config, "flow-restore-wait", false)) {
+        if (!announced) {
+            announced = true;
+            VLOG_INFO("other_config:flow-restore-wait is true: packets that "
+                      "need the slow path are dropped until it is not");
+        }
+        return;
+    }
+    flow_restore_waiting = false;
+    if (dp) {
+        dp_netdev_set_upcall_cb(dp, upcall_cb, NULL);
+    }
+    if (announced) {
+        VLOG_INFO("flow restore complete: handling packets");
+    }
 }
 
 /* ------------------------------------------------------------------------
