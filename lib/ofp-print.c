@@ -170,13 +170,23 @@ put_header_line(struct ds *s, const struct ofp_header *oh, enum ofpraw raw)
     put_version(s, oh->version);
     ds_put_format(s, " (xid=0x%"PRIx32"):", ntohl(oh->xid));
     if (ofpmsg_is_stat(oh)) {
+        /* As Open vSwitch prints them: a reply's "more" and any other bits
+         * of a reply or an OpenFlow 1.0 request as unknown; nothing of an
+         * OpenFlow 1.3+ request's. */
         uint16_t flags = ofpmp_flags(oh);
-        if (flags & OFPSF_REPLY_MORE) {
-            ds_put_cstr(s, " flags=[more]");
+        bool reply = oh->type == (oh->version == OFP10_VERSION ? 17 : 19);
+        if (!reply && oh->version != OFP10_VERSION) {
+            flags = 0;
+        }
+        if (flags) {
+            ds_put_cstr(s, " flags=");
+        }
+        if (reply && flags & OFPSF_REPLY_MORE) {
+            ds_put_cstr(s, "[more]");
             flags &= ~OFPSF_REPLY_MORE;
         }
         if (flags) {
-            ds_put_format(s, " ***unknown flags 0x%04"PRIx16"***", flags);
+            ds_put_format(s, "[***unknown flags 0x%04"PRIx16"***]", flags);
         }
     }
 }
