@@ -995,9 +995,11 @@ fetch_port_names(const char *name, struct ofputil_port_map *map)
             util_fatal(0, "%s: receive failed", vconn_get_name(vconn));
         }
         more = ofpmsg_is_stat(reply->data) && ofpmp_more(reply->data);
-        if (ofpraw_decode(&raw, reply->data)
-            || (raw != OFPRAW_OFPT10_FEATURES_REPLY
-                && ofptype_from_ofpraw(raw) != OFPTYPE_PORT_DESC_STATS_REPLY)) {
+        bool ports = (!ofpraw_decode(&raw, reply->data)
+                      && (raw == OFPRAW_OFPT10_FEATURES_REPLY
+                          || (ofptype_from_ofpraw(raw)
+                              == OFPTYPE_PORT_DESC_STATS_REPLY)));
+        if (!ports) {
             print_msg(reply);
             exit(EXIT_FAILURE);
         }
@@ -1954,7 +1956,18 @@ usage(void)
            "                          (default: OpenFlow10)\n"
            "\nFlow options:\n"
            "  --strict                    use strict match for flow commands\n"
+           "  --read-only                 "
+           "do not execute read/write commands\n"
+           "  --readd                     "
+           "replace flows that haven't changed\n"
            "  -F, --flow-format=FORMAT    force particular flow format\n"
+           "  --sort[=field]              sort in ascending order\n"
+           "  --rsort[=field]             sort in descending order\n"
+           "  --names                     "
+           "show port names instead of numbers\n"
+           "  --no-names                  "
+           "show port numbers, but not names\n"
+           "  --stats, --no-stats         show (or not) flow statistics\n"
            "\nOther options:\n"
            "  -t, --timeout=SECS      give up after SECS seconds\n"
            "  -h, --help              display this help message\n",
