@@ -380,25 +380,34 @@ normal_port_vlan(struct normal_bridge *nb, uint32_t dp_port, dps_be16 tci,
 }
 
 /* Stores in '*out_tci' the outer tag (with VLAN_CFI; 0 for none) with which
- * port 'dp_port' of 'nb' sends a packet of 'vlan' whose outer tag is now
- * 'tci' (the source of the priority), as NORMAL's output does.  Returns
- * false if the bridge has no such port. */
+ * port 'dp_port' of 'nb' sends a packet of 'vlan' with key 'flow' whose
+ * outer tag is now 'tci' (the source of the priority), as NORMAL's output
+ * does, and in '*out_port' the datapath port it goes out of ('dp_port', or
+ * the member its bond picks; what the pick read goes into 'mask').
+ * Returns false if the bridge has no such port or its bond no member to
+ * send on. */
 bool
 normal_port_encode(struct normal_bridge *nb, uint32_t dp_port, uint16_t vlan,
-                   dps_be16 tci, dps_be16 *out_tci)
+                   const struct flow *flow, dps_be16 tci, struct flow *mask,
+                   dps_be16 *out_tci, uint32_t *out_port)
 {
-    struct flow flow;
+    struct flow now = *flow;
     bool pcp_read;
 
-    memset(&flow, 0, sizeof flow);
-    flow.vlan_tci[0] = tci;
+    now.vlan_tci[0] = tci;
     pthread_mutex_lock(&nb->mutex);
     const struct normal_port *p = normal_find_by_dp_port(nb, dp_port);
+    bool ok = p != NULL;
     if (p) {
-        *out_tci = normal_port_tci(p, vlan, &flow, &pcp_read);
+        *out_tci = normal_port_tci(p, vlan, &now, &pcp_read);
+        *out_port = p->dp_port;
+        if (p->bond) {
+            *out_port = bond_choose_output(p->bond, &now, vlan, mask);
+            ok = *out_port != BOND_NO_MEMBER;
+        }
     }
     pthread_mutex_unlock(&nb->mutex);
-    return p != NULL;
+    return ok;
 }
 
 /* Returns true if port 'dp_port' of 'nb' carries packets of 'vlan'. */

@@ -192,7 +192,9 @@ const char *normal_reason_to_string(enum normal_reason);
 bool normal_port_vlan(struct normal_bridge *, uint32_t dp_port,
                       dps_be16 tci, uint16_t *vlan);
 bool normal_port_encode(struct normal_bridge *, uint32_t dp_port,
-                        uint16_t vlan, dps_be16 tci, dps_be16 *out_tci);
+                        uint16_t vlan, const struct flow *, dps_be16 tci,
+                        struct flow *mask, dps_be16 *out_tci,
+                        uint32_t *out_port);
 bool normal_port_carries_vlan(struct normal_bridge *, uint32_t dp_port,
                               uint16_t vlan);
 bool normal_is_reserved(const struct eth_addr *);

@@ -681,12 +681,13 @@ static void
 xlate_mirror_output(void *ctx_, uint32_t dp_port, uint16_t vlan)
 {
     struct xlate_ctx *ctx = ctx_;
+    uint32_t out_port;
     dps_be16 tci;
 
-    if (normal_port_encode(ctx->xb->nb, dp_port, vlan, ctx->mirror_tci,
-                           &tci)) {
+    if (normal_port_encode(ctx->xb->nb, dp_port, vlan, &ctx->flow.dp,
+                           ctx->mirror_tci, &ctx->wc.dp, &tci, &out_port)) {
         set_dp_tag(ctx, tci ? htons(ETH_TYPE_VLAN) : 0, tci);
-        xlate_output(ctx, dp_port);
+        xlate_output(ctx, out_port);
     }
 }
 

@@ -2554,12 +2554,24 @@ bridge_configure_mirrors(struct bridge *br)
     uint32_t **lists = xcalloc(MAX(n_rows, 1) * 2, sizeof *lists);
     uint16_t **vlans = xcalloc(MAX(n_rows, 1), sizeof *vlans);
     uint32_t *ports = xmalloc(MAX(br->n_ports, 1) * sizeof *ports);
+    uint32_t *all = xmalloc(MAX(br->n_ports, 1) * sizeof *all);
     struct ds log = DS_EMPTY_INITIALIZER;
-    size_t n_ports = 0, n = 0;
+    size_t n_ports = 0, n_all = 0, n = 0;
 
+    /* The ports in flood order, a bond once (as NORMAL has them). */
     for (size_t i = 0; i < br->n_ports; i++) {
-        if (port_is_published(br->ports[i])) {
-            ports[n_ports++] = br->ports[i]->dp_port;
+        const struct port *port = br->ports[i];
+        bool seen = false;
+
+        for (size_t j = 0; port->bond && j < i; j++) {
+            seen |= (br->ports[j]->bond == port->bond
+                     && port_is_published(br->ports[j]));
+        }
+        if (port_is_published(port)) {
+            all[n_all++] = port->dp_port;
+            if (!seen) {
+                ports[n_ports++] = port->dp_port;
+            }
         }
     }
 
@@ -2600,9 +2612,9 @@ bridge_configure_mirrors(struct bridge *br)
         /* (snaplen is compat="yes": vswitchd/compat.c warns of it.) */
 
         if (m->select_all) {
-            srcs = xmemdup(ports, MAX(n_ports, 1) * sizeof *ports);
-            dsts = xmemdup(ports, MAX(n_ports, 1) * sizeof *ports);
-            cfg->n_src_ports = cfg->n_dst_ports = n_ports;
+            srcs = xmemdup(all, MAX(n_all, 1) * sizeof *all);
+            dsts = xmemdup(all, MAX(n_all, 1) * sizeof *all);
+            cfg->n_src_ports = cfg->n_dst_ports = n_all;
         } else {
             struct ovsrec_port **sets[2] = { m->select_src_port,
                                              m->select_dst_port };
@@ -2667,6 +2679,7 @@ bridge_configure_mirrors(struct bridge *br)
     free(vlans);
     free(cfgs);
     free(ports);
+    free(all);
     ds_destroy(&log);
     return changed;
 }
