@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -53,6 +54,7 @@ struct db {
                                  * for a relay. */
     struct ovsdb *ovsdb;
     struct relay *relay;        /* Relay mode (see relay.c), or NULL. */
+    uint64_t cluster_index;     /* Clustered: the "index" in "_Server". */
 
     /* Automatic compaction (see run_compaction()). */
     long long int last_compact; /* When the file was last rewritten. */
@@ -228,6 +230,7 @@ static void reply_sorted(struct unixctl_conn *, const char **names,
                          size_t n);
 static void update_db_config(void);
 static void update_remote_status(void);
+static void update_cluster_indexes(void);
 static void run_sessions(void);
 static void run_triggers(bool force);
 static void wait_all(void);
@@ -240,7 +243,8 @@ static void memory_report_cb(struct memory_report *, void *aux);
 static void run_compaction(void);
 static void schedule_compaction(struct db *);
 static unixctl_cb_func exit_cb, compact_cb, list_dbs_cb, list_remotes_cb,
-    add_remote_cb, remove_remote_cb, add_db_cb, remove_db_cb;
+    add_remote_cb, remove_remote_cb, add_db_cb, remove_db_cb,
+    cluster_status_cb;
 static void register_replication_commands(void);
 static void become_backup(void);
 static void restart_replication(void);
@@ -323,6 +327,8 @@ main(int argc, char *argv[])
                              NULL);
     unixctl_command_register("ovsdb-server/remove-db", "DB", 1, 1,
                              remove_db_cb, NULL);
+    unixctl_command_register("cluster/status", "DB", 1, 1,
+                             cluster_status_cb, NULL);
     register_replication_commands();
     if (sync_from && !start_active) {
         become_backup();
@@ -366,6 +372,7 @@ main(int argc, char *argv[])
         run_remotes();
         run_sessions();
         run_triggers(false);
+        update_cluster_indexes();
         run_compaction();
         if (time_msec() >= status_timer) {
             status_timer = time_msec() + STATUS_INTERVAL;
@@ -786,8 +793,8 @@ open_relay_db(const char *spec)
 static char *
 open_db(const char *file_name)
 {
-    struct ovsdb_schema *schema;
     struct ovsdb_error *error;
+    char *name;
     struct ovsdb *ovsdb;
     struct db *db;
 
@@ -798,17 +805,18 @@ open_db(const char *file_name)
     /* Check the name first, without taking the file's lock: fcntl() locks
      * belong to the process, so opening and closing a second descriptor
      * for a file we already serve would release our lock on it. */
-    error = ovsdb_file_read_schema(file_name, &schema);
+    error = ovsdb_file_read_db_name(file_name, &name);
     if (!error) {
-        if (find_db(schema->name)) {
+        if (find_db(name)) {
             char *s = xasprintf("%s: duplicate database name %s", file_name,
-                                schema->name);
+                                name);
 
-            ovsdb_schema_destroy(schema);
+            free(name);
             return s;
         }
-        ovsdb_schema_destroy(schema);
-        error = ovsdb_file_open(file_name, OVSDB_FILE_TRUNCATE_TAIL, &ovsdb);
+        free(name);
+        error = ovsdb_file_open(file_name, (OVSDB_FILE_TRUNCATE_TAIL
+                                            | OVSDB_FILE_CLUSTERED), &ovsdb);
     }
     if (error) {
         char *s = ovsdb_error_to_string(error);
@@ -848,9 +856,23 @@ server_db_add_row(const struct db *db)
     json_t *schema_json = ovsdb_schema_to_json(s);
     char *schema_text = ovsdb_json_to_string(schema_json, OVSDB_JSON_SORT);
 
+    struct ovsdb_file_cluster_status cs;
+
     json_object_set_new(row, "name", json_string(s->name));
-    json_object_set_new(row, "model",
-                        json_string(db->relay ? "relay" : "standalone"));
+    if (ovsdb_file_get_cluster_status(db->ovsdb->file, &cs)) {
+        char cid[UUID_LEN + 1], sid[UUID_LEN + 1];
+
+        /* The only server of its cluster: always connected, the leader. */
+        uuid_to_string(&cs.cid, cid);
+        uuid_to_string(&cs.sid, sid);
+        json_object_set_new(row, "model", json_string("clustered"));
+        json_object_set_new(row, "cid", json_pack("[s,s]", "uuid", cid));
+        json_object_set_new(row, "sid", json_pack("[s,s]", "uuid", sid));
+        json_object_set_new(row, "index", json_integer(cs.commit_index));
+    } else {
+        json_object_set_new(row, "model",
+                            json_string(db->relay ? "relay" : "standalone"));
+    }
     json_object_set_new(row, "connected", json_boolean(!db->relay));
     json_object_set_new(row, "leader", json_boolean(!db->relay));
     if (!db->relay) {
@@ -1541,6 +1563,33 @@ update_remote_row(json_t *ops, const struct ovsdb_table *table,
  * remotes name into the rows that name them (Open vSwitch's Manager
  * "is_connected" and "status"), in one transaction per database and only
  * where something changed. */
+/* Keeps the "index" of each clustered database's "_Server" row at its
+ * commit index, as Open vSwitch does. */
+static void
+update_cluster_indexes(void)
+{
+    size_t i;
+
+    for (i = 0; i < n_dbs; i++) {
+        struct ovsdb_file_cluster_status cs;
+        struct db *db = dbs[i];
+
+        if (ovsdb_file_get_cluster_status(db->ovsdb->file, &cs)
+            && cs.commit_index != db->cluster_index && server_db) {
+            json_t *ops = json_array();
+
+            db->cluster_index = cs.commit_index;
+            json_array_append_new(ops, json_pack(
+                                      "{s:s, s:s, s:[[s,s,s]], s:{s:I}}",
+                                      "op", "update", "table", "Database",
+                                      "where", "name", "==",
+                                      db->ovsdb->schema->name, "row",
+                                      "index", (json_int_t) cs.commit_index));
+            server_db_transact(ops);
+        }
+    }
+}
+
 static void
 update_remote_status(void)
 {
@@ -2663,6 +2712,77 @@ compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
         unixctl_command_reply(conn, NULL);
     }
     ds_destroy(&errors);
+}
+
+/* A server's nickname in "cluster/status", as Open vSwitch makes it: the
+ * file name of a "unix:" address up to its extension, otherwise the first
+ * 4 hex digits of its ID. */
+static char *
+cluster_nickname(const char *address, const char *sid)
+{
+    if (!strncmp(address, "unix:", 5)) {
+        const char *base = strrchr(address, '/');
+        const char *dot;
+
+        base = base ? base + 1 : address + 5;
+        dot = strrchr(base, '.');
+        return xmemdup0(base, dot ? (size_t) (dot - base) : strlen(base));
+    }
+    return xmemdup0(sid, 4);
+}
+
+/* cluster/status DB: the state of the only server of DB's cluster, in Open
+ * vSwitch 3.1's layout. */
+static void
+cluster_status_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                  const char *argv[], void *aux DPS_UNUSED)
+{
+    struct ovsdb_file_cluster_status cs;
+    struct db *db = find_db(argv[1]);
+    char cid[UUID_LEN + 1], sid[UUID_LEN + 1];
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    long long int ago;
+    char *nickname;
+
+    if (!db) {
+        unixctl_command_reply_error(conn, "unknown database");
+        return;
+    } else if (!ovsdb_file_get_cluster_status(db->ovsdb->file, &cs)) {
+        unixctl_command_reply_error(conn, "database is not clustered");
+        return;
+    }
+    uuid_to_string(&cs.cid, cid);
+    uuid_to_string(&cs.sid, sid);
+    nickname = cluster_nickname(cs.local_address, sid);
+    ago = time_msec() - cs.elected;
+    ds_put_format(&ds, "%s\n", nickname);
+    ds_put_format(&ds, "Name: %s\n", cs.name);
+    ds_put_format(&ds, "Cluster ID: %.4s (%s)\n", cid, cid);
+    ds_put_format(&ds, "Server ID: %.4s (%s)\n", sid, sid);
+    ds_put_format(&ds, "Address: %s\n", cs.local_address);
+    ds_put_cstr(&ds, "Status: cluster member\n");
+    ds_put_cstr(&ds, "Role: leader\n");
+    ds_put_format(&ds, "Term: %"PRIu64"\n", cs.term);
+    ds_put_cstr(&ds, "Leader: self\n");
+    ds_put_cstr(&ds, "Vote: self\n\n");
+    ds_put_format(&ds, "Last Election started %lld ms ago, reason: "
+                  "timeout\n", ago);
+    ds_put_format(&ds, "Last Election won: %lld ms ago\n", ago);
+    ds_put_format(&ds, "Election timer: %"PRIu64"\n", cs.election_timer);
+    ds_put_format(&ds, "Log: [%"PRIu64", %"PRIu64"]\n", cs.log_start,
+                  cs.log_end);
+    ds_put_format(&ds, "Entries not yet committed: %"PRIu64"\n",
+                  cs.log_end - 1 - cs.commit_index);
+    ds_put_cstr(&ds, "Entries not yet applied: 0\n");
+    ds_put_cstr(&ds, "Connections:\n");
+    ds_put_cstr(&ds, "Disconnections: 0\n");
+    ds_put_cstr(&ds, "Servers:\n");
+    ds_put_format(&ds, "    %s (%.4s at %s) (self) next_index=%"PRIu64" "
+                  "match_index=%"PRIu64"\n", nickname, sid,
+                  cs.local_address, cs.next_index, cs.log_end - 1);
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+    free(nickname);
 }
 
 static void
