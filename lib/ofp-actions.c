@@ -625,7 +625,7 @@ format_port(ofp_port_t port, const struct ofputil_port_map *port_map,
     if (port >= OFPP_IN_PORT) {
         ds_put_cstr(s, names[port - OFPP_IN_PORT]);
     } else if (name) {
-        ds_put_cstr(s, name);
+        ofputil_format_port_name(name, s);
     } else {
         ds_put_format(s, "%"PRIu16, port);
     }

@@ -560,7 +560,7 @@ match_format(const struct match *match, const struct ofputil_port_map *map,
                                                      match->flow.in_port);
         ds_put_cstr(s, "in_port=");
         if (name) {
-            ds_put_cstr(s, name);
+            ofputil_format_port_name(name, s);
         } else {
             ofputil_format_port(match->flow.in_port, s);
         }

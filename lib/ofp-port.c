@@ -5,9 +5,10 @@
 #include <config.h>
 #include "ofp-port.h"
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
@@ -313,6 +314,33 @@ ofputil_port_map_get_name(const struct ofputil_port_map *map,
         }
     }
     return NULL;
+}
+
+/* Appends 'name', quoted if need be (see the header). */
+void
+ofputil_format_port_name(const char *name, struct ds *s)
+{
+    bool plain = isalpha((unsigned char) name[0]);
+
+    for (const char *p = name; plain && *p; p++) {
+        plain = isalnum((unsigned char) *p);
+    }
+    if (plain) {
+        ds_put_cstr(s, name);
+        return;
+    }
+
+    ds_put_char(s, '"');
+    for (const unsigned char *p = (const unsigned char *) name; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            ds_put_format(s, "\\%c", *p);
+        } else if (*p < 0x20) {
+            ds_put_format(s, "\\u%04x", *p);
+        } else {
+            ds_put_char(s, *p);
+        }
+    }
+    ds_put_char(s, '"');
 }
 
 /* Parses a port number, a reserved name or a name in 'map'. */

@@ -110,6 +110,9 @@ void ofputil_port_map_destroy(struct ofputil_port_map *);
  * gives none (reserved ports keep their reserved names). */
 const char *ofputil_port_map_get_name(const struct ofputil_port_map *map,
                                       ofp_port_t port);
+/* Appends port name 'name' as Open vSwitch shows it: as it is if it is a
+ * letter and then letters and digits, else as a JSON string ("a,b"). */
+void ofputil_format_port_name(const char *name, struct ds *);
 /* Parses 's' as ofputil_port_from_string() does, then as a name in 'map'
  * (which may be NULL). */
 bool ofputil_port_parse(const char *s, const struct ofputil_port_map *map,

@@ -747,7 +747,7 @@ put_port(struct ds *s, ofp_port_t port,
     const char *name = ofputil_port_map_get_name(port_map, port);
 
     if (name) {
-        ds_put_cstr(s, name);
+        ofputil_format_port_name(name, s);
     } else if (port == OFPP_UNSET) {
         ds_put_cstr(s, "UNSET");
     } else {
