@@ -128,11 +128,13 @@ dp_flow_clear_stats(struct dp_flow *flow)
 }
 
 /* Sets the hardware offload mark of 'flow' (DP_FLOW_MARK_NONE: none).  The
- * offload thread calls it; the mark-to-flow array is the datapath's. */
+ * offload thread calls it; the mark-to-flow array is the datapath's.  A
+ * release store: a thread that reads the mark with dp_flow_get_mark() also
+ * sees what the offload thread wrote before setting it. */
 void
 dp_flow_set_mark(struct dp_flow *flow, uint32_t mark)
 {
-    __atomic_store_n(&flow->mark, mark, __ATOMIC_RELAXED);
+    __atomic_store_n(&flow->mark, mark, __ATOMIC_RELEASE);
 }
 
 /* Stores in 'ufid' the UFID derived from 'masked_key' (key & mask, as

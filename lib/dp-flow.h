@@ -147,7 +147,7 @@ dp_flow_used(struct dp_flow *flow, uint32_t n_packets, uint32_t n_bytes,
 static inline uint32_t
 dp_flow_get_mark(const struct dp_flow *flow)
 {
-    return __atomic_load_n(&flow->mark, __ATOMIC_RELAXED);
+    return __atomic_load_n(&flow->mark, __ATOMIC_ACQUIRE);
 }
 
 #endif /* dp-flow.h */

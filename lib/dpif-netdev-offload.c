@@ -540,10 +540,12 @@ static void
 entry_link(struct offload_thread *t, struct entry *e, struct dp_flow *flow)
 {
     __atomic_store_n(&flow->mark_next, e->copies, __ATOMIC_RELAXED);
-    dp_flow_set_mark(flow, e->mark);
     e->copies = flow;
     e->n_copies++;
     dp_netdev_set_mark_to_flow(t->ofl->dp, e->mark, flow);
+    /* Last, so that whoever sees the flow's mark (dpctl/dump-flows'
+     * "offloaded:partial", a test) finds the flow by it. */
+    dp_flow_set_mark(flow, e->mark);
 }
 
 /* Removes 'flow' from the copies of 'e', if it is there, and drops the
