@@ -80,9 +80,11 @@ ofperr_get_code(enum ofperr error, enum ofp_version version)
                                                  : info->code;
 }
 
-/* Returns the error that 'type' and 'code' mean in 'version', or 0. */
+/* Returns the error that 'type' and 'code' mean in 'version', or 0.  An
+ * OpenFlow 1.0 Nicira vendor error's 'type' is NX10(its type), past 16
+ * bits. */
 enum ofperr
-ofperr_decode(enum ofp_version version, uint16_t type, uint16_t code)
+ofperr_decode(enum ofp_version version, int type, int code)
 {
     for (size_t i = 0; i < ARRAY_SIZE(infos); i++) {
         enum ofperr error = OFPERR_OFS + i;

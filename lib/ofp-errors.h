@@ -152,7 +152,7 @@ const char *ofperr_get_description(enum ofperr);
 enum ofperr ofperr_from_name(const char *);
 int ofperr_get_type(enum ofperr, enum ofp_version);
 int ofperr_get_code(enum ofperr, enum ofp_version);
-enum ofperr ofperr_decode(enum ofp_version, uint16_t type, uint16_t code);
+enum ofperr ofperr_decode(enum ofp_version, int type, int code);
 const char *ofperr_to_string(enum ofperr);
 
 struct ofpbuf *ofperr_encode_reply(enum ofperr, const void *request);
