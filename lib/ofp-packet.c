@@ -6,10 +6,15 @@
 #include "ofp-packet.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include "dynamic-string.h"
 #include "ofp-actions.h"
 #include "ofp-msgs.h"
+#include "ofp-parse.h"
+#include "ofp-port.h"
 #include "ofpbuf.h"
+#include "util.h"
 #include "vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(ofp_packet);
@@ -89,6 +94,120 @@ ofputil_encode_packet_out(const struct ofputil_packet_out *po)
     }
     ofpmsg_update_length(b);
     return b;
+}
+
+/* See ofp-packet.h. */
+char *
+ofputil_parse_packet_out(struct ofputil_packet_out *po, const char *string,
+                         const struct ofputil_port_map *map,
+                         struct ofpbuf *ofpacts, struct ofpbuf *packet)
+{
+    char *copy = xstrdup(string);
+    char *actions = NULL;
+    char *error = NULL;
+
+    memset(po, 0, sizeof *po);
+    po->buffer_id = OFP_NO_BUFFER;
+    po->in_port = OFPP_NONE;
+    ofpbuf_clear(ofpacts);
+    ofpbuf_clear(packet);
+
+    /* Everything from "action" on is the actions (Open vSwitch's rule:
+     * the text stops there even without an '='). */
+    char *act = strstr(copy, "action");
+    if (act) {
+        *act = '\0';
+        char *eq = strchr(act + 1, '=');
+        actions = eq ? eq + 1 : NULL;
+    }
+
+    char *pos = copy;
+    char *name, *value;
+    while (!error && ofp_parse_key_value(&pos, &name, &value)) {
+        if (!*value) {
+            error = xasprintf("field %s missing value", name);
+        } else if (!strcmp(name, "in_port")) {
+            ofp_port_t port;
+            if (!ofputil_port_parse(value, map, &port)) {
+                error = xasprintf("%s is not a valid OpenFlow port", value);
+            } else if (port > OFPP_MAX && !in_port_ok(port)) {
+                error = xasprintf("%s is not a valid OpenFlow port for "
+                                  "PACKET_OUT", value);
+            } else {
+                po->in_port = port;
+            }
+        } else if (!strcmp(name, "packet")) {
+            const char *msg = ofputil_packet_from_hex(value, packet);
+            if (msg) {
+                error = xasprintf("%s: %s", name, msg);
+            }
+        } else if (!ofp_parse_field_name(name)) {
+            error = xasprintf("unknown keyword %s", name);
+        } else {
+            error = xasprintf("%s is not a valid pipeline field for "
+                              "PACKET_OUT", name);
+        }
+    }
+    if (!error && !packet->size) {
+        error = xstrdup("must specify packet");
+    }
+    if (!error && actions) {
+        error = ofpacts_parse(actions, ofpacts, map);
+    }
+    free(copy);
+    if (error) {
+        return error;
+    }
+    po->ofpacts = ofpacts->data;
+    po->ofpacts_len = ofpacts->size;
+    po->packet = packet->data;
+    po->packet_len = packet->size;
+    return NULL;
+}
+
+/* See ofp-packet.h. */
+const char *
+ofputil_packet_from_hex(const char *hex, struct ofpbuf *packet)
+{
+    const char *end;
+
+    /* ofpbuf_put_hex() also skips periods, which ovs-ofctl takes for
+     * garbage in a packet. */
+    ofpbuf_clear(packet);
+    ofpbuf_put_hex(packet, hex, &end);
+    if (*end || strchr(hex, '.')) {
+        ofpbuf_clear(packet);
+        return "Trailing garbage in packet data";
+    } else if (packet->size < ETH_HEADER_LEN) {
+        ofpbuf_clear(packet);
+        return "Packet data too short for Ethernet";
+    }
+    return NULL;
+}
+
+/* See ofp-packet.h. */
+enum ofperr
+ofp_print_packet_out(struct ds *s, const struct ofp_header *oh,
+                     const struct ofputil_port_map *map)
+{
+    struct ofputil_packet_out po;
+    struct ofpbuf ofpacts;
+
+    ofpbuf_init(&ofpacts, 64);
+    enum ofperr error = ofputil_decode_packet_out(&po, oh, &ofpacts);
+    if (!error) {
+        ds_put_cstr(s, " in_port=");
+        ofputil_format_port(po.in_port, s);
+        ds_put_cstr(s, " actions=");
+        ofpacts_format(po.ofpacts, po.ofpacts_len, map, s);
+        if (po.buffer_id == OFP_NO_BUFFER) {
+            ds_put_format(s, " data_len=%zu\n", po.packet_len);
+        } else {
+            ds_put_format(s, " buffer=0x%08"PRIx32"\n", po.buffer_id);
+        }
+    }
+    ofpbuf_uninit(&ofpacts);
+    return error;
 }
 
 /* A packet can come from a port, the local port, a controller or

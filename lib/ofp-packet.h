@@ -52,4 +52,35 @@ enum ofperr ofputil_decode_packet_out(struct ofputil_packet_out *po,
 /* Encodes 'po' as an OpenFlow 1.0 OFPT_PACKET_OUT with a new xid. */
 struct ofpbuf *ofputil_encode_packet_out(const struct ofputil_packet_out *po);
 
+/* Parses 'string', a packet-out in ovs-ofctl(8)'s "Packet-Out Syntax"
+ * ("in_port=PORT packet=HEX actions=ACTIONS", separated by commas or white
+ * space, actions last), into 'po' (buffer_id OFP_NO_BUFFER, in_port
+ * OFPP_NONE unless given, as Open vSwitch's ovs-ofctl sends it), its actions into
+ * 'ofpacts' and its packet into 'packet' (both cleared first; 'po' points
+ * into them).  'map' names the switch's ports (may be NULL).  Returns NULL
+ * or an error message, Open vSwitch's words, for the caller to free.
+ * Pipeline fields (registers, metadata) are refused: OpenFlow 1.0's
+ * packet-out cannot carry them. */
+struct ofputil_port_map;
+char *ofputil_parse_packet_out(struct ofputil_packet_out *po,
+                               const char *string,
+                               const struct ofputil_port_map *map,
+                               struct ofpbuf *ofpacts, struct ofpbuf *packet)
+    __attribute__((__warn_unused_result__));
+
+/* Parses 'hex' as an Ethernet frame into 'packet' (cleared first), as
+ * ovs-ofctl takes a packet: hex digit pairs, optionally separated by
+ * white space.  Returns NULL or Open vSwitch's error message (a
+ * constant string). */
+const char *ofputil_packet_from_hex(const char *hex, struct ofpbuf *packet);
+
+/* Appends packet-out 'oh' as ovs-ofctl prints it after its header line
+ * (" in_port=1 actions=output:2 data_len=42"; not yet the packet's
+ * description that Open vSwitch adds when verbose), ports by their names
+ * in 'map' (may be NULL).  Returns 0, or the decoding error (having
+ * appended nothing). */
+struct ds;
+enum ofperr ofp_print_packet_out(struct ds *, const struct ofp_header *,
+                                 const struct ofputil_port_map *map);
+
 #endif /* ofp-packet.h */

@@ -14,6 +14,7 @@
 #include "ofp-errors.h"
 #include "ofp-flow.h"
 #include "ofp-msgs.h"
+#include "ofp-packet.h"
 #include "ofp-port.h"
 #include "ofp-types.h"
 #include "ofpbuf.h"
@@ -979,6 +980,8 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
     case OFPRAW_OFPT10_FLOW_MOD:
     case OFPRAW_NXT_FLOW_MOD:
         return ofp_print_flow_mod(s, oh);
+    case OFPRAW_OFPT10_PACKET_OUT:
+        return ofp_print_packet_out(s, oh, port_map);
     case OFPRAW_OFPST10_FLOW_REQUEST:
     case OFPRAW_OFPST10_AGGREGATE_REQUEST:
     case OFPRAW_NXST_FLOW_REQUEST:

@@ -27,6 +27,7 @@
 #include "ofp-flow.h"
 #include "ofp-match.h"
 #include "ofp-msgs.h"
+#include "ofp-packet.h"
 #include "ofp-parse.h"
 #include "ofp-port.h"
 #include "ofp-print.h"
@@ -1231,6 +1232,64 @@ ofctl_del_flows(int argc, char *argv[])
               strict ? OFPFC_DELETE_STRICT : OFPFC_DELETE, NULL);
 }
 
+/* packet-out SWITCH PACKET-OUT (ovs-ofctl(8)'s "Packet-Out Syntax"), or
+ * the older packet-out SWITCH IN_PORT ACTIONS PACKET..., which sends each
+ * PACKET with ACTIONS, as Open vSwitch 3.1's ovs-ofctl (its words too:
+ * the older form without a packet is "Too many arguments (4)"). */
+static void
+ofctl_packet_out(int argc, char *argv[])
+{
+    struct ofputil_port_map map = OFPUTIL_PORT_MAP_INITIALIZER;
+    struct ofputil_packet_out po;
+    struct ofpbuf ofpacts, packet;
+    char *error = NULL;
+
+    if (argc == 4) {
+        util_fatal(0, "Too many arguments (%d)", argc);
+    }
+    ofpbuf_init(&ofpacts, 64);
+    ofpbuf_init(&packet, 128);
+    fetch_port_map(argv[1], &map);
+    if (argc == 3) {
+        error = ofputil_parse_packet_out(&po, argv[2], &map, &ofpacts,
+                                         &packet);
+    } else {
+        memset(&po, 0, sizeof po);
+        po.buffer_id = OFP_NO_BUFFER;
+        error = ofpacts_parse(argv[3], &ofpacts, &map);
+        if (!error && !ofputil_port_parse(argv[2], &map, &po.in_port)) {
+            error = xasprintf("%s: unknown port `%s'", argv[1], argv[2]);
+        }
+        po.ofpacts = ofpacts.data;
+        po.ofpacts_len = ofpacts.size;
+    }
+    if (error) {
+        util_fatal(0, "%s", error);
+    }
+
+    struct vconn *vconn = open_vconn(argv[1]);
+    if (version_of(vconn) != OFP10_VERSION) {
+        util_fatal(0, "%s: packet-out needs OpenFlow 1.0 (-O OpenFlow10) in "
+                   "this version", argv[1]);
+    }
+    if (argc == 3) {
+        transact_noreply(vconn, ofputil_encode_packet_out(&po));
+    }
+    for (int i = 4; i < argc; i++) {
+        const char *msg = ofputil_packet_from_hex(argv[i], &packet);
+        if (msg) {
+            util_fatal(0, "%s", msg);
+        }
+        po.packet = packet.data;
+        po.packet_len = packet.size;
+        transact_noreply(vconn, ofputil_encode_packet_out(&po));
+    }
+    vconn_close(vconn);
+    ofputil_port_map_destroy(&map);
+    ofpbuf_uninit(&ofpacts);
+    ofpbuf_uninit(&packet);
+}
+
 static void dump_sorted_flows(struct vconn *, struct ofpbuf *request,
                               const char *name);
 
@@ -1861,6 +1920,8 @@ static const struct ofctl_command commands[] = {
     { "del-flows", "switch [flow]", 1, 2, ofctl_del_flows },
     { "replace-flows", "switch file", 2, 2, ofctl_replace_flows },
     { "diff-flows", "source1 source2", 2, 2, ofctl_diff_flows },
+    { "packet-out", "switch \"in_port=<port> packet=<hex data> actions=...\"",
+      2, INT_MAX, ofctl_packet_out },
     { "help", "", 0, INT_MAX, ofctl_help },
     { "list-commands", "", 0, INT_MAX, ofctl_list_commands },
 
