@@ -257,6 +257,9 @@ bond_reconfigure(struct bond *bond, const struct bond_settings *s,
             m->name = xstrdup(ms[i].name);
             m->delay_expires = LLONG_MAX;
             m->may_enable = ms[i].may_enable;
+            if (m->may_enable) {
+                bond_enable_member(bond, m, true);
+            }
             changed = true;
         }
         m->ofport = ms[i].ofport;
@@ -314,12 +317,6 @@ bond_reconfigure(struct bond *bond, const struct bond_settings *s,
     bond->settings = *s;
     bond->settings.primary = s->primary ? xstrdup(s->primary) : NULL;
 
-    for (size_t i = 0; i < n; i++) {
-        struct bond_member *m = &members[i];
-        if (!m->enabled && m->may_enable && m->delay_expires == LLONG_MAX) {
-            bond_enable_member(bond, m, true);
-        }
-    }
     bond_choose_active(bond);
     changed |= bond->changed;
     bond->changed |= changed;

@@ -1,7 +1,9 @@
-# tests/ofproto.mk: unit tests of the slow path (MAC learning, mirrors, NORMAL
-# switching, the OpenFlow classifier, flow tables and translation).
+# tests/ofproto.mk: unit tests of the slow path (bonds, MAC learning,
+# mirrors, NORMAL switching, the OpenFlow classifier, flow tables and
+# translation).
 
 OFPROTO_UNIT_TESTS = \
+	tests/test-bond \
 	tests/test-mac-learning \
 	tests/test-mirror \
 	tests/test-normal \
@@ -10,6 +12,10 @@ OFPROTO_UNIT_TESTS = \
 	tests/test-ofproto-xlate
 check_PROGRAMS += $(OFPROTO_UNIT_TESTS)
 TESTS += $(OFPROTO_UNIT_TESTS)
+
+tests_test_bond_SOURCES = tests/test-bond.c
+tests_test_bond_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_bond_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)
 
 tests_test_mac_learning_SOURCES = tests/test-mac-learning.c
 tests_test_mac_learning_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
