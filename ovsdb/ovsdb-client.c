@@ -69,6 +69,7 @@ static const char *choose_db(struct context *, const char *server,
                              char ***argsp, int *n_argsp, int min_args);
 static void parse_options(int argc, char *argv[]);
 static void usage(void) DPS_NO_RETURN;
+static void fatal_ovsdb_error(struct ovsdb_error *) DPS_NO_RETURN;
 
 int
 main(int argc, char *argv[])
@@ -441,6 +442,18 @@ request__(struct context *ctx, const char *method, json_t *params,
     return result;
 }
 
+/* Exits with 'error''s message.  The message stays reachable from a static
+ * and 'error' is freed, so that a fatal error is no leak for LeakSanitizer. */
+static void
+fatal_ovsdb_error(struct ovsdb_error *error)
+{
+    static char *message;
+
+    message = ovsdb_error_to_string(error);
+    ovsdb_error_destroy(error);
+    util_fatal(0, "%s", message);
+}
+
 static struct ovsdb_schema *
 fetch_schema(struct context *ctx)
 {
@@ -453,9 +466,7 @@ fetch_schema(struct context *ctx)
     error = ovsdb_schema_from_json(json, &schema);
     json_decref(json);
     if (error) {
-        char *s = ovsdb_error_to_string(error);
-
-        util_fatal(0, "%s", s);
+        fatal_ovsdb_error(error);
     }
     return schema;
 }
@@ -468,9 +479,7 @@ parse_json_arg(const char *s)
 
     error = ovsdb_json_from_string(s, &json);
     if (error) {
-        char *msg = ovsdb_error_to_string(error);
-
-        util_fatal(0, "%s", msg);
+        fatal_ovsdb_error(error);
     }
     return json;
 }
@@ -811,7 +820,7 @@ dump_table(struct context *ctx, const struct ovsdb_table_schema *ts,
                                                           columns[j]->name),
                                           NULL);
             if (error) {
-                util_fatal(0, "%s", ovsdb_error_to_string(error));
+                fatal_ovsdb_error(error);
             }
         }
     }
@@ -1376,7 +1385,7 @@ do_backup(struct context *ctx)
     schema_json = request(ctx, "get_schema", params);
     error = ovsdb_schema_from_json(schema_json, &schema);
     if (error) {
-        util_fatal(0, "%s", ovsdb_error_to_string(error));
+        fatal_ovsdb_error(error);
     }
 
     params = json_array();
@@ -1536,7 +1545,7 @@ read_backup(void)
 
     error = ovsdb_log_open("/dev/stdin", OVSDB_LOG_READ_ONLY, &log);
     if (error) {
-        util_fatal(0, "%s", ovsdb_error_to_string(error));
+        fatal_ovsdb_error(error);
     }
     error = ovsdb_log_read(log, &json);
     if (!error && !json) {
@@ -1562,7 +1571,7 @@ read_backup(void)
         }
     }
     if (error) {
-        util_fatal(0, "%s", ovsdb_error_to_string(error));
+        fatal_ovsdb_error(error);
     }
     ovsdb_log_close(log);
     return db;

@@ -24,7 +24,6 @@ static json_t *parse_servers(struct ovsdb_parser *, const char *name,
                              bool optional);
 static void parse_remote_addresses(struct ovsdb_parser *,
                                    struct raft_file_header *);
-static int compare_strings(const void *, const void *);
 static void put_uint64(json_t *object, const char *name, uint64_t);
 static void put_uuid(json_t *object, const char *name, const struct uuid *);
 
@@ -400,28 +399,20 @@ parse_remote_addresses(struct ovsdb_parser *p, struct raft_file_header *h)
                                      "of strings");
             return;
         }
-        h->remote_addresses[h->n_remote_addresses++]
-            = xstrdup(json_string_value(address));
-    }
-    qsort(h->remote_addresses, h->n_remote_addresses,
-          sizeof *h->remote_addresses, compare_strings);
-    for (i = n = 0; i < h->n_remote_addresses; i++) {
-        if (n && !strcmp(h->remote_addresses[n - 1],
-                         h->remote_addresses[i])) {
-            free(h->remote_addresses[i]);
-        } else {
-            h->remote_addresses[n++] = h->remote_addresses[i];
+        const char *s = json_string_value(address);
+        size_t j;
+
+        /* In the file's order, which show-log's order derives from, as Open
+         * vSwitch's set of strings is filled in that order; once each. */
+        for (j = 0; j < h->n_remote_addresses; j++) {
+            if (!strcmp(h->remote_addresses[j], s)) {
+                break;
+            }
+        }
+        if (j == h->n_remote_addresses) {
+            h->remote_addresses[h->n_remote_addresses++] = xstrdup(s);
         }
     }
-    h->n_remote_addresses = n;
-}
-
-static int
-compare_strings(const void *a_, const void *b_)
-{
-    const char *const *a = a_, *const *b = b_;
-
-    return strcmp(*a, *b);
 }
 
 static void
