@@ -1729,10 +1729,7 @@ read_schema_arg(struct context *ctx)
 
     error = ovsdb_schema_from_file(ctx->argv[ctx->argc - 1], &schema);
     if (error) {
-        char *s = ovsdb_error_to_string(error);
-
-        ovsdb_error_destroy(error);
-        util_fatal(0, "%s", s);
+        fatal_ovsdb_error(error);
     }
     return schema;
 }

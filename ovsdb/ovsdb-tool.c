@@ -1122,18 +1122,8 @@ do_join_cluster(int argc, char *argv[])
     h.name = xstrdup(name);
     h.local_address = xstrdup(local);
     h.joining = true;
-    h.remote_addresses = xmalloc((argc - 4) * sizeof *h.remote_addresses);
     for (i = 4; i < argc; i++) {
-        size_t j;
-
-        for (j = 0; j < h.n_remote_addresses; j++) {
-            if (!strcmp(h.remote_addresses[j], argv[i])) {
-                break;
-            }
-        }
-        if (j == h.n_remote_addresses) {
-            h.remote_addresses[h.n_remote_addresses++] = xstrdup(argv[i]);
-        }
+        raft_file_header_add_remote(&h, argv[i]);
     }
     qsort(h.remote_addresses, h.n_remote_addresses,
           sizeof *h.remote_addresses, compare_strings);

@@ -116,6 +116,23 @@ raft_file_header_destroy(struct raft_file_header *h)
     memset(h, 0, sizeof *h);
 }
 
+/* Adds 'address' to the remote addresses of 'h', after those it has,
+ * unless it is one of them. */
+void
+raft_file_header_add_remote(struct raft_file_header *h, const char *address)
+{
+    size_t i;
+
+    for (i = 0; i < h->n_remote_addresses; i++) {
+        if (!strcmp(h->remote_addresses[i], address)) {
+            return;
+        }
+    }
+    h->remote_addresses = xrealloc(h->remote_addresses,
+                                   (i + 1) * sizeof *h->remote_addresses);
+    h->remote_addresses[h->n_remote_addresses++] = xstrdup(address);
+}
+
 /* Parses 'json', a record after the header, into '*r', which the caller
  * must later raft_file_record_destroy() (also on error).  Which members
  * are present says what kind of record it is: "note", else
@@ -390,7 +407,6 @@ parse_remote_addresses(struct ovsdb_parser *p, struct raft_file_header *h)
         return;
     }
     n = json_array_size(array);
-    h->remote_addresses = xmalloc((n + 1) * sizeof *h->remote_addresses);
     for (i = 0; i < n; i++) {
         const json_t *address = json_array_get(array, i);
 
@@ -399,19 +415,9 @@ parse_remote_addresses(struct ovsdb_parser *p, struct raft_file_header *h)
                                      "of strings");
             return;
         }
-        const char *s = json_string_value(address);
-        size_t j;
-
         /* In the file's order, which show-log's order derives from, as Open
-         * vSwitch's set of strings is filled in that order; once each. */
-        for (j = 0; j < h->n_remote_addresses; j++) {
-            if (!strcmp(h->remote_addresses[j], s)) {
-                break;
-            }
-        }
-        if (j == h->n_remote_addresses) {
-            h->remote_addresses[h->n_remote_addresses++] = xstrdup(s);
-        }
+         * vSwitch's set of strings is filled in that order. */
+        raft_file_header_add_remote(h, json_string_value(address));
     }
 }
 

@@ -50,7 +50,7 @@ struct raft_file_header {
 
     /* A server that has not joined its cluster yet: the servers to ask. */
     bool joining;
-    char **remote_addresses;    /* Sorted, without duplicates. */
+    char **remote_addresses;    /* Without duplicates. */
     size_t n_remote_addresses;
 
     /* A member of its cluster: the snapshot the log starts from. */
@@ -67,6 +67,8 @@ struct ovsdb_error *raft_file_header_from_json(const json_t *,
     DPS_WARN_UNUSED_RESULT;
 json_t *raft_file_header_to_json(const struct raft_file_header *);
 void raft_file_header_destroy(struct raft_file_header *);
+void raft_file_header_add_remote(struct raft_file_header *,
+                                 const char *address);
 
 enum raft_file_type {
     RAFT_FILE_ENTRY,            /* A Raft log entry. */
