@@ -29,6 +29,8 @@
 #include "pcap-file.h"
 #include "poll-loop.h"
 #include "smap.h"
+#include "stream.h"
+#include "timeval.h"
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
@@ -98,6 +100,12 @@ struct netdev_dummy {
      * Set and cleared by the main thread while nothing polls the port. */
     struct netdev_offload_dummy_port *offload;
     int ifindex;                /* options:ifindex, or 0. */
+
+    /* options:stream or options:pstream, or NULL: a link to other dummy
+     * ports, in this process or another, that the link thread serves (see
+     * "Stream links" below).  Set and cleared under 'link_mutex' and
+     * 'mutex'; its streams are used under 'mutex'. */
+    struct dummy_link *link;
 };
 
 struct netdev_rxq_dummy {
@@ -117,8 +125,17 @@ static const struct netdev_class internal_class;
 
 static void netdev_dummy_register_commands(void);
 
+struct dummy_link;
+static int dummy_link_set(struct netdev_dummy *, const struct smap *options,
+                          char **errp);
+static void dummy_link_destroy(struct netdev_dummy *);
+static void dummy_link_send(struct netdev_dummy *, const struct dp_packet *);
+static const char *dummy_link_state(const struct netdev_dummy *);
+
 static struct netdev_dummy *netdev_dummy_cast(const struct netdev *netdev);
 static bool queue_push(struct dummy_queue *q, struct dp_packet *p);
+static int queue_packet_locked(struct netdev_dummy *, int qid,
+                               struct dp_packet *);
 static int netdev_dummy_construct(struct netdev *netdev);
 
 /* API for tests. */
@@ -137,7 +154,7 @@ netdev_dummy_queue_packet(struct netdev *netdev, int qid,
                           struct dp_packet *packet)
 {
     struct netdev_dummy *dev = netdev_dummy_cast(netdev);
-    int error = 0;
+    int error;
 
     if (!netdev_dummy_is_dummy(netdev)) {
         dp_packet_free(packet);
@@ -145,23 +162,8 @@ netdev_dummy_queue_packet(struct netdev *netdev, int qid,
     }
 
     pthread_mutex_lock(&dev->mutex);
-    if (qid < 0 || qid >= dev->n_queues) {
-        error = EINVAL;
-    } else {
-        if (dev->rxq_pcap) {
-            pcap_file_write(dev->rxq_pcap, packet);
-        }
-        if (queue_push(&dev->queues[qid], packet)) {
-            latch_set(&dev->queues[qid].latch);
-            packet = NULL;
-        } else {
-            dev->stats.rx_dropped++;
-            error = ENOBUFS;
-        }
-    }
+    error = queue_packet_locked(dev, qid, packet);
     pthread_mutex_unlock(&dev->mutex);
-
-    dp_packet_free(packet);
     return error;
 }
 
@@ -332,6 +334,27 @@ queue_push(struct dummy_queue *q, struct dp_packet *p)
     return true;
 }
 
+/* netdev_dummy_queue_packet() with 'dev''s mutex held. */
+static int
+queue_packet_locked(struct netdev_dummy *dev, int qid,
+                    struct dp_packet *packet)
+{
+    if (qid < 0 || qid >= dev->n_queues) {
+        dp_packet_free(packet);
+        return EINVAL;
+    }
+    if (dev->rxq_pcap) {
+        pcap_file_write(dev->rxq_pcap, packet);
+    }
+    if (!queue_push(&dev->queues[qid], packet)) {
+        dev->stats.rx_dropped++;
+        dp_packet_free(packet);
+        return ENOBUFS;
+    }
+    latch_set(&dev->queues[qid].latch);
+    return 0;
+}
+
 static struct dp_packet *
 queue_pop(struct dummy_queue *q)
 {
@@ -408,6 +431,7 @@ netdev_dummy_destruct(struct netdev *netdev)
 {
     struct netdev_dummy *dev = netdev_dummy_cast(netdev);
 
+    dummy_link_destroy(dev);
     set_n_queues(dev, 0);
     free(dev->queues);
     if (dev->rxq_pcap != dev->tx_pcap) {
@@ -460,7 +484,7 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
     static const char *const known[] = {
         "n_rxq", "n_txq", "numa_id", "pcap", "rxq_pcap", "tx_pcap",
         "ol_ip_csum", "ol_tcp_csum", "ol_udp_csum", "ol_sctp_csum",
-        "ol_multi_seg", "ifindex",
+        "ol_multi_seg", "ifindex", "stream", "pstream",
     };
     static const struct {
         const char *key;
@@ -517,6 +541,10 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
     if (error) {
         *errp = xasprintf("%s: %s", netdev->name, error);
         free(error);
+        return EINVAL;
+    }
+
+    if (dummy_link_set(dev, options, errp)) {
         return EINVAL;
     }
 
@@ -659,6 +687,9 @@ netdev_dummy_send(struct netdev *netdev, int qid DPS_UNUSED,
         dev->stats.tx_bytes += size;
         if (dev->tx_pcap) {
             pcap_file_write(dev->tx_pcap, p);
+        }
+        if (dev->link) {
+            dummy_link_send(dev, p);
         }
         if (dev->keep_sent) {
             if (dev->n_sent == dev->keep_sent) {
@@ -936,6 +967,434 @@ static const struct netdev_class dummy_internal_class
  * are tap devices (lib/netdev-tap.c). */
 static const struct netdev_class internal_class
     = NETDEV_DUMMY_CLASS("internal", false, false, &netdev_offload_dummy);
+
+/* Stream links.
+ *
+ * options:pstream=punix:PATH makes a dummy port listen on a Unix domain
+ * socket, options:stream=unix:PATH connects it to one (retrying, 1 s, 2 s,
+ * 4 s, then every 8 s, and again after the peer closes), as Open vSwitch's
+ * netdev-dummy does, so that dummy ports of different processes, or of
+ * Open vSwitch's ovs-vswitchd and ours, exchange frames.  On the socket each
+ * frame is its length as a 2-byte big-endian number followed by its bytes.
+ * A frame sent on the port goes to every connected stream; a frame read
+ * from one arrives on rx queue 0.  A passive port accepts any number of
+ * connections.  As in Open vSwitch 3.1, the carrier stays up whatever the
+ * connection does; netdev-dummy/conn-state tells how an active link is.
+ *
+ * One thread ("dummy_link") serves every link: it accepts, connects, reads
+ * and flushes what senders could not write at once.  It takes 'link_mutex'
+ * and then each port's mutex; senders take only the port's. */
+
+/* Bytes a stream may have waiting to be sent; frames past that are
+ * dropped (and counted in tx_dropped). */
+#define DUMMY_LINK_MAX_TX (1024 * 1024)
+
+/* The longest wait between two connection attempts, in ms. */
+#define DUMMY_LINK_MAX_BACKOFF 8000
+
+struct dummy_link_stream {
+    struct stream *stream;
+    uint8_t rx[2 + UINT16_MAX];    /* A frame being read, length first. */
+    size_t rx_len;
+    uint8_t *tx;                   /* Bytes still to be written. */
+    size_t tx_len, tx_allocated;
+};
+
+struct dummy_link {
+    char *name;                    /* "punix:..." or "unix:...". */
+    bool passive;
+    struct pstream *pstream;       /* Passive. */
+    struct dummy_link_stream **streams;
+    size_t n_streams;
+    /* Active: the one stream, once open, and whether it has connected. */
+    bool connected;
+    long long int next_attempt;    /* When to open again, if no stream. */
+    int backoff;                   /* ms, the wait after a failure. */
+};
+
+static pthread_mutex_t link_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct netdev_dummy **link_devs;     /* Ports with a link. */
+static size_t n_link_devs;
+static struct latch link_latch;             /* Wakes the link thread. */
+static bool link_thread_started;
+
+static void *dummy_link_thread_main(void *);
+static void dummy_link_run(struct netdev_dummy *, long long int now);
+static void dummy_link_wait(struct netdev_dummy *);
+static void dummy_link_close_stream(struct netdev_dummy *, size_t i);
+static bool dummy_link_flush(struct dummy_link_stream *);
+static struct dummy_link *dummy_link_create(const char *name, bool passive,
+                                            char **errp, const char *dev);
+static void dummy_link_free(struct dummy_link *);
+
+/* Applies options:stream and options:pstream of 'options' to 'dev'.
+ * Returns 0, or EINVAL with a message in '*errp'. */
+static int
+dummy_link_set(struct netdev_dummy *dev, const struct smap *options,
+               char **errp)
+{
+    const char *active = smap_get(options, "stream");
+    const char *passive = smap_get(options, "pstream");
+    const char *name = passive ? passive : active;
+    struct dummy_link *link = NULL;
+
+    if (active && passive) {
+        *errp = xasprintf("%s: options stream and pstream exclude each "
+                          "other", dev->up.name);
+        return EINVAL;
+    }
+
+    pthread_mutex_lock(&link_mutex);
+    pthread_mutex_lock(&dev->mutex);
+    bool same = (dev->link ? name && dev->link->passive == (passive != NULL)
+                 && !strcmp(dev->link->name, name) : !name);
+    pthread_mutex_unlock(&dev->mutex);
+    if (same) {
+        pthread_mutex_unlock(&link_mutex);
+        return 0;
+    }
+    if (name) {
+        link = dummy_link_create(name, passive != NULL, errp, dev->up.name);
+        if (!link) {
+            pthread_mutex_unlock(&link_mutex);
+            return EINVAL;
+        }
+    }
+
+    pthread_mutex_lock(&dev->mutex);
+    struct dummy_link *old = dev->link;
+    dev->link = link;
+    pthread_mutex_unlock(&dev->mutex);
+    dummy_link_free(old);
+
+    size_t i;
+    for (i = 0; i < n_link_devs && link_devs[i] != dev; i++) {
+        continue;
+    }
+    if (link && i == n_link_devs) {
+        link_devs = xrealloc(link_devs, (n_link_devs + 1) * sizeof *link_devs);
+        link_devs[n_link_devs++] = dev;
+    } else if (!link && i < n_link_devs) {
+        link_devs[i] = link_devs[--n_link_devs];
+    }
+    if (link && !link_thread_started) {
+        pthread_t thread;
+
+        latch_init(&link_latch);
+        if (pthread_create(&thread, NULL, dummy_link_thread_main, NULL)) {
+            util_fatal(0, "netdev-dummy: cannot start the link thread");
+        }
+        pthread_detach(thread);
+        link_thread_started = true;
+    }
+    if (link_thread_started) {
+        latch_set(&link_latch);
+    }
+    pthread_mutex_unlock(&link_mutex);
+    return 0;
+}
+
+/* Takes 'dev''s link away (the streams close).  The link thread no longer
+ * sees 'dev' once this returns. */
+static void
+dummy_link_destroy(struct netdev_dummy *dev)
+{
+    struct smap none = SMAP_INITIALIZER;
+    char *error = NULL;
+
+    dummy_link_set(dev, &none, &error);
+    free(error);
+}
+
+/* Queues 'p' on every connected stream of 'dev''s link and writes what the
+ * socket takes now.  Called with 'dev''s mutex held. */
+static void
+dummy_link_send(struct netdev_dummy *dev, const struct dp_packet *p)
+{
+    struct dummy_link *link = dev->link;
+    uint32_t size = dp_packet_size(p);
+    bool pending = false;
+
+    if (size > UINT16_MAX) {
+        dev->stats.tx_dropped++;
+        return;
+    }
+    for (size_t i = 0; i < link->n_streams; i++) {
+        struct dummy_link_stream *ls = link->streams[i];
+
+        if (!link->passive && !link->connected) {
+            continue;
+        }
+        if (ls->tx_len + 2 + size > DUMMY_LINK_MAX_TX) {
+            dev->stats.tx_dropped++;
+            continue;
+        }
+        if (ls->tx_len + 2 + size > ls->tx_allocated) {
+            ls->tx_allocated = MAX(2 * ls->tx_allocated,
+                                   ls->tx_len + 2 + size);
+            ls->tx = xrealloc(ls->tx, ls->tx_allocated);
+        }
+        ls->tx[ls->tx_len] = size >> 8;
+        ls->tx[ls->tx_len + 1] = size & 0xff;
+        dp_packet_copy_out(p, 0, size, &ls->tx[ls->tx_len + 2]);
+        ls->tx_len += 2 + size;
+        pending |= !dummy_link_flush(ls);
+    }
+    if (pending) {
+        latch_set(&link_latch);
+    }
+}
+
+/* "connected" or "disconnected" for an active link, "unknown" otherwise
+ * (as Open vSwitch's netdev-dummy/conn-state).  With 'dev''s mutex held. */
+static const char *
+dummy_link_state(const struct netdev_dummy *dev)
+{
+    if (!dev->link || dev->link->passive) {
+        return "unknown";
+    }
+    return dev->link->connected ? "connected" : "disconnected";
+}
+
+static struct dummy_link *
+dummy_link_create(const char *name, bool passive, char **errp,
+                  const char *dev_name)
+{
+    struct dummy_link *link = xzalloc(sizeof *link);
+    int error;
+
+    link->name = xstrdup(name);
+    link->passive = passive;
+    link->backoff = 1000;
+    if (passive) {
+        error = pstream_verify_name(name);
+        if (!error) {
+            error = pstream_open(name, &link->pstream);
+        }
+    } else {
+        error = stream_verify_name(name);
+    }
+    if (error) {
+        *errp = xasprintf("%s: %s \"%s\": %s", dev_name,
+                          passive ? "cannot listen on" : "bad stream",
+                          name, util_strerror(error));
+        dummy_link_free(link);
+        return NULL;
+    }
+    return link;
+}
+
+static void
+dummy_link_free(struct dummy_link *link)
+{
+    if (!link) {
+        return;
+    }
+    for (size_t i = 0; i < link->n_streams; i++) {
+        stream_close(link->streams[i]->stream);
+        free(link->streams[i]->tx);
+        free(link->streams[i]);
+    }
+    free(link->streams);
+    pstream_close(link->pstream);
+    free(link->name);
+    free(link);
+}
+
+static void *
+dummy_link_thread_main(void *aux DPS_UNUSED)
+{
+    vlog_set_thread_name("dummy_link");
+    for (;;) {
+        pthread_mutex_lock(&link_mutex);
+        latch_poll(&link_latch);
+        long long int now = time_msec();
+        for (size_t i = 0; i < n_link_devs; i++) {
+            struct netdev_dummy *dev = link_devs[i];
+
+            pthread_mutex_lock(&dev->mutex);
+            dummy_link_run(dev, now);
+            dummy_link_wait(dev);
+            pthread_mutex_unlock(&dev->mutex);
+        }
+        latch_wait(&link_latch);
+        pthread_mutex_unlock(&link_mutex);
+        poll_block();
+    }
+    return NULL;
+}
+
+static void
+dummy_link_add_stream(struct dummy_link *link, struct stream *stream)
+{
+    struct dummy_link_stream *ls = xzalloc(sizeof *ls);
+
+    ls->stream = stream;
+    link->streams = xrealloc(link->streams,
+                             (link->n_streams + 1) * sizeof *link->streams);
+    link->streams[link->n_streams++] = ls;
+}
+
+/* Reads what stream 'ls' has and queues each complete frame on 'dev'.
+ * Returns false once the stream is closed or broken. */
+static bool
+dummy_link_recv(struct netdev_dummy *dev, struct dummy_link_stream *ls)
+{
+    for (;;) {
+        size_t want = 2;
+
+        if (ls->rx_len >= 2) {
+            want += ls->rx[0] << 8 | ls->rx[1];
+        }
+        if (ls->rx_len == want && want > 2) {
+            struct rte_mempool *pool = (receive_pool ? receive_pool
+                                        : dpdk_default_pool());
+            struct dp_packet *p = (pool
+                                   ? dp_packet_alloc_data(pool, &ls->rx[2],
+                                                          want - 2)
+                                   : NULL);
+            if (p) {
+                dp_packet_md_reset(p);
+                queue_packet_locked(dev, 0, p);
+            } else {
+                dev->stats.rx_dropped++;
+            }
+            ls->rx_len = 0;
+            continue;
+        } else if (ls->rx_len == want) {
+            /* A frame of length 0: nothing to deliver. */
+            ls->rx_len = 0;
+            continue;
+        }
+
+        ssize_t n = stream_recv(ls->stream, &ls->rx[ls->rx_len],
+                                want - ls->rx_len);
+        if (n == -EAGAIN) {
+            return true;
+        } else if (n <= 0) {
+            return false;
+        }
+        ls->rx_len += n;
+    }
+}
+
+/* Writes what 'ls' can take of its pending bytes.  Returns true if nothing
+ * is left (or the stream broke: the reader then finds out). */
+static bool
+dummy_link_flush(struct dummy_link_stream *ls)
+{
+    while (ls->tx_len) {
+        ssize_t n = stream_send(ls->stream, ls->tx, ls->tx_len);
+
+        if (n == -EAGAIN) {
+            return false;
+        } else if (n < 0) {
+            ls->tx_len = 0;
+            break;
+        }
+        memmove(ls->tx, ls->tx + n, ls->tx_len - n);
+        ls->tx_len -= n;
+    }
+    return true;
+}
+
+static void
+dummy_link_run(struct netdev_dummy *dev, long long int now)
+{
+    struct dummy_link *link = dev->link;
+
+    if (link->passive) {
+        struct stream *stream;
+
+        while (!pstream_accept(link->pstream, &stream)) {
+            VLOG_INFO("%s: accepted a connection on %s", dev->up.name,
+                      link->name);
+            dummy_link_add_stream(link, stream);
+        }
+    } else if (!link->n_streams && now >= link->next_attempt) {
+        struct stream *stream;
+        int error = stream_open(link->name, &stream);
+
+        if (error) {
+            VLOG_INFO("%s: %s: connection attempt failed (%s)",
+                      dev->up.name, link->name, util_strerror(error));
+            link->next_attempt = now + link->backoff;
+            link->backoff = MIN(2 * link->backoff, DUMMY_LINK_MAX_BACKOFF);
+        } else {
+            dummy_link_add_stream(link, stream);
+        }
+    }
+    if (!link->passive && link->n_streams && !link->connected) {
+        int error = stream_connect(link->streams[0]->stream);
+
+        if (!error) {
+            VLOG_INFO("%s: %s: connected", dev->up.name, link->name);
+            link->connected = true;
+            link->backoff = 1000;
+        } else if (error != EAGAIN) {
+            VLOG_INFO("%s: %s: connection attempt failed (%s)",
+                      dev->up.name, link->name, util_strerror(error));
+            dummy_link_close_stream(dev, 0);
+            link->next_attempt = now + link->backoff;
+            link->backoff = MIN(2 * link->backoff, DUMMY_LINK_MAX_BACKOFF);
+            return;
+        } else {
+            return;
+        }
+    }
+
+    for (size_t i = 0; i < link->n_streams; ) {
+        struct dummy_link_stream *ls = link->streams[i];
+
+        if (dummy_link_recv(dev, ls)) {
+            dummy_link_flush(ls);
+            i++;
+        } else {
+            VLOG_INFO("%s: %s: connection closed", dev->up.name,
+                      link->name);
+            dummy_link_close_stream(dev, i);
+            if (!link->passive) {
+                link->next_attempt = now + link->backoff;
+            }
+        }
+    }
+}
+
+static void
+dummy_link_wait(struct netdev_dummy *dev)
+{
+    struct dummy_link *link = dev->link;
+
+    if (link->passive) {
+        pstream_wait(link->pstream);
+    } else if (!link->n_streams) {
+        poll_timer_wait_until(link->next_attempt);
+    } else if (!link->connected) {
+        stream_connect_wait(link->streams[0]->stream);
+        return;
+    }
+    for (size_t i = 0; i < link->n_streams; i++) {
+        stream_recv_wait(link->streams[i]->stream);
+        if (link->streams[i]->tx_len) {
+            stream_send_wait(link->streams[i]->stream);
+        }
+    }
+}
+
+static void
+dummy_link_close_stream(struct netdev_dummy *dev, size_t i)
+{
+    struct dummy_link *link = dev->link;
+    struct dummy_link_stream *ls = link->streams[i];
+
+    stream_close(ls->stream);
+    free(ls->tx);
+    free(ls);
+    link->streams[i] = link->streams[--link->n_streams];
+    if (!link->passive) {
+        link->connected = false;
+    }
+}
 
 /* unixctl commands. */
 
@@ -1240,9 +1699,49 @@ netdev_dummy_set_admin_state_cmd(struct unixctl_conn *conn, int argc,
     }
 }
 
+/* netdev-dummy/conn-state [NETDEV]: "NAME: STATE" for the port named (any
+ * name: "unknown" if it is not a dummy with an active link), or for every
+ * dummy port with an active link, as Open vSwitch prints it. */
+static void
+netdev_dummy_conn_state_cmd(struct unixctl_conn *conn, int argc,
+                            const char *argv[], void *aux DPS_UNUSED)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    struct netdev **all;
+    size_t n = netdev_get_open(NULL, &all);
+    bool found = false;
+
+    for (size_t i = 0; i < n; i++) {
+        struct netdev *netdev = all[i];
+
+        if (netdev_dummy_is_dummy(netdev)
+            && (argc < 2 || !strcmp(netdev_get_name(netdev), argv[1]))) {
+            struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+            pthread_mutex_lock(&dev->mutex);
+            const char *state = dummy_link_state(dev);
+            if (argc > 1 || strcmp(state, "unknown")) {
+                ds_put_format(&ds, "%s: %s\n", netdev_get_name(netdev),
+                              state);
+                found = true;
+            }
+            pthread_mutex_unlock(&dev->mutex);
+        }
+        netdev_close(netdev);
+    }
+    free(all);
+    if (argc > 1 && !found) {
+        ds_put_format(&ds, "%s: unknown\n", argv[1]);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
 static void
 netdev_dummy_register_commands(void)
 {
+    unixctl_command_register("netdev-dummy/conn-state", "[netdev]", 0, 1,
+                             netdev_dummy_conn_state_cmd, NULL);
     unixctl_command_register("netdev-dummy/receive",
                              "name [--qid queue_id] packet|flow "
                              "[--len packet_len]",

@@ -17,15 +17,19 @@
  * the polling thread empties.  Options: n_rxq, n_txq, numa_id, pcap (both
  * directions), rxq_pcap, tx_pcap, and the transmit capabilities
  * ol_ip_csum, ol_tcp_csum, ol_udp_csum, ol_sctp_csum, ol_multi_seg
- * (booleans, default false), and ifindex (accepted, as Open vSwitch's tests
- * set it for offloads).  Unknown options are errors.
+ * (booleans, default false), ifindex (accepted, as Open vSwitch's tests
+ * set it for offloads), and pstream=punix:PATH or stream=unix:PATH, which
+ * link the port to other dummy ports over a Unix domain socket, Open
+ * vSwitch's among them (see "Stream links" in netdev-dummy.c).  Unknown
+ * options are errors.
  *
  * Flow API: "dummy" (lib/netdev-offload-dummy.c) on every type ("internal"
  * only when the dummy types are registered, for tests): with
  * hw-offload=true the port marks received packets that match an offloaded
  * flow, as a NIC would.
  *
- * unixctl: netdev-dummy/receive, netdev-dummy/set-admin-state (see
+ * unixctl: netdev-dummy/receive, netdev-dummy/set-admin-state,
+ * netdev-dummy/conn-state (see
  * Documentation/topics/netdev.rst).
  *
  * The functions below are for tests in the same process.
