@@ -5,6 +5,7 @@
 
 #include <config.h>
 #include "ofp-actions.h"
+#include "ofp-actions-of11.h"
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,6 +27,9 @@ static const char *const ofpact_names[OFPACT_N_TYPES] = {
 static enum ofperr
 decode_ofp10(const uint8_t *a, size_t len, struct ofpbuf *ofpacts);
 static void encode_ofp10(const struct ofpact *a, struct ofpbuf *msg);
+static enum ofperr
+decode_nicira(const uint8_t *a, size_t len, struct ofpbuf *ofpacts);
+static bool output_port_ok(ofp_port_t port);
 static void format_action(const struct ofpact *a,
                           const struct ofputil_port_map *, struct ds *s);
 static char *parse_action(const char *key, char *arg,
@@ -107,7 +111,9 @@ ofpacts_pull_openflow_actions(struct ofpbuf *msg, unsigned int actions_len,
         }
         error = (version == OFP10_VERSION
                  ? decode_ofp10(p + ofs, len, ofpacts)
-                 : OFPERR_OFPBAC_BAD_TYPE);
+                 : ofp_get_be16(p + ofs) == 0xffff     /* Experimenter. */
+                 ? decode_nicira(p + ofs, len, ofpacts)
+                 : ofpact_decode_of11(p + ofs, len, version, ofpacts));
         ofs += len;
     }
     if (error) {
@@ -116,18 +122,29 @@ ofpacts_pull_openflow_actions(struct ofpbuf *msg, unsigned int actions_len,
     return error;
 }
 
-/* Instructions are not decoded yet. */
+/* Decodes OpenFlow 1.1+ instructions (see the header and
+ * lib/ofp-actions-of11.c). */
 enum ofperr
-ofpacts_pull_openflow_instructions(struct ofpbuf *msg DPS_UNUSED,
-                                   unsigned int instructions_len DPS_UNUSED,
-                                   enum ofp_version version DPS_UNUSED,
-                                   struct ofpbuf *ofpacts DPS_UNUSED)
+ofpacts_pull_openflow_instructions(struct ofpbuf *msg,
+                                   unsigned int instructions_len,
+                                   enum ofp_version version,
+                                   struct ofpbuf *ofpacts)
 {
-    return OFPERR_OFPBIC_UNKNOWN_INST;
+    return ofpacts_decode_instructions_of11(msg, instructions_len, version,
+                                            ofpacts);
 }
 
-/* Encodes 'ofpacts' as OpenFlow 1.0 actions (see the header); other
- * versions are not encoded yet. */
+/* Encodes 'ofpacts' as OpenFlow 1.1+ instructions (see the header). */
+void
+ofpacts_put_openflow_instructions(const struct ofpact ofpacts[],
+                                  size_t ofpacts_len, struct ofpbuf *msg,
+                                  enum ofp_version version)
+{
+    ofpacts_encode_instructions_of11(ofpacts, ofpacts_len, msg, version);
+}
+
+/* Encodes 'ofpacts' as version 'version' actions (see the header): OpenFlow
+ * 1.0's, or lib/ofp-actions-of11.c's, and the Nicira extensions. */
 size_t
 ofpacts_put_openflow_actions(const struct ofpact ofpacts[],
                              size_t ofpacts_len, struct ofpbuf *msg,
@@ -136,12 +153,41 @@ ofpacts_put_openflow_actions(const struct ofpact ofpacts[],
     size_t start = msg->size;
     const struct ofpact *a;
 
-    if (version == OFP10_VERSION) {
-        OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
+    OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
+        /* The Nicira extensions are the same in every version. */
+        if (version == OFP10_VERSION || !ofpact_encode_of11(a, msg, version)) {
             encode_ofp10(a, msg);
         }
     }
     return msg->size - start;
+}
+
+/* Appends a zeroed 'len'-byte wire action (or instruction, whose header is
+ * the same) of 'type' to 'msg' and returns it (see ofp-actions-of11.h). */
+uint8_t *
+ofpact_wire_put(struct ofpbuf *msg, uint16_t type, size_t len)
+{
+    uint8_t *a = ofpbuf_put_zeros(msg, len);
+
+    ofp_put_be16(a, type);
+    ofp_put_be16(a + 2, len);
+    return a;
+}
+
+/* Appends output to 'port' (16-bit numbering) with 'max_len' to 'ofpacts',
+ * or returns OFPERR_OFPBAC_BAD_OUT_PORT for a port no output can name
+ * (see ofp-actions-of11.h). */
+enum ofperr
+ofpact_decode_output(ofp_port_t port, uint16_t max_len,
+                     struct ofpbuf *ofpacts)
+{
+    if (!output_port_ok(port)) {
+        return OFPERR_OFPBAC_BAD_OUT_PORT;
+    }
+    struct ofpact_output *o = ofpact_put_OUTPUT(ofpacts);
+    o->port = port;
+    o->max_len = max_len;
+    return 0;
 }
 
 /* Parses ovs-actions(7) text (see the header). */
@@ -372,16 +418,9 @@ decode_ofp10(const uint8_t *a, size_t len, struct ofpbuf *ofpacts)
     }
 
     switch (type) {
-    case OFPAT10_OUTPUT: {
-        ofp_port_t port = ofp_get_be16(a + 4);
-        if (!output_port_ok(port)) {
-            return OFPERR_OFPBAC_BAD_OUT_PORT;
-        }
-        struct ofpact_output *o = ofpact_put_OUTPUT(ofpacts);
-        o->port = port;
-        o->max_len = ofp_get_be16(a + 6);
-        return 0;
-    }
+    case OFPAT10_OUTPUT:
+        return ofpact_decode_output(ofp_get_be16(a + 4), ofp_get_be16(a + 6),
+                                    ofpacts);
     case OFPAT10_SET_VLAN_VID: {
         uint16_t vid = ofp_get_be16(a + 4);
         if (vid > VLAN_VID_MASK) {
@@ -454,11 +493,7 @@ decode_ofp10(const uint8_t *a, size_t len, struct ofpbuf *ofpacts)
 static uint8_t *
 put_action(struct ofpbuf *msg, uint16_t type, size_t len)
 {
-    uint8_t *a = ofpbuf_put_zeros(msg, len);
-
-    ofp_put_be16(a, type);
-    ofp_put_be16(a + 2, len);
-    return a;
+    return ofpact_wire_put(msg, type, len);
 }
 
 static uint8_t *

@@ -110,6 +110,7 @@ struct ofpbuf;
     E(OFPFMFC_BAD_EMERG_TIMEOUT, -1, -1, 3, 3, "Flow not added because of non-zero idle/hard timeout.") \
     E(OFPFMFC_BAD_COMMAND, 5, 6, 3, 4, "Unsupported or unknown command.") \
     E(OFPFMFC_BAD_FLAGS, 5, 7, NX10(3), 258, "Unsupported or unknown flags.") \
+    E(OFPMMFC_UNKNOWN_METER, 12, 2, -1, -1, "Meter not added because meter specified is invalid, or invalid meter in meter action.") \
     E(OFPGMFC_GROUP_EXISTS, 6, 0, -1, -1, "Group not added because a group ADD attempted to replace an already-present group.") \
     E(OFPGMFC_INVALID_GROUP, 6, 1, -1, -1, "Group not added because Group specified is invalid.") \
     E(OFPGMFC_OUT_OF_GROUPS, 6, 3, -1, -1, "The group table is full.")  \

@@ -48,6 +48,28 @@ enum {
     NXFR_COOKIE = 0, NXFR_PRIORITY = 8, NXFR_REASON = 10, NXFR_TABLE = 11,
     NXFR_DURATION = 12, NXFR_IDLE = 20, NXFR_MATCH_LEN = 22,
     NXFR_PACKETS = 24, NXFR_BYTES = 32, NXFR_LEN = 40,
+
+    /* ofp11_flow_mod (OpenFlow 1.1+; importance is 1.4's). */
+    FM11_COOKIE = 0, FM11_COOKIE_MASK = 8, FM11_TABLE = 16,
+    FM11_COMMAND = 17, FM11_IDLE = 18, FM11_HARD = 20, FM11_PRIORITY = 22,
+    FM11_BUFFER = 24, FM11_OUT_PORT = 28, FM11_OUT_GROUP = 32,
+    FM11_FLAGS = 36, FM11_IMPORTANCE = 38, FM11_LEN = 40,
+
+    /* ofp11_flow_stats_request. */
+    FSR11_TABLE = 0, FSR11_OUT_PORT = 4, FSR11_OUT_GROUP = 8,
+    FSR11_COOKIE = 16, FSR11_COOKIE_MASK = 24, FSR11_LEN = 32,
+
+    /* ofp11_flow_stats (flags: 1.3+, importance: 1.4+). */
+    FS11_DURATION = 4, FS11_PRIORITY = 12, FS11_IDLE = 14, FS11_HARD = 16,
+    FS11_FLAGS = 18, FS11_IMPORTANCE = 20, FS11_COOKIE = 24,
+    FS11_PACKETS = 32, FS11_BYTES = 40, FS11_LEN = 48,
+};
+
+/* OpenFlow 1.3+ flow_mod flags. */
+enum {
+    OFPFF13_SEND_FLOW_REM = 1, OFPFF13_CHECK_OVERLAP = 2,
+    OFPFF13_RESET_COUNTS = 4, OFPFF13_NO_PKT_COUNTS = 8,
+    OFPFF13_NO_BYT_COUNTS = 16,
 };
 
 /* OpenFlow 1.0 flow_mod flags. */
@@ -56,8 +78,17 @@ enum { OFPFF_SEND_FLOW_REM = 1, OFPFF_CHECK_OVERLAP = 2, OFPFF10_EMERG = 4 };
 static void put_be64(uint8_t *p, uint64_t x);
 static uint32_t port16_to_32(uint16_t port);
 static uint16_t encode_flags(uint16_t flags);
+static uint16_t encode_flags13(uint16_t flags);
+static uint16_t decode_flags13(uint16_t raw_flags);
 static uint64_t unknown_to_zero(uint64_t count);
 static uint16_t encode_age(int age);
+static enum ofperr decode_flow_mod_of11(struct ofputil_flow_mod *,
+                                        const struct ofp_header *,
+                                        struct ofpbuf *body,
+                                        struct ofpbuf *ofpacts);
+static struct ofpbuf *encode_flow_mod_of11(const struct ofputil_flow_mod *,
+                                           enum ofp_version);
+static enum ofperr port_from_ofp11(uint32_t port, uint32_t *out);
 
 void
 ofputil_flow_mod_init(struct ofputil_flow_mod *fm)
@@ -95,7 +126,9 @@ ofputil_decode_flow_mod(struct ofputil_flow_mod *fm,
     }
 
     const uint8_t *p = b.data;
-    if (raw == OFPRAW_OFPT10_FLOW_MOD) {
+    if (raw == OFPRAW_OFPT13_FLOW_MOD) {
+        return decode_flow_mod_of11(fm, oh, &b, ofpacts);
+    } else if (raw == OFPRAW_OFPT10_FLOW_MOD) {
         ofpbuf_pull(&b, FM10_LEN);
         ofputil_match_from_ofp10(p + FM10_MATCH, &fm->match);
         ofputil_normalize_match(&fm->match);
@@ -187,6 +220,11 @@ ofputil_encode_flow_mod(const struct ofputil_flow_mod *fm,
     uint64_t cookie = (fm->command == OFPFC_ADD || fm->modify_cookie
                        ? fm->new_cookie : fm->cookie);
 
+    if (protocol & (OFPUTIL_P_OF13_OXM | OFPUTIL_P_OF14_OXM
+                    | OFPUTIL_P_OF15_OXM)) {
+        return encode_flow_mod_of11(fm, ofputil_protocol_to_version(
+                                            protocol));
+    }
     if (table_id_ext) {
         command |= fm->table_id << 8;
     }
@@ -254,6 +292,25 @@ ofputil_decode_flow_stats_request(struct ofputil_flow_stats_request *fsr,
         fsr->table_id = p[FSR10_TABLE];
         return 0;
 
+    case OFPRAW_OFPST13_FLOW_REQUEST:
+    case OFPRAW_OFPST13_AGGREGATE_REQUEST:
+        fsr->aggregate = raw == OFPRAW_OFPST13_AGGREGATE_REQUEST;
+        ofpbuf_pull(&b, FSR11_LEN);
+        fsr->table_id = p[FSR11_TABLE];
+        error = port_from_ofp11(ofp_get_be32(p + FSR11_OUT_PORT),
+                                &fsr->out_port);
+        if (error) {
+            return error;
+        }
+        fsr->out_group = ofp_get_be32(p + FSR11_OUT_GROUP);
+        fsr->cookie = ofp_get_be64(p + FSR11_COOKIE);
+        fsr->cookie_mask = ofp_get_be64(p + FSR11_COOKIE_MASK);
+        error = ofputil_pull_ofp11_match(&b, true, &fsr->match);
+        if (!error && b.size) {
+            error = OFPERR_OFPBRC_BAD_LEN;
+        }
+        return error;
+
     case OFPRAW_NXST_FLOW_REQUEST:
     case OFPRAW_NXST_AGGREGATE_REQUEST:
         fsr->aggregate = raw == OFPRAW_NXST_AGGREGATE_REQUEST;
@@ -282,7 +339,20 @@ ofputil_encode_flow_stats_request(const struct ofputil_flow_stats_request *fsr,
     struct ofpbuf *b;
     uint8_t *p;
 
-    if (protocol == OFPUTIL_P_OF10_STD) {
+    if (protocol & (OFPUTIL_P_OF13_OXM | OFPUTIL_P_OF14_OXM
+                    | OFPUTIL_P_OF15_OXM)) {
+        b = ofpraw_alloc(fsr->aggregate ? OFPRAW_OFPST13_AGGREGATE_REQUEST
+                                        : OFPRAW_OFPST13_FLOW_REQUEST,
+                         ofputil_protocol_to_version(protocol),
+                         ofpmsg_next_xid(), 64);
+        p = ofpbuf_put_zeros(b, FSR11_LEN);
+        p[FSR11_TABLE] = fsr->table_id;
+        ofp_put_be32(p + FSR11_OUT_PORT, ofp_port_to_ofp11(fsr->out_port));
+        ofp_put_be32(p + FSR11_OUT_GROUP, fsr->out_group);
+        put_be64(p + FSR11_COOKIE, fsr->cookie);
+        put_be64(p + FSR11_COOKIE_MASK, fsr->cookie_mask);
+        ofputil_put_ofp11_match(b, &fsr->match);
+    } else if (protocol == OFPUTIL_P_OF10_STD) {
         b = ofpraw_alloc(fsr->aggregate ? OFPRAW_OFPST10_AGGREGATE_REQUEST
                                         : OFPRAW_OFPST10_FLOW_REQUEST,
                          OFP10_VERSION, ofpmsg_next_xid(), 0);
@@ -319,6 +389,8 @@ ofputil_start_flow_stats_reply(const struct ofp_header *request)
     }
     return ofpraw_alloc_reply(raw == OFPRAW_NXST_FLOW_REQUEST
                               ? OFPRAW_NXST_FLOW_REPLY
+                              : raw == OFPRAW_OFPST13_FLOW_REQUEST
+                              ? OFPRAW_OFPST13_FLOW_REPLY
                               : OFPRAW_OFPST10_FLOW_REPLY, request, 0);
 }
 
@@ -333,7 +405,26 @@ ofputil_append_flow_stats_reply(const struct ofputil_flow_stats *fs,
     uint8_t *p;
 
     ofpraw_decode_partial(&raw, oh, reply->size);
-    if (raw == OFPRAW_NXST_FLOW_REPLY) {
+    if (raw == OFPRAW_OFPST13_FLOW_REPLY) {
+        ofpbuf_put_zeros(reply, FS11_LEN);
+        ofputil_put_ofp11_match(reply, &fs->match);
+        ofpacts_put_openflow_instructions(fs->ofpacts, fs->ofpacts_len, reply,
+                                          oh->version);
+        p = (uint8_t *) reply->data + start;
+        p[FS_TABLE] = fs->table_id;
+        ofp_put_be32(p + FS11_DURATION, fs->duration_sec);
+        ofp_put_be32(p + FS11_DURATION + 4, fs->duration_nsec);
+        ofp_put_be16(p + FS11_PRIORITY, fs->priority);
+        ofp_put_be16(p + FS11_IDLE, fs->idle_timeout);
+        ofp_put_be16(p + FS11_HARD, fs->hard_timeout);
+        ofp_put_be16(p + FS11_FLAGS, encode_flags13(fs->flags));
+        if (oh->version >= OFP14_VERSION) {
+            ofp_put_be16(p + FS11_IMPORTANCE, fs->importance);
+        }
+        put_be64(p + FS11_COOKIE, fs->cookie);
+        put_be64(p + FS11_PACKETS, unknown_to_zero(fs->packet_count));
+        put_be64(p + FS11_BYTES, unknown_to_zero(fs->byte_count));
+    } else if (raw == OFPRAW_NXST_FLOW_REPLY) {
         ofpbuf_put_zeros(reply, NXFS_LEN);
         int match_len = nx_put_match(reply, &fs->match, 0, 0);
         ofpacts_put_openflow_actions(fs->ofpacts, fs->ofpacts_len, reply,
@@ -421,7 +512,40 @@ ofputil_decode_flow_stats_reply(struct ofputil_flow_stats *fs,
     }
 
     size_t actions_len;
-    if (raw == OFPRAW_NXST_FLOW_REPLY) {
+    if (raw == OFPRAW_OFPST13_FLOW_REPLY) {
+        if (length < FS11_LEN) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        struct ofpbuf entry;
+        ofpbuf_use_const(&entry, p, length);
+        ofpbuf_pull(&entry, FS11_LEN);
+        error = ofputil_pull_ofp11_match(&entry, false, &fs->match);
+        if (error) {
+            return error;
+        }
+        ofpbuf_pull(msg, length - entry.size);
+        fs->table_id = p[FS_TABLE];
+        fs->duration_sec = ofp_get_be32(p + FS11_DURATION);
+        fs->duration_nsec = ofp_get_be32(p + FS11_DURATION + 4);
+        fs->priority = ofp_get_be16(p + FS11_PRIORITY);
+        fs->idle_timeout = ofp_get_be16(p + FS11_IDLE);
+        fs->hard_timeout = ofp_get_be16(p + FS11_HARD);
+        fs->flags = decode_flags13(ofp_get_be16(p + FS11_FLAGS));
+        if (oh->version >= OFP14_VERSION) {
+            fs->importance = ofp_get_be16(p + FS11_IMPORTANCE);
+        }
+        fs->cookie = ofp_get_be64(p + FS11_COOKIE);
+        fs->packet_count = ofp_get_be64(p + FS11_PACKETS);
+        fs->byte_count = ofp_get_be64(p + FS11_BYTES);
+        error = ofpacts_pull_openflow_instructions(msg, entry.size,
+                                                   oh->version, ofpacts);
+        if (error) {
+            return error;
+        }
+        fs->ofpacts = ofpacts->data;
+        fs->ofpacts_len = ofpacts->size;
+        return 0;
+    } else if (raw == OFPRAW_NXST_FLOW_REPLY) {
         if (length < NXFS_LEN) {
             return OFPERR_OFPBRC_BAD_LEN;
         }
@@ -492,8 +616,9 @@ ofputil_encode_aggregate_stats_reply(const struct ofputil_aggregate_stats *as,
         raw = OFPRAW_OFPST10_AGGREGATE_REQUEST;
     }
     struct ofpbuf *b = ofpraw_alloc_reply(
-        raw == OFPRAW_NXST_AGGREGATE_REQUEST ? OFPRAW_NXST_AGGREGATE_REPLY
-                                             : OFPRAW_OFPST10_AGGREGATE_REPLY,
+        (raw == OFPRAW_NXST_AGGREGATE_REQUEST ? OFPRAW_NXST_AGGREGATE_REPLY
+         : raw == OFPRAW_OFPST13_AGGREGATE_REQUEST
+         ? OFPRAW_OFPST13_AGGREGATE_REPLY : OFPRAW_OFPST10_AGGREGATE_REPLY),
         request, 0);
     uint8_t *p = ofpbuf_put_zeros(b, 24);
     put_be64(p, unknown_to_zero(as->packet_count));
@@ -906,4 +1031,147 @@ static uint16_t
 encode_age(int age)
 {
     return age < 0 ? 0 : age < UINT16_MAX ? age + 1 : UINT16_MAX;
+}
+
+/* Decodes the body 'b' of OpenFlow 1.1+ flow_mod 'oh' (see
+ * ofputil_decode_flow_mod()), as Open vSwitch 3.1 reads it: an add takes
+ * the cookie field as the new cookie; a modify never changes cookies and,
+ * like a delete, filters on cookie and cookie_mask; table 255 is only for
+ * deletes; out_group filters only deletes. */
+static enum ofperr
+decode_flow_mod_of11(struct ofputil_flow_mod *fm, const struct ofp_header *oh,
+                     struct ofpbuf *b, struct ofpbuf *ofpacts)
+{
+    const uint8_t *p = b->data;
+    enum ofperr error;
+
+    ofpbuf_pull(b, FM11_LEN);
+    error = ofputil_pull_ofp11_match(b, true, &fm->match);
+    if (error) {
+        return error;
+    }
+    fm->command = p[FM11_COMMAND];
+    fm->priority = ofp_get_be16(p + FM11_PRIORITY);
+    if (fm->command == OFPFC_ADD) {
+        fm->new_cookie = fm->cookie = ofp_get_be64(p + FM11_COOKIE);
+        fm->cookie_mask = 0;
+    } else {
+        fm->cookie = ofp_get_be64(p + FM11_COOKIE);
+        fm->cookie_mask = ofp_get_be64(p + FM11_COOKIE_MASK);
+        fm->new_cookie = UINT64_MAX;
+    }
+    fm->modify_cookie = false;
+    fm->table_id = p[FM11_TABLE];
+    if (fm->table_id == OFPTT_ALL && fm->command != OFPFC_DELETE
+        && fm->command != OFPFC_DELETE_STRICT) {
+        return OFPERR_OFPFMFC_BAD_TABLE_ID;
+    }
+    fm->idle_timeout = ofp_get_be16(p + FM11_IDLE);
+    fm->hard_timeout = ofp_get_be16(p + FM11_HARD);
+    fm->importance = (oh->version >= OFP14_VERSION && fm->command == OFPFC_ADD
+                      ? ofp_get_be16(p + FM11_IMPORTANCE) : 0);
+    fm->buffer_id = ofp_get_be32(p + FM11_BUFFER);
+    error = port_from_ofp11(ofp_get_be32(p + FM11_OUT_PORT), &fm->out_port);
+    if (error) {
+        return error;
+    }
+    fm->out_group = (fm->command == OFPFC_DELETE
+                     || fm->command == OFPFC_DELETE_STRICT
+                     ? ofp_get_be32(p + FM11_OUT_GROUP) : OFPG_ANY);
+
+    uint16_t raw_flags = ofp_get_be16(p + FM11_FLAGS);
+    uint16_t known = (OFPFF13_SEND_FLOW_REM | OFPFF13_CHECK_OVERLAP
+                      | OFPFF13_RESET_COUNTS | OFPFF13_NO_PKT_COUNTS
+                      | OFPFF13_NO_BYT_COUNTS);
+    if (raw_flags & ~known) {
+        return OFPERR_OFPFMFC_BAD_FLAGS;
+    }
+    fm->flags = decode_flags13(raw_flags);
+    if (fm->command > OFPFC_DELETE_STRICT) {
+        return OFPERR_OFPFMFC_BAD_COMMAND;
+    }
+
+    error = ofpacts_pull_openflow_instructions(b, b->size, oh->version,
+                                               ofpacts);
+    if (error) {
+        return error;
+    }
+    fm->ofpacts = ofpacts->data;
+    fm->ofpacts_len = ofpacts->size;
+    return 0;
+}
+
+/* Encodes 'fm' as an OpenFlow 1.1+ flow_mod for 'version', as Open
+ * vSwitch's ovs-ofctl does. */
+static struct ofpbuf *
+encode_flow_mod_of11(const struct ofputil_flow_mod *fm,
+                     enum ofp_version version)
+{
+    struct ofpbuf *b = ofpraw_alloc(OFPRAW_OFPT13_FLOW_MOD, version,
+                                    ofpmsg_next_xid(),
+                                    fm->ofpacts_len + 64);
+    size_t ofs = b->size;
+    ofpbuf_put_zeros(b, FM11_LEN);
+    ofputil_put_ofp11_match(b, &fm->match);
+    uint8_t *p = (uint8_t *) b->data + ofs;
+
+    bool add = fm->command == OFPFC_ADD;
+    put_be64(p + FM11_COOKIE, add ? fm->new_cookie : fm->cookie);
+    put_be64(p + FM11_COOKIE_MASK, add ? 0 : fm->cookie_mask);
+    p[FM11_TABLE] = (fm->table_id == OFPTT_ALL && fm->command != OFPFC_DELETE
+                     && fm->command != OFPFC_DELETE_STRICT
+                     ? 0 : fm->table_id);
+    p[FM11_COMMAND] = fm->command;
+    ofp_put_be16(p + FM11_IDLE, fm->idle_timeout);
+    ofp_put_be16(p + FM11_HARD, fm->hard_timeout);
+    ofp_put_be16(p + FM11_PRIORITY, fm->priority);
+    ofp_put_be32(p + FM11_BUFFER, fm->buffer_id);
+    ofp_put_be32(p + FM11_OUT_PORT, ofp_port_to_ofp11(fm->out_port));
+    ofp_put_be32(p + FM11_OUT_GROUP, fm->out_group);
+    ofp_put_be16(p + FM11_FLAGS, encode_flags13(fm->flags));
+    if (version >= OFP14_VERSION) {
+        ofp_put_be16(p + FM11_IMPORTANCE, fm->importance);
+    }
+    ofpacts_put_openflow_instructions(fm->ofpacts, fm->ofpacts_len, b,
+                                      version);
+    ofpmsg_update_length(b);
+    return b;
+}
+
+/* Converts OpenFlow 1.1+ port 'port' to the 16-bit numbering kept in a
+ * uint32_t filter (OFPP_NONE for OFPP_ANY). */
+static enum ofperr
+port_from_ofp11(uint32_t port, uint32_t *out)
+{
+    ofp_port_t p16;
+
+    if (!ofp_port_from_ofp11(port, &p16)) {
+        return OFPERR_OFPBAC_BAD_OUT_PORT;
+    }
+    *out = p16;
+    return 0;
+}
+
+static uint16_t
+encode_flags13(uint16_t flags)
+{
+    return ((flags & OFPUTIL_FF_SEND_FLOW_REM ? OFPFF13_SEND_FLOW_REM : 0)
+            | (flags & OFPUTIL_FF_CHECK_OVERLAP ? OFPFF13_CHECK_OVERLAP : 0)
+            | (flags & OFPUTIL_FF_RESET_COUNTS ? OFPFF13_RESET_COUNTS : 0)
+            | (flags & OFPUTIL_FF_NO_PKT_COUNTS ? OFPFF13_NO_PKT_COUNTS : 0)
+            | (flags & OFPUTIL_FF_NO_BYT_COUNTS ? OFPFF13_NO_BYT_COUNTS : 0));
+}
+
+static uint16_t
+decode_flags13(uint16_t raw_flags)
+{
+    return ((raw_flags & OFPFF13_SEND_FLOW_REM ? OFPUTIL_FF_SEND_FLOW_REM : 0)
+            | (raw_flags & OFPFF13_CHECK_OVERLAP
+               ? OFPUTIL_FF_CHECK_OVERLAP : 0)
+            | (raw_flags & OFPFF13_RESET_COUNTS
+               ? OFPUTIL_FF_RESET_COUNTS : 0)
+            | (raw_flags & OFPFF13_NO_PKT_COUNTS
+               ? OFPUTIL_FF_NO_PKT_COUNTS : 0)
+            | (raw_flags & OFPFF13_NO_BYT_COUNTS
+               ? OFPUTIL_FF_NO_BYT_COUNTS : 0));
 }

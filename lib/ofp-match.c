@@ -50,9 +50,19 @@ static enum ofperr
 nx_pull_match__(struct ofpbuf *b, unsigned int match_len, bool strict,
                 struct match *match, uint64_t *cookie, uint64_t *cookie_mask);
 static void nxm_put_field(struct ofpbuf *b, const struct match *match,
-                          enum match_field_id id);
+                          bool oxm, enum match_field_id id);
+static void oxm_put_in_port(struct ofpbuf *b, ofp_port_t port);
+static size_t put_field_headers(struct ofpbuf *b, bool masked,
+                                bool writable);
+static enum ofperr oxm_decode_entry(const uint8_t *p, size_t len,
+                                   enum match_field_id *id,
+                                   union match_value *value,
+                                   union match_value *mask);
+static void nx_put_raw(struct ofpbuf *b, const struct match *match,
+                       uint64_t cookie, uint64_t cookie_mask, bool oxm);
 static void
-nxm_put_u8(struct ofpbuf *b, enum match_field_id id, uint8_t value);
+nxm_put_u8(struct ofpbuf *b, bool oxm, enum match_field_id id,
+           uint8_t value);
 static void
 format_eth_masked(struct ds *s, const char *name, const struct eth_addr *v,
                   const struct eth_addr *m);
@@ -374,106 +384,119 @@ int
 nx_put_match(struct ofpbuf *b, const struct match *match, uint64_t cookie,
              uint64_t cookie_mask)
 {
-    const struct flow *f = &match->flow.dp;
-    const struct flow *m = &match->mask.dp;
     size_t start = b->size;
 
-    nxm_put_field(b, match, MATCH_F_IN_PORT);
-    nxm_put_field(b, match, MATCH_F_ETH_SRC);
-    nxm_put_field(b, match, MATCH_F_ETH_DST);
-    nxm_put_field(b, match, MATCH_F_ETH_TYPE);
-    nxm_put_field(b, match, MATCH_F_VLAN_TCI);
-
-    bool typed = m->dl_type == 0xffff;
-    uint16_t type = ntohs(f->dl_type);
-    if (typed && (type == ETH_TYPE_IP || type == ETH_TYPE_IPV6)) {
-        if (type == ETH_TYPE_IP) {
-            nxm_put_field(b, match, MATCH_F_IPV4_SRC);
-            nxm_put_field(b, match, MATCH_F_IPV4_DST);
-        } else {
-            nxm_put_field(b, match, MATCH_F_IPV6_SRC);
-            nxm_put_field(b, match, MATCH_F_IPV6_DST);
-        }
-        nxm_put_field(b, match, MATCH_F_IP_FRAG);
-        nxm_put_field(b, match, MATCH_F_NW_TOS);
-        nxm_put_field(b, match, MATCH_F_IP_ECN);
-        nxm_put_field(b, match, MATCH_F_NW_TTL);
-        nxm_put_field(b, match, MATCH_F_IPV6_LABEL);
-        if (m->nw_proto) {
-            nxm_put_field(b, match, MATCH_F_IP_PROTO);
-            switch (f->nw_proto) {
-            case IPPROTO_TCP_:
-                nxm_put_field(b, match, MATCH_F_TCP_SRC);
-                nxm_put_field(b, match, MATCH_F_TCP_DST);
-                nxm_put_field(b, match, MATCH_F_TCP_FLAGS);
-                break;
-            case IPPROTO_UDP_:
-                nxm_put_field(b, match, MATCH_F_UDP_SRC);
-                nxm_put_field(b, match, MATCH_F_UDP_DST);
-                break;
-            case IPPROTO_SCTP_:
-                nxm_put_field(b, match, MATCH_F_SCTP_SRC);
-                nxm_put_field(b, match, MATCH_F_SCTP_DST);
-                break;
-            case IPPROTO_ICMP_:
-            case IPPROTO_ICMPV6_: {
-                bool v4 = f->nw_proto == IPPROTO_ICMP_;
-                if (v4 != (type == ETH_TYPE_IP)) {
-                    break;
-                }
-                if (m->tp_src) {
-                    nxm_put_u8(b, v4 ? MATCH_F_ICMPV4_TYPE
-                                     : MATCH_F_ICMPV6_TYPE,
-                               ntohs(f->tp_src));
-                }
-                if (m->tp_dst) {
-                    nxm_put_u8(b, v4 ? MATCH_F_ICMPV4_CODE
-                                     : MATCH_F_ICMPV6_CODE,
-                               ntohs(f->tp_dst));
-                }
-                if (!v4 && m->tp_src == 0xffff
-                    && (ntohs(f->tp_src) == ND_NEIGHBOR_SOLICIT
-                        || ntohs(f->tp_src) == ND_NEIGHBOR_ADVERT)) {
-                    nxm_put_field(b, match, MATCH_F_ND_TARGET);
-                    nxm_put_field(b, match,
-                                  ntohs(f->tp_src) == ND_NEIGHBOR_SOLICIT
-                                  ? MATCH_F_ND_SLL : MATCH_F_ND_TLL);
-                }
-                break;
-            }
-            default:
-                break;
-            }
-        }
-    } else if (typed && type == ETH_TYPE_ARP) {
-        nxm_put_field(b, match, MATCH_F_ARP_OP);
-        nxm_put_field(b, match, MATCH_F_ARP_SPA);
-        nxm_put_field(b, match, MATCH_F_ARP_TPA);
-        nxm_put_field(b, match, MATCH_F_ARP_SHA);
-        nxm_put_field(b, match, MATCH_F_ARP_THA);
-    }
-
-    for (int i = 0; i < MATCH_N_REGS; i++) {
-        nxm_put_field(b, match, MATCH_F_REG0 + i);
-    }
-    nxm_put_field(b, match, MATCH_F_METADATA);
-
-    if (cookie_mask) {
-        bool masked = cookie_mask != UINT64_MAX;
-        uint8_t *p = ofpbuf_put_zeros(b, 4 + (masked ? 16 : 8));
-        ofp_put_be32(p, NXM_HEADER(NXM_NX, NXM_NX_COOKIE_FIELD, masked,
-                                   masked ? 16 : 8));
-        ofp_put_be32(p + 4, (cookie & cookie_mask) >> 32);
-        ofp_put_be32(p + 8, cookie & cookie_mask);
-        if (masked) {
-            ofp_put_be32(p + 12, cookie_mask >> 32);
-            ofp_put_be32(p + 16, cookie_mask);
-        }
-    }
-
+    nx_put_raw(b, match, cookie, cookie_mask, false);
     int match_len = b->size - start;
     ofpbuf_put_zeros(b, (match_len + 7) / 8 * 8 - match_len);
     return match_len;
+}
+
+/* Appends 'match' as OXM entries (OpenFlow 1.2+ field headers where there
+ * are any, Open vSwitch's order), without padding; returns their
+ * length. */
+int
+oxm_put_match(struct ofpbuf *b, const struct match *match)
+{
+    size_t start = b->size;
+
+    nx_put_raw(b, match, 0, 0, true);
+    return b->size - start;
+}
+
+/* Appends 'match' as an OpenFlow 1.1+ OXM match: the ofp11_match_header
+ * (type OFPMT_OXM), the entries, padding to 8 bytes.  Returns the bytes
+ * appended, padding included. */
+int
+ofputil_put_ofp11_match(struct ofpbuf *b, const struct match *match)
+{
+    size_t start = b->size;
+
+    ofpbuf_put_zeros(b, 4);
+    int fields_len = oxm_put_match(b, match);
+    uint8_t *p = (uint8_t *) b->data + start;
+    ofp_put_be16(p, OFPMT_OXM);
+    ofp_put_be16(p + 2, 4 + fields_len);
+    ofpbuf_put_zeros(b, (4 + fields_len + 7) / 8 * 8 - (4 + fields_len));
+    return b->size - start;
+}
+
+/* Pulls an OpenFlow 1.1+ match (header, OXM entries, padding) off 'b'
+ * into 'match'.  'strict' (requests): unknown fields are errors; replies
+ * skip them.  Returns 0 or OFPERR_OFPBMC_*: BAD_TYPE for a match that is
+ * not OXM (dpswitch does not take OpenFlow 1.1's standard match; one of
+ * the wrong length is BAD_LEN, as in Open vSwitch), BAD_LEN for lengths
+ * that do not fit. */
+enum ofperr
+ofputil_pull_ofp11_match(struct ofpbuf *b, bool strict, struct match *match)
+{
+    match_init_catchall(match);
+    if (b->size < 4) {
+        return OFPERR_OFPBMC_BAD_LEN;
+    }
+    const uint8_t *p = b->data;
+    uint16_t type = ofp_get_be16(p);
+    uint16_t match_len = ofp_get_be16(p + 2);
+    if (type == OFPMT_STANDARD) {
+        /* OpenFlow 1.1's 88-byte match, which dpswitch does not take. */
+        return (match_len == OFP11_STANDARD_MATCH_LEN
+                ? OFPERR_OFPBMC_BAD_TYPE : OFPERR_OFPBMC_BAD_LEN);
+    } else if (type != OFPMT_OXM) {
+        return OFPERR_OFPBMC_BAD_TYPE;
+    }
+    size_t padded = (match_len + 7u) / 8 * 8;
+    if (match_len < 4 || padded > b->size) {
+        return OFPERR_OFPBMC_BAD_LEN;
+    }
+    ofpbuf_pull(b, padded);
+
+    /* The entries, padded on their own as nx_pull_match__() reads them
+     * (the padding of the whole match may be 4 bytes short of that). */
+    size_t fields_len = match_len - 4;
+    uint8_t *copy = xzalloc((fields_len + 7) / 8 * 8 + 1);
+    memcpy(copy, p + 4, fields_len);
+    struct ofpbuf fields;
+    ofpbuf_use_const(&fields, copy, (fields_len + 7) / 8 * 8);
+    enum ofperr error = nx_pull_match__(&fields, fields_len, strict, match,
+                                        NULL, NULL);
+    free(copy);
+    return error;
+}
+
+/* Appends the OXM headers of the fields dpswitch matches (see the
+ * header). */
+size_t
+oxm_put_field_headers(struct ofpbuf *b, bool masked, bool writable)
+{
+    return put_field_headers(b, masked, writable);
+}
+
+/* Appends field 'id' = 'value' (under 'mask', or exactly if 'mask' is
+ * NULL) as one OXM entry, as a set_field action carries it. */
+void
+oxm_put_field(struct ofpbuf *b, enum match_field_id id,
+              const union match_value *value, const union match_value *mask)
+{
+    struct match match;
+
+    match_init_catchall(&match);
+    match_field_set(match_field_info(id), value, mask, &match);
+    if (id == MATCH_F_IN_PORT) {
+        oxm_put_in_port(b, match.flow.dp.in_port);
+        return;
+    }
+    nxm_put_field(b, &match, true, id);
+}
+
+/* Decodes the one OXM entry of 'len' bytes at 'p' (a set_field action's)
+ * into its field, value and whether it is masked ('mask' set).  Returns 0,
+ * OFPERR_OFPBAC_BAD_SET_TYPE for a field it does not know,
+ * OFPERR_OFPBAC_BAD_SET_LEN for a length that does not fit the field. */
+enum ofperr
+oxm_pull_field(const uint8_t *p, size_t len, enum match_field_id *id,
+               union match_value *value, union match_value *mask)
+{
+    return oxm_decode_entry(p, len, id, value, mask);
 }
 
 /* Appends 'match' in Open vSwitch's syntax (see the header). */
@@ -855,6 +878,23 @@ nxm_field_by_header(uint32_t header)
     return NULL;
 }
 
+static const struct nxm_field *nxm_field_by_id(enum match_field_id id);
+
+/* The OXM form of 'id' if it has one (OpenFlow 1.2+ encoding), else its
+ * NXM form. */
+static const struct nxm_field *
+oxm_field_by_id(enum match_field_id id)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(nxm_fields); i++) {
+        if (nxm_fields[i].id == id
+            && (nxm_fields[i].class == OXM_OF_BASIC
+                || nxm_fields[i].class == OXM_OF_PKT_REGS)) {
+            return &nxm_fields[i];
+        }
+    }
+    return nxm_field_by_id(id);
+}
+
 static const struct nxm_field *
 nxm_field_by_id(enum match_field_id id)
 {
@@ -1094,14 +1134,202 @@ nx_pull_match__(struct ofpbuf *b, unsigned int match_len, bool strict,
     return 0;
 }
 
+/* Appends 'match' as NXM ('oxm' false) or OXM entries to 'b', in Open
+ * vSwitch's order, without padding. */
+static void
+nx_put_raw(struct ofpbuf *b, const struct match *match, uint64_t cookie,
+           uint64_t cookie_mask, bool oxm)
+{
+    const struct flow *f = &match->flow.dp;
+    const struct flow *m = &match->mask.dp;
+
+    if (oxm && m->in_port) {
+        oxm_put_in_port(b, f->in_port);
+    } else {
+        nxm_put_field(b, match, oxm, MATCH_F_IN_PORT);
+    }
+    nxm_put_field(b, match, oxm, MATCH_F_ETH_SRC);
+    nxm_put_field(b, match, oxm, MATCH_F_ETH_DST);
+    nxm_put_field(b, match, oxm, MATCH_F_ETH_TYPE);
+    if (!oxm) {
+        nxm_put_field(b, match, oxm, MATCH_F_VLAN_TCI);
+    } else {
+        /* OXM: the VID with its "present" bit, then the PCP, only for a
+         * match on a tagged VID. */
+        nxm_put_field(b, match, oxm, MATCH_F_VLAN_VID);
+        dps_be16 present = htons(VLAN_CFI);
+        if (f->vlan_tci[0] & m->vlan_tci[0] & present
+            && m->vlan_tci[0] & htons(VLAN_PCP_MASK)) {
+            nxm_put_field(b, match, oxm, MATCH_F_VLAN_PCP);
+        }
+    }
+
+    bool typed = m->dl_type == 0xffff;
+    uint16_t type = ntohs(f->dl_type);
+    if (typed && (type == ETH_TYPE_IP || type == ETH_TYPE_IPV6)) {
+        if (type == ETH_TYPE_IP) {
+            nxm_put_field(b, match, oxm, MATCH_F_IPV4_SRC);
+            nxm_put_field(b, match, oxm, MATCH_F_IPV4_DST);
+        } else {
+            nxm_put_field(b, match, oxm, MATCH_F_IPV6_SRC);
+            nxm_put_field(b, match, oxm, MATCH_F_IPV6_DST);
+        }
+        nxm_put_field(b, match, oxm, MATCH_F_IP_FRAG);
+        nxm_put_field(b, match, oxm, oxm ? MATCH_F_IP_DSCP : MATCH_F_NW_TOS);
+        nxm_put_field(b, match, oxm, MATCH_F_IP_ECN);
+        nxm_put_field(b, match, oxm, MATCH_F_NW_TTL);
+        nxm_put_field(b, match, oxm, MATCH_F_IPV6_LABEL);
+        if (m->nw_proto) {
+            nxm_put_field(b, match, oxm, MATCH_F_IP_PROTO);
+            switch (f->nw_proto) {
+            case IPPROTO_TCP_:
+                nxm_put_field(b, match, oxm, MATCH_F_TCP_SRC);
+                nxm_put_field(b, match, oxm, MATCH_F_TCP_DST);
+                nxm_put_field(b, match, oxm, MATCH_F_TCP_FLAGS);
+                break;
+            case IPPROTO_UDP_:
+                nxm_put_field(b, match, oxm, MATCH_F_UDP_SRC);
+                nxm_put_field(b, match, oxm, MATCH_F_UDP_DST);
+                break;
+            case IPPROTO_SCTP_:
+                nxm_put_field(b, match, oxm, MATCH_F_SCTP_SRC);
+                nxm_put_field(b, match, oxm, MATCH_F_SCTP_DST);
+                break;
+            case IPPROTO_ICMP_:
+            case IPPROTO_ICMPV6_: {
+                bool v4 = f->nw_proto == IPPROTO_ICMP_;
+                if (v4 != (type == ETH_TYPE_IP)) {
+                    break;
+                }
+                if (m->tp_src) {
+                    nxm_put_u8(b, oxm, v4 ? MATCH_F_ICMPV4_TYPE
+                                     : MATCH_F_ICMPV6_TYPE,
+                               ntohs(f->tp_src));
+                }
+                if (m->tp_dst) {
+                    nxm_put_u8(b, oxm, v4 ? MATCH_F_ICMPV4_CODE
+                                     : MATCH_F_ICMPV6_CODE,
+                               ntohs(f->tp_dst));
+                }
+                if (!v4 && m->tp_src == 0xffff
+                    && (ntohs(f->tp_src) == ND_NEIGHBOR_SOLICIT
+                        || ntohs(f->tp_src) == ND_NEIGHBOR_ADVERT)) {
+                    nxm_put_field(b, match, oxm, MATCH_F_ND_TARGET);
+                    nxm_put_field(b, match, oxm,
+                                  ntohs(f->tp_src) == ND_NEIGHBOR_SOLICIT
+                                  ? MATCH_F_ND_SLL : MATCH_F_ND_TLL);
+                }
+                break;
+            }
+            default:
+                break;
+            }
+        }
+    } else if (typed && type == ETH_TYPE_ARP) {
+        nxm_put_field(b, match, oxm, MATCH_F_ARP_OP);
+        nxm_put_field(b, match, oxm, MATCH_F_ARP_SPA);
+        nxm_put_field(b, match, oxm, MATCH_F_ARP_TPA);
+        nxm_put_field(b, match, oxm, MATCH_F_ARP_SHA);
+        nxm_put_field(b, match, oxm, MATCH_F_ARP_THA);
+    }
+
+    for (int i = 0; i < MATCH_N_REGS; i++) {
+        nxm_put_field(b, match, oxm, MATCH_F_REG0 + i);
+    }
+    nxm_put_field(b, match, oxm, MATCH_F_METADATA);
+
+    if (cookie_mask) {
+        bool masked = cookie_mask != UINT64_MAX;
+        uint8_t *p = ofpbuf_put_zeros(b, 4 + (masked ? 16 : 8));
+        ofp_put_be32(p, NXM_HEADER(NXM_NX, NXM_NX_COOKIE_FIELD, masked,
+                                   masked ? 16 : 8));
+        ofp_put_be32(p + 4, (cookie & cookie_mask) >> 32);
+        ofp_put_be32(p + 8, cookie & cookie_mask);
+        if (masked) {
+            ofp_put_be32(p + 12, cookie_mask >> 32);
+            ofp_put_be32(p + 16, cookie_mask);
+        }
+    }
+
+}
+
+static enum ofperr
+oxm_decode_entry(const uint8_t *p, size_t len, enum match_field_id *id,
+                 union match_value *value, union match_value *mask)
+{
+    if (len < 4) {
+        return OFPERR_OFPBAC_BAD_SET_LEN;
+    }
+    uint32_t header = ofp_get_be32(p);
+    const struct nxm_field *nf = nxm_field_by_header(header);
+    if (!nf) {
+        return OFPERR_OFPBAC_BAD_SET_TYPE;
+    }
+    bool masked = NXM_HASMASK(header);
+    unsigned int width = NXM_LENGTH(header);
+    if (width != (masked ? 2u : 1u) * nf->width || 4 + width > len) {
+        return OFPERR_OFPBAC_BAD_SET_LEN;
+    }
+    const struct match_field *mf = match_field_info(nf->id);
+    *id = nf->id;
+    if (nf->class == OXM_OF_BASIC && nf->id == MATCH_F_IN_PORT) {
+        ofp_port_t port;
+        if (masked || !ofp_port_from_ofp11(ofp_get_be32(p + 4), &port)) {
+            return OFPERR_OFPBAC_BAD_SET_ARGUMENT;
+        }
+        memset(value, 0, sizeof *value);
+        ofp_put_be16(value->u8, port);
+    } else if (!wire_to_value(mf, p + 4, nf->width, value)) {
+        return OFPERR_OFPBAC_BAD_SET_ARGUMENT;
+    }
+    if (masked) {
+        if (!wire_to_value(mf, p + 4 + nf->width, nf->width, mask)) {
+            return OFPERR_OFPBAC_BAD_SET_ARGUMENT;
+        }
+    } else {
+        memset(mask, 0xff, sizeof *mask);
+    }
+    if (!value_is_valid(mf, value)) {
+        return OFPERR_OFPBAC_BAD_SET_ARGUMENT;
+    }
+    return 0;
+}
+
+static size_t
+put_field_headers(struct ofpbuf *b, bool masked, bool writable)
+{
+    size_t start = b->size;
+
+    for (size_t i = 0; i < ARRAY_SIZE(nxm_fields); i++) {
+        const struct nxm_field *nf = &nxm_fields[i];
+        const struct match_field *mf = match_field_info(nf->id);
+
+        /* One header per field (its OpenFlow 1.3 form); no xregs before
+         * OpenFlow 1.5; the VLAN TCI and ToS are OXM's vlan_vid/pcp and
+         * ip_dscp. */
+        if (oxm_field_by_id(nf->id) != nf
+            || nf->class == OXM_OF_PKT_REGS
+            || nf->id == MATCH_F_VLAN_TCI || nf->id == MATCH_F_NW_TOS
+            || (writable && !mf->writable)) {
+            continue;
+        }
+        bool hasmask = masked && mf->maskable;
+        ofp_put_be32(ofpbuf_put_zeros(b, 4),
+                     NXM_HEADER(nf->class, nf->field, hasmask,
+                                nf->width * (hasmask ? 2 : 1)));
+    }
+    return b->size - start;
+}
+
 /* Appends the NXM entry for field 'id' of 'match' to 'b', if 'match'
  * matches it at all. */
 static void
-nxm_put_field(struct ofpbuf *b, const struct match *match,
+nxm_put_field(struct ofpbuf *b, const struct match *match, bool oxm,
               enum match_field_id id)
 {
     const struct match_field *mf = match_field_info(id);
-    const struct nxm_field *nf = nxm_field_by_id(id);
+    const struct nxm_field *nf = (oxm ? oxm_field_by_id(id)
+                                      : nxm_field_by_id(id));
     union match_value v, m, full;
 
     match_field_get(mf, &match->flow, &v);
@@ -1136,15 +1364,25 @@ nxm_put_field(struct ofpbuf *b, const struct match *match,
 
 /* An 8-bit NXM entry from a 16-bit flow field (ICMP type and code). */
 static void
-nxm_put_u8(struct ofpbuf *b, enum match_field_id id, uint8_t value)
+nxm_put_u8(struct ofpbuf *b, bool oxm, enum match_field_id id, uint8_t value)
 {
-    const struct nxm_field *nf = nxm_field_by_id(id);
+    const struct nxm_field *nf = (oxm ? oxm_field_by_id(id)
+                                      : nxm_field_by_id(id));
     uint8_t *p = ofpbuf_put_zeros(b, 5);
 
     ofp_put_be32(p, NXM_HEADER(nf->class, nf->field, 0, 1));
     p[4] = value;
 }
 
+/* OXM's in_port: 32 bits, reserved ports in their OpenFlow 1.1+ numbers. */
+static void
+oxm_put_in_port(struct ofpbuf *b, ofp_port_t port)
+{
+    uint8_t *p = ofpbuf_put_zeros(b, 8);
+
+    ofp_put_be32(p, NXM_HEADER(OXM_OF_BASIC, 0, 0, 4));
+    ofp_put_be32(p + 4, ofp_port_to_ofp11(port));
+}
 /* Text. */
 
 static void

@@ -53,6 +53,15 @@ enum ofputil_protocol {
 #define OFPUTIL_P_ANY (OFPUTIL_P_OF10_STD | OFPUTIL_P_NXM_OXM_ANY)
 
 /* OpenFlow 1.0 match. */
+/* The OpenFlow version a flow protocol speaks. */
+static inline int
+ofputil_protocol_to_version(enum ofputil_protocol protocol)
+{
+    return (protocol & OFPUTIL_P_OF15_OXM ? 0x06
+            : protocol & OFPUTIL_P_OF14_OXM ? 0x05
+            : protocol & OFPUTIL_P_OF13_OXM ? 0x04 : 0x01);
+}
+
 #define OFP10_MATCH_LEN 40
 enum {
     OFPFW10_IN_PORT = 1 << 0,
@@ -95,6 +104,31 @@ int nx_put_match(struct ofpbuf *, const struct match *, uint64_t cookie,
  * ovs-ofctl dump-flows prints it: "priority=N," first unless 'priority' is
  * 'default_priority' (pass INT_MIN to leave it out), then the shorthand
  * (ip, tcp, arp...), then the fields in Open vSwitch's order. */
+/* OpenFlow 1.1+ matches: an ofp11_match_header (type, length) and, for
+ * OFPMT_OXM, OXM entries, padded to 8 bytes. */
+#define OFPMT_STANDARD 0
+#define OFPMT_OXM 1
+#define OFP11_STANDARD_MATCH_LEN 88
+enum ofperr ofputil_pull_ofp11_match(struct ofpbuf *, bool strict,
+                                     struct match *);
+int ofputil_put_ofp11_match(struct ofpbuf *, const struct match *);
+int oxm_put_match(struct ofpbuf *, const struct match *);
+
+/* Appends the 4-byte OXM header of each field dpswitch matches (OpenFlow
+ * 1.3 forms; NXM ones for fields without an OXM form), for a table
+ * features property: 'masked' sets the has-mask bit of those that take
+ * arbitrary masks; 'writable' lists only the fields set_field can write.
+ * Returns the bytes appended. */
+size_t oxm_put_field_headers(struct ofpbuf *, bool masked, bool writable);
+
+/* One OXM entry, as a set_field action carries it. */
+enum ofperr oxm_pull_field(const uint8_t *, size_t len,
+                           enum match_field_id *, union match_value *value,
+                           union match_value *mask);
+void oxm_put_field(struct ofpbuf *, enum match_field_id,
+                   const union match_value *value,
+                   const union match_value *mask);
+
 void match_format(const struct match *, const struct ofputil_port_map *,
                   struct ds *, int priority, int default_priority);
 char *match_to_string(const struct match *, int priority);

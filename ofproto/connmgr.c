@@ -533,6 +533,8 @@ static enum ofperr handle_port_desc_stats_request(struct ofconn *,
                                                   const struct ofp_header *);
 static enum ofperr handle_empty_stats_request(struct ofconn *,
                                               const struct ofp_header *);
+static enum ofperr handle_table_features_request(struct ofconn *,
+                                                 const struct ofp_header *);
 static enum ofperr handle_nicira_setting(struct ofconn *, enum ofptype,
                                          const struct ofp_header *);
 static enum ofperr handle_flow_mod(struct ofconn *, const struct ofp_header *);
@@ -569,6 +571,8 @@ handle_decoded(struct ofconn *ofconn, enum ofptype type,
     case OFPTYPE_GROUP_STATS_REQUEST:
     case OFPTYPE_GROUP_DESC_STATS_REQUEST:
         return handle_empty_stats_request(ofconn, oh);
+    case OFPTYPE_TABLE_FEATURES_STATS_REQUEST:
+        return handle_table_features_request(ofconn, oh);
     case OFPTYPE_SET_FLOW_FORMAT:
     case OFPTYPE_SET_PACKET_IN_FORMAT:
     case OFPTYPE_FLOW_MOD_TABLE_ID:
@@ -609,6 +613,7 @@ handle_decoded(struct ofconn *ofconn, enum ofptype type,
     case OFPTYPE_GROUP_STATS_REPLY:
     case OFPTYPE_GROUP_DESC_STATS_REPLY:
     case OFPTYPE_PORT_DESC_STATS_REPLY:
+    case OFPTYPE_TABLE_FEATURES_STATS_REPLY:
     case OFPTYPE_FLOW_AGE:
     default:
         return OFPERR_OFPBRC_BAD_TYPE;
@@ -898,6 +903,122 @@ handle_table_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
     return 0;
 }
 
+/* Table features properties (OFPTFPT_*) and the action and instruction
+ * ids they list. */
+enum {
+    TFPT_INSTRUCTIONS = 0, TFPT_NEXT_TABLES = 2, TFPT_WRITE_ACTIONS = 4,
+    TFPT_APPLY_ACTIONS = 6, TFPT_MATCH = 8, TFPT_WILDCARDS = 10,
+    TFPT_WRITE_SETFIELD = 12, TFPT_APPLY_SETFIELD = 14,
+};
+
+/* Starts table features property 'type' in 'b'; returns its offset for
+ * tf_prop_end(). */
+static size_t
+tf_prop_start(struct ofpbuf *b, uint16_t type)
+{
+    size_t ofs = b->size;
+
+    ofp_put_be16(ofpbuf_put_zeros(b, 4), type);
+    return ofs;
+}
+
+/* Sets the length of the property at 'ofs' and pads it to 8 bytes. */
+static void
+tf_prop_end(struct ofpbuf *b, size_t ofs)
+{
+    size_t len = b->size - ofs;
+
+    ofp_put_be16((uint8_t *) b->data + ofs + 2, len);
+    ofpbuf_put_zeros(b, (len + 7) / 8 * 8 - len);
+}
+
+/* Appends to 'b' table 'table_id''s features, as dpswitch's pipeline has
+ * them: every table takes the same matches, instructions (no meter: there
+ * are no meters) and actions; a table may go only to later tables; the
+ * miss properties are left out, which says they are the same. */
+static void
+put_table_features(struct ofpbuf *b, uint8_t table_id)
+{
+    static const uint16_t instructions[] = { 1, 2, 3, 4, 5 };
+    /* output, push_vlan, pop_vlan, set_nw_ttl, dec_nw_ttl, set_field. */
+    static const uint16_t actions[] = { 0, 17, 18, 23, 24, 25 };
+    size_t start = b->size;
+    size_t ofs;
+
+    uint8_t *p = ofpbuf_put_zeros(b, 64);
+    p[2] = table_id;
+    memset(p + 40, 0xff, 16);                   /* Metadata match, write. */
+    ofp_put_be32(p + 60, CONNMGR_MAX_ENTRIES);
+
+    ofs = tf_prop_start(b, TFPT_INSTRUCTIONS);
+    for (size_t i = 0; i < ARRAY_SIZE(instructions); i++) {
+        if (instructions[i] != 1 || table_id < CONNMGR_N_TABLES - 1) {
+            uint8_t *id = ofpbuf_put_zeros(b, 4);
+            ofp_put_be16(id, instructions[i]);
+            ofp_put_be16(id + 2, 4);
+        }
+    }
+    tf_prop_end(b, ofs);
+
+    ofs = tf_prop_start(b, TFPT_NEXT_TABLES);
+    for (int t = table_id + 1; t < CONNMGR_N_TABLES; t++) {
+        *(uint8_t *) ofpbuf_put_zeros(b, 1) = t;
+    }
+    tf_prop_end(b, ofs);
+
+    for (int type = TFPT_WRITE_ACTIONS; type <= TFPT_APPLY_ACTIONS;
+         type += 2) {
+        ofs = tf_prop_start(b, type);
+        for (size_t i = 0; i < ARRAY_SIZE(actions); i++) {
+            uint8_t *id = ofpbuf_put_zeros(b, 4);
+            ofp_put_be16(id, actions[i]);
+            ofp_put_be16(id + 2, 4);
+        }
+        tf_prop_end(b, ofs);
+    }
+
+    ofs = tf_prop_start(b, TFPT_MATCH);
+    oxm_put_field_headers(b, true, false);
+    tf_prop_end(b, ofs);
+    ofs = tf_prop_start(b, TFPT_WILDCARDS);
+    oxm_put_field_headers(b, false, false);
+    tf_prop_end(b, ofs);
+    for (int type = TFPT_WRITE_SETFIELD; type <= TFPT_APPLY_SETFIELD;
+         type += 2) {
+        ofs = tf_prop_start(b, type);
+        oxm_put_field_headers(b, false, true);
+        tf_prop_end(b, ofs);
+    }
+
+    ofp_put_be16((uint8_t *) b->data + start, b->size - start);
+}
+
+/* OpenFlow 1.3+ table features: a request without a body gets every
+ * table's features; one with a body would reconfigure the tables, which
+ * dpswitch does not do. */
+static enum ofperr
+handle_table_features_request(struct ofconn *ofconn,
+                              const struct ofp_header *oh)
+{
+    if (ntohs(oh->length) > 16) {
+        return OFPERR_OFPBRC_EPERM;
+    }
+
+    struct mp_reply mp;
+    struct ofpbuf tf;
+
+    mp_start(&mp, ofconn, OFPRAW_OFPST13_TABLE_FEATURES_REPLY, oh);
+    ofpbuf_init(&tf, 2048);
+    for (int i = 0; i < CONNMGR_N_TABLES; i++) {
+        ofpbuf_clear(&tf);
+        put_table_features(&tf, i);
+        memcpy(mp_reserve(&mp, tf.size), tf.data, tf.size);
+    }
+    ofpbuf_uninit(&tf);
+    mp_finish(&mp);
+    return 0;
+}
+
 /* Seconds and nanoseconds from 'then' to 'now' (milliseconds). */
 static void
 msec_to_duration(long long then, long long now, uint32_t *sec,
@@ -1108,6 +1229,38 @@ handle_nicira_setting(struct ofconn *ofconn, enum ofptype type,
 /* Table 254 is Open vSwitch's hidden, read-only table. */
 #define CONNMGR_HIDDEN_TABLE (CONNMGR_N_TABLES)
 
+/* Checks 'ofpacts' of a flow for table 'table_id' as Open vSwitch does
+ * before it adds or modifies flows: a goto_table must go to a later table,
+ * and there are no groups for a group action to name. */
+static enum ofperr
+check_instructions(const struct ofpact *ofpacts, size_t ofpacts_len,
+                   uint8_t table_id)
+{
+    const struct ofpact *a;
+
+    OFPACT_FOR_EACH (a, ofpacts, ofpacts_len) {
+        if (a->type == OFPACT_GOTO_TABLE) {
+            uint8_t next = ofpact_get_GOTO_TABLE(a)->table_id;
+            /* Open vSwitch counts its hidden table 254 among its
+             * tables here. */
+            if (next <= table_id || next > CONNMGR_HIDDEN_TABLE) {
+                return OFPERR_OFPBIC_BAD_TABLE_ID;
+            }
+        } else if (a->type == OFPACT_GROUP) {
+            return OFPERR_OFPBAC_BAD_OUT_GROUP;
+        } else if (a->type == OFPACT_WRITE_ACTIONS) {
+            const struct ofpact_nest *on = ofpact_get_WRITE_ACTIONS(a);
+            enum ofperr error = check_instructions(
+                ofpact_nest_get_actions(on), ofpact_nest_get_action_len(on),
+                table_id);
+            if (error) {
+                return error;
+            }
+        }
+    }
+    return 0;
+}
+
 static enum ofperr
 handle_flow_mod(struct ofconn *ofconn, const struct ofp_header *oh)
 {
@@ -1133,6 +1286,14 @@ handle_flow_mod(struct ofconn *ofconn, const struct ofp_header *oh)
          * vSwitch refuses the whole flow_mod. */
         error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
         goto out;
+    }
+    if (adds) {
+        error = check_instructions(fm.ofpacts, fm.ofpacts_len,
+                                   fm.table_id == OFPTT_ALL ? 0
+                                   : fm.table_id);
+        if (error) {
+            goto out;
+        }
     }
 
     struct ofproto_flow_mod ofm;
