@@ -32,6 +32,8 @@ ovsdb_libovsdb_a_SOURCES = \
 	ovsdb/ovsdb.h \
 	ovsdb/raft-file.c \
 	ovsdb/raft-file.h \
+	ovsdb/raft.c \
+	ovsdb/raft.h \
 	ovsdb/relay.c \
 	ovsdb/relay.h \
 	ovsdb/replication.c \

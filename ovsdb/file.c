@@ -11,6 +11,7 @@
 #include "log.h"
 #include "ovsdb-json.h"
 #include "raft-file.h"
+#include "raft.h"
 #include "schema.h"
 #include "ovsdb-error.h"
 #include "ovsdb.h"
@@ -21,22 +22,9 @@
 
 VLOG_DEFINE_THIS_MODULE(ovsdb_file);
 
-/* The state of a clustered database's only server (see file.h). */
-struct file_cluster {
-    struct raft_file_header header; /* As last written. */
-    json_t *servers;            /* The current configuration. */
-    uint64_t term;              /* The current term. */
-    uint64_t last_index, last_term; /* The log's last entry. */
-    uint64_t commit_index;
-    uint64_t next_index;
-    uint64_t election_timer;
-    struct uuid last_eid;       /* Of the last entry with data. */
-    long long int elected;
-};
-
 struct ovsdb_file {
     struct ovsdb_log *log;
-    struct file_cluster *cluster; /* NULL for a standalone database. */
+    struct raft *raft;          /* NULL for a standalone database. */
 };
 
 static json_t *row_to_json(const struct ovsdb_row *old,
@@ -49,15 +37,6 @@ static struct ovsdb_error *replay_row(struct ovsdb_txn *,
 static struct ovsdb_error *truncate_bad_tail(const char *file_name,
                                              struct ovsdb_log *, int flags,
                                              struct ovsdb_error *);
-static struct ovsdb_error *open_cluster(const char *file_name,
-                                        struct ovsdb_log *, int flags,
-                                        struct ovsdb **);
-static struct ovsdb_error *cluster_write(struct ovsdb_file *,
-                                         const struct raft_file_record *);
-static struct ovsdb_error *cluster_commit(struct ovsdb_file *,
-                                          const struct ovsdb_txn *);
-static struct ovsdb_error *cluster_compact(struct ovsdb *,
-                                           const char *comment);
 static struct ovsdb_error *open_standalone(const char *file_name,
                                            enum ovsdb_log_open_mode,
                                            struct ovsdb_log **);
@@ -93,7 +72,18 @@ ovsdb_file_open(const char *file_name, int flags, struct ovsdb **dbp)
         error = ovsdb_log_open(file_name, (read_only ? OVSDB_LOG_READ_ONLY
                                            : OVSDB_LOG_READ_WRITE), &log);
         if (!error && !strcmp(ovsdb_log_get_magic(log), OVSDB_LOG_CLUSTER)) {
-            return open_cluster(file_name, log, flags, dbp);
+            struct raft *raft;
+
+            error = raft_open(file_name, log, flags, dbp, &raft);
+            if (error || read_only) {
+                ovsdb_log_close(log);
+            } else {
+                (*dbp)->file = xzalloc(sizeof *(*dbp)->file);
+                (*dbp)->file->log = log;
+                (*dbp)->file->raft = raft;
+                raft_attach(raft, *dbp, (*dbp)->file);
+            }
+            return error;
         }
     } else {
         error = open_standalone(file_name, (read_only ? OVSDB_LOG_READ_ONLY
@@ -169,12 +159,8 @@ void
 ovsdb_file_close(struct ovsdb_file *file)
 {
     if (file) {
+        raft_close(file->raft);
         ovsdb_log_close(file->log);
-        if (file->cluster) {
-            raft_file_header_destroy(&file->cluster->header);
-            json_decref(file->cluster->servers);
-            free(file->cluster);
-        }
         free(file);
     }
 }
@@ -188,12 +174,14 @@ ovsdb_file_commit(struct ovsdb_file *file, const struct ovsdb_txn *txn,
     struct ovsdb_error *error;
     json_t *json;
 
-    if (file->cluster) {
-        return cluster_commit(file, txn);
+    if (file->raft && raft_is_applying(file->raft)) {
+        return NULL;            /* Stored already: a committed entry. */
     }
     json = ovsdb_file_txn_to_json(txn);
     if (!json) {
         return NULL;
+    } else if (file->raft) {
+        return raft_propose(file->raft, json);
     }
     error = ovsdb_log_write(file->log, json);
     json_decref(json);
@@ -213,8 +201,8 @@ ovsdb_file_compact(struct ovsdb *db, const char *comment)
 
     if (!db->file) {
         return ovsdb_error("ovsdb error", "database has no file");
-    } else if (db->file->cluster) {
-        return cluster_compact(db, comment);
+    } else if (db->file->raft) {
+        return raft_compact(db->file->raft, db, comment);
     }
     records[0] = ovsdb_schema_to_json(db->schema);
     records[1] = ovsdb_file_snapshot_to_json(db, comment);
@@ -284,29 +272,12 @@ ovsdb_file_read_db_name(const char *file_name, char **namep)
     return error;
 }
 
-/* If 'file' holds a clustered database, fills in '*status' and returns
- * true (the strings in it belong to 'file'); otherwise returns false. */
-bool
-ovsdb_file_get_cluster_status(const struct ovsdb_file *file,
-                              struct ovsdb_file_cluster_status *status)
+/* Returns the Raft server of 'file' (which may be NULL), or NULL if it is
+ * not a clustered database's. */
+struct raft *
+ovsdb_file_get_raft(const struct ovsdb_file *file)
 {
-    const struct file_cluster *c = file ? file->cluster : NULL;
-
-    if (!c) {
-        return false;
-    }
-    status->sid = c->header.sid;
-    status->cid = c->header.cid;
-    status->name = c->header.name;
-    status->local_address = c->header.local_address;
-    status->term = c->term;
-    status->log_start = c->header.prev_index + 1;
-    status->log_end = c->last_index + 1;
-    status->commit_index = c->commit_index;
-    status->next_index = c->next_index;
-    status->election_timer = c->election_timer;
-    status->elected = c->elected;
-    return true;
+    return file ? file->raft : NULL;
 }
 
 /* Returns the number of records in 'file' so far. */
@@ -696,331 +667,5 @@ truncate_bad_tail(const char *file_name, struct ovsdb_log *log, int flags,
                   ovsdb_log_get_n_records(log), (long long) n_bytes, s);
     }
     free(s);
-    return error;
-}
-
-/* Applies <cluster-txn> 'data' ("[schema, txn]") to '*dbp': a schema
- * starts the database anew (a conversion), then the transaction record, if
- * any, is replayed. */
-static struct ovsdb_error *
-apply_cluster_txn(struct ovsdb **dbp, const json_t *data)
-{
-    const json_t *schema_json, *txn;
-    struct ovsdb_error *error;
-
-    if (!json_is_array(data) || json_array_size(data) != 2) {
-        return ovsdb_syntax_error(data, NULL, "cluster data must be an "
-                                  "array of 2 elements");
-    }
-    schema_json = json_array_get(data, 0);
-    txn = json_array_get(data, 1);
-    if (!json_is_null(schema_json)) {
-        struct ovsdb_schema *schema;
-
-        error = ovsdb_schema_from_json(schema_json, &schema);
-        if (error) {
-            return error;
-        }
-        ovsdb_destroy(*dbp);
-        *dbp = ovsdb_create(schema);
-    } else if (!*dbp) {
-        return ovsdb_syntax_error(data, NULL, "cluster data lacks a schema");
-    }
-    return json_is_null(txn) ? NULL : ovsdb_file_replay(*dbp, txn);
-}
-
-/* Checks that 'servers' is this server alone ('sid'). */
-static bool
-is_single_server(const json_t *servers, const struct uuid *sid)
-{
-    char s[UUID_LEN + 1];
-
-    uuid_to_string(sid, s);
-    return json_object_size(servers) == 1 && json_object_get(servers, s);
-}
-
-/* Replays the entries of clustered 'log' after 'c''s header onto '*dbp'. */
-static struct ovsdb_error *
-replay_cluster_log(const char *file_name, struct ovsdb_log *log,
-                   struct file_cluster *c, int flags, struct ovsdb **dbp)
-{
-    struct raft_file_record *entries = NULL;
-    size_t n_entries = 0, allocated = 0, i;
-    struct ovsdb_error *error = NULL;
-
-    for (;;) {
-        struct raft_file_record r;
-        json_t *json;
-
-        error = ovsdb_log_read(log, &json);
-        if (error) {
-            error = truncate_bad_tail(file_name, log, flags, error);
-            break;
-        } else if (!json) {
-            break;
-        }
-        error = raft_file_record_from_json(json, &r);
-        json_decref(json);
-        if (error) {
-            raft_file_record_destroy(&r);
-            break;
-        }
-        if (r.type != RAFT_FILE_COMMIT_INDEX && r.type != RAFT_FILE_NOTE
-            && r.term > c->term) {
-            c->term = r.term;
-        }
-        if (r.type == RAFT_FILE_COMMIT_INDEX) {
-            c->commit_index = MAX(c->commit_index, r.commit_index);
-        } else if (r.type == RAFT_FILE_ENTRY) {
-            uint64_t index = r.entry.index;
-
-            if (index <= c->header.prev_index
-                || index > c->header.prev_index + n_entries + 1) {
-                error = ovsdb_error("ovsdb error", "%s: log entry %"PRIu64
-                                    " does not follow entry %"PRIu64,
-                                    file_name, index,
-                                    c->header.prev_index + n_entries);
-                raft_file_record_destroy(&r);
-                break;
-            }
-            /* A new entry at an index replaces it and all after it. */
-            while (c->header.prev_index + n_entries >= index) {
-                raft_file_record_destroy(&entries[--n_entries]);
-            }
-            if (n_entries >= allocated) {
-                allocated = 2 * allocated + 8;
-                entries = xrealloc(entries, allocated * sizeof *entries);
-            }
-            entries[n_entries++] = r;
-            continue;
-        }
-        raft_file_record_destroy(&r);
-    }
-
-    for (i = 0; i < n_entries; i++) {
-        const struct raft_file_record *r = &entries[i];
-
-        if (!error) {
-            if (r->entry.servers) {
-                json_decref(c->servers);
-                c->servers = json_incref(r->entry.servers);
-            }
-            if (r->entry.election_timer) {
-                c->election_timer = r->entry.election_timer;
-            }
-            if (r->entry.data) {
-                error = apply_cluster_txn(dbp, r->entry.data);
-                c->last_eid = r->entry.eid;
-                if (error) {
-                    error = ovsdb_wrap_error(error, "%s: replaying log entry "
-                                             "%"PRIu64" failed", file_name,
-                                             r->entry.index);
-                }
-            }
-            c->last_index = r->entry.index;
-            c->last_term = r->term;
-        }
-        raft_file_record_destroy(&entries[i]);
-    }
-    free(entries);
-    return error;
-}
-
-/* Opens clustered 'log' (of 'file_name'), as file.h describes. */
-static struct ovsdb_error *
-open_cluster(const char *file_name, struct ovsdb_log *log, int flags,
-             struct ovsdb **dbp)
-{
-    struct file_cluster *c = xzalloc(sizeof *c);
-    struct ovsdb_error *error;
-    struct ovsdb *db = NULL;
-    json_t *json;
-
-    error = ovsdb_log_read(log, &json);
-    if (!error && !json) {
-        error = ovsdb_io_error(EOF, "%s: unexpected end of file", file_name);
-    } else if (!error) {
-        error = raft_file_header_from_json(json, &c->header);
-        json_decref(json);
-    }
-    if (!error && c->header.joining) {
-        error = ovsdb_error("ovsdb error", "%s: joining a cluster is not "
-                            "supported yet", file_name);
-    }
-    if (!error) {
-        c->servers = json_incref(c->header.prev_servers);
-        c->last_index = c->header.prev_index;
-        c->last_term = c->header.prev_term;
-        c->commit_index = c->header.prev_index;
-        c->election_timer = (c->header.prev_election_timer
-                             ? c->header.prev_election_timer
-                             : RAFT_FILE_ELECTION_TIMER_DEFAULT);
-        c->last_eid = c->header.prev_eid;
-        error = apply_cluster_txn(&db, c->header.prev_data);
-    }
-    if (!error) {
-        error = replay_cluster_log(file_name, log, c, flags, &db);
-    }
-    if (!error && !is_single_server(c->servers, &c->header.sid)) {
-        error = ovsdb_error("ovsdb error", "%s: clusters of more than one "
-                            "server are not supported yet", file_name);
-    }
-    if (!error && !(flags & OVSDB_FILE_READ_ONLY)) {
-        struct raft_file_record r;
-
-        db->file = xzalloc(sizeof *db->file);
-        db->file->log = log;
-        db->file->cluster = c;
-        log = NULL;
-
-        /* The only server's election: it votes for itself, leads, and
-         * commits the new term's first entry, as Open vSwitch does. */
-        c->term++;
-        memset(&r, 0, sizeof r);
-        r.term = c->term;
-        r.sid = c->header.sid;
-        r.type = RAFT_FILE_VOTE;
-        error = cluster_write(db->file, &r);
-        if (!error) {
-            r.type = RAFT_FILE_LEADER;
-            error = cluster_write(db->file, &r);
-        }
-        c->next_index = c->last_index + 1;
-        if (!error) {
-            memset(&r, 0, sizeof r);
-            r.type = RAFT_FILE_ENTRY;
-            r.term = c->term;
-            r.entry.index = c->last_index + 1;
-            error = cluster_write(db->file, &r);
-        }
-        if (!error) {
-            c->last_index++;
-            c->last_term = c->term;
-            memset(&r, 0, sizeof r);
-            r.type = RAFT_FILE_COMMIT_INDEX;
-            r.commit_index = c->last_index;
-            error = cluster_write(db->file, &r);
-        }
-        if (!error) {
-            c->commit_index = c->last_index;
-            error = ovsdb_log_commit_block(db->file->log);
-        }
-        c->elected = time_msec();
-        c = NULL;
-        if (!error) {
-            VLOG_INFO("%s: term %"PRIu64": elected leader of a cluster of 1 "
-                      "server", file_name, db->file->cluster->term);
-        }
-    }
-    if (c) {
-        raft_file_header_destroy(&c->header);
-        json_decref(c->servers);
-        free(c);
-    }
-    ovsdb_log_close(log);
-    if (error) {
-        ovsdb_destroy(db);
-        return error;
-    }
-    *dbp = db;
-    return NULL;
-}
-
-static struct ovsdb_error *
-cluster_write(struct ovsdb_file *file, const struct raft_file_record *r)
-{
-    json_t *json = raft_file_record_to_json(r);
-    struct ovsdb_error *error = ovsdb_log_write(file->log, json);
-
-    json_decref(json);
-    return error;
-}
-
-/* Appends 'txn' as a log entry of the current term and commits it (always
- * durably: a Raft server acknowledges nothing that is not on disk). */
-static struct ovsdb_error *
-cluster_commit(struct ovsdb_file *file, const struct ovsdb_txn *txn)
-{
-    struct file_cluster *c = file->cluster;
-    json_t *json = ovsdb_file_txn_to_json(txn);
-    struct raft_file_record r;
-    struct ovsdb_error *error;
-    struct uuid eid;
-
-    if (!json) {
-        return NULL;
-    }
-    memset(&r, 0, sizeof r);
-    r.type = RAFT_FILE_ENTRY;
-    r.term = c->term;
-    r.entry.index = c->last_index + 1;
-    r.entry.data = ovsdb_json_pair(json_null(), json);
-    uuid_generate(&eid);
-    r.entry.eid = eid;
-    error = cluster_write(file, &r);
-    json_decref(r.entry.data);
-    if (!error) {
-        memset(&r, 0, sizeof r);
-        r.type = RAFT_FILE_COMMIT_INDEX;
-        r.commit_index = c->last_index + 1;
-        error = cluster_write(file, &r);
-        if (!error) {
-            error = ovsdb_log_commit_block(file->log);
-        }
-    }
-    if (!error) {
-        c->last_index++;
-        c->last_term = c->term;
-        c->commit_index = c->last_index;
-        c->last_eid = eid;
-    }
-    return error;
-}
-
-/* Rewrites the clustered file of 'db' as a header whose snapshot is 'db' at
- * the last entry, followed by this term's vote. */
-static struct ovsdb_error *
-cluster_compact(struct ovsdb *db, const char *comment)
-{
-    struct file_cluster *c = db->file->cluster;
-    struct raft_file_header h = c->header;
-    struct raft_file_record vote;
-    struct ovsdb_error *error;
-    json_t *records[2], *txn;
-
-    txn = ovsdb_file_snapshot_to_json(db, comment);
-    if (!txn) {
-        txn = json_object();
-    }
-    json_object_set_new(txn, "_is_diff", json_true());
-    h.prev_index = c->last_index;
-    h.prev_term = c->last_term;
-    h.prev_servers = c->servers;
-    h.prev_election_timer = c->election_timer;
-    h.prev_data = ovsdb_json_pair(ovsdb_schema_to_json(db->schema), txn);
-    h.prev_eid = c->last_eid;
-    records[0] = raft_file_header_to_json(&h);
-
-    memset(&vote, 0, sizeof vote);
-    vote.type = RAFT_FILE_VOTE;
-    vote.term = c->term;
-    vote.sid = c->header.sid;
-    records[1] = raft_file_record_to_json(&vote);
-
-    error = ovsdb_log_replace(db->file->log, records, 2);
-    json_decref(records[0]);
-    json_decref(records[1]);
-    if (!error) {
-        json_decref(c->header.prev_data);
-        json_decref(c->header.prev_servers);
-        c->header.prev_index = h.prev_index;
-        c->header.prev_term = h.prev_term;
-        c->header.prev_servers = json_incref(c->servers);
-        c->header.prev_election_timer = h.prev_election_timer;
-        c->header.prev_data = h.prev_data;
-        c->header.prev_eid = h.prev_eid;
-    } else {
-        json_decref(h.prev_data);
-    }
     return error;
 }

@@ -40,24 +40,10 @@ enum {
                                       * is refused. */
 };
 
-/* A clustered database (raft-file.h) opens as the only server of its
- * cluster, which is all this implementation does so far: opening replays
- * the snapshot and every entry of the log, starts a new term in which the
- * server votes for itself and leads, and appends that term's first entry;
- * each commit is then a log entry and a commit index; compaction rewrites
- * the header with a new snapshot.  Files of clusters of several servers,
- * and of servers that have not joined yet, are refused. */
-struct ovsdb_file_cluster_status {
-    struct uuid sid, cid;
-    const char *name;           /* Database name. */
-    const char *local_address;
-    uint64_t term;
-    uint64_t log_start, log_end; /* First index in the log, last + 1. */
-    uint64_t commit_index;
-    uint64_t next_index;        /* The log's end when this term began. */
-    uint64_t election_timer;
-    long long int elected;      /* When this term began (msec, monotonic). */
-};
+/* A clustered database (raft-file.h) opens, with OVSDB_FILE_CLUSTERED, as
+ * a Raft server (raft.h) that keeps the file: commits become proposals to
+ * the cluster, and the database changes as entries commit. */
+struct raft;
 
 struct ovsdb_error *ovsdb_file_create(const char *file_name,
                                       const struct ovsdb_schema *)
@@ -83,8 +69,7 @@ struct ovsdb_error *ovsdb_file_save_copy(const char *file_name,
 struct ovsdb_error *ovsdb_file_read_db_name(const char *file_name,
                                             char **namep)
     DPS_WARN_UNUSED_RESULT;
-bool ovsdb_file_get_cluster_status(const struct ovsdb_file *,
-                                   struct ovsdb_file_cluster_status *);
+struct raft *ovsdb_file_get_raft(const struct ovsdb_file *);
 
 size_t ovsdb_file_get_n_records(const struct ovsdb_file *);
 off_t ovsdb_file_get_size(const struct ovsdb_file *);

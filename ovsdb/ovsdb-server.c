@@ -34,6 +34,7 @@
 #include "ovsdb-json.h"
 #include "ovsdb.h"
 #include "poll-loop.h"
+#include "raft.h"
 #include "relay.h"
 #include "replication.h"
 #include "schema.h"
@@ -54,7 +55,9 @@ struct db {
                                  * for a relay. */
     struct ovsdb *ovsdb;
     struct relay *relay;        /* Relay mode (see relay.c), or NULL. */
-    uint64_t cluster_index;     /* Clustered: the "index" in "_Server". */
+    struct raft *raft;          /* Clustered: its server, else NULL. */
+    uint64_t cluster_seqno;     /* raft_get_change_seqno() last seen. */
+    bool cluster_schema;        /* "_Server" shows its schema. */
 
     /* Automatic compaction (see run_compaction()). */
     long long int last_compact; /* When the file was last rewritten. */
@@ -136,6 +139,8 @@ struct trigger {
     json_t *params;
     long long int created;
     long long int deadline;     /* LLONG_MAX for none. */
+    json_t *results;            /* Proposed to its cluster: the results to
+                                 * reply once it commits, else NULL. */
 };
 
 /* An OVSDB lock: 'holders[0]' owns it, the others wait in order. */
@@ -230,7 +235,8 @@ static void reply_sorted(struct unixctl_conn *, const char **names,
                          size_t n);
 static void update_db_config(void);
 static void update_remote_status(void);
-static void update_cluster_indexes(void);
+static void run_clusters(void);
+static void update_cluster_row(struct db *);
 static void run_sessions(void);
 static void run_triggers(bool force);
 static void wait_all(void);
@@ -244,7 +250,8 @@ static void run_compaction(void);
 static void schedule_compaction(struct db *);
 static unixctl_cb_func exit_cb, compact_cb, list_dbs_cb, list_remotes_cb,
     add_remote_cb, remove_remote_cb, add_db_cb, remove_db_cb,
-    cluster_status_cb;
+    cluster_status_cb, cluster_leave_cb, cluster_kick_cb,
+    cluster_change_election_timer_cb, cluster_id_cb;
 static void register_replication_commands(void);
 static void become_backup(void);
 static void restart_replication(void);
@@ -329,6 +336,16 @@ main(int argc, char *argv[])
                              remove_db_cb, NULL);
     unixctl_command_register("cluster/status", "DB", 1, 1,
                              cluster_status_cb, NULL);
+    unixctl_command_register("cluster/leave", "DB", 1, 1,
+                             cluster_leave_cb, NULL);
+    unixctl_command_register("cluster/kick", "DB SERVER", 2, 2,
+                             cluster_kick_cb, NULL);
+    unixctl_command_register("cluster/change-election-timer", "DB TIME", 2, 2,
+                             cluster_change_election_timer_cb, NULL);
+    unixctl_command_register("cluster/cid", "DB", 1, 1, cluster_id_cb,
+                             (void *) "cid");
+    unixctl_command_register("cluster/sid", "DB", 1, 1, cluster_id_cb,
+                             (void *) "sid");
     register_replication_commands();
     if (sync_from && !start_active) {
         become_backup();
@@ -369,10 +386,10 @@ main(int argc, char *argv[])
             replication_stop();
             is_backup = false;
         }
+        run_clusters();
         run_remotes();
         run_sessions();
         run_triggers(false);
-        update_cluster_indexes();
         run_compaction();
         if (time_msec() >= status_timer) {
             status_timer = time_msec() + STATUS_INTERVAL;
@@ -388,6 +405,9 @@ main(int argc, char *argv[])
         for (i = 0; i < n_dbs; i++) {
             if (dbs[i]->relay) {
                 relay_wait(dbs[i]->relay);
+            }
+            if (dbs[i]->raft) {
+                raft_wait(dbs[i]->raft);
             }
         }
         if (exiting) {
@@ -719,6 +739,7 @@ add_db(char *file_name, struct ovsdb *ovsdb)
     db->ovsdb = ovsdb;
     ovsdb->commit_cb = commit_cb;
     ovsdb->commit_aux = NULL;
+    db->raft = ovsdb_file_get_raft(ovsdb->file);
     if (ovsdb->file) {
         schedule_compaction(db);
     }
@@ -856,19 +877,9 @@ server_db_add_row(const struct db *db)
     json_t *schema_json = ovsdb_schema_to_json(s);
     char *schema_text = ovsdb_json_to_string(schema_json, OVSDB_JSON_SORT);
 
-    struct ovsdb_file_cluster_status cs;
-
     json_object_set_new(row, "name", json_string(s->name));
-    if (ovsdb_file_get_cluster_status(db->ovsdb->file, &cs)) {
-        char cid[UUID_LEN + 1], sid[UUID_LEN + 1];
-
-        /* The only server of its cluster: always connected, the leader. */
-        uuid_to_string(&cs.cid, cid);
-        uuid_to_string(&cs.sid, sid);
+    if (db->raft) {
         json_object_set_new(row, "model", json_string("clustered"));
-        json_object_set_new(row, "cid", json_pack("[s,s]", "uuid", cid));
-        json_object_set_new(row, "sid", json_pack("[s,s]", "uuid", sid));
-        json_object_set_new(row, "index", json_integer(cs.commit_index));
     } else {
         json_object_set_new(row, "model",
                             json_string(db->relay ? "relay" : "standalone"));
@@ -885,6 +896,13 @@ server_db_add_row(const struct db *db)
     free(schema_text);
     json_decref(schema_json);
     server_db_transact(ops);
+    if (db->raft) {
+        struct db *cdb = (struct db *) db;
+
+        /* The cluster's columns. */
+        cdb->cluster_seqno = raft_get_change_seqno(db->raft) - 1;
+        update_cluster_row(cdb);
+    }
 }
 
 /* Creates the "_Server" database with one "Database" row per database. */
@@ -1563,29 +1581,104 @@ update_remote_row(json_t *ops, const struct ovsdb_table *table,
  * remotes name into the rows that name them (Open vSwitch's Manager
  * "is_connected" and "status"), in one transaction per database and only
  * where something changed. */
-/* Keeps the "index" of each clustered database's "_Server" row at its
- * commit index, as Open vSwitch does. */
+/* Keeps the "_Server" row of clustered 'db' as Open vSwitch does: its
+ * "leader", "connected", "cid", "sid" and "index" (the last entry applied).
+ * A server that has not joined yet has no schema and no "cid". */
 static void
-update_cluster_indexes(void)
+update_cluster_row(struct db *db)
+{
+    uint64_t seqno = raft_get_change_seqno(db->raft);
+    char cid[UUID_LEN + 1], sid[UUID_LEN + 1];
+    struct uuid c, s;
+    json_t *ops, *row;
+
+    if (!server_db || seqno == db->cluster_seqno) {
+        return;
+    }
+    db->cluster_seqno = seqno;
+    raft_get_ids(db->raft, &c, &s);
+    uuid_to_string(&c, cid);
+    uuid_to_string(&s, sid);
+    row = json_pack("{s:b, s:b, s:[s,s], s:I}",
+                    "leader", raft_is_leader(db->raft),
+                    "connected", raft_is_connected(db->raft),
+                    "sid", "uuid", sid,
+                    "index", (json_int_t) raft_get_applied_index(db->raft));
+    json_object_set_new(row, "cid", (uuid_is_zero(&c)
+                                     ? json_pack("[s,[]]", "set")
+                                     : json_pack("[s,s]", "uuid", cid)));
+    if (raft_is_joining(db->raft)) {
+        json_object_set_new(row, "schema", json_pack("[s,[]]", "set"));
+        json_object_set_new(row, "index", json_pack("[s,[]]", "set"));
+        db->cluster_schema = false;
+    } else if (!db->cluster_schema) {
+        json_t *schema_json = ovsdb_schema_to_json(db->ovsdb->schema);
+        char *text = ovsdb_json_to_string(schema_json, OVSDB_JSON_SORT);
+
+        json_object_set_new(row, "schema", json_string(text));
+        json_decref(schema_json);
+        free(text);
+        db->cluster_schema = true;
+    }
+    ops = json_array();
+    json_array_append_new(ops, json_pack("{s:s, s:s, s:[[s,s,s]], s:o}",
+                                         "op", "update", "table", "Database",
+                                         "where", "name", "==",
+                                         db->ovsdb->schema->name,
+                                         "row", row));
+    server_db_transact(ops);
+}
+
+/* Wakes the transactions waiting on clustered 'db'. */
+static void
+wake_db_triggers(const struct db *db)
+{
+    for (struct trigger *t = triggers; t; t = t->next) {
+        if (t->db == db) {
+            t->deadline = 0;
+        }
+    }
+}
+
+/* Runs the Raft servers of the clustered databases: installs a database
+ * that replaces one (a snapshot from the leader), retries the waiting
+ * transactions when something changed, and keeps "_Server" up to date. */
+static void
+run_clusters(void)
 {
     size_t i;
 
     for (i = 0; i < n_dbs; i++) {
-        struct ovsdb_file_cluster_status cs;
         struct db *db = dbs[i];
+        enum raft_proposal_state state;
+        struct ovsdb *new;
+        bool proposer = false;
 
-        if (ovsdb_file_get_cluster_status(db->ovsdb->file, &cs)
-            && cs.commit_index != db->cluster_index && server_db) {
-            json_t *ops = json_array();
-
-            db->cluster_index = cs.commit_index;
-            json_array_append_new(ops, json_pack(
-                                      "{s:s, s:s, s:[[s,s,s]], s:{s:I}}",
-                                      "op", "update", "table", "Database",
-                                      "where", "name", "==",
-                                      db->ovsdb->schema->name, "row",
-                                      "index", (json_int_t) cs.commit_index));
-            server_db_transact(ops);
+        if (!db->raft) {
+            continue;
+        }
+        raft_run(db->raft);
+        new = raft_take_new_db(db->raft);
+        if (new) {
+            db->ovsdb->file = NULL;
+            raft_attach(db->raft, new, new->file);
+            install_converted_db(db, new);
+        }
+        state = raft_proposal_state(db->raft, NULL);
+        for (struct trigger *t = triggers; t; t = t->next) {
+            proposer |= t->db == db && t->results;
+        }
+        if (state != RAFT_PROPOSAL_NONE && state != RAFT_PROPOSAL_PENDING) {
+            if (proposer) {
+                wake_db_triggers(db);
+            } else {
+                /* Its client went away. */
+                raft_proposal_clear(db->raft);
+            }
+        }
+        if (raft_get_change_seqno(db->raft) != db->cluster_seqno) {
+            wake_db_triggers(db);
+            update_cluster_row(db);
         }
     }
 }
@@ -1692,6 +1785,7 @@ session_destroy(struct session *s)
             *tp = t->next;
             json_decref(t->id);
             json_decref(t->params);
+            json_decref(t->results);
             free(t);
         } else {
             tp = &t->next;
@@ -1891,7 +1985,8 @@ lookup_db(struct session *s, const struct jsonrpc_msg *msg)
                                                   "unknown database %s",
                                                   msg->method,
                                                   json_string_value(name)));
-    } else if (db->relay && !relay_is_ready(db->relay)) {
+    } else if ((db->relay && !relay_is_ready(db->relay))
+               || (db->raft && raft_is_joining(db->raft))) {
         send_error(s, msg->id, ovsdb_error(
                        "database not available", "%s request specifies "
                        "database %s which is not yet available because it "
@@ -1900,6 +1995,73 @@ lookup_db(struct session *s, const struct jsonrpc_msg *msg)
         db = NULL;
     }
     return db;
+}
+
+static bool txn_writes(const json_t *params);
+
+/* For trigger 't', a transaction that writes to a clustered database:
+ * RAFT_PROPOSAL_PENDING if it must wait (its proposal, or another, has not
+ * committed; no leader is known), RAFT_PROPOSAL_DONE or _FAILED if its
+ * proposal ended and 't' has been replied to, otherwise (execute it)
+ * RAFT_PROPOSAL_NONE. */
+static enum raft_proposal_state
+cluster_trigger(struct trigger *t)
+{
+    struct raft *raft = t->db->raft;
+    enum raft_proposal_state state;
+    const char *reason;
+
+    state = raft_proposal_state(raft, &reason);
+    if (!t->results) {
+        return (state != RAFT_PROPOSAL_NONE || !raft_is_connected(raft)
+                ? RAFT_PROPOSAL_PENDING : RAFT_PROPOSAL_NONE);
+    }
+    switch (state) {
+    case RAFT_PROPOSAL_PENDING:
+        return state;
+    case RAFT_PROPOSAL_DONE:
+        send_msg(t->session, jsonrpc_create_reply(t->results, t->id));
+        t->results = NULL;
+        break;
+    case RAFT_PROPOSAL_FAILED:
+    case RAFT_PROPOSAL_NONE: {
+        struct ovsdb_error *error = ovsdb_error("cluster error", "%s",
+                                                reason ? reason
+                                                : "transaction failed");
+
+        json_array_append_new(t->results, ovsdb_error_to_json(error));
+        ovsdb_error_destroy(error);
+        send_msg(t->session, jsonrpc_create_reply(t->results, t->id));
+        t->results = NULL;
+        state = RAFT_PROPOSAL_FAILED;
+        break;
+    }
+    case RAFT_PROPOSAL_RETRY:
+        json_decref(t->results);
+        t->results = NULL;
+        break;
+    }
+    raft_proposal_clear(raft);
+    return state;
+}
+
+/* If executing 't' produced 'result' by proposing its transaction to the
+ * cluster (the last element is then the proposal's "error"), keeps the
+ * results for the reply and returns true. */
+static bool
+cluster_proposed(struct trigger *t, json_t *result)
+{
+    size_t n = json_array_size(result);
+    const json_t *last = n ? json_array_get(result, n - 1) : NULL;
+    const char *tag = json_string_value(json_object_get(last, "error"));
+
+    if (!tag || strcmp(tag, "cluster proposal")
+        || raft_proposal_state(t->db->raft, NULL) != RAFT_PROPOSAL_PENDING) {
+        return false;
+    }
+    json_array_remove(result, n - 1);
+    t->results = result;
+    return true;
 }
 
 /* Runs 't'.  Returns true if it is finished (replied to). */
@@ -1921,11 +2083,29 @@ trigger_try(struct trigger *t, long long int now)
     options.read_only = (t->session->read_only
                          || (is_backup && t->db != server_db));
     options.resultsp = &committing_results;
+    if (t->db->raft && !options.read_only && !options.dry_run
+        && txn_writes(t->params)) {
+        switch (cluster_trigger(t)) {
+        case RAFT_PROPOSAL_PENDING:
+            t->deadline = LLONG_MAX;
+            return false;
+        case RAFT_PROPOSAL_DONE:
+        case RAFT_PROPOSAL_FAILED:
+            return true;
+        case RAFT_PROPOSAL_NONE:
+        case RAFT_PROPOSAL_RETRY:
+            break;
+        }
+    }
     committing = t;
     committing_replied = false;
     result = ovsdb_execute(t->db->ovsdb, t->params, &options, &timeout);
     committing = NULL;
     committing_results = NULL;
+    if (result && t->db->raft && cluster_proposed(t, result)) {
+        t->deadline = LLONG_MAX;
+        return false;
+    }
     if (!result) {
         t->deadline = (timeout == LLONG_MAX ? LLONG_MAX
                        : now + timeout);
@@ -1984,6 +2164,7 @@ handle_transact(struct session *s, const struct jsonrpc_msg *msg)
     if (trigger_try(t, t->created)) {
         json_decref(t->id);
         json_decref(t->params);
+        json_decref(t->results);
         free(t);
     } else {
         t->next = triggers;
@@ -2005,6 +2186,7 @@ handle_cancel(struct session *s, const struct jsonrpc_msg *msg)
             *tp = t->next;
             json_decref(t->id);
             json_decref(t->params);
+            json_decref(t->results);
             free(t);
             return;
         }
@@ -2396,6 +2578,7 @@ run_triggers(bool force)
             *tp = t->next;
             json_decref(t->id);
             json_decref(t->params);
+            json_decref(t->results);
             free(t);
         } else {
             tp = &t->next;
@@ -2714,75 +2897,123 @@ compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
     ds_destroy(&errors);
 }
 
-/* A server's nickname in "cluster/status", as Open vSwitch makes it: the
- * file name of a "unix:" address up to its extension, otherwise the first
- * 4 hex digits of its ID. */
-static char *
-cluster_nickname(const char *address, const char *sid)
+/* Finds clustered database argv[1] for a cluster/ command, or replies with
+ * an error and returns NULL. */
+static struct db *
+find_cluster_db(struct unixctl_conn *conn, const char *name)
 {
-    if (!strncmp(address, "unix:", 5)) {
-        const char *base = strrchr(address, '/');
-        const char *dot;
+    struct db *db = find_db(name);
 
-        base = base ? base + 1 : address + 5;
-        dot = strrchr(base, '.');
-        return xmemdup0(base, dot ? (size_t) (dot - base) : strlen(base));
+    if (!db) {
+        unixctl_command_reply_error(conn, "unknown database");
+    } else if (!db->raft) {
+        unixctl_command_reply_error(conn, "database is not clustered");
+        db = NULL;
     }
-    return xmemdup0(sid, 4);
+    return db;
 }
 
-/* cluster/status DB: the state of the only server of DB's cluster, in Open
- * vSwitch 3.1's layout. */
+/* cluster/status DB: in Open vSwitch 3.1's layout. */
 static void
 cluster_status_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
                   const char *argv[], void *aux DPS_UNUSED)
 {
-    struct ovsdb_file_cluster_status cs;
-    struct db *db = find_db(argv[1]);
-    char cid[UUID_LEN + 1], sid[UUID_LEN + 1];
+    struct db *db = find_cluster_db(conn, argv[1]);
     struct ds ds = DS_EMPTY_INITIALIZER;
-    long long int ago;
-    char *nickname;
+
+    if (db) {
+        raft_format_status(db->raft, &ds);
+        unixctl_command_reply(conn, ds_cstr(&ds));
+    }
+    ds_destroy(&ds);
+}
+
+/* cluster/cid DB, cluster/sid DB. */
+static void
+cluster_id_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+              const char *argv[], void *which)
+{
+    struct db *db = find_cluster_db(conn, argv[1]);
+    char s[UUID_LEN + 1];
+    struct uuid cid, sid;
+
+    if (db) {
+        raft_get_ids(db->raft, &cid, &sid);
+        if (!strcmp(which, "cid") && uuid_is_zero(&cid)) {
+            unixctl_command_reply_error(conn, "not yet known");
+            return;
+        }
+        uuid_to_string(!strcmp(which, "cid") ? &cid : &sid, s);
+        unixctl_command_reply(conn, s);
+    }
+}
+
+/* cluster/leave DB: this server leaves its cluster. */
+static void
+cluster_leave_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                 const char *argv[], void *aux DPS_UNUSED)
+{
+    struct db *db = find_cluster_db(conn, argv[1]);
+    char *msg;
+
+    if (db) {
+        msg = raft_leave(db->raft);
+        if (msg) {
+            unixctl_command_reply_error(conn, msg);
+            free(msg);
+        } else {
+            unixctl_command_reply(conn, NULL);
+        }
+    }
+}
+
+/* cluster/kick DB SERVER: removes another server from the cluster. */
+static void
+cluster_kick_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                const char *argv[], void *aux DPS_UNUSED)
+{
+    struct db *db = find_cluster_db(conn, argv[1]);
+    char *msg;
+
+    if (db) {
+        msg = raft_kick(db->raft, argv[2]);
+        if (msg) {
+            unixctl_command_reply_error(conn, msg);
+            free(msg);
+        } else {
+            unixctl_command_reply(conn, "started removal");
+        }
+    }
+}
+
+/* cluster/change-election-timer DB TIME (on the leader). */
+static void
+cluster_change_election_timer_cb(struct unixctl_conn *conn,
+                                 int argc DPS_UNUSED, const char *argv[],
+                                 void *aux DPS_UNUSED)
+{
+    struct db *db = find_cluster_db(conn, argv[1]);
+    char *end, *msg;
+    unsigned long long ms;
 
     if (!db) {
-        unixctl_command_reply_error(conn, "unknown database");
-        return;
-    } else if (!ovsdb_file_get_cluster_status(db->ovsdb->file, &cs)) {
-        unixctl_command_reply_error(conn, "database is not clustered");
         return;
     }
-    uuid_to_string(&cs.cid, cid);
-    uuid_to_string(&cs.sid, sid);
-    nickname = cluster_nickname(cs.local_address, sid);
-    ago = time_msec() - cs.elected;
-    ds_put_format(&ds, "%s\n", nickname);
-    ds_put_format(&ds, "Name: %s\n", cs.name);
-    ds_put_format(&ds, "Cluster ID: %.4s (%s)\n", cid, cid);
-    ds_put_format(&ds, "Server ID: %.4s (%s)\n", sid, sid);
-    ds_put_format(&ds, "Address: %s\n", cs.local_address);
-    ds_put_cstr(&ds, "Status: cluster member\n");
-    ds_put_cstr(&ds, "Role: leader\n");
-    ds_put_format(&ds, "Term: %"PRIu64"\n", cs.term);
-    ds_put_cstr(&ds, "Leader: self\n");
-    ds_put_cstr(&ds, "Vote: self\n\n");
-    ds_put_format(&ds, "Last Election started %lld ms ago, reason: "
-                  "timeout\n", ago);
-    ds_put_format(&ds, "Last Election won: %lld ms ago\n", ago);
-    ds_put_format(&ds, "Election timer: %"PRIu64"\n", cs.election_timer);
-    ds_put_format(&ds, "Log: [%"PRIu64", %"PRIu64"]\n", cs.log_start,
-                  cs.log_end);
-    ds_put_format(&ds, "Entries not yet committed: %"PRIu64"\n",
-                  cs.log_end - 1 - cs.commit_index);
-    ds_put_cstr(&ds, "Entries not yet applied: 0\n");
-    ds_put_cstr(&ds, "Connections:\n");
-    ds_put_cstr(&ds, "Disconnections: 0\n");
-    ds_put_cstr(&ds, "Servers:\n");
-    ds_put_format(&ds, "    %s (%.4s at %s) (self) next_index=%"PRIu64" "
-                  "match_index=%"PRIu64"\n", nickname, sid,
-                  cs.local_address, cs.next_index, cs.log_end - 1);
-    unixctl_command_reply(conn, ds_cstr(&ds));
-    ds_destroy(&ds);
-    free(nickname);
+    ms = strtoull(argv[2], &end, 10);
+    if (*end || !*argv[2]) {
+        unixctl_command_reply_error(conn, "invalid election timer value");
+        return;
+    }
+    msg = raft_change_election_timer(db->raft, ms);
+    if (msg) {
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+    } else {
+        char *reply = xasprintf("change of election timer initiated.");
+
+        unixctl_command_reply(conn, reply);
+        free(reply);
+    }
 }
 
 static void
@@ -2975,6 +3206,7 @@ cancel_db_users(struct db *db, bool notify_all)
             *tp = t->next;
             json_decref(t->id);
             json_decref(t->params);
+            json_decref(t->results);
             free(t);
         } else {
             tp = &t->next;

@@ -24,8 +24,6 @@ static json_t *parse_servers(struct ovsdb_parser *, const char *name,
                              bool optional);
 static void parse_remote_addresses(struct ovsdb_parser *,
                                    struct raft_file_header *);
-static void put_uint64(json_t *object, const char *name, uint64_t);
-static void put_uuid(json_t *object, const char *name, const struct uuid *);
 
 /* Parses 'json', the first record of a clustered database file, into
  * '*h', which the caller must later raft_file_header_destroy() (also on
@@ -69,12 +67,12 @@ raft_file_header_to_json(const struct raft_file_header *h)
 {
     json_t *json = json_object();
 
-    put_uuid(json, "server_id", &h->sid);
+    raft_file_put_uuid(json, "server_id", &h->sid);
     json_object_set_new(json, "name", json_string(h->name));
     json_object_set_new(json, "local_address",
                         json_string(h->local_address));
     if (!uuid_is_zero(&h->cid)) {
-        put_uuid(json, "cluster_id", &h->cid);
+        raft_file_put_uuid(json, "cluster_id", &h->cid);
     }
     if (h->joining) {
         json_t *remotes = json_array();
@@ -86,15 +84,16 @@ raft_file_header_to_json(const struct raft_file_header *h)
         }
         json_object_set_new(json, "remote_addresses", remotes);
     } else {
-        put_uint64(json, "prev_term", h->prev_term);
-        put_uint64(json, "prev_index", h->prev_index);
+        raft_file_put_uint64(json, "prev_term", h->prev_term);
+        raft_file_put_uint64(json, "prev_index", h->prev_index);
         json_object_set(json, "prev_servers", h->prev_servers);
         if (h->prev_election_timer) {
-            put_uint64(json, "prev_election_timer", h->prev_election_timer);
+            raft_file_put_uint64(json, "prev_election_timer",
+                                 h->prev_election_timer);
         }
         json_object_set(json, "prev_data",
                         h->prev_data ? h->prev_data : json_null());
-        put_uuid(json, "prev_eid", &h->prev_eid);
+        raft_file_put_uuid(json, "prev_eid", &h->prev_eid);
     }
     return json;
 }
@@ -197,30 +196,31 @@ raft_file_record_to_json(const struct raft_file_record *r)
     }
     switch (r->type) {
     case RAFT_FILE_ENTRY:
-        put_uint64(json, "term", r->term);
-        put_uint64(json, "index", r->entry.index);
+        raft_file_put_uint64(json, "term", r->term);
+        raft_file_put_uint64(json, "index", r->entry.index);
         if (r->entry.servers) {
             json_object_set(json, "servers", r->entry.servers);
         }
         if (r->entry.election_timer) {
-            put_uint64(json, "election_timer", r->entry.election_timer);
+            raft_file_put_uint64(json, "election_timer",
+                                 r->entry.election_timer);
         }
         if (r->entry.data) {
             json_object_set(json, "data", r->entry.data);
-            put_uuid(json, "eid", &r->entry.eid);
+            raft_file_put_uuid(json, "eid", &r->entry.eid);
         }
         break;
     case RAFT_FILE_TERM:
-        put_uint64(json, "term", r->term);
+        raft_file_put_uint64(json, "term", r->term);
         break;
     case RAFT_FILE_VOTE:
     case RAFT_FILE_LEADER:
-        put_uint64(json, "term", r->term);
-        put_uuid(json, r->type == RAFT_FILE_VOTE ? "vote" : "leader",
+        raft_file_put_uint64(json, "term", r->term);
+        raft_file_put_uuid(json, r->type == RAFT_FILE_VOTE ? "vote" : "leader",
                  &r->sid);
         break;
     case RAFT_FILE_COMMIT_INDEX:
-        put_uint64(json, "commit_index", r->commit_index);
+        raft_file_put_uint64(json, "commit_index", r->commit_index);
         break;
     case RAFT_FILE_NOTE:
         json_object_set_new(json, "note", json_string(r->note));
@@ -421,14 +421,17 @@ parse_remote_addresses(struct ovsdb_parser *p, struct raft_file_header *h)
     }
 }
 
-static void
-put_uint64(json_t *object, const char *name, uint64_t value)
+/* Sets member 'name' of JSON 'object' to 'value', as the clustered file and
+ * the Raft messages write numbers (from 2**63 up as negative integers). */
+void
+raft_file_put_uint64(json_t *object, const char *name, uint64_t value)
 {
     json_object_set_new(object, name, json_integer((json_int_t) value));
 }
 
-static void
-put_uuid(json_t *object, const char *name, const struct uuid *uuid)
+/* Sets member 'name' of JSON 'object' to 'uuid', as a string. */
+void
+raft_file_put_uuid(json_t *object, const char *name, const struct uuid *uuid)
 {
     char s[UUID_LEN + 1];
 

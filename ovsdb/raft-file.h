@@ -109,5 +109,8 @@ struct ovsdb_error *raft_file_address_validate(const char *address)
 struct ovsdb_error *raft_file_servers_validate(const json_t *servers)
     DPS_WARN_UNUSED_RESULT;
 void raft_file_servers_format(const json_t *servers, struct ds *);
+void raft_file_put_uint64(json_t *object, const char *name, uint64_t);
+void raft_file_put_uuid(json_t *object, const char *name,
+                        const struct uuid *);
 
 #endif /* raft-file.h */
