@@ -21,6 +21,7 @@
 #include "ovsdb/schema.h"
 #include "ovsdb/uuid.h"
 #include "poll-loop.h"
+#include "timeval.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -28,6 +29,8 @@ VLOG_DEFINE_THIS_MODULE(ovsdb_idl);
 
 enum idl_state {
     IDL_S_NEW,                  /* Connected, nothing sent yet. */
+    IDL_S_SERVER_REQUESTED,     /* Several remotes: "_Server" asked whether
+                                 * this one serves the database. */
     IDL_S_SCHEMA_REQUESTED,     /* "get_schema" sent. */
     IDL_S_MONITOR_REQUESTED,    /* A monitor request sent. */
     IDL_S_MONITORING,           /* Replica current. */
@@ -89,6 +92,15 @@ struct idl_cond {
 struct ovsdb_idl {
     struct jsonrpc_session *session;
     char *db_name;
+
+    /* "REMOTE1,REMOTE2,...": the remotes, tried in turn until one whose
+     * "_Server" row says it serves the database (connected to its cluster
+     * and, if 'leader_only', its leader), as Open vSwitch's IDL does. */
+    char **remotes;
+    size_t n_remotes, cur_remote, n_tried;
+    bool retry, leader_only;
+    long long int next_remote_try; /* After all were tried: wait. */
+
     unsigned int conn_seqno;    /* Session seqno last seen. */
     unsigned int change_seqno;
     enum idl_state state;
@@ -162,6 +174,8 @@ static void idl_restart(struct ovsdb_idl *);
 static void idl_clear_replica(struct ovsdb_idl *);
 static void idl_process_msg(struct ovsdb_idl *, struct jsonrpc_msg *);
 static void idl_send_schema_request(struct ovsdb_idl *);
+static void idl_send_server_request(struct ovsdb_idl *);
+static void idl_next_remote(struct ovsdb_idl *);
 static void idl_send_monitor_request(struct ovsdb_idl *);
 static void idl_send_lock_request(struct ovsdb_idl *);
 static void idl_txn_process_reply(struct ovsdb_idl_txn *,
@@ -197,8 +211,22 @@ struct ovsdb_idl *
 ovsdb_idl_create(const char *remote, const char *db_name, bool retry)
 {
     struct ovsdb_idl *idl = xzalloc(sizeof *idl);
+    char *copy = xstrdup(remote), *save = NULL, *r;
 
-    idl->session = jsonrpc_session_open(remote, retry);
+    for (r = strtok_r(copy, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+        idl->remotes = xrealloc(idl->remotes, ((idl->n_remotes + 1)
+                                               * sizeof *idl->remotes));
+        idl->remotes[idl->n_remotes++] = xstrdup(r);
+    }
+    free(copy);
+    if (!idl->n_remotes) {
+        idl->remotes = xmalloc(sizeof *idl->remotes);
+        idl->remotes[idl->n_remotes++] = xstrdup(remote);
+    }
+    idl->retry = retry;
+    idl->leader_only = true;
+    idl->session = jsonrpc_session_open(idl->remotes[0],
+                                        retry || idl->n_remotes > 1);
     idl->db_name = xstrdup(db_name);
     idl->conn_seqno = jsonrpc_session_get_seqno(idl->session);
     idl->change_seqno = 1;
@@ -227,6 +255,10 @@ ovsdb_idl_destroy(struct ovsdb_idl *idl)
     }
     idl_clear_replica(idl);
     jsonrpc_session_close(idl->session);
+    for (i = 0; i < idl->n_remotes; i++) {
+        free(idl->remotes[i]);
+    }
+    free(idl->remotes);
     for (i = 0; i < idl->n_regs; i++) {
         free(idl->regs[i].table);
         free(idl->regs[i].column);
@@ -298,6 +330,14 @@ ovsdb_idl_set_condition(struct ovsdb_idl *idl, const char *table,
     }
 }
 
+/* With several remotes, whether only a cluster's leader will do (the
+ * default, as in Open vSwitch) or any connected member. */
+void
+ovsdb_idl_set_leader_only(struct ovsdb_idl *idl, bool leader_only)
+{
+    idl->leader_only = leader_only;
+}
+
 /* Enables or disables "set_db_change_aware" on each new monitor. */
 void
 ovsdb_idl_set_db_change_aware(struct ovsdb_idl *idl, bool aware)
@@ -316,9 +356,17 @@ ovsdb_idl_run(struct ovsdb_idl *idl)
         idl->conn_seqno = jsonrpc_session_get_seqno(idl->session);
         idl_restart(idl);
     }
+    if (idl->n_remotes > 1 && !jsonrpc_session_is_connected(idl->session)
+        && jsonrpc_session_get_last_error(idl->session)) {
+        idl_next_remote(idl);
+    }
     if (jsonrpc_session_is_connected(idl->session)) {
         idl->ever_connected = true;
-        if (idl->state == IDL_S_NEW) {
+        if (idl->state == IDL_S_NEW && idl->n_remotes > 1) {
+            if (time_msec() >= idl->next_remote_try) {
+                idl_send_server_request(idl);
+            }
+        } else if (idl->state == IDL_S_NEW) {
             idl_send_schema_request(idl);
         }
     }
@@ -345,6 +393,9 @@ ovsdb_idl_wait(struct ovsdb_idl *idl)
 {
     jsonrpc_session_wait(idl->session);
     jsonrpc_session_recv_wait(idl->session);
+    if (idl->state == IDL_S_NEW && idl->n_remotes > 1) {
+        poll_timer_wait_until(idl->next_remote_try);
+    }
 }
 
 /* Returns the change seqno. */
@@ -1079,6 +1130,64 @@ idl_restart(struct ovsdb_idl *idl)
     idl_changed(idl);
 }
 
+/* Moves on to the next remote (after a pause once all were tried). */
+static void
+idl_next_remote(struct ovsdb_idl *idl)
+{
+    idl->cur_remote = (idl->cur_remote + 1) % idl->n_remotes;
+    if (++idl->n_tried % idl->n_remotes == 0) {
+        idl->next_remote_try = time_msec() + 250;
+    }
+    VLOG_DBG("%s: trying %s", idl->db_name, idl->remotes[idl->cur_remote]);
+    jsonrpc_session_close(idl->session);
+    idl->session = jsonrpc_session_open(idl->remotes[idl->cur_remote], true);
+    idl->conn_seqno = jsonrpc_session_get_seqno(idl->session);
+    idl_restart(idl);
+}
+
+/* Asks the server for its "_Server" row of our database. */
+static void
+idl_send_server_request(struct ovsdb_idl *idl)
+{
+    json_t *params = json_pack("[s, {s:s, s:s, s:[[s,s,s]], s:[s,s,s]}]",
+                               "_Server", "op", "select", "table", "Database",
+                               "where", "name", "==", idl->db_name,
+                               "columns", "model", "connected", "leader");
+
+    json_decref(idl->request_id);
+    idl->request_id = NULL;
+    jsonrpc_session_send(idl->session,
+                         jsonrpc_create_request("transact", params,
+                                                &idl->request_id));
+    idl->state = IDL_S_SERVER_REQUESTED;
+}
+
+/* Whether the "_Server" reply 'msg' says that this server will do: it has
+ * no "_Server" (an old server) or says nothing of a cluster, or is a
+ * connected member of its cluster and, if 'leader_only', its leader. */
+static bool
+idl_server_will_do(const struct ovsdb_idl *idl, const struct jsonrpc_msg *msg)
+{
+    const json_t *rows, *row;
+    const char *model;
+
+    if (msg->type == JSONRPC_ERROR) {
+        return true;
+    }
+    rows = json_object_get(json_array_get(msg->result, 0), "rows");
+    row = json_array_get(rows, 0);
+    if (!row) {
+        return true;
+    }
+    model = json_string_value(json_object_get(row, "model"));
+    if (model && !strcmp(model, "clustered")
+        && !json_is_true(json_object_get(row, "connected"))) {
+        return false;
+    }
+    return (!idl->leader_only
+            || !json_is_false(json_object_get(row, "leader")));
+}
+
 static void
 idl_send_schema_request(struct ovsdb_idl *idl)
 {
@@ -1305,7 +1414,13 @@ idl_process_reply(struct ovsdb_idl *idl, const struct jsonrpc_msg *msg)
     json_decref(idl->request_id);
     idl->request_id = NULL;
 
-    if (idl->state == IDL_S_SCHEMA_REQUESTED) {
+    if (idl->state == IDL_S_SERVER_REQUESTED) {
+        if (idl_server_will_do(idl, msg)) {
+            idl_send_schema_request(idl);
+        } else {
+            idl_next_remote(idl);
+        }
+    } else if (idl->state == IDL_S_SCHEMA_REQUESTED) {
         struct ovsdb_schema *schema;
         struct ovsdb_error *error;
 

@@ -68,6 +68,13 @@ struct ovsdb_idl *ovsdb_idl_create(const char *remote, const char *db_name,
                                    bool retry);
 void ovsdb_idl_destroy(struct ovsdb_idl *);
 
+/* 'remote' may be a comma-separated list of remotes, as in Open vSwitch:
+ * the IDL then connects to one after another until one whose "_Server"
+ * row for 'db_name' is that of a connected member of its cluster and, if
+ * "leader only" (the default), of its leader; a server with no such row
+ * will do. */
+void ovsdb_idl_set_leader_only(struct ovsdb_idl *, bool leader_only);
+
 /* Registration, before the first ovsdb_idl_run().  With nothing registered
  * the IDL replicates every table and column of the server's schema.
  * ovsdb_idl_add_table() with no column of that table registered replicates

@@ -62,6 +62,7 @@ static char *db;                /* --db. */
 static bool wait_for_reload = true;
 static int timeout;             /* --timeout, seconds; 0 = none. */
 static bool retry;
+static bool leader_only = true;   /* --no-leader-only clears it. */
 static bool dry_run;
 static bool oneline;
 static enum table_format format = TABLE_FORMAT_LIST;
@@ -268,10 +269,9 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
             wait_for_reload = false;
             break;
         case OPT_NO_LEADER_ONLY:
-            /* Open vSwitch's ovs-vsctl refuses a server whose "_Server"
-             * row says it is not the leader (a relay, a cluster follower)
-             * unless given this; ours does not look, so it has nothing to
-             * change. */
+            /* With several remotes, a cluster member that is not the
+             * leader will do too. */
+            leader_only = false;
             break;
         case OPT_DRY_RUN:
             dry_run = true;
@@ -2684,6 +2684,7 @@ main(int argc, char *argv[])
     }
 
     idl = ovsdb_idl_create(db, "Open_vSwitch", retry);
+    ovsdb_idl_set_leader_only(idl, leader_only);
     for (;;) {
         ovsdb_idl_run(idl);
         fatal_signal_run();
