@@ -64,6 +64,7 @@ struct raft_proposal {
     struct uuid eid;
     uint64_t index;             /* Leader: the entry's index; else 0. */
     struct uuid leader;         /* Follower: whom it was sent to. */
+    long long int deadline;     /* Follower: give up unanswered then. */
     bool replied;               /* Follower: the leader has answered. */
     const char *reason;         /* RAFT_PROPOSAL_FAILED. */
 };
@@ -827,6 +828,9 @@ start_election(struct raft *raft, const char *reason)
         raft_file_put_uint64(args, "last_log_index", log_end(raft) - 1);
         raft_file_put_uint64(args, "last_log_term",
                              entry_term(raft, log_end(raft) - 1));
+        if (!strcmp(reason, "leadership transfer")) {
+            json_object_set_new(args, "leadership_transfer", json_true());
+        }
         send_msg(raft, &raft->peers[i].sid, "vote_request", args);
     }
 }
@@ -1646,7 +1650,9 @@ handle_msg(struct raft *raft, struct raft_conn *conn,
     } else if (!strcmp(msg->method, "execute_command_reply")) {
         handle_execute_command_reply(raft, a);
     } else if (!strcmp(msg->method, "become_leader")) {
-        if (receive_term(raft, get_u64(a, "term") - 1)) {
+        /* The leader hands over to us: the others vote for us even
+         * though they heard from it just now. */
+        if (receive_term(raft, get_u64(a, "term"))) {
             start_election(raft, "leadership transfer");
         }
     }
@@ -1898,8 +1904,7 @@ raft_run(struct raft *raft)
             become_follower(raft);
         }
     } else if (now >= raft->election_deadline) {
-        start_election(raft, raft->role == RAFT_CANDIDATE
-                       ? "timeout" : "timeout");
+        start_election(raft, "timeout");
     }
     if (raft->leaving && !raft->left && now >= raft->leave_deadline) {
         json_t *args = json_object();
@@ -1924,6 +1929,13 @@ raft_run(struct raft *raft)
         && !uuid_equals(&raft->leader, &raft->proposal.leader)) {
         raft->proposal.state = RAFT_PROPOSAL_FAILED;
         raft->proposal.reason = "lost leadership";
+    }
+    if (raft->proposal.state == RAFT_PROPOSAL_PENDING
+        && !raft->proposal.index && !raft->proposal.replied
+        && now >= raft->proposal.deadline) {
+        /* The request or its answer was lost (Raft sends them once). */
+        raft->proposal.state = RAFT_PROPOSAL_FAILED;
+        raft->proposal.reason = "timeout";
     }
     apply_committed(raft);
 }
@@ -1954,6 +1966,10 @@ raft_wait(struct raft *raft)
     }
     if (raft->leaving) {
         poll_timer_wait_until(raft->leave_deadline);
+    }
+    if (raft->proposal.state == RAFT_PROPOSAL_PENDING
+        && !raft->proposal.index && !raft->proposal.replied) {
+        poll_timer_wait_until(raft->proposal.deadline);
     }
 }
 
@@ -2010,6 +2026,7 @@ raft_propose(struct raft *raft, json_t *txn_json)
         json_t *args = json_object();
 
         p->leader = raft->leader;
+        p->deadline = time_msec() + 2 * raft->election_timer;
         json_object_set(args, "data", data);
         raft_file_put_uuid(args, "prereq", &raft->applied_eid);
         raft_file_put_uuid(args, "result", &p->eid);
