@@ -208,7 +208,7 @@ dpcls_remove(struct dpcls *cls, struct dpcls_rule *rule)
         }
     }
     util_assert(found);
-    rule->subtable = NULL;
+    __atomic_store_n(&rule->subtable, NULL, __ATOMIC_RELAXED);
     st->n_rules--;
     cls->n_rules--;
 
@@ -364,6 +364,30 @@ dpcls_lookup(const struct dpcls *cls, const struct flow_key *const keys[],
         *n_subtable_lookups += total_lookups;
     }
     return !keys_map;
+}
+
+/* Returns true if 'key' is one of the keys 'rule' matches (its masked
+ * words equal the rule's), false if not or if 'rule' is not in a
+ * classifier any more.  For a cache that remembers rules by hint and must
+ * check them (dp_smc): the caller must be an online dp_rcu reader, and
+ * 'rule' valid until its next quiescent state, as a rule dpcls_lookup()
+ * returned is. */
+bool
+dpcls_rule_matches(const struct dpcls_rule *rule, const struct flow_key *key)
+{
+    const struct dpcls_subtable *st = __atomic_load_n(&rule->subtable,
+                                                      __ATOMIC_RELAXED);
+    uint64_t masked[FLOW_N_WORDS];
+    uint64_t diff = 0;
+
+    if (!st) {
+        return false;
+    }
+    dpcls_mask_key(st, key, masked);
+    for (unsigned int w = 0; w < st->n_words; w++) {
+        diff |= rule->words[w] ^ masked[w];
+    }
+    return !diff;
 }
 
 /* Returns the number of rules in 'cls'.  Writer side. */

@@ -41,7 +41,8 @@ struct dpcls_vector;
  * back from a lookup with CONTAINER_OF.  dpcls_insert() fills it in; the
  * caller never writes it. */
 struct dpcls_rule {
-    struct dpcls_subtable *subtable;    /* Where it is. */
+    struct dpcls_subtable *subtable;    /* Where it is; NULL once removed.
+                                         * Atomic: dpcls_rule_matches(). */
     uint32_t hash;                      /* Masked hash, in that subtable. */
     unsigned int n_words;               /* Words in the subtable's mask. */
     uint64_t words[FLOW_N_WORDS];       /* Key & mask, word by mask word. */
@@ -65,6 +66,7 @@ void dpcls_sort_subtables(struct dpcls *);
 bool dpcls_lookup(const struct dpcls *, const struct flow_key *const keys[],
                   size_t n_keys, struct dpcls_rule *rules[],
                   unsigned int *n_subtable_lookups);
+bool dpcls_rule_matches(const struct dpcls_rule *, const struct flow_key *);
 
 size_t dpcls_n_rules(const struct dpcls *);
 size_t dpcls_n_subtables(const struct dpcls *);

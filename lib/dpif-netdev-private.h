@@ -23,6 +23,7 @@
 
 struct dp_emc;
 struct dp_flow;
+struct dp_smc;
 struct dp_offload;
 struct dp_rcu;
 struct netdev_flow_api;
@@ -33,13 +34,13 @@ struct netdev_rxq;
  * no line for the counter itself).  Both commands take their labels from
  * here (lib/dpif-netdev-unixctl.c) and print them in Open vSwitch's layout.
  *
- * RECIRC, MFEX_OPT_HIT, SIMPLE_HIT and SMC_HIT are in that layout but
- * nothing increments them: they are true zeros, printed only because Open
- * vSwitch 3.1's output has those lines.  dpswitch has no signature match
- * cache and no simple match path yet (issue 18 adds both and makes
- * SMC_HIT and SIMPLE_HIT count), no recirculation (no action sends a
- * packet through the datapath again) and no optimised miniflow extract;
- * whatever adds one must increment its counter here. */
+ * RECIRC, MFEX_OPT_HIT and SIMPLE_HIT are in that layout but nothing
+ * increments them: they are true zeros, printed only because Open vSwitch
+ * 3.1's output has those lines.  dpswitch has no simple match path yet
+ * (issue 18), no recirculation (no action sends a packet through the
+ * datapath again) and no optimised miniflow extract; whatever adds one
+ * must increment its counter here.  SMC_HIT counts the signature-match
+ * cache's hits (other_config:smc-enable=true). */
 #define PMD_STATS                                                       \
     PMD_STAT(RECV,          "packets received",  "Rx packets")          \
     PMD_STAT(RECIRC,        "packet recirculations", NULL)              \
@@ -151,6 +152,8 @@ struct dp_netdev_pmd {
 
     /* Caches and flows. */
     struct dp_emc *emc;
+    struct dp_smc *smc;                 /* Signature-match cache and the
+                                         * flow index its entries name. */
     struct dpcls cls;
     pthread_mutex_t flow_mutex;         /* Classifier writes, 'flows'. */
     struct dp_netdev_flow_node *flows;  /* Doubly linked list. */
@@ -177,6 +180,7 @@ struct dp_netdev_flow_node {
     long long int created;              /* Msec, for aging unused flows. */
     struct flow_key first_key;          /* Unmasked key of its first packet,
                                          * for "dpctl/dump-flows -m". */
+    uint32_t smc_index;                 /* In the thread's dp_smc. */
     bool offload_queued;                /* Handed to the offload threads. */
     uint64_t pushed_packets;            /* Counts already handed to the */
     uint64_t pushed_bytes;              /* slow path (push_stats). */
@@ -232,6 +236,7 @@ struct dp_netdev {
     enum dp_rxq_assign rxq_assign;
     bool rxq_isolate;
     unsigned int emc_insert_inv_prob;
+    bool smc_enable;                    /* Atomic: read per burst. */
     unsigned int tx_flush_interval;     /* Microseconds. */
     unsigned int pmd_sleep_max;         /* Microseconds. */
     long long int max_idle;             /* Milliseconds. */

@@ -15,6 +15,7 @@
 #include <rte_lcore.h>
 #include "coverage.h"
 #include "dp-emc.h"
+#include "dp-smc.h"
 #include "dp-execute.h"
 #include "dp-flow.h"
 #include "dp-packet.h"
@@ -292,6 +293,11 @@ dp_netdev_set_config(struct dp_netdev *dp, const struct smap *cfg,
         DP_FOR_EACH_THREAD (pmd, dp) {
             dp_emc_set_insert_inv_prob(pmd->emc, v);
         }
+    }
+    bool smc = smap_get_bool(cfg, "smc-enable", false);
+    if (smc != dp->smc_enable) {
+        __atomic_store_n(&dp->smc_enable, smc, __ATOMIC_RELAXED);
+        VLOG_INFO("SMC cache is %s", smc ? "enabled" : "disabled");
     }
     v = dp->tx_flush_interval;
     config_uint(cfg, "tx-flush-interval", 0, MAX_TX_FLUSH_INTERVAL, 0, &v,
@@ -1461,6 +1467,7 @@ pmd_create(struct dp_netdev *dp, int core_id)
     pthread_mutex_init(&pmd->flow_mutex, NULL);
     pmd->emc = dp_emc_create();
     dp_emc_set_insert_inv_prob(pmd->emc, dp->emc_insert_inv_prob);
+    pmd->smc = dp_smc_create();
     dpcls_init(&pmd->cls, dp->rcu);
     dp_actions_init(&pmd->upcall_actions);
     pmd->stats_zero_msec = time_wall_msec();
@@ -1506,6 +1513,7 @@ pmd_destroy(struct dp_netdev_pmd *pmd)
     }
     pmd_flows_clear(pmd);
     dp_emc_destroy(pmd->emc);
+    dp_smc_destroy(pmd->smc);
     dpcls_destroy(&pmd->cls);
     dp_actions_destroy(&pmd->upcall_actions);
     for (size_t i = 0; i < pmd->n_tx_ports; i++) {
@@ -1877,6 +1885,19 @@ execute_actions(struct dp_netdev_pmd *pmd, struct dp_packet_batch *batch,
                        pmd);
 }
 
+/* Makes the signature-match cache of 'pmd' name 'f', this thread's own
+ * flow, for packets with 'hash'. */
+static inline void
+pmd_smc_insert(struct dp_netdev_pmd *pmd, struct dp_flow *f, uint32_t hash)
+{
+    /* A flow being deleted has lost its node (and its index) already. */
+    const struct dp_netdev_flow_node *node = __atomic_load_n(&f->aux,
+                                                             __ATOMIC_ACQUIRE);
+    if (node) {
+        dp_smc_insert(pmd->smc, hash, node->smc_index);
+    }
+}
+
 static struct dp_flow *
 pmd_find_flow(struct dp_netdev_pmd *pmd, const struct flow_key *key)
 {
@@ -1896,7 +1917,7 @@ pmd_find_flow(struct dp_netdev_pmd *pmd, const struct flow_key *key)
 static struct dp_flow *
 pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
            struct dp_packet *p, const struct flow_key *key, uint32_t hash,
-           bool emc_enabled, long long int now)
+           bool emc_enabled, bool smc_enabled, long long int now)
 {
     struct dp_netdev *dp = pmd->dp;
     struct dp_actions *acts = &pmd->upcall_actions;
@@ -1972,6 +1993,7 @@ pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
             node->first_key = *key;
             node->upcall_packets = 1;
             node->upcall_bytes = dp_packet_size(p);
+            node->smc_index = dp_smc_flow_add(pmd->smc, f);
             f->aux = node;
             __atomic_add_fetch(&dp->n_flows, 1, __ATOMIC_RELAXED);
             installed = true;
@@ -1994,6 +2016,9 @@ pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
     if (f) {
         if (emc_enabled) {
             dp_emc_probabilistic_insert(pmd->emc, key, hash, f);
+        }
+        if (smc_enabled) {
+            pmd_smc_insert(pmd, f, hash);
         }
         if (installed && dp->hooks.installed
             && __atomic_load_n(&dp->hw_offload, __ATOMIC_RELAXED)) {
@@ -2038,6 +2063,7 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
     /* emc-insert-inv-prob=0: nothing enters the EMC, so nothing is looked
      * up in it either. */
     emc_enabled = emc_enabled && dp_emc_is_enabled(pmd->emc);
+    bool smc_enabled = __atomic_load_n(&dp->smc_enable, __ATOMIC_RELAXED);
 
     stat_add(pmd, PMD_STAT_RECV, n);
 
@@ -2126,6 +2152,39 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
     stat_add(pmd, PMD_STAT_PHWOL_HIT, n_phwol);
     stat_add(pmd, PMD_STAT_EXACT_HIT, n_emc);
 
+    /* The signature-match cache, for the EMC's misses; what it finds goes
+     * into the EMC as a classifier hit would. */
+    if (smc_enabled && n_miss) {
+        uint32_t miss_hashes[DP_PACKET_BATCH_SIZE];
+        struct dp_flow *smc_flows[DP_PACKET_BATCH_SIZE];
+        size_t n_left = 0;
+
+        for (size_t m = 0; m < n_miss; m++) {
+            miss_hashes[m] = hashes[miss_idx[m]];
+        }
+        size_t n_smc = dp_smc_lookup_batch(pmd->smc, miss_keys, miss_hashes,
+                                           n_miss, smc_flows);
+        for (size_t m = 0; n_smc && m < n_miss; m++) {
+            size_t i = miss_idx[m];
+            struct dp_flow *f = smc_flows[m];
+
+            if (f) {
+                flows[i] = f;
+                if (emc_enabled) {
+                    dp_emc_probabilistic_insert(pmd->emc, &keys[i],
+                                                hashes[i], f);
+                }
+            } else {
+                miss_keys[n_left] = &keys[i];
+                miss_idx[n_left++] = i;
+            }
+        }
+        if (n_smc) {
+            n_miss = n_left;
+        }
+        stat_add(pmd, PMD_STAT_SMC_HIT, n_smc);
+    }
+
     if (n_miss) {
         unsigned int n_lookups = 0;
         unsigned int n_hits = 0;
@@ -2143,6 +2202,9 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
                 if (emc_enabled) {
                     dp_emc_probabilistic_insert(pmd->emc, &keys[i],
                                                 hashes[i], f);
+                }
+                if (smc_enabled) {
+                    pmd_smc_insert(pmd, f, hashes[i]);
                 }
             }
         }
@@ -2163,10 +2225,13 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
                 flows[i] = f;
                 stat_add(pmd, PMD_STAT_MASKED_HIT, 1);
                 stat_add(pmd, PMD_STAT_MASKED_LOOKUP, 1);
+                if (smc_enabled) {
+                    pmd_smc_insert(pmd, f, hashes[i]);
+                }
                 continue;
             }
             flows[i] = pmd_upcall(pmd, rxq, batch->packets[i], &keys[i],
-                                  hashes[i], emc_enabled, now);
+                                  hashes[i], emc_enabled, smc_enabled, now);
             if (!flows[i]) {
                 batch->packets[i] = NULL;       /* Consumed. */
             } else {
@@ -2253,6 +2318,7 @@ flow_node_delete(struct dp_netdev_pmd *pmd, struct dp_netdev_flow_node *node)
     uint32_t mark = dp_flow_get_mark(f);
 
     dpcls_remove(&pmd->cls, &f->cr);
+    dp_smc_flow_remove(pmd->smc, node->smc_index);
     if (node->prev) {
         node->prev->next = node->next;
     } else {

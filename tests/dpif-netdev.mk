@@ -5,7 +5,8 @@ DPIF_UNIT_TESTS = \
 	tests/test-dpcls \
 	tests/test-dpif-netdev \
 	tests/test-emc \
-	tests/test-offload
+	tests/test-offload \
+	tests/test-smc
 check_PROGRAMS += $(DPIF_UNIT_TESTS)
 TESTS += $(DPIF_UNIT_TESTS)
 
@@ -21,6 +22,11 @@ tests_test_emc_SOURCES = tests/test-emc.c tests/dpif-test.c \
 	tests/dpif-test.h
 tests_test_emc_CFLAGS = $(DPIF_TEST_CFLAGS)
 tests_test_emc_LDADD = $(DPIF_TEST_LDADD)
+
+tests_test_smc_SOURCES = tests/test-smc.c tests/dpif-test.c \
+	tests/dpif-test.h
+tests_test_smc_CFLAGS = $(DPIF_TEST_CFLAGS)
+tests_test_smc_LDADD = $(DPIF_TEST_LDADD)
 
 # Benchmark: built by "make check" so that it keeps compiling, run by hand
 # (see Documentation/topics/flow-caches.rst).

@@ -8,7 +8,9 @@
  * a device's receive would.  Port "perf-out" never receives; its transmit
  * counts the packets and pushes them back on the stack.  The upcall
  * callback answers every miss with "output to perf-out" and an exact
- * 5-tuple mask, so each flow number becomes one megaflow.
+ * 5-tuple mask (or, with several masks, flow number k one with the k %
+ * n_masks lowest bits of the source port ignored: as many subtables), so
+ * each flow number becomes one megaflow.
  *
  * The PMD thread runs on CPU 1 (pmd-cpu-mask 0x2) while the main thread
  * sleeps.  Since the receive queue never runs empty, the PMD is always
@@ -40,6 +42,7 @@
 #include "dp-packet.h"
 #include "dp-test.h"
 #include "dpif-netdev.h"
+#include "dpif-netdev-private.h"
 #include "dynamic-string.h"
 #include "flow.h"
 #include "netdev-offload.h"
@@ -67,6 +70,7 @@ struct perf_source {
     struct dp_packet *stack[STACK_SIZE];
     size_t n_stack;
     uint32_t n_flows, stride, pos;      /* Flow numbers visited. */
+    unsigned int n_masks;               /* Megaflow masks the upcall uses. */
     uint64_t n_sent;                    /* Atomic: read by the main thread. */
     uint64_t n_alloc_fail;
 
@@ -422,7 +426,6 @@ perf_upcall(void *aux, const struct flow *flow,
             const struct dp_packet *packet, struct dp_actions *actions,
             struct flow *mask)
 {
-    (void) flow;
     (void) packet;
     dp_actions_put_output(actions, *(const uint32_t *) aux);
     memset(mask, 0, sizeof *mask);
@@ -432,6 +435,14 @@ perf_upcall(void *aux, const struct flow *flow,
     mask->nw_src = mask->nw_dst = htonl(UINT32_MAX);
     mask->nw_proto = 0xff;
     mask->tp_src = mask->tp_dst = htons(0xffff);
+    if (src.n_masks > 1) {
+        /* Flow number k gets mask k % n_masks: fewer bits of the source
+         * port.  The megaflows never overlap (every mask has the whole
+         * IPv4 source, which is the flow number). */
+        unsigned int j = (ntohl(flow->nw_src) & 0xffffff) % src.n_masks;
+
+        mask->tp_src = htons((0xffff << j) & 0xffff);
+    }
     return 0;
 }
 
@@ -524,6 +535,32 @@ int
 perf_dpif_pipeline_run(uint32_t n_flows, bool emc_on, bool marked,
                        double seconds, struct perf_dpif_result *res)
 {
+    struct perf_dpif_mode mode = { .emc_on = emc_on, .marked = marked };
+
+    return perf_dpif_pipeline_run_mode(n_flows, &mode, seconds, res);
+}
+
+/* Adds up the counters of every polling thread of 'dp'. */
+static void
+sum_pmd_stats(const struct dp_netdev *dp, uint64_t stats[PMD_N_STATS])
+{
+    memset(stats, 0, PMD_N_STATS * sizeof stats[0]);
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        uint64_t s[PMD_N_STATS];
+
+        dp_netdev_pmd_get_stats(dp->pmds[i], s);
+        for (int j = 0; j < PMD_N_STATS; j++) {
+            stats[j] += s[j];
+        }
+    }
+}
+
+int
+perf_dpif_pipeline_run_mode(uint32_t n_flows,
+                            const struct perf_dpif_mode *mode,
+                            double seconds, struct perf_dpif_result *res)
+{
+    bool emc_on = mode->emc_on, marked = mode->marked;
     struct netdev *in = NULL, *out = NULL;
     struct dp_netdev *dp = NULL;
     uint32_t in_no = DP_PORT_NONE, out_no = DP_PORT_NONE;
@@ -532,6 +569,7 @@ perf_dpif_pipeline_run(uint32_t n_flows, bool emc_on, bool marked,
 
     memset(res, 0, sizeof *res);
     source_init(n_flows, marked);
+    src.n_masks = MIN(MAX(mode->n_masks, 1), 16);
 
     error = dp_netdev_create(&dp);
     if (error) {
@@ -545,6 +583,7 @@ perf_dpif_pipeline_run(uint32_t n_flows, bool emc_on, bool marked,
     snprintf(limit, sizeof limit, "%"PRIu32, 2 * n_flows + 1000);
     smap_add(&cfg, "pmd-cpu-mask", "0x2");
     smap_add(&cfg, "emc-insert-inv-prob", emc_on ? "100" : "0");
+    smap_add(&cfg, "smc-enable", mode->smc_on ? "true" : "false");
     smap_add(&cfg, "flow-limit", limit);
     smap_add(&cfg, "max-idle", "60000");
     if (marked) {
@@ -586,10 +625,13 @@ perf_dpif_pipeline_run(uint32_t n_flows, bool emc_on, bool marked,
     }
     run_for(dp, seconds / 5);
 
+    uint64_t st0[PMD_N_STATS], st1[PMD_N_STATS];
+    sum_pmd_stats(dp, st0);
     __atomic_store_n(&src.best_window, UINT64_MAX, __ATOMIC_RELAXED);
     uint64_t c0 = n_sent(), t0 = rte_rdtsc();
     run_for(dp, seconds);
     uint64_t c1 = n_sent(), t1 = rte_rdtsc();
+    sum_pmd_stats(dp, st1);
     uint64_t best = __atomic_load_n(&src.best_window, __ATOMIC_RELAXED);
 
     if (c1 <= c0) {
@@ -602,6 +644,16 @@ perf_dpif_pipeline_run(uint32_t n_flows, bool emc_on, bool marked,
     res->best_cycles = (best == UINT64_MAX ? res->cycles
                         : (double) best / (PERF_WINDOW_BATCHES
                                            * DP_PACKET_BATCH_SIZE));
+
+    double n_recv = st1[PMD_STAT_RECV] - st0[PMD_STAT_RECV];
+    if (n_recv > 0) {
+        res->emc_share = (st1[PMD_STAT_EXACT_HIT]
+                          - st0[PMD_STAT_EXACT_HIT]) / n_recv;
+        res->smc_share = (st1[PMD_STAT_SMC_HIT]
+                          - st0[PMD_STAT_SMC_HIT]) / n_recv;
+        res->dpcls_share = (st1[PMD_STAT_MASKED_HIT]
+                            - st0[PMD_STAT_MASKED_HIT]) / n_recv;
+    }
 
 out:
     if (err) {

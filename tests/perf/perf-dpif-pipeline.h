@@ -13,6 +13,18 @@ struct perf_dpif_result {
     double cycles;              /* TSC cycles of the PMD per packet. */
     double mpps;                /* Packets forwarded per second, millions. */
     double best_cycles;         /* Per packet in the PMD's fastest window. */
+    double emc_share;           /* Packets found in the EMC, in the SMC and */
+    double smc_share;           /* by the classifier, over those received */
+    double dpcls_share;         /* (pmd-stats-show's counters). */
+};
+
+/* How the datapath is configured for a run. */
+struct perf_dpif_mode {
+    bool emc_on;                /* emc-insert-inv-prob 100, else 0. */
+    bool smc_on;                /* smc-enable. */
+    bool marked;                /* hw-offload, every flow marked. */
+    unsigned int n_masks;       /* Megaflow masks (subtables), 1 to 16;
+                                 * 0 is 1. */
 };
 
 /* Returns true if this build includes the datapath. */
@@ -25,6 +37,11 @@ bool perf_dpif_pipeline_available(void);
  * stderr). */
 int perf_dpif_pipeline_run(uint32_t n_flows, bool emc_on, bool marked,
                            double seconds, struct perf_dpif_result *res);
+
+/* The same, in 'mode'. */
+int perf_dpif_pipeline_run_mode(uint32_t n_flows,
+                                const struct perf_dpif_mode *mode,
+                                double seconds, struct perf_dpif_result *res);
 
 /* Measures the cycles per packet of netdev_send() on a "perf" port (no
  * offloads, no chains) for batches of 32 linear 64-byte packets with

@@ -31,6 +31,8 @@
  * Usage: perf-dpif [SECONDS_PER_CELL [MAX_FLOWS]]   (defaults 0.5, 1000000)
  *        perf-dpif csum [SECONDS [ROUNDS]]            (defaults 1, 5)
  *        perf-dpif marked [SECONDS [MAX_FLOWS]]       (defaults 1, 100000)
+ *        perf-dpif smc [SECONDS [MAX_FLOWS [ROUNDS [MASKS]]]]
+ *                                           (defaults 1, 100000, 1, 1)
  *
  * "marked" measures the partial-offload path: the whole datapath with
  * hw-offload=true on a port whose flow API marks every packet of an
@@ -38,6 +40,17 @@
  * no cache), against the same datapath without offload, EMC on and off.
  * Each cell gives the average cycles per packet and those of the PMD's
  * fastest window of 4096 packets, which a busy machine disturbs far less.
+ *
+ * "smc" measures the signature-match cache (smc-enable): the whole datapath
+ * at each flow count with the EMC on and off, and for each the SMC off and
+ * on, in that order, ROUNDS times (the order of SMC off and on alternating
+ * from round to round).  Each cell gives the average cycles per packet,
+ * those of the fastest window and the share of packets the EMC, the SMC
+ * and the classifier found; the last columns are the SMC's gain in packets
+ * per cycle over the SMC off, from the fastest windows (medians over the
+ * rounds).  With MASKS (1 to 16), the flows' megaflows have that many
+ * masks (flow number k the k % MASKS lowest bits of its source port
+ * ignored), so that the classifier has that many subtables to search.
  *
  * "csum" measures what netdev_send()'s egress check (pending checksums,
  * TSO, chains) costs when nothing is pending and the port offloads nothing:
@@ -634,9 +647,89 @@ run_marked(double seconds, uint32_t max_flows)
     return 0;
 }
 
+/* perf-dpif smc: see the comment at the top. */
+static int
+run_smc(double seconds, uint32_t max_flows, int rounds, unsigned int masks)
+{
+    static const uint32_t flow_counts[] = { 1, 1000, 100000, 1000000 };
+
+    if (!perf_dpif_pipeline_available()) {
+        fprintf(stderr, "perf-dpif: the datapath is not built in\n");
+        return 1;
+    }
+    check_quiet();
+    printf("dpif-netdev, 64-byte UDP packets, exact 5-tuple megaflows, "
+           "%u mask%s, output to one port;\nTSC %.2f GHz, %.2f s per cell, "
+           "%d round%s; cycles per packet: average / fastest\nwindow, then "
+           "the shares of packets found in the EMC / SMC / classifier\n\n",
+           masks, masks == 1 ? "" : "s", rte_get_tsc_hz() / 1e9, seconds,
+           rounds, rounds == 1 ? "" : "s");
+    printf("%8s %4s %5s | %8s %8s | %5s %5s %5s\n", "flows", "EMC", "SMC",
+           "average", "fastest", "emc%", "smc%", "cls%");
+    for (size_t fi = 0; fi < ARRAY_SIZE(flow_counts); fi++) {
+        uint32_t n_flows = flow_counts[fi];
+
+        if (n_flows > max_flows) {
+            continue;
+        }
+        for (int emc_on = 1; emc_on >= 0; emc_on--) {
+            double *best[2];
+
+            for (int smc = 0; smc < 2; smc++) {
+                best[smc] = xcalloc(rounds, sizeof *best[smc]);
+            }
+            for (int r = 0; r < rounds; r++) {
+                for (int k = 0; k < 2; k++) {
+                    int smc = (r + k) % 2;
+                    struct perf_dpif_mode mode = {
+                        .emc_on = emc_on, .smc_on = smc, .n_masks = masks,
+                    };
+                    struct perf_dpif_result pr;
+
+                    if (perf_dpif_pipeline_run_mode(n_flows, &mode, seconds,
+                                                    &pr)) {
+                        return 1;
+                    }
+                    best[smc][r] = pr.best_cycles;
+                    printf("%8"PRIu32" %4s %5s | %8.1f %8.1f | %5.1f %5.1f "
+                           "%5.1f\n", n_flows, emc_on ? "on" : "off",
+                           smc ? "on" : "off", pr.cycles, pr.best_cycles,
+                           100 * pr.emc_share, 100 * pr.smc_share,
+                           100 * pr.dpcls_share);
+                    fflush(stdout);
+                }
+            }
+            double off = median(best[0], rounds), on = median(best[1], rounds);
+            printf("%8"PRIu32" %4s  gain | fastest windows, median: SMC off "
+                   "%.1f, on %.1f: %+.0f%%\n", n_flows,
+                   emc_on ? "on" : "off", off, on, 100.0 * (off / on - 1));
+            free(best[0]);
+            free(best[1]);
+        }
+    }
+    return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
+    if (argc > 1 && !strcmp(argv[1], "smc")) {
+        double seconds = argc > 2 ? strtod(argv[2], NULL) : 1.0;
+        uint32_t max_flows = argc > 3 ? strtoul(argv[3], NULL, 0) : 100000;
+        int rounds = argc > 4 ? atoi(argv[4]) : 1;
+        int masks = argc > 5 ? atoi(argv[5]) : 1;
+
+        util_set_program_name(argv[0]);
+        if (seconds <= 0 || !max_flows || rounds <= 0 || masks < 1
+            || masks > 16) {
+            util_fatal(0, "usage: %s smc [SECONDS [MAX_FLOWS [ROUNDS "
+                       "[MASKS]]]]", argv[0]);
+        }
+        dp_test_init("perf-dpif");
+        int error = run_smc(seconds, max_flows, rounds, masks);
+        dp_test_fini();
+        return error;
+    }
     if (argc > 1 && !strcmp(argv[1], "marked")) {
         double seconds = argc > 2 ? strtod(argv[2], NULL) : 1.0;
         uint32_t max_flows = argc > 3 ? strtoul(argv[3], NULL, 0) : 100000;
