@@ -2104,6 +2104,7 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
      * thread's live copy, or NULL. */
     const struct dp_flow *last_marked = NULL;
     struct dp_flow *last_own = NULL;
+    uint32_t last_hash = 0;
 
     for (size_t i = 0; i < n; i++) {
         struct dp_packet *p = batch->packets[i];
@@ -2138,16 +2139,33 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
         if (!dp_packet_rss_hash(p, &hashes[i])) {
             hashes[i] = flow_key_hash(&keys[i], 0);
         }
-        if (emc_enabled) {
+        if (emc_enabled && hashes[i] != last_hash) {
+            /* A train of one flow's packets needs its entries once. */
+            dp_emc_prefetch(pmd->emc, hashes[i]);
+            last_hash = hashes[i];
+        }
+        miss_idx[n_miss++] = i;
+    }
+
+    /* The EMC, once the whole burst's entries are on their way. */
+    if (emc_enabled) {
+        size_t n_left = 0;
+
+        for (size_t m = 0; m < n_miss; m++) {
+            size_t i = miss_idx[m];
             struct dp_flow *f = dp_emc_lookup(pmd->emc, &keys[i], hashes[i]);
+
             if (f) {
                 flows[i] = f;
-                n_emc++;
-                continue;
+            } else {
+                miss_idx[n_left++] = i;
             }
         }
-        miss_keys[n_miss] = &keys[i];
-        miss_idx[n_miss++] = i;
+        n_emc = n_miss - n_left;
+        n_miss = n_left;
+    }
+    for (size_t m = 0; m < n_miss; m++) {
+        miss_keys[m] = &keys[miss_idx[m]];
     }
     stat_add(pmd, PMD_STAT_PHWOL_HIT, n_phwol);
     stat_add(pmd, PMD_STAT_EXACT_HIT, n_emc);
@@ -2242,6 +2260,35 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
         }
     }
 
+    /* A burst of one flow (a single stream, or a train of one): execute it
+     * as it is, without grouping or copying it. */
+    struct dp_flow *flow0 = flows[0];
+    size_t n_same = 0;
+    if (flow0 && batch->packets[0]) {
+        while (n_same < n && flows[n_same] == flow0
+               && batch->packets[n_same]) {
+            n_same++;
+        }
+    }
+    if (n_same == n) {
+        uint32_t n_bytes = 0;
+        uint16_t tcp_flags = 0;
+
+        for (size_t i = 0; i < n; i++) {
+            if (!(uncounted & (UINT64_C(1) << i))) {
+                n_bytes += dp_packet_size(batch->packets[i]);
+                tcp_flags |= (keys[i].map ? key_tcp_flags(&keys[i])
+                              : mark_tcp_flags[i]);
+            }
+        }
+        size_t n_counted = n - __builtin_popcountll(uncounted);
+        if (n_counted) {
+            dp_flow_used(flow0, n_counted, n_bytes, tcp_flags, now);
+        }
+        execute_actions(pmd, batch, dp_flow_get_actions(flow0));
+        return;
+    }
+
     /* Execute, flow by flow, in order of first appearance. */
     struct flow_batch fbs[DP_PACKET_BATCH_SIZE];
     size_t n_fbs = 0;
@@ -2288,11 +2335,17 @@ pmd_output(void *pmd_, uint32_t port, struct dp_packet_batch *batch)
                                                 __ATOMIC_RELAXED);
         tx->flush_deadline = interval ? time_usec() + interval : 0;
     }
-    DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
-        if (dp_packet_batch_is_full(&tx->batch)) {
-            pmd_flush_tx(pmd, tx);
+    if (tx->batch.count + batch->count <= DP_PACKET_BATCH_SIZE) {
+        memcpy(&tx->batch.packets[tx->batch.count], batch->packets,
+               batch->count * sizeof batch->packets[0]);
+        tx->batch.count += batch->count;
+    } else {
+        DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+            if (dp_packet_batch_is_full(&tx->batch)) {
+                pmd_flush_tx(pmd, tx);
+            }
+            dp_packet_batch_add(&tx->batch, p);
         }
-        dp_packet_batch_add(&tx->batch, p);
     }
     dp_packet_batch_init(batch);
     if (!tx->dirty) {
