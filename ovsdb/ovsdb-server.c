@@ -2370,6 +2370,16 @@ handle_convert(struct session *s, const struct jsonrpc_msg *msg)
                                            db->ovsdb->schema->name));
         return;
     }
+    if (db->raft) {
+        /* A conversion must be an entry of the cluster's log, which this
+         * server does not propose yet: converting only its own file would
+         * part it from the cluster. */
+        send_error(s, msg->id, ovsdb_error("not supported", "conversion "
+                                           "of clustered database %s is "
+                                           "not supported",
+                                           db->ovsdb->schema->name));
+        return;
+    }
     error = ovsdb_schema_from_json(json_array_get(msg->params, 1), &schema);
     if (!error && strcmp(schema->name, db->ovsdb->schema->name)) {
         error = ovsdb_error("invalid parameters", "new schema name (%s) "
