@@ -159,6 +159,8 @@ static void handle_msg(struct raft *, struct raft_conn *,
                        const struct jsonrpc_msg *);
 static void send_msg(struct raft *, const struct uuid *to,
                      const char *method, json_t *args);
+static void send_on(struct raft *, struct raft_conn *, const struct uuid *to,
+                    const char *method, json_t *args);
 static char *nickname(const struct raft *, const struct uuid *sid);
 static const char *server_address(const struct raft *, const struct uuid *);
 
@@ -365,6 +367,51 @@ fail:
     return error;
 }
 
+/* A leader that shuts down hands over to the most up-to-date follower it
+ * is connected to, as Open vSwitch's does ("become_leader"), and gives the
+ * message a moment to leave. */
+static void
+transfer_leadership(struct raft *raft)
+{
+    struct raft_server *best = NULL;
+    struct raft_conn *conn = NULL;
+    long long int deadline;
+    json_t *args;
+    size_t i, j;
+
+    for (i = 0; i < raft->n_peers; i++) {
+        struct raft_server *p = &raft->peers[i];
+
+        for (j = 0; j < raft->n_conns; j++) {
+            struct raft_conn *c = raft->conns[j];
+
+            if (uuid_equals(&c->sid, &p->sid)
+                && jsonrpc_session_is_connected(c->js)
+                && (!best || p->match_index > best->match_index)) {
+                best = p;
+                conn = c;
+            }
+        }
+    }
+    if (!best) {
+        return;
+    }
+    args = json_object();
+    json_object_set_new(args, "comment",
+                        json_string("this server is shutting down"));
+    raft_file_put_uint64(args, "term", raft->term);
+    send_on(raft, conn, &best->sid, "become_leader", args);
+    deadline = time_msec() + 100;
+    while (jsonrpc_session_get_backlog(conn->js)
+           && jsonrpc_session_is_connected(conn->js)
+           && time_msec() < deadline) {
+        jsonrpc_session_run(conn->js);
+        jsonrpc_session_wait(conn->js);
+        poll_timer_wait_until(deadline);
+        poll_block();
+    }
+}
+
 /* Frees 'raft' (which may be NULL) and closes its connections. */
 void
 raft_close(struct raft *raft)
@@ -373,6 +420,9 @@ raft_close(struct raft *raft)
 
     if (!raft) {
         return;
+    }
+    if (raft->role == RAFT_LEADER && raft->log) {
+        transfer_leadership(raft);
     }
     for (i = 0; i < raft->n_conns; i++) {
         jsonrpc_session_close(raft->conns[i]->js);
@@ -828,7 +878,7 @@ start_election(struct raft *raft, const char *reason)
         raft_file_put_uint64(args, "last_log_index", log_end(raft) - 1);
         raft_file_put_uint64(args, "last_log_term",
                              entry_term(raft, log_end(raft) - 1));
-        if (!strcmp(reason, "leadership transfer")) {
+        if (!strcmp(reason, "leadership_transfer")) {
             json_object_set_new(args, "leadership_transfer", json_true());
         }
         send_msg(raft, &raft->peers[i].sid, "vote_request", args);
@@ -1653,7 +1703,7 @@ handle_msg(struct raft *raft, struct raft_conn *conn,
         /* The leader hands over to us: the others vote for us even
          * though they heard from it just now. */
         if (receive_term(raft, get_u64(a, "term"))) {
-            start_election(raft, "leadership transfer");
+            start_election(raft, "leadership_transfer");
         }
     }
     if (raft->role == RAFT_LEADER) {
