@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
+#include "match.h"
+#include "ofp-match.h"
 #include "ofp-parse.h"
 #include "ofp-port.h"
 #include "packets.h"
@@ -35,6 +37,19 @@ static void format_action(const struct ofpact *a,
 static char *parse_action(const char *key, char *arg,
                           const struct ofputil_port_map *,
                           struct ofpbuf *ofpacts) DPS_WARN_UNUSED_RESULT;
+static const char *nxm_name(enum match_field_id);
+static void format_subfield(const struct ofp_subfield *, struct ds *);
+static char *parse_subfield(const char *, struct ofp_subfield *)
+    DPS_WARN_UNUSED_RESULT;
+static void encode_set_field_ofp10(const struct ofpact_set_field *,
+                                   struct ofpbuf *msg);
+static void format_set_field(const struct ofpact_set_field *, struct ds *);
+static char *parse_load_or_set_field(const char *key, char *arg,
+                                     struct ofpbuf *ofpacts)
+    DPS_WARN_UNUSED_RESULT;
+static void put_reg_load(struct ofpbuf *msg, enum match_field_id,
+                         unsigned int ofs, unsigned int n_bits,
+                         uint64_t value);
 
 /* Appends a zeroed action of 'type', 'len' bytes (padded), to 'ofpacts'. */
 void *
@@ -334,6 +349,8 @@ enum {
 /* Nicira action subtypes. */
 enum {
     NXAST_RESUBMIT = 1,
+    NXAST_REG_MOVE = 6,
+    NXAST_REG_LOAD = 7,
     NXAST_NOTE = 8,
     NXAST_RESUBMIT_TABLE = 14,
     NXAST_DEC_TTL = 18,
@@ -385,6 +402,66 @@ decode_nicira(const uint8_t *a, size_t len, struct ofpbuf *ofpacts)
         }
         ofpact_put_DEC_TTL(ofpacts);
         return 0;
+
+    case NXAST_REG_MOVE: {
+        /* n_bits, src_ofs, dst_ofs, then the two fields' NXM headers. */
+        enum match_field_id src, dst;
+        unsigned int src_width, dst_width;
+        if (len != 24) {
+            return OFPERR_OFPBAC_BAD_LEN;
+        }
+        unsigned int n_bits = ofp_get_be16(a + 10);
+        unsigned int src_ofs = ofp_get_be16(a + 12);
+        unsigned int dst_ofs = ofp_get_be16(a + 14);
+        if (!nxm_field_from_header(ofp_get_be32(a + 16), &src, &src_width)
+            || !nxm_field_from_header(ofp_get_be32(a + 20), &dst,
+                                      &dst_width)) {
+            return OFPERR_OFPBAC_BAD_ARGUMENT;
+        }
+        const struct match_field *smf = match_field_info(src);
+        const struct match_field *dmf = match_field_info(dst);
+        if (!n_bits || src_ofs + n_bits > smf->n_bits
+            || dst_ofs + n_bits > dmf->n_bits || !dmf->writable) {
+            return OFPERR_OFPBAC_BAD_ARGUMENT;
+        }
+        struct ofpact_reg_move *m = ofpact_put_REG_MOVE(ofpacts);
+        m->src = (struct ofp_subfield) { src, src_ofs, n_bits };
+        m->dst = (struct ofp_subfield) { dst, dst_ofs, n_bits };
+        return 0;
+    }
+
+    case NXAST_REG_LOAD: {
+        /* ofs_nbits (ofs << 6 | n_bits - 1), the field, a 64-bit value. */
+        enum match_field_id dst;
+        unsigned int width;
+        if (len != 24) {
+            return OFPERR_OFPBAC_BAD_LEN;
+        }
+        unsigned int ofs = ofp_get_be16(a + 10) >> 6;
+        unsigned int n_bits = (ofp_get_be16(a + 10) & 0x3f) + 1;
+        uint64_t value = ofp_get_be64(a + 16);
+        if (!nxm_field_from_header(ofp_get_be32(a + 12), &dst, &width)) {
+            return OFPERR_OFPBAC_BAD_ARGUMENT;
+        }
+        const struct match_field *mf = match_field_info(dst);
+        if (ofs + n_bits > mf->n_bits || !mf->writable
+            || (n_bits < 64 && value >> n_bits)) {
+            return OFPERR_OFPBAC_BAD_ARGUMENT;
+        }
+        struct ofpact_set_field *sf = ofpact_put_SET_FIELD(ofpacts);
+        sf->ofpact.raw = OFPACT_RAW_LOAD;
+        sf->field = dst;
+        for (unsigned int i = 0; i < n_bits; i++) {
+            unsigned int bit = ofs + i;
+            uint8_t *v = &sf->value[mf->n_bytes - 1 - bit / 8];
+            uint8_t *m = &sf->mask[mf->n_bytes - 1 - bit / 8];
+            *m |= 1u << (bit % 8);
+            if ((value >> i) & 1) {
+                *v |= 1u << (bit % 8);
+            }
+        }
+        return 0;
+    }
 
     case NXAST_CONTROLLER: {
         if (len != 16) {
@@ -594,12 +671,28 @@ encode_ofp10(const struct ofpact *a, struct ofpbuf *msg)
         memcpy(p + 10, note->data, note->length);
         break;
     }
-    case OFPACT_GROUP:
     case OFPACT_SET_FIELD:
-    case OFPACT_REG_MOVE:
-    case OFPACT_PUSH_VLAN:
+        encode_set_field_ofp10(ofpact_get_SET_FIELD(a), msg);
+        break;
+    case OFPACT_REG_MOVE: {
+        const struct ofpact_reg_move *m = ofpact_get_REG_MOVE(a);
+        p = put_nicira(msg, NXAST_REG_MOVE, 24);
+        ofp_put_be16(p + 10, m->src.n_bits);
+        ofp_put_be16(p + 12, m->src.ofs);
+        ofp_put_be16(p + 14, m->dst.ofs);
+        ofp_put_be32(p + 16, nxm_header_from_field(m->src.field));
+        ofp_put_be32(p + 20, nxm_header_from_field(m->dst.field));
+        break;
+    }
     case OFPACT_SET_IP_ECN:
+        /* No OpenFlow 1.0 action: a load, as Open vSwitch encodes it. */
+        put_reg_load(msg, MATCH_F_IP_ECN, 0, 2, ofpact_get_SET_IP_ECN(a)->ecn);
+        break;
     case OFPACT_SET_IP_TTL:
+        put_reg_load(msg, MATCH_F_NW_TTL, 0, 8, ofpact_get_SET_IP_TTL(a)->ttl);
+        break;
+    case OFPACT_GROUP:
+    case OFPACT_PUSH_VLAN:
     case OFPACT_CLEAR_ACTIONS:
     case OFPACT_WRITE_ACTIONS:
     case OFPACT_WRITE_METADATA:
@@ -608,6 +701,125 @@ encode_ofp10(const struct ofpact *a, struct ofpbuf *msg)
         /* Not expressible in OpenFlow 1.0 (or not yet encoded). */
         break;
     }
+}
+
+/* Appends an NXAST_REG_LOAD of 'value' into bits 'ofs' to 'ofs + n_bits -
+ * 1' of field 'id'. */
+static void
+put_reg_load(struct ofpbuf *msg, enum match_field_id id, unsigned int ofs,
+             unsigned int n_bits, uint64_t value)
+{
+    uint8_t *p = put_nicira(msg, NXAST_REG_LOAD, 24);
+
+    ofp_put_be16(p + 10, (ofs << 6) | (n_bits - 1));
+    ofp_put_be32(p + 12, nxm_header_from_field(id));
+    ofp_put_be64(p + 16, value);
+}
+
+/* The bits of 'v' (an 'n_bytes' big-endian value) from 'ofs', 'n_bits' of
+ * them (at most 64). */
+static uint64_t
+value_bits(const uint8_t *v, unsigned int n_bytes, unsigned int ofs,
+           unsigned int n_bits)
+{
+    uint64_t x = 0;
+
+    for (unsigned int i = n_bits; i-- > 0;) {
+        unsigned int bit = ofs + i;
+        x = (x << 1) | ((v[n_bytes - 1 - bit / 8] >> (bit % 8)) & 1);
+    }
+    return x;
+}
+
+/* Calls 'cb' for each run of consecutive 1-bits of 'sf''s mask, at most 64
+ * bits long, lowest first. */
+static void
+set_field_runs(const struct ofpact_set_field *sf,
+               void (*cb)(const struct ofpact_set_field *, unsigned int ofs,
+                          unsigned int n_bits, void *aux),
+               void *aux)
+{
+    const struct match_field *mf = match_field_info(sf->field);
+    unsigned int n = mf->n_bits;
+
+    for (unsigned int i = 0; i < n;) {
+        if (!value_bits(sf->mask, mf->n_bytes, i, 1)) {
+            i++;
+            continue;
+        }
+        unsigned int start = i;
+        while (i < n && i - start < 64
+               && value_bits(sf->mask, mf->n_bytes, i, 1)) {
+            i++;
+        }
+        cb(sf, start, i - start, aux);
+    }
+}
+
+static void
+encode_load_run(const struct ofpact_set_field *sf, unsigned int ofs,
+                unsigned int n_bits, void *msg)
+{
+    const struct match_field *mf = match_field_info(sf->field);
+    put_reg_load(msg, sf->field, ofs, n_bits,
+                 value_bits(sf->value, mf->n_bytes, ofs, n_bits));
+}
+
+/* A set_field in OpenFlow 1.0, as Open vSwitch encodes it: the OpenFlow
+ * 1.0 action for the field where there is one and the whole field is set
+ * (and the action did not come as a load), else a load per run of bits. */
+static void
+encode_set_field_ofp10(const struct ofpact_set_field *sf, struct ofpbuf *msg)
+{
+    const struct match_field *mf = match_field_info(sf->field);
+    bool whole = true;
+    uint8_t *p;
+
+    for (unsigned int i = 0; i < mf->n_bits; i++) {
+        whole &= value_bits(sf->mask, mf->n_bytes, i, 1);
+    }
+    if (whole && sf->ofpact.raw != OFPACT_RAW_LOAD) {
+        uint64_t v = value_bits(sf->value, mf->n_bytes, 0,
+                                MIN(mf->n_bits, 64));
+        switch (sf->field) {
+        case MATCH_F_ETH_SRC:
+        case MATCH_F_ETH_DST:
+            p = put_action(msg, (sf->field == MATCH_F_ETH_SRC
+                                 ? OFPAT10_SET_DL_SRC : OFPAT10_SET_DL_DST),
+                           16);
+            memcpy(p + 4, sf->value, 6);
+            return;
+        case MATCH_F_IPV4_SRC:
+        case MATCH_F_IPV4_DST:
+            p = put_action(msg, (sf->field == MATCH_F_IPV4_SRC
+                                 ? OFPAT10_SET_NW_SRC : OFPAT10_SET_NW_DST),
+                           8);
+            memcpy(p + 4, sf->value, 4);
+            return;
+        case MATCH_F_IP_DSCP:
+        case MATCH_F_NW_TOS:
+            p = put_action(msg, OFPAT10_SET_NW_TOS, 8);
+            p[4] = sf->field == MATCH_F_IP_DSCP ? v << 2 : v;
+            return;
+        case MATCH_F_TCP_SRC: case MATCH_F_UDP_SRC: case MATCH_F_SCTP_SRC:
+        case MATCH_F_TCP_DST: case MATCH_F_UDP_DST: case MATCH_F_SCTP_DST: {
+            bool src = (sf->field == MATCH_F_TCP_SRC
+                        || sf->field == MATCH_F_UDP_SRC
+                        || sf->field == MATCH_F_SCTP_SRC);
+            p = put_action(msg, src ? OFPAT10_SET_TP_SRC : OFPAT10_SET_TP_DST,
+                           8);
+            ofp_put_be16(p + 4, v);
+            return;
+        }
+        case MATCH_F_VLAN_PCP:
+            p = put_action(msg, OFPAT10_SET_VLAN_PCP, 8);
+            p[4] = v;
+            return;
+        default:
+            break;
+        }
+    }
+    set_field_runs(sf, encode_load_run, msg);
 }
 
 static const char *const reason_names[OFPR_N_REASONS] = {
@@ -681,6 +893,147 @@ format_ipv4(dps_be32 ip, struct ds *s)
     const uint8_t *a = (const uint8_t *) &ip;
 
     ds_put_format(s, "%d.%d.%d.%d", a[0], a[1], a[2], a[3]);
+}
+
+/* Open vSwitch's NXM (or OXM) name for field 'id', as load and move
+ * print it, or NULL. */
+static const char *
+nxm_name(enum match_field_id id)
+{
+    static const char *const names[MATCH_N_FIELDS] = {
+        [MATCH_F_IN_PORT] = "NXM_OF_IN_PORT",
+        [MATCH_F_METADATA] = "OXM_OF_METADATA",
+        [MATCH_F_ETH_SRC] = "NXM_OF_ETH_SRC",
+        [MATCH_F_ETH_DST] = "NXM_OF_ETH_DST",
+        [MATCH_F_ETH_TYPE] = "NXM_OF_ETH_TYPE",
+        [MATCH_F_VLAN_TCI] = "NXM_OF_VLAN_TCI",
+        [MATCH_F_VLAN_VID] = "OXM_OF_VLAN_VID",
+        [MATCH_F_VLAN_PCP] = "OXM_OF_VLAN_PCP",
+        [MATCH_F_IP_PROTO] = "NXM_OF_IP_PROTO",
+        [MATCH_F_IP_DSCP] = "OXM_OF_IP_DSCP",
+        [MATCH_F_NW_TOS] = "NXM_OF_IP_TOS",
+        [MATCH_F_IP_ECN] = "NXM_NX_IP_ECN",
+        [MATCH_F_NW_TTL] = "NXM_NX_IP_TTL",
+        [MATCH_F_IP_FRAG] = "NXM_NX_IP_FRAG",
+        [MATCH_F_IPV4_SRC] = "NXM_OF_IP_SRC",
+        [MATCH_F_IPV4_DST] = "NXM_OF_IP_DST",
+        [MATCH_F_IPV6_SRC] = "NXM_NX_IPV6_SRC",
+        [MATCH_F_IPV6_DST] = "NXM_NX_IPV6_DST",
+        [MATCH_F_IPV6_LABEL] = "NXM_NX_IPV6_LABEL",
+        [MATCH_F_ARP_OP] = "NXM_OF_ARP_OP",
+        [MATCH_F_ARP_SPA] = "NXM_OF_ARP_SPA",
+        [MATCH_F_ARP_TPA] = "NXM_OF_ARP_TPA",
+        [MATCH_F_ARP_SHA] = "NXM_NX_ARP_SHA",
+        [MATCH_F_ARP_THA] = "NXM_NX_ARP_THA",
+        [MATCH_F_TCP_SRC] = "NXM_OF_TCP_SRC",
+        [MATCH_F_TCP_DST] = "NXM_OF_TCP_DST",
+        [MATCH_F_TCP_FLAGS] = "NXM_NX_TCP_FLAGS",
+        [MATCH_F_UDP_SRC] = "NXM_OF_UDP_SRC",
+        [MATCH_F_UDP_DST] = "NXM_OF_UDP_DST",
+        [MATCH_F_SCTP_SRC] = "OXM_OF_SCTP_SRC",
+        [MATCH_F_SCTP_DST] = "OXM_OF_SCTP_DST",
+        [MATCH_F_ICMPV4_TYPE] = "NXM_OF_ICMP_TYPE",
+        [MATCH_F_ICMPV4_CODE] = "NXM_OF_ICMP_CODE",
+        [MATCH_F_ICMPV6_TYPE] = "NXM_NX_ICMPV6_TYPE",
+        [MATCH_F_ICMPV6_CODE] = "NXM_NX_ICMPV6_CODE",
+        [MATCH_F_ND_TARGET] = "NXM_NX_ND_TARGET",
+        [MATCH_F_ND_SLL] = "NXM_NX_ND_SLL",
+        [MATCH_F_ND_TLL] = "NXM_NX_ND_TLL",
+    };
+    static char regs[MATCH_N_REGS][16], xregs[MATCH_N_XREGS][20];
+
+    if (id >= MATCH_F_REG0 && id <= MATCH_F_REG15) {
+        char *name = regs[id - MATCH_F_REG0];
+        snprintf(name, sizeof regs[0], "NXM_NX_REG%d", id - MATCH_F_REG0);
+        return name;
+    }
+    if (id >= MATCH_F_XREG0 && id <= MATCH_F_XREG7) {
+        char *name = xregs[id - MATCH_F_XREG0];
+        snprintf(name, sizeof xregs[0], "OXM_OF_PKT_REG%d",
+                 id - MATCH_F_XREG0);
+        return name;
+    }
+    return id < MATCH_N_FIELDS ? names[id] : NULL;
+}
+
+/* "NAME[]", "NAME[BIT]" or "NAME[FIRST..LAST]", as Open vSwitch writes a
+ * subfield (by its NXM name where it has one). */
+static void
+format_subfield(const struct ofp_subfield *sf, struct ds *s)
+{
+    const struct match_field *mf = match_field_info(sf->field);
+    const char *name = nxm_name(sf->field);
+
+    ds_put_cstr(s, name ? name : mf->name);
+    if (!sf->ofs && sf->n_bits == mf->n_bits) {
+        ds_put_cstr(s, "[]");
+    } else if (sf->n_bits == 1) {
+        ds_put_format(s, "[%d]", sf->ofs);
+    } else {
+        ds_put_format(s, "[%d..%d]", sf->ofs, sf->ofs + sf->n_bits - 1);
+    }
+}
+
+static void
+format_load_run(const struct ofpact_set_field *sf, unsigned int ofs,
+                unsigned int n_bits, void *s_)
+{
+    const struct match_field *mf = match_field_info(sf->field);
+    struct ofp_subfield dst = { sf->field, ofs, n_bits };
+    struct ds *s = s_;
+
+    ds_put_format(s, "load:%#"PRIx64"->",
+                  value_bits(sf->value, mf->n_bytes, ofs, n_bits));
+    format_subfield(&dst, s);
+    ds_put_char(s, ',');
+}
+
+/* A set_field as it was written: "load:VALUE->FIELD[...]" (one per run of
+ * bits) for a load, else "set_field:VALUE[/MASK]->FIELD". */
+static void
+format_set_field(const struct ofpact_set_field *sf, struct ds *s)
+{
+    const struct match_field *mf = match_field_info(sf->field);
+
+    if (sf->ofpact.raw == OFPACT_RAW_LOAD) {
+        struct ds loads = DS_EMPTY_INITIALIZER;
+        set_field_runs(sf, format_load_run, &loads);
+        ds_chomp(&loads, ',');
+        ds_put_cstr(s, ds_cstr(&loads));
+        ds_destroy(&loads);
+        return;
+    }
+
+    bool whole = true;
+    for (unsigned int i = 0; i < mf->n_bits; i++) {
+        whole &= value_bits(sf->mask, mf->n_bytes, i, 1);
+    }
+    ds_put_cstr(s, "set_field:");
+    for (int part = 0; part < (whole ? 1 : 2); part++) {
+        const uint8_t *v = part ? sf->mask : sf->value;
+        if (part) {
+            ds_put_char(s, '/');
+        }
+        if (mf->n_bytes == 6) {
+            format_mac((const struct eth_addr *) v, s);
+        } else if (mf->n_bytes == 4 && mf->n_bits == 32 && !mf->host_order
+                   && mf->id != MATCH_F_IPV6_LABEL) {
+            dps_be32 ip;
+            memcpy(&ip, v, 4);
+            format_ipv4(ip, s);
+        } else if (mf->n_bytes == 16) {
+            char buf[INET6_ADDRSTRLEN];
+            inet_ntop(AF_INET6, v, buf, sizeof buf);
+            ds_put_cstr(s, buf);
+        } else if (mf->host_order || mf->n_bytes == 8) {
+            ds_put_format(s, "%#"PRIx64,
+                          value_bits(v, mf->n_bytes, 0, mf->n_bits));
+        } else {
+            ds_put_format(s, "%"PRIu64,
+                          value_bits(v, mf->n_bytes, 0, mf->n_bits));
+        }
+    }
+    ds_put_format(s, "->%s", mf->name);
 }
 
 static void
@@ -826,7 +1179,14 @@ format_action(const struct ofpact *a, const struct ofputil_port_map *port_map,
         ds_put_format(s, "goto_table:%d", ofpact_get_GOTO_TABLE(a)->table_id);
         break;
     case OFPACT_SET_FIELD:
+        format_set_field(ofpact_get_SET_FIELD(a), s);
+        break;
     case OFPACT_REG_MOVE:
+        ds_put_cstr(s, "move:");
+        format_subfield(&ofpact_get_REG_MOVE(a)->src, s);
+        ds_put_cstr(s, "->");
+        format_subfield(&ofpact_get_REG_MOVE(a)->dst, s);
+        break;
     case OFPACT_N_TYPES:
         ds_put_format(s, "<%s>", ofpact_name(a->type));
         break;
@@ -874,6 +1234,140 @@ parse_controller(const char *arg, struct ofpbuf *ofpacts)
     c->max_len = max_len;
     c->reason = OFPR_ACTION;
     ofpact_finish(ofpacts, &c->ofpact);
+    return NULL;
+}
+
+/* The field called 'name': by Open vSwitch's field name, its other name
+ * ("dl_src") or its NXM name ("NXM_OF_ETH_SRC"); NULL if none. */
+static const struct match_field *
+field_by_any_name(const char *name)
+{
+    const struct match_field *mf = ofp_parse_field_name(name);
+
+    for (int id = 0; !mf && id < MATCH_N_FIELDS; id++) {
+        const char *nxm = nxm_name(id);
+        if (nxm && !strcmp(nxm, name)) {
+            mf = match_field_info(id);
+        }
+    }
+    return mf;
+}
+
+/* Parses 's', "FIELD[]", "FIELD[BIT]", "FIELD[FIRST..LAST]" or "FIELD" (the
+ * whole field), into 'sf'. */
+static char *
+parse_subfield(const char *s, struct ofp_subfield *sf)
+{
+    char *name = xstrdup(s);
+    char *bracket = strchr(name, '[');
+    unsigned int first = 0, last = 0;
+    bool whole = true;
+
+    if (bracket) {
+        int n = 0;
+        *bracket = '\0';
+        if (!strcmp(bracket + 1, "]")) {
+            whole = true;
+        } else if (sscanf(bracket + 1, "%u..%u]%n", &first, &last, &n) == 2
+                   && bracket[1 + n] == '\0') {
+            whole = false;
+        } else if (n = 0, sscanf(bracket + 1, "%u]%n", &first, &n) == 1
+                   && bracket[1 + n] == '\0') {
+            last = first;
+            whole = false;
+        } else {
+            char *error = xasprintf("%s: syntax error expecting [] or [<bit>] "
+                                    "or [<start>..<end>]", s);
+            free(name);
+            return error;
+        }
+    }
+    const struct match_field *mf = field_by_any_name(name);
+    if (!mf) {
+        char *error = xasprintf("%s: unknown field `%s'", s, name);
+        free(name);
+        return error;
+    }
+    free(name);
+    if (whole) {
+        first = 0;
+        last = mf->n_bits - 1;
+    }
+    if (first > last || last >= mf->n_bits) {
+        return xasprintf("%s: starting bit %u is after ending bit %u", s,
+                         first, last);
+    }
+    sf->field = mf->id;
+    sf->ofs = first;
+    sf->n_bits = last - first + 1;
+    return NULL;
+}
+
+/* "load:VALUE->DST[...]" and "set_field:VALUE[/MASK]->FIELD": both end up
+ * as OFPACT_SET_FIELD, a load with OFPACT_RAW_LOAD. */
+static char *
+parse_load_or_set_field(const char *key, char *arg, struct ofpbuf *ofpacts)
+{
+    char *arrow = strstr(arg, "->");
+    bool load = !strcmp(key, "load");
+    char *error;
+
+    if (!arrow) {
+        return xasprintf("%s: missing `->'", arg);
+    }
+    *arrow = '\0';
+
+    struct ofp_subfield dst;
+    if (load) {
+        error = parse_subfield(arrow + 2, &dst);
+    } else {
+        const struct match_field *mf = field_by_any_name(arrow + 2);
+        error = (mf ? NULL
+                 : xasprintf("%s is not a valid OXM field name", arrow + 2));
+        if (mf) {
+            dst = (struct ofp_subfield) { mf->id, 0, mf->n_bits };
+        }
+    }
+    if (error) {
+        return error;
+    }
+    const struct match_field *mf = match_field_info(dst.field);
+    if (!mf->writable) {
+        return xasprintf("%s is read-only", mf->name);
+    }
+
+    struct ofpact_set_field *sf = ofpact_put_SET_FIELD(ofpacts);
+    sf->field = dst.field;
+    if (load) {
+        uint64_t value;
+        if (!ofp_parse_u64(arg, &value)
+            || (dst.n_bits < 64 && value >> dst.n_bits)) {
+            ofpacts->size -= OFPACT_ALIGN(sizeof *sf);
+            return xasprintf("%s: value does not fit in %d bits", arg,
+                             dst.n_bits);
+        }
+        sf->ofpact.raw = OFPACT_RAW_LOAD;
+        for (unsigned int i = 0; i < dst.n_bits; i++) {
+            unsigned int bit = dst.ofs + i;
+            sf->mask[mf->n_bytes - 1 - bit / 8] |= 1u << (bit % 8);
+            if ((value >> i) & 1) {
+                sf->value[mf->n_bytes - 1 - bit / 8] |= 1u << (bit % 8);
+            }
+        }
+        return NULL;
+    }
+
+    /* The value (and mask) in the field's own syntax, as a flow has it. */
+    union match_value v, mask;
+    error = ofp_parse_field_value(mf, arg, &v, &mask);
+    if (error) {
+        ofpacts->size -= OFPACT_ALIGN(sizeof *sf);
+        return error;
+    }
+    for (size_t i = 0; i < mf->n_bytes; i++) {
+        sf->value[i] = v.u8[i] & mask.u8[i];
+        sf->mask[i] = mask.u8[i];
+    }
     return NULL;
 }
 
@@ -978,6 +1472,51 @@ parse_action(const char *key, char *arg, const struct ofputil_port_map *map,
         struct ofpact_l4_port *l4 = (src ? ofpact_put_SET_L4_SRC_PORT(ofpacts)
                                      : ofpact_put_SET_L4_DST_PORT(ofpacts));
         l4->port = n;
+    } else if (!strcmp(key, "mod_nw_ecn")) {
+        if (!parse_uint(arg, 3, &n)) {
+            return xasprintf("%s: not a valid ECN", arg);
+        }
+        ofpact_put_SET_IP_ECN(ofpacts)->ecn = n;
+    } else if (!strcmp(key, "mod_nw_ttl")) {
+        if (!parse_uint(arg, 255, &n)) {
+            return xasprintf("invalid TTL \"%s\"", arg);
+        }
+        ofpact_put_SET_IP_TTL(ofpacts)->ttl = n;
+    } else if (!strcmp(key, "push_vlan")) {
+        if (!parse_uint(arg, UINT16_MAX, &n)) {
+            return xasprintf("%s: invalid ethertype", arg);
+        }
+        if (n != ETH_TYPE_VLAN && n != ETH_TYPE_VLAN_8021AD) {
+            return xasprintf("%s: not a valid VLAN ethertype", arg);
+        }
+        ofpact_put_PUSH_VLAN(ofpacts)->ethertype = htons(n);
+    } else if (!strcmp(key, "load") || !strcmp(key, "set_field")) {
+        return parse_load_or_set_field(key, arg, ofpacts);
+    } else if (!strcmp(key, "move")) {
+        char *arrow = strstr(arg, "->");
+        struct ofp_subfield src, dst;
+        if (!arrow) {
+            return xasprintf("%s: missing `->'", arg);
+        }
+        *arrow = '\0';
+        char *error = parse_subfield(arg, &src);
+        if (!error) {
+            error = parse_subfield(arrow + 2, &dst);
+        }
+        if (error) {
+            return error;
+        }
+        if (src.n_bits != dst.n_bits) {
+            return xasprintf("source field is %d bits wide but destination "
+                             "is %d bits wide", src.n_bits, dst.n_bits);
+        }
+        if (!match_field_info(dst.field)->writable) {
+            return xasprintf("destination field %s is not writable",
+                             match_field_info(dst.field)->name);
+        }
+        struct ofpact_reg_move *m = ofpact_put_REG_MOVE(ofpacts);
+        m->src = src;
+        m->dst = dst;
     } else if (!strcmp(key, "dec_ttl") && !*arg) {
         ofpact_put_DEC_TTL(ofpacts);
         ofpact_finish(ofpacts, ofpacts->header);

@@ -590,27 +590,33 @@ match_format(const struct match *match, const struct ofputil_port_map *map,
         ds_put_char(s, ',');
     }
 
-    uint16_t tci_mask = ntohs(m->vlan_tci[0]);
-    if (tci_mask) {
-        uint16_t tci = ntohs(f->vlan_tci[0]);
+    /* The outer tag, then (named with a "1") the one inside it. */
+    for (int i = 0; i < 2; i++) {
+        const char *sfx = i ? "1" : "";
+        uint16_t tci_mask = ntohs(m->vlan_tci[i]);
+        uint16_t tci = ntohs(f->vlan_tci[i]);
         uint16_t vid_mask = tci_mask & VLAN_VID_MASK;
         uint16_t pcp_mask = tci_mask & VLAN_PCP_MASK;
 
+        if (!tci_mask) {
+            continue;
+        }
         if ((tci_mask & VLAN_CFI) && (tci & VLAN_CFI)
             && (!vid_mask || vid_mask == VLAN_VID_MASK)
             && (!pcp_mask || pcp_mask == VLAN_PCP_MASK)
             && (vid_mask || pcp_mask)) {
             if (vid_mask) {
-                ds_put_format(s, "dl_vlan=%d,", tci & VLAN_VID_MASK);
+                ds_put_format(s, "dl_vlan%s=%d,", sfx, tci & VLAN_VID_MASK);
             }
             if (pcp_mask) {
-                ds_put_format(s, "dl_vlan_pcp=%d,", tci >> VLAN_PCP_SHIFT);
+                ds_put_format(s, "dl_vlan_pcp%s=%d,", sfx,
+                              tci >> VLAN_PCP_SHIFT);
             }
         } else if (tci_mask == 0xffff) {
-            ds_put_format(s, "vlan_tci=0x%04"PRIx16",", tci);
+            ds_put_format(s, "vlan_tci%s=0x%04"PRIx16",", sfx, tci);
         } else {
-            ds_put_format(s, "vlan_tci=0x%04"PRIx16"/0x%04"PRIx16",",
-                          tci, tci_mask);
+            ds_put_format(s, "vlan_tci%s=0x%04"PRIx16"/0x%04"PRIx16",",
+                          sfx, tci, tci_mask);
         }
     }
 
@@ -904,6 +910,30 @@ nxm_field_by_id(enum match_field_id id)
         }
     }
     return NULL;
+}
+
+/* The NXM header (mask bit clear) by which OpenFlow 1.0's Nicira actions
+ * (load, move) name field 'id', or 0 if it has none. */
+uint32_t
+nxm_header_from_field(enum match_field_id id)
+{
+    const struct nxm_field *nf = nxm_field_by_id(id);
+    return nf ? NXM_HEADER(nf->class, nf->field, 0, nf->width) : 0;
+}
+
+/* The field that NXM or OXM header 'header' (without a mask) names, with
+ * the width it has on the wire in '*width'; false if there is none. */
+bool
+nxm_field_from_header(uint32_t header, enum match_field_id *id,
+                      unsigned int *width)
+{
+    const struct nxm_field *nf = nxm_field_by_header(header);
+    if (!nf || NXM_HASMASK(header) || NXM_LENGTH(header) != nf->width) {
+        return false;
+    }
+    *id = nf->id;
+    *width = nf->width;
+    return true;
 }
 
 /* Converts 'width' wire bytes at 'p' into field 'mf''s value layout;

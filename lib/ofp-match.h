@@ -91,6 +91,10 @@ bool ofputil_normalize_match(struct match *);
 uint32_t ofputil_usable_protocols(const struct match *, uint64_t cookie_mask);
 
 /* NXM. */
+/* Field names in Nicira actions (NXAST_REG_LOAD, NXAST_REG_MOVE). */
+uint32_t nxm_header_from_field(enum match_field_id);
+bool nxm_field_from_header(uint32_t header, enum match_field_id *,
+                           unsigned int *width);
 enum ofperr nx_pull_match(struct ofpbuf *, unsigned int match_len,
                           struct match *, uint64_t *cookie,
                           uint64_t *cookie_mask);

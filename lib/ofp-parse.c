@@ -39,9 +39,35 @@ static char *parse_flow(const char *string, int command, unsigned int fields,
                         const struct ofputil_port_map *,
                         struct ofputil_flow_mod *, struct ofpbuf *ofpacts)
     DPS_WARN_UNUSED_RESULT;
+static bool is_ipv4_field(const struct match_field *);
+static char *parse_field_value(const struct match_field *, const char *value,
+                               union match_value *, union match_value *);
 static char *parse_field(const char *name, const char *value,
                          const struct ofputil_port_map *, struct match *)
     DPS_WARN_UNUSED_RESULT;
+
+/* The protocol shorthands. */
+static const struct {
+    const char *name;
+    uint16_t dl_type;
+    uint8_t nw_proto;           /* 0: none. */
+} shorthands[] = {
+    { "ip", ETH_TYPE_IP, 0 },
+    { "ipv4", ETH_TYPE_IP, 0 },
+    { "icmp", ETH_TYPE_IP, 1 },
+    { "igmp", ETH_TYPE_IP, 2 },
+    { "tcp", ETH_TYPE_IP, 6 },
+    { "udp", ETH_TYPE_IP, 17 },
+    { "sctp", ETH_TYPE_IP, 132 },
+    { "ipv6", ETH_TYPE_IPV6, 0 },
+    { "ip6", ETH_TYPE_IPV6, 0 },
+    { "icmp6", ETH_TYPE_IPV6, 58 },
+    { "tcp6", ETH_TYPE_IPV6, 6 },
+    { "udp6", ETH_TYPE_IPV6, 17 },
+    { "sctp6", ETH_TYPE_IPV6, 132 },
+    { "arp", ETH_TYPE_ARP, 0 },
+    { "rarp", 0x8035, 0 },
+};
 
 /* Names Open vSwitch takes for the fields of lib/match.h: in its flow
  * syntax ('in_flows') and in its field table ('in_fields', as --sort). */
@@ -223,6 +249,101 @@ ofp_parse_flow_stats_request(struct ofputil_flow_stats_request *fsr,
     return NULL;
 }
 
+char *
+ofp_parse_exact_flow(const char *string, const struct ofputil_port_map *map,
+                     struct match_flow *flow)
+{
+    char *copy = xstrdup(string);
+    char *pos = copy;
+    char *name, *value;
+    char *error = NULL;
+    struct match match;
+
+    match_init_catchall(&match);
+    match_set_in_port(&match, MATCH_OFPP_NONE);
+    while (!error && ofp_parse_key_value(&pos, &name, &value)) {
+        bool done = false;
+
+        for (size_t i = 0; i < ARRAY_SIZE(shorthands); i++) {
+            if (!strcmp(name, shorthands[i].name)) {
+                match_set_dl_type(&match, htons(shorthands[i].dl_type));
+                if (shorthands[i].nw_proto) {
+                    match_set_nw_proto(&match, shorthands[i].nw_proto);
+                }
+                done = true;
+                break;
+            }
+        }
+        if (done) {
+            continue;
+        }
+
+        const char *canonical = name;
+        for (size_t i = 0; i < ARRAY_SIZE(field_aliases); i++) {
+            if (field_aliases[i].in_flows
+                && !strcmp(name, field_aliases[i].alias)) {
+                canonical = field_aliases[i].name;
+                break;
+            }
+        }
+        const struct match_field *mf = (!strcmp(name, "dl_vlan")
+                                        || !strcmp(name, "dl_vlan_pcp")
+                                        || !strcmp(name, "vlan_pcp")
+                                        ? NULL
+                                        : match_field_by_name(canonical));
+        bool special = (!strcmp(name, "in_port") || !strcmp(name, "dl_vlan")
+                        || !strcmp(name, "dl_vlan_pcp")
+                        || !strcmp(name, "vlan_pcp"));
+        if (!mf && !special) {
+            error = xasprintf("%s: unknown field %s", string, name);
+        } else if (mf && !match_field_prereqs_ok(mf, &match)) {
+            error = xasprintf("%s: prerequisites not met for setting %s",
+                              string, name);
+        } else {
+            char *why = NULL;
+            if (mf && strchr(value, '/')) {
+                /* Exact values only: a mask must cover the whole field. */
+                union match_value v, m;
+                why = parse_field_value(mf, value, &v, &m);
+                for (unsigned int i = 0; !why && i < mf->n_bits; i++) {
+                    if (!(m.u8[mf->n_bytes - 1 - i / 8] & (1u << (i % 8)))) {
+                        why = xasprintf("%s: wildcards not allowed here",
+                                        value);
+                    }
+                }
+            }
+            if (!why) {
+                why = parse_field(name, value, map, &match);
+            }
+            if (why) {
+                error = xasprintf("%s: bad value for %s (%s)", string, name,
+                                  why);
+                free(why);
+            }
+        }
+    }
+    free(copy);
+    if (!error) {
+        *flow = match.flow;
+    }
+    return error;
+}
+
+char *
+ofp_parse_field_value(const struct match_field *mf, const char *s,
+                      union match_value *value, union match_value *mask)
+{
+    char *error = parse_field_value(mf, s, value, mask);
+    if (!error) {
+        /* Only the field's bits. */
+        for (unsigned int i = mf->n_bits; i < 8 * mf->n_bytes; i++) {
+            value->u8[mf->n_bytes - 1 - i / 8] &= ~(1u << (i % 8));
+            mask->u8[mf->n_bytes - 1 - i / 8] &= ~(1u << (i % 8));
+        }
+    }
+    return error;
+}
+
 /* Returns the field Open vSwitch's field table calls 'name' (its name or
  * its other name: "dl_src" as well as "eth_src"), or NULL. */
 const struct match_field *
@@ -237,29 +358,6 @@ ofp_parse_field_name(const char *name)
     }
     return match_field_by_name(name);
 }
-
-/* The protocol shorthands. */
-static const struct {
-    const char *name;
-    uint16_t dl_type;
-    uint8_t nw_proto;           /* 0: none. */
-} shorthands[] = {
-    { "ip", ETH_TYPE_IP, 0 },
-    { "ipv4", ETH_TYPE_IP, 0 },
-    { "icmp", ETH_TYPE_IP, 1 },
-    { "igmp", ETH_TYPE_IP, 2 },
-    { "tcp", ETH_TYPE_IP, 6 },
-    { "udp", ETH_TYPE_IP, 17 },
-    { "sctp", ETH_TYPE_IP, 132 },
-    { "ipv6", ETH_TYPE_IPV6, 0 },
-    { "ip6", ETH_TYPE_IPV6, 0 },
-    { "icmp6", ETH_TYPE_IPV6, 58 },
-    { "tcp6", ETH_TYPE_IPV6, 6 },
-    { "udp6", ETH_TYPE_IPV6, 17 },
-    { "sctp6", ETH_TYPE_IPV6, 132 },
-    { "arp", ETH_TYPE_ARP, 0 },
-    { "rarp", 0x8035, 0 },
-};
 
 /* The flags of a flow_mod, by name. */
 static const struct {

@@ -56,6 +56,28 @@ char *ofp_parse_flow_stats_request(struct ofputil_flow_stats_request *,
                                    uint32_t *usable_protocols)
     __attribute__((__warn_unused_result__));
 
+/* Parses 'string' as ofproto/trace's flow ("in_port=1,tcp,tp_dst=80"): the
+ * fields of one packet, exact (no masks), each after the fields it needs
+ * ("ip" before "nw_src"), as Open vSwitch's parse_ofp_exact_flow() reads
+ * it, into 'flow' (the fields it does not name zero, in_port OFPP_NONE).
+ * Returns NULL or an error message in Open vSwitch's words (the caller
+ * frees it). */
+struct match_flow;
+char *ofp_parse_exact_flow(const char *string,
+                           const struct ofputil_port_map *,
+                           struct match_flow *flow)
+    __attribute__((__warn_unused_result__));
+
+/* Parses 's', a value of field 'mf' as a flow writes it ("10.0.0.1",
+ * "0x5/0xf"), into 'value' and 'mask' (all ones without "/MASK").  Returns
+ * NULL or an error message (the caller frees it). */
+struct match_field;
+union match_value;
+char *ofp_parse_field_value(const struct match_field *, const char *s,
+                            union match_value *value,
+                            union match_value *mask)
+    __attribute__((__warn_unused_result__));
+
 /* Returns the field that Open vSwitch's field table names 'name' (its
  * name or its other name, "dl_src" as well as "eth_src"), or NULL. */
 struct match_field;

@@ -155,4 +155,13 @@ ofp_put_be32(void *p_, uint32_t x)
     p[3] = x;
 }
 
+static inline void
+ofp_put_be64(void *p_, uint64_t x)
+{
+    uint8_t *p = p_;
+
+    ofp_put_be32(p, x >> 32);
+    ofp_put_be32(p + 4, x);
+}
+
 #endif /* ofp-types.h */

@@ -639,6 +639,213 @@ test_parse_errors(void **state DPS_UNUSED)
     }
 }
 
+/* Actions as text: each parses, prints back as Open vSwitch 3.1's
+ * ovs-ofctl shows it once through OpenFlow 1.0 (a set_field without an
+ * OpenFlow 1.0 action becomes loads), and survives encoding and decoding
+ * unchanged. */
+static void
+test_actions_text_and_of10(void **state DPS_UNUSED)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        { "load:0x2->NXM_NX_IP_ECN[]", "load:0x2->NXM_NX_IP_ECN[]" },
+        { "load:0x5->NXM_NX_REG0[0..3],load:1->NXM_NX_REG1[7]",
+          "load:0x5->NXM_NX_REG0[0..3],load:0x1->NXM_NX_REG1[7]" },
+        { "load:0->reg5[]", "load:0->NXM_NX_REG5[]" },
+        { "move:NXM_OF_ETH_SRC[]->NXM_OF_ETH_DST[]",
+          "move:NXM_OF_ETH_SRC[]->NXM_OF_ETH_DST[]" },
+        { "move:reg0[0..3]->reg1[4..7]",
+          "move:NXM_NX_REG0[0..3]->NXM_NX_REG1[4..7]" },
+        { "move:NXM_NX_REG1[]->OXM_OF_METADATA[0..31]",
+          "move:NXM_NX_REG1[]->OXM_OF_METADATA[0..31]" },
+        { "mod_nw_ecn:1,mod_nw_ttl:9",
+          "load:0x1->NXM_NX_IP_ECN[],load:0x9->NXM_NX_IP_TTL[]" },
+        { "set_field:00:11:22:33:44:55->eth_src,set_field:10.1.1.1->ip_dst,"
+          "set_field:99->udp_dst",
+          "mod_dl_src:00:11:22:33:44:55,mod_nw_dst:10.1.1.1,mod_tp_dst:99" },
+        { "set_field:4->ip_dscp,set_field:1->vlan_pcp",
+          "mod_nw_tos:16,mod_vlan_pcp:1" },
+        { "set_field:5->reg3,set_field:0x3/0x3->reg4,set_field:7->nw_ttl",
+          "load:0x5->NXM_NX_REG3[],load:0x3->NXM_NX_REG4[0..1],"
+          "load:0x7->NXM_NX_IP_TTL[]" },
+        { "set_field:0x1234567890->metadata",
+          "load:0x1234567890->OXM_OF_METADATA[]" },
+        { "set_field:::1->ipv6_src",
+          "load:0x1->NXM_NX_IPV6_SRC[0..63],"
+          "load:0->NXM_NX_IPV6_SRC[64..127]" },
+        { "set_field:0xa/0xf0f->reg2",
+          "load:0xa->NXM_NX_REG2[0..3],load:0->NXM_NX_REG2[8..11]" },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        struct ofpbuf acts, msg, back;
+        struct ds s;
+
+        ofpbuf_init(&acts, 0);
+        char *error = ofpacts_parse(cases[i].in, &acts, NULL);
+        assert_null(error);
+
+        ofpbuf_init(&msg, 0);
+        size_t len = ofpacts_put_openflow_actions(acts.data, acts.size, &msg,
+                                                  OFP10_VERSION);
+        ofpbuf_init(&back, 0);
+        assert_int_equal(ofpacts_pull_openflow_actions(&msg, len,
+                                                       OFP10_VERSION, &back),
+                         0);
+        ds_init(&s);
+        ofpacts_format(back.data, back.size, NULL, &s);
+        assert_string_equal(ds_cstr(&s), cases[i].out);
+
+        /* What came off the wire encodes to the same bytes again. */
+        struct ofpbuf again;
+        ofpbuf_init(&again, 0);
+        ofpacts_put_openflow_actions(back.data, back.size, &again,
+                                     OFP10_VERSION);
+        assert_int_equal(again.size, len);
+        ofpbuf_uninit(&again);
+
+        /* The text printed parses back to the same list. */
+        struct ofpbuf reparsed;
+        ofpbuf_init(&reparsed, 0);
+        assert_null(ofpacts_parse(ds_cstr(&s), &reparsed, NULL));
+        assert_true(ofpacts_equal(reparsed.data, reparsed.size, back.data,
+                                  back.size));
+        ofpbuf_uninit(&reparsed);
+        ds_destroy(&s);
+        ofpbuf_uninit(&back);
+        ofpbuf_uninit(&msg);
+        ofpbuf_uninit(&acts);
+    }
+
+    /* set_field as written prints as written; push_vlan too. */
+    struct ofpbuf acts;
+    struct ds s;
+    ofpbuf_init(&acts, 0);
+    assert_null(ofpacts_parse("set_field:10.1.1.1->ip_dst,set_field:5->reg3,"
+                              "push_vlan:0x8100", &acts, NULL));
+    ds_init(&s);
+    ofpacts_format(acts.data, acts.size, NULL, &s);
+    assert_string_equal(ds_cstr(&s), "set_field:10.1.1.1->ip_dst,"
+                        "set_field:0x5->reg3,push_vlan:0x8100");
+    ds_destroy(&s);
+    ofpbuf_uninit(&acts);
+}
+
+/* NXAST_REG_LOAD and NXAST_REG_MOVE on the wire: the bytes Debian's
+ * ovs-ofctl 3.1 sends for load:0x2->NXM_NX_IP_ECN[] and
+ * move:NXM_NX_REG0[0..15]->NXM_OF_TCP_DST[], and what is refused. */
+static void
+test_nx_load_move_wire(void **state DPS_UNUSED)
+{
+    static const uint8_t load[] = {
+        0xff, 0xff, 0x00, 0x18, 0x00, 0x00, 0x23, 0x20, 0x00, 0x07,
+        0x00, 0x01, 0x00, 0x01, 0x38, 0x01, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x02,
+    };
+    static const uint8_t move[] = {
+        0xff, 0xff, 0x00, 0x18, 0x00, 0x00, 0x23, 0x20, 0x00, 0x06,
+        0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x04,
+        0x00, 0x00, 0x14, 0x02,
+    };
+    struct ofpbuf msg, acts, out;
+    struct ds s;
+
+    for (int i = 0; i < 2; i++) {
+        const uint8_t *wire = i ? move : load;
+        ofpbuf_init(&msg, 0);
+        ofpbuf_put(&msg, wire, 24);
+        ofpbuf_init(&acts, 0);
+        assert_int_equal(ofpacts_pull_openflow_actions(&msg, 24,
+                                                       OFP10_VERSION, &acts),
+                         0);
+        ds_init(&s);
+        ofpacts_format(acts.data, acts.size, NULL, &s);
+        assert_string_equal(ds_cstr(&s),
+                            i ? "move:NXM_NX_REG0[0..15]->NXM_OF_TCP_DST[]"
+                              : "load:0x2->NXM_NX_IP_ECN[]");
+        ds_destroy(&s);
+        ofpbuf_init(&out, 0);
+        ofpacts_put_openflow_actions(acts.data, acts.size, &out,
+                                     OFP10_VERSION);
+        assert_int_equal(out.size, 24);
+        assert_memory_equal(out.data, wire, 24);
+        ofpbuf_uninit(&out);
+        ofpbuf_uninit(&acts);
+        ofpbuf_uninit(&msg);
+    }
+
+    /* A value wider than the bits, bits past the field, an unknown field,
+     * a short action. */
+    static const struct {
+        size_t ofs;
+        uint8_t byte;
+        size_t len;
+        enum ofperr error;
+    } bad[] = {
+        { 23, 0x04, 24, OFPERR_OFPBAC_BAD_ARGUMENT },   /* 4 in 2 bits. */
+        { 11, 0x41, 24, OFPERR_OFPBAC_BAD_ARGUMENT },   /* ofs 1, 2 bits. */
+        { 14, 0x7e, 24, OFPERR_OFPBAC_BAD_ARGUMENT },   /* No such field. */
+        { 3, 0x10, 16, OFPERR_OFPBAC_BAD_LEN },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        uint8_t wire[24];
+        memcpy(wire, load, sizeof wire);
+        wire[bad[i].ofs] = bad[i].byte;
+        ofpbuf_init(&msg, 0);
+        ofpbuf_put(&msg, wire, bad[i].len);
+        ofpbuf_init(&acts, 0);
+        assert_int_equal(ofpacts_pull_openflow_actions(&msg, bad[i].len,
+                                                       OFP10_VERSION, &acts),
+                         bad[i].error);
+        assert_int_equal(acts.size, 0);
+        ofpbuf_uninit(&acts);
+        ofpbuf_uninit(&msg);
+    }
+}
+
+/* ofproto/trace's flow syntax: exact values, each field after the ones it
+ * needs, Open vSwitch's messages. */
+static void
+test_parse_exact_flow(void **state DPS_UNUSED)
+{
+    static const struct {
+        const char *in, *error;
+    } cases[] = {
+        { "in_port=1,tcp,nw_src=10.0.0.1,tp_dst=80", NULL },
+        { "in_port=1,foo=1", "in_port=1,foo=1: unknown field foo" },
+        { "in_port=1,nw_src=1.1.1.1",
+          "in_port=1,nw_src=1.1.1.1: prerequisites not met for setting "
+          "nw_src" },
+        { "tcp,nw_src=10.0.0.0/8",
+          "tcp,nw_src=10.0.0.0/8: bad value for nw_src (10.0.0.0/8: "
+          "wildcards not allowed here)" },
+        { "in_port=1,dl_dst=junk",
+          "in_port=1,dl_dst=junk: bad value for dl_dst (junk: invalid "
+          "Ethernet address)" },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        struct match_flow flow;
+        char *error = ofp_parse_exact_flow(cases[i].in, NULL, &flow);
+        if (cases[i].error) {
+            assert_non_null(error);
+            assert_string_equal(error, cases[i].error);
+        } else {
+            assert_null(error);
+            assert_int_equal(flow.in_port, 1);
+            assert_int_equal(flow.dp.nw_proto, 6);
+            assert_int_equal(flow.dp.tp_dst, htons(80));
+        }
+        free(error);
+    }
+
+    /* No in_port: OFPP_NONE, as Open vSwitch's "in_port=ANY". */
+    struct match_flow flow;
+    assert_null(ofp_parse_exact_flow("tcp", NULL, &flow));
+    assert_int_equal(flow.in_port, 0xffff);
+}
+
 int
 main(void)
 {
@@ -654,6 +861,9 @@ main(void)
         cmocka_unit_test(test_parse_key_value),
         cmocka_unit_test(test_parse_flow_mod),
         cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_actions_text_and_of10),
+        cmocka_unit_test(test_nx_load_move_wire),
+        cmocka_unit_test(test_parse_exact_flow),
     };
     return cmocka_run_group_tests_name("ofp", tests, NULL, NULL);
 }
