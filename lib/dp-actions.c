@@ -90,12 +90,24 @@ void
 dp_actions_put_set_ipv4(struct dp_actions *acts, uint8_t fields,
                         dps_be32 src, dps_be32 dst, uint8_t tos, uint8_t ttl)
 {
+    dp_actions_put_set_ipv4_masked(acts, fields, src, dst, tos, 0xff, ttl);
+}
+
+/* Like dp_actions_put_set_ipv4(), writing only the TOS bits that are 1 in
+ * 'tos_mask' (which must not be 0 with DP_SET_IPV4_TOS). */
+void
+dp_actions_put_set_ipv4_masked(struct dp_actions *acts, uint8_t fields,
+                               dps_be32 src, dps_be32 dst, uint8_t tos,
+                               uint8_t tos_mask, uint8_t ttl)
+{
     struct dp_action *a = dp_actions_append(acts, DP_ACTION_SET_IPV4);
+    bool set_tos = (fields & DP_SET_IPV4_TOS) != 0;
 
     a->ipv4.fields = fields;
     a->ipv4.src = fields & DP_SET_IPV4_SRC ? src : 0;
     a->ipv4.dst = fields & DP_SET_IPV4_DST ? dst : 0;
-    a->ipv4.tos = fields & DP_SET_IPV4_TOS ? tos : 0;
+    a->ipv4.tos = set_tos ? tos & tos_mask : 0;
+    a->ipv4.tos_mask = set_tos ? tos_mask : 0;
     a->ipv4.ttl = fields & DP_SET_IPV4_TTL ? ttl : 0;
 }
 
@@ -151,6 +163,7 @@ dp_actions_equal(const struct dp_actions *a, const struct dp_actions *b)
             if (x->ipv4.fields != y->ipv4.fields
                 || x->ipv4.src != y->ipv4.src || x->ipv4.dst != y->ipv4.dst
                 || x->ipv4.tos != y->ipv4.tos
+                || x->ipv4.tos_mask != y->ipv4.tos_mask
                 || x->ipv4.ttl != y->ipv4.ttl) {
                 return false;
             }
@@ -293,6 +306,9 @@ format_set(const struct dp_action *a, struct ds *ds)
         if (a->ipv4.fields & DP_SET_IPV4_TOS) {
             format_sep(ds, &first);
             ds_put_format(ds, "tos=%#x", a->ipv4.tos);
+            if (a->ipv4.tos_mask != 0xff) {
+                ds_put_format(ds, "/%#x", a->ipv4.tos_mask);
+            }
         }
         if (a->ipv4.fields & DP_SET_IPV4_TTL) {
             format_sep(ds, &first);

@@ -18,7 +18,8 @@
  *
  * A set-field action writes only the fields it names (Open vSwitch's
  * userspace datapath uses masked sets the same way, and prints only the
- * fields they write).
+ * fields they write), and the TOS only in the bits of its mask, printed
+ * "tos=0x10/0xfc" unless they are all of them.
  *
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
@@ -68,6 +69,7 @@ struct dp_action {
             dps_be32 src;
             dps_be32 dst;
             uint8_t tos;
+            uint8_t tos_mask;   /* The TOS bits written (0xff: all). */
             uint8_t ttl;
             uint8_t fields;     /* DP_SET_IPV4_*. */
         } ipv4;
@@ -100,6 +102,9 @@ void dp_actions_put_set_eth(struct dp_actions *, const struct eth_addr *src,
 void dp_actions_put_set_ipv4(struct dp_actions *, uint8_t fields,
                              dps_be32 src, dps_be32 dst, uint8_t tos,
                              uint8_t ttl);
+void dp_actions_put_set_ipv4_masked(struct dp_actions *, uint8_t fields,
+                                    dps_be32 src, dps_be32 dst, uint8_t tos,
+                                    uint8_t tos_mask, uint8_t ttl);
 void dp_actions_put_set_l4(struct dp_actions *, uint8_t proto,
                            uint8_t fields, dps_be16 src, dps_be16 dst);
 bool dp_actions_equal(const struct dp_actions *, const struct dp_actions *);

@@ -176,7 +176,9 @@ dp_execute_set_field(struct dp_packet *p, const struct dp_action *a)
         if (a->ipv4.fields & (DP_SET_IPV4_TOS | DP_SET_IPV4_TTL)) {
             ip = dp_packet_l3(p);
             packet_set_ipv4_tos_ttl(p, (a->ipv4.fields & DP_SET_IPV4_TOS
-                                        ? a->ipv4.tos : ip->tos),
+                                        ? ((ip->tos & ~a->ipv4.tos_mask)
+                                           | a->ipv4.tos)
+                                        : ip->tos),
                                     (a->ipv4.fields & DP_SET_IPV4_TTL
                                      ? a->ipv4.ttl : ip->ttl));
         }

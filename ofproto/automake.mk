@@ -19,7 +19,9 @@ ofproto_libofproto_a_SOURCES = \
 	ofproto/ofproto.c \
 	ofproto/ofproto.h \
 	ofproto/ofproto-xlate.c \
-	ofproto/ofproto-xlate.h
+	ofproto/ofproto-xlate.h \
+	ofproto/trace.c \
+	ofproto/trace.h
 
 # What a program that makes NORMAL decisions links with.
 OFPROTO_LIBS = ofproto/libofproto.a $(GENERIC_LIBS)

@@ -287,6 +287,8 @@ normal_xlate(struct normal_bridge *nb, const struct flow *flow,
     uint16_t vlan = 0;
     if (!normal_input_vlan(in, flow, mask, &vlan)) {
         out->reason = NORMAL_DROP_VLAN;
+        out->in_vlan = vlan;
+        out->access_vlan = in->vlan_mode == NORMAL_VLAN_ACCESS ? in->tag : -1;
         goto out;
     }
     out->vlan = vlan;
@@ -856,6 +858,11 @@ normal_port_carries(const struct normal_port *port, uint16_t vlan)
     case NORMAL_VLAN_NATIVE_UNTAGGED:
         if (vlan == port->tag) {
             return true;
+        }
+        if (!vlan) {
+            /* As Open vSwitch: a native port of a VLAN other than 0 never
+             * trunks VLAN 0, whatever its trunks say. */
+            return false;
         }
         /* Fall through. */
     case NORMAL_VLAN_TRUNK:

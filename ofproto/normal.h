@@ -171,6 +171,11 @@ struct normal_xlate_out {
     enum normal_reason reason;
     int vlan;                   /* The packet's VLAN, -1 if not found. */
     enum mac_learning_result learn; /* MAC_LEARNING_REFUSED if not learned. */
+
+    /* NORMAL_DROP_VLAN: the VLAN the input port refused, and the port's
+     * access VLAN (-1 if it is not an access port). */
+    int in_vlan;
+    int access_vlan;
 };
 
 struct normal_bridge *normal_bridge_create(void);

@@ -7,29 +7,23 @@
 
 #include <endian.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dynamic-string.h"
 #include "match.h"
 #include "packets.h"
 #include "ofp-actions.h"
+#include "ofp-match.h"
+#include "ofp-port.h"
 #include "ofproto/normal.h"
 #include "ofproto/ofproto.h"
+#include "ofproto/trace.h"
 #include "util.h"
 #include "vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(ofproto_dpif_xlate);
-
-/* Field groups an action wrote, to be committed before the next output. */
-enum {
-    DIRTY_ETH_SRC = 1 << 0,
-    DIRTY_ETH_DST = 1 << 1,
-    DIRTY_IPV4_SRC = 1 << 2,
-    DIRTY_IPV4_DST = 1 << 3,
-    DIRTY_IP_TOS = 1 << 4,
-    DIRTY_IP_TTL = 1 << 5,
-    DIRTY_L4_SRC = 1 << 6,
-    DIRTY_L4_DST = 1 << 7,
-};
 
 struct xlate_ctx {
     const struct xlate_bridge *xb;
@@ -40,7 +34,8 @@ struct xlate_ctx {
     struct match_flow wc;       /* Bits consulted. */
     dps_be16 base_tpid;         /* Outer tag the datapath packet has now. */
     dps_be16 base_tci;
-    unsigned int dirty;         /* DIRTY_*. */
+    struct flow base;           /* The datapath packet's headers now (as
+                                 * the set actions so far left them). */
     bool key_tagged;            /* The packet arrived with a tag. */
     mirror_mask_t mirrors_done; /* Mirrors that need not copy it again. */
     dps_be16 mirror_tci;        /* Outer tag of the packet being copied. */
@@ -52,13 +47,31 @@ struct xlate_ctx {
 
     /* The action set (write_actions), one action per type. */
     const struct ofpact *action_set[OFPACT_N_TYPES];
+
+    /* Tracing: the list the next notes go to (NULL if not tracing). */
+    struct trace_list *trace;
+
+    /* The bits of the outer tag that only NORMAL's datapath flow rule put
+     * into 'wc' (a tagged packet's flow matches the whole tag), which Open
+     * vSwitch's Megaflow line leaves out. */
+    dps_be16 normal_tci_bits;
+    dps_be16 popped_tci_bits;   /* The bits of the packet's own outer tag
+                                 * a pop made the megaflow match. */
+    bool base_tag_pushed;       /* The datapath packet's outer tag is one
+                                 * a push gave it. */
 };
 
-static void xlate_run(const struct xlate_bridge *, const struct flow *key,
-                      uint32_t in_ofport, const struct ofpact *,
-                      size_t ofpacts_len, long long now, struct xlate_out *);
+static void xlate_run(const struct xlate_bridge *, const struct match_flow *,
+                      const struct ofpact *, size_t ofpacts_len,
+                      long long now, struct xlate_out *);
+static void xlate_error(struct xlate_ctx *, const char *text);
+static void normal_grat_arp_mask(const struct flow *key, struct flow *mask);
+static void trace_normal(struct xlate_ctx *, const struct flow *key,
+                         const struct normal_xlate_out *);
+static const char *trace_port_name(const struct xlate_ctx *,
+                                   uint32_t ofport, char buf[16]);
 static bool frag_dropped(struct xlate_ctx *);
-static void do_table(struct xlate_ctx *, uint8_t table_id);
+static void do_table(struct xlate_ctx *, uint8_t table_id, bool deepens);
 static void do_actions(struct xlate_ctx *, const struct ofpact *,
                        size_t len);
 static void do_action_set(struct xlate_ctx *);
@@ -79,6 +92,11 @@ static void set_field(struct xlate_ctx *, enum match_field_id,
                       const union match_value *value,
                       const union match_value *mask);
 static void reg_move(struct xlate_ctx *, const struct ofpact_reg_move *);
+static void trace_move(struct xlate_ctx *, const struct ofpact_reg_move *,
+                       const struct match_field *dst,
+                       const union match_value *dv);
+static bool value_bit(const union match_value *, unsigned int n_bytes,
+                      unsigned int i);
 
 /* Initializes 'out' for ofproto_xlate(). */
 void
@@ -103,11 +121,25 @@ ofproto_xlate(const struct xlate_bridge *xb, const struct flow *key,
               long long now, struct xlate_out *out)
 {
     const struct xlate_port *in = port_by_dp_port(xb, key->in_port);
+    struct match_flow flow;
+
     if (!in) {
         return ENODEV;
     }
-    xlate_run(xb, key, in->ofport, NULL, 0, now, out);
+    match_flow_from_dp(&flow, key, in->ofport);
+    xlate_run(xb, &flow, NULL, 0, now, out);
     return 0;
+}
+
+/* Translates 'flow' (its OpenFlow in_port any number, a port of the bridge
+ * or not; its datapath in_port ignored) through 'xb''s tables into 'out',
+ * as for ofproto/trace. */
+void
+ofproto_xlate_flow(const struct xlate_bridge *xb,
+                   const struct match_flow *flow, long long now,
+                   struct xlate_out *out)
+{
+    xlate_run(xb, flow, NULL, 0, now, out);
 }
 
 /* Translates the actions 'ofpacts' of a packet-out for the packet of
@@ -124,31 +156,43 @@ ofproto_xlate_actions(const struct xlate_bridge *xb, const struct flow *key,
                       size_t ofpacts_len, long long now,
                       struct xlate_out *out)
 {
-    xlate_run(xb, key, in_ofport, ofpacts, ofpacts_len, now, out);
+    struct match_flow flow;
+
+    match_flow_from_dp(&flow, key, in_ofport);
+    xlate_run(xb, &flow, ofpacts, ofpacts_len, now, out);
 }
 
 /* The translation both entries share: table 0 for an upcall ('ofpacts'
  * NULL), else the actions of a packet-out. */
 static void
-xlate_run(const struct xlate_bridge *xb, const struct flow *key,
-          uint32_t in_ofport, const struct ofpact *ofpacts,
-          size_t ofpacts_len, long long now, struct xlate_out *out)
+xlate_run(const struct xlate_bridge *xb, const struct match_flow *flow,
+          const struct ofpact *ofpacts, size_t ofpacts_len, long long now,
+          struct xlate_out *out)
 {
+    const struct flow *key = &flow->dp;
+    uint32_t in_ofport = flow->in_port;
     struct xlate_ctx *ctx = xzalloc(sizeof *ctx);
     ctx->xb = xb;
     ctx->now = now;
     ctx->out = out;
+    ctx->trace = out->trace;
     ctx->packet_out = ofpacts != NULL;
-    match_flow_from_dp(&ctx->flow, key, in_ofport);
+    ctx->flow = *flow;
+    ctx->base = *key;
     ctx->base_tpid = key->vlan_tpid[0];
     ctx->base_tci = key->vlan_tci[0];
     ctx->key_tagged = (key->vlan_tci[0] & htons(VLAN_CFI)) != 0;
 
-    /* What every datapath flow matches. */
+    /* What every datapath flow matches; an IP flow says whether the packet
+     * is a fragment, as Open vSwitch's always do. */
     ctx->wc.dp.in_port = UINT32_MAX;
     ctx->wc.dp.recirc_id = UINT32_MAX;
     ctx->wc.dp.dl_type = 0xffff;
     ctx->wc.dp.vlan_tci[0] = htons(VLAN_CFI);
+    if (key->dl_type == htons(ETH_TYPE_IP)
+        || key->dl_type == htons(ETH_TYPE_IPV6)) {
+        ctx->wc.dp.nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+    }
 
     ofproto_rdlock(xb->ofproto);
     out->version = ofproto_version(xb->ofproto);
@@ -159,7 +203,7 @@ xlate_run(const struct xlate_bridge *xb, const struct flow *key,
         }
     } else if (!frag_dropped(ctx)
                && (!in || xlate_mirror_input(ctx, in->dp_port))) {
-        do_table(ctx, 0);
+        do_table(ctx, 0, false);
     }
     ofproto_unlock(xb->ofproto);
     if (!ctx->stop) {
@@ -170,6 +214,11 @@ xlate_run(const struct xlate_bridge *xb, const struct flow *key,
      * start at zero for every packet, so they never reach the megaflow. */
     out->mask = ctx->wc.dp;
     out->mask.in_port = UINT32_MAX;
+    if (out->final_flow) {
+        *out->final_flow = ctx->flow;
+    }
+    out->trace_tci_mask = ((ctx->wc.dp.vlan_tci[0] & ~ctx->normal_tci_bits)
+                           | ctx->popped_tci_bits);
     if (out->error) {
         /* A translation that stopped drops; keep the flow exact so that
          * it costs no more upcalls than the packets that need it. */
@@ -198,15 +247,30 @@ frag_dropped(struct xlate_ctx *ctx)
     return ctx->stop;
 }
 
+/* Looks the packet up in 'table_id' and executes the rule found.  As in
+ * Open vSwitch, only a lookup that goes back to the same table or an
+ * earlier one ('deepens') counts towards the depth limit (a chain of
+ * lookups in ever later tables ends by itself), and the first lookup does
+ * not count towards the limit of lookups. */
 static void
-do_table(struct xlate_ctx *ctx, uint8_t table_id)
+do_table(struct xlate_ctx *ctx, uint8_t table_id, bool deepens)
 {
     struct xlate_out *out = ctx->out;
 
-    if (ctx->depth >= XLATE_MAX_DEPTH
-        || out->n_lookups >= XLATE_MAX_RESUBMITS) {
-        out->error = true;
-        ctx->stop = true;
+    if (ctx->depth >= XLATE_MAX_DEPTH) {
+        if (ctx->trace) {
+            trace_add(ctx->trace, TRACE_ERROR, "over max translation depth "
+                      "%d", XLATE_MAX_DEPTH);
+        }
+        xlate_error(ctx, "Recursion too deep");
+        return;
+    }
+    if (out->n_lookups > XLATE_MAX_RESUBMITS) {
+        if (ctx->trace) {
+            trace_add(ctx->trace, TRACE_ERROR, "over %d resubmit actions",
+                      XLATE_MAX_RESUBMITS);
+        }
+        xlate_error(ctx, "Too many resubmits");
         return;
     }
     out->n_lookups++;
@@ -214,8 +278,33 @@ do_table(struct xlate_ctx *ctx, uint8_t table_id)
     struct ofproto_rule *rule = ofproto_lookup(ctx->xb->ofproto,
                                                      table_id, &ctx->flow,
                                                      &ctx->wc);
+    struct trace_list *old_trace = ctx->trace;
     if (!rule) {
-        return;                 /* A table miss drops (no controller). */
+        /* A table miss drops (no controller). */
+        if (ctx->trace) {
+            trace_add(trace_add(ctx->trace, TRACE_TABLE, "%2d. No match.",
+                                table_id),
+                      TRACE_ACTION, "drop");
+        }
+        return;
+    }
+    if (ctx->trace) {
+        struct ds text = DS_EMPTY_INITIALIZER;
+
+        ds_put_format(&text, "%2d. ", table_id);
+        size_t start = text.length;
+        match_format(&rule->cr.match, NULL, &text, 32768, 32768);
+        ds_put_format(&text, "%spriority %d",
+                      text.length > start ? ", " : "", rule->cr.priority);
+        if (rule->cookie) {
+            ds_put_format(&text, ", cookie %#"PRIx64, rule->cookie);
+        }
+        ctx->trace = trace_add(ctx->trace, TRACE_TABLE, "%s",
+                               ds_cstr(&text));
+        ds_destroy(&text);
+        if (!rule->ofpacts_len) {
+            trace_add(ctx->trace, TRACE_ACTION, "drop");
+        }
     }
     if (out->record_rules || ctx->packet_out) {
         if (out->n_rules >= out->allocated_rules) {
@@ -227,11 +316,23 @@ do_table(struct xlate_ctx *ctx, uint8_t table_id)
     }
 
     uint8_t old_table = ctx->table_id;
-    ctx->depth++;
+    ctx->depth += deepens;
     ctx->table_id = table_id;
     do_actions(ctx, rule->ofpacts, rule->ofpacts_len);
     ctx->table_id = old_table;
-    ctx->depth--;
+    ctx->depth -= deepens;
+    ctx->trace = old_trace;
+}
+
+/* Translation stops here for 'text' (see xlate_out's 'error_text'). */
+static void
+xlate_error(struct xlate_ctx *ctx, const char *text)
+{
+    ctx->out->error = true;
+    if (!ctx->out->error_text) {
+        ctx->out->error_text = text;
+    }
+    ctx->stop = true;
 }
 
 static void
@@ -246,6 +347,12 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
     OFPACT_FOR_EACH (a, ofpacts, len) {
         if (ctx->stop) {
             return;
+        }
+        if (ctx->trace) {
+            struct ds text = DS_EMPTY_INITIALIZER;
+            ofpacts_format(a, OFPACT_ALIGN(a->len), NULL, &text);
+            trace_add(ctx->trace, TRACE_ACTION, "%s", ds_cstr(&text));
+            ds_destroy(&text);
         }
         switch ((enum ofpact_type) a->type) {
         case OFPACT_OUTPUT:
@@ -266,7 +373,7 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
             if (r->in_port != OFPP_IN_PORT) {
                 f->in_port = r->in_port;
             }
-            do_table(ctx, table);
+            do_table(ctx, table, table <= ctx->table_id);
             f->in_port = old_in_port;
             break;
         }
@@ -285,7 +392,8 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
             const struct ofpact_vlan_vid *v = ofpact_get_SET_VLAN_VID(a);
             dps_be16 *tci = &f->dp.vlan_tci[0];
             if (*tci & htons(VLAN_CFI)) {
-                ctx->wc.dp.vlan_tci[0] |= htons(VLAN_PCP_MASK);
+                /* The PCP it keeps, and (as Open vSwitch) the VID. */
+                ctx->wc.dp.vlan_tci[0] = 0xffff;
                 *tci = (*tci & ~htons(VLAN_VID_MASK))
                        | htons(v->vlan_vid & VLAN_VID_MASK);
             } else if (v->push_vlan_if_needed) {
@@ -299,7 +407,7 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
             dps_be16 *tci = &f->dp.vlan_tci[0];
             uint16_t pcp = (uint16_t) ((p->vlan_pcp & 7) << VLAN_PCP_SHIFT);
             if (*tci & htons(VLAN_CFI)) {
-                ctx->wc.dp.vlan_tci[0] |= htons(VLAN_VID_MASK);
+                ctx->wc.dp.vlan_tci[0] = 0xffff;
                 *tci = (*tci & ~htons(VLAN_PCP_MASK)) | htons(pcp);
             } else if (p->push_vlan_if_needed) {
                 f->dp.vlan_tpid[0] = htons(ETH_TYPE_VLAN);
@@ -308,6 +416,9 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
             break;
         }
         case OFPACT_STRIP_VLAN:
+            if (f->dp.vlan_tci[0] & htons(VLAN_CFI)) {
+                ctx->wc.dp.vlan_tci[0] = 0xffff;    /* As Open vSwitch. */
+            }
             f->dp.vlan_tpid[0] = f->dp.vlan_tpid[1];
             f->dp.vlan_tci[0] = f->dp.vlan_tci[1];
             f->dp.vlan_tpid[1] = f->dp.vlan_tci[1] = 0;
@@ -322,66 +433,69 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
             f->dp.vlan_tpid[0] = ofpact_get_PUSH_VLAN(a)->ethertype;
             f->dp.vlan_tci[0] |= htons(VLAN_CFI);
             break;
+        /* A header change makes the megaflow match the field it writes,
+         * as Open vSwitch's do, so that the set action the next output
+         * commits (or its absence, when the packet already held the value)
+         * is right for every packet of the megaflow. */
         case OFPACT_SET_ETH_SRC:
+            memset(&ctx->wc.dp.dl_src, 0xff, sizeof ctx->wc.dp.dl_src);
             f->dp.dl_src = ofpact_get_SET_ETH_SRC(a)->mac;
-            ctx->dirty |= DIRTY_ETH_SRC;
             break;
         case OFPACT_SET_ETH_DST:
+            memset(&ctx->wc.dp.dl_dst, 0xff, sizeof ctx->wc.dp.dl_dst);
             f->dp.dl_dst = ofpact_get_SET_ETH_DST(a)->mac;
-            ctx->dirty |= DIRTY_ETH_DST;
             break;
         case OFPACT_SET_IPV4_SRC:
             if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
+                ctx->wc.dp.nw_src = UINT32_MAX;
                 f->dp.nw_src = ofpact_get_SET_IPV4_SRC(a)->ipv4;
-                ctx->dirty |= DIRTY_IPV4_SRC;
             }
             break;
         case OFPACT_SET_IPV4_DST:
             if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
+                ctx->wc.dp.nw_dst = UINT32_MAX;
                 f->dp.nw_dst = ofpact_get_SET_IPV4_DST(a)->ipv4;
-                ctx->dirty |= DIRTY_IPV4_DST;
             }
             break;
         case OFPACT_SET_IP_DSCP:
             if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
-                ctx->wc.dp.nw_tos |= 0x03;      /* ECN is kept. */
+                ctx->wc.dp.nw_tos |= 0xfc;
                 f->dp.nw_tos = (f->dp.nw_tos & 0x03)
                                | (ofpact_get_SET_IP_DSCP(a)->dscp & 0xfc);
-                ctx->dirty |= DIRTY_IP_TOS;
             }
             break;
         case OFPACT_SET_IP_ECN:
             if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
-                ctx->wc.dp.nw_tos |= 0xfc;      /* DSCP is kept. */
+                ctx->wc.dp.nw_tos |= 0x03;
                 f->dp.nw_tos = (f->dp.nw_tos & 0xfc)
                                | (ofpact_get_SET_IP_ECN(a)->ecn & 0x03);
-                ctx->dirty |= DIRTY_IP_TOS;
             }
             break;
         case OFPACT_SET_IP_TTL:
             if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
+                ctx->wc.dp.nw_ttl = 0xff;
                 f->dp.nw_ttl = ofpact_get_SET_IP_TTL(a)->ttl;
-                ctx->dirty |= DIRTY_IP_TTL;
             }
             break;
         case OFPACT_SET_L4_SRC_PORT:
-        case OFPACT_SET_L4_DST_PORT: {
-            uint8_t proto = f->dp.nw_proto;
-            ctx->wc.dp.nw_proto = 0xff;
-            if (f->dp.dl_type == htons(ETH_TYPE_IP)
-                && (proto == IPPROTO_TCP_ || proto == IPPROTO_UDP_
-                    || proto == IPPROTO_SCTP_)) {
+        case OFPACT_SET_L4_DST_PORT:
+            /* As Open vSwitch: any IP packet with an L4 header takes the
+             * new value (an ICMP type or code too), but only TCP, UDP and
+             * SCTP ports reach the datapath (commit()). */
+            if ((f->dp.dl_type == htons(ETH_TYPE_IP)
+                 || f->dp.dl_type == htons(ETH_TYPE_IPV6))
+                && !(f->dp.nw_frag & FLOW_NW_FRAG_LATER)) {
                 dps_be16 port = htons(ofpact_get_SET_L4_SRC_PORT(a)->port);
+                ctx->wc.dp.nw_proto = 0xff;
                 if (a->type == OFPACT_SET_L4_SRC_PORT) {
+                    ctx->wc.dp.tp_src = UINT16_MAX;
                     f->dp.tp_src = port;
-                    ctx->dirty |= DIRTY_L4_SRC;
                 } else {
+                    ctx->wc.dp.tp_dst = UINT16_MAX;
                     f->dp.tp_dst = port;
-                    ctx->dirty |= DIRTY_L4_DST;
                 }
             }
             break;
-        }
         case OFPACT_DEC_TTL:
             if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
                 ctx->wc.dp.nw_ttl = 0xff;
@@ -391,7 +505,6 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
                     return;
                 }
                 f->dp.nw_ttl--;
-                ctx->dirty |= DIRTY_IP_TTL;
             }
             break;
         case OFPACT_NOTE:
@@ -416,7 +529,7 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
             break;
         }
         case OFPACT_GOTO_TABLE:
-            do_table(ctx, ofpact_get_GOTO_TABLE(a)->table_id);
+            do_table(ctx, ofpact_get_GOTO_TABLE(a)->table_id, false);
             return;
         case OFPACT_N_TYPES:
         default:
@@ -481,7 +594,7 @@ do_output(struct xlate_ctx *ctx, uint32_t ofport)
         /* Only a packet-out's actions can send a packet through the
          * tables, from the packet-out's in_port. */
         if (ctx->packet_out && !frag_dropped(ctx)) {
-            do_table(ctx, 0);
+            do_table(ctx, 0, false);
         }
         break;
     case OFPP_CONTROLLER:
@@ -494,6 +607,9 @@ do_output(struct xlate_ctx *ctx, uint32_t ofport)
         if (p && ofport != in_port) {
             commit(ctx);
             xlate_output(ctx, p->dp_port);
+        } else if (p && ctx->trace) {
+            trace_add(ctx->trace, TRACE_WARN,
+                      "skipping output to input port");
         }
         break;
     }
@@ -514,16 +630,38 @@ do_normal(struct xlate_ctx *ctx)
                                              || in_port == OFPP_CONTROLLER));
 
     if ((!in && !from_nowhere) || !ctx->xb->nb) {
+        /* Open vSwitch's NORMAL reads the addresses before the port. */
+        memset(&ctx->wc.dp.dl_src, 0xff, sizeof ctx->wc.dp.dl_src);
+        memset(&ctx->wc.dp.dl_dst, 0xff, sizeof ctx->wc.dp.dl_dst);
+        if (ctx->trace) {
+            trace_add(ctx->trace, TRACE_ERROR, "received packet on unknown "
+                      "port %"PRIu32, in_port);
+            trace_add(ctx->trace, TRACE_WARN, "no input bundle, dropping");
+        }
         return;
     }
     commit(ctx);
+    /* Open vSwitch's NORMAL reads both addresses whatever it decides. */
+    memset(&ctx->wc.dp.dl_src, 0xff, sizeof ctx->wc.dp.dl_src);
+    memset(&ctx->wc.dp.dl_dst, 0xff, sizeof ctx->wc.dp.dl_dst);
     key.in_port = in ? in->dp_port : NORMAL_DP_PORT_NONE;
     normal_xlate_out_init(&nout);
-    /* Translating for statistics: NORMAL must not learn from the
-     * megaflow's key. */
-    nout.peek = ctx->out->record_rules;
+    /* Translating for statistics, or tracing without a packet: NORMAL must
+     * not learn from the megaflow's key. */
+    nout.peek = ctx->out->record_rules || ctx->out->no_learn;
     normal_xlate(ctx->xb->nb, &key, ctx->now, &nout);
+    if (ctx->trace) {
+        trace_normal(ctx, &key, &nout);
+    }
+    if (nout.learn != MAC_LEARNING_REFUSED || nout.reason == NORMAL_FORWARD
+        || nout.reason == NORMAL_FLOOD_UNKNOWN
+        || nout.reason == NORMAL_FLOOD_MULTICAST
+        || nout.reason == NORMAL_DROP_SAME_PORT) {
+        normal_grat_arp_mask(&key, &ctx->wc.dp);
+    }
 
+    ctx->normal_tci_bits |= (nout.mask.vlan_tci[0] & ~ctx->wc.dp.vlan_tci[0]
+                             & ~htons(VLAN_VID_MASK | VLAN_CFI));
     const uint64_t *m = (const uint64_t *) &nout.mask;
     uint64_t *w = (uint64_t *) &ctx->wc.dp;
     for (size_t i = 0; i < FLOW_N_WORDS; i++) {
@@ -557,33 +695,159 @@ do_normal(struct xlate_ctx *ctx)
     normal_xlate_out_destroy(&nout);
 }
 
-/* Brings the datapath packet up to date with the OpenFlow view. */
+/* What Open vSwitch's NORMAL reads of a broadcast ARP packet 'key' as it
+ * learns (whether it is a gratuitous ARP), into 'mask': the operation, and
+ * of a request the protocol addresses. */
+static void
+normal_grat_arp_mask(const struct flow *key, struct flow *mask)
+{
+    static const struct eth_addr bcast = { { 0xff, 0xff, 0xff, 0xff, 0xff,
+                                             0xff } };
+
+    if (key->dl_type != htons(ETH_TYPE_ARP)
+        || memcmp(&key->dl_dst, &bcast, sizeof bcast)) {
+        return;
+    }
+    mask->arp_op = UINT16_MAX;
+    if (key->arp_op == htons(1)) {
+        mask->nw_src = mask->nw_dst = UINT32_MAX;
+    }
+}
+
+/* NORMAL's decision 'nout' for 'key', as Open vSwitch explains its own. */
+static void
+trace_normal(struct xlate_ctx *ctx, const struct flow *key,
+             const struct normal_xlate_out *nout)
+{
+    struct trace_list *t = ctx->trace;
+    uint32_t in_port = ctx->flow.in_port;
+    char buf[16];
+
+    if (nout->learn == MAC_LEARNING_ADDED
+        || nout->learn == MAC_LEARNING_MOVED) {
+        const uint8_t *ea = key->dl_src.ea;
+        trace_add(t, TRACE_DETAIL, "learned that %02x:%02x:%02x:%02x:%02x:"
+                  "%02x is on port %s in VLAN %d", ea[0], ea[1], ea[2],
+                  ea[3], ea[4], ea[5], trace_port_name(ctx, in_port, buf),
+                  nout->vlan);
+    }
+
+    uint16_t tci = ntohs(key->vlan_tci[0]);
+    switch (nout->reason) {
+    case NORMAL_FORWARD:
+        trace_add(t, TRACE_DETAIL, "forwarding to learned port");
+        break;
+    case NORMAL_FLOOD_UNKNOWN:
+    case NORMAL_FLOOD_MULTICAST:
+        trace_add(t, TRACE_DETAIL,
+                  "no learned MAC for destination, flooding");
+        break;
+    case NORMAL_FLOOD_VLAN:
+        break;
+    case NORMAL_DROP_NO_PORT:
+        trace_add(t, TRACE_ERROR, "received packet on unknown port %"PRIu32,
+                  in_port);
+        trace_add(t, TRACE_WARN, "no input bundle, dropping");
+        break;
+    case NORMAL_DROP_VLAN:
+        if (nout->access_vlan >= 0) {
+            trace_add(t, TRACE_ERROR, "dropping VLAN %d tagged packet "
+                      "received on port %s configured as VLAN %d access "
+                      "port", tci & VLAN_VID_MASK,
+                      trace_port_name(ctx, in_port, buf), nout->access_vlan);
+        } else {
+            int vlan = nout->in_vlan;
+            trace_add(t, TRACE_ERROR, "dropping VLAN %d packet received on "
+                      "port %s not configured for trunking VLAN %d", vlan,
+                      trace_port_name(ctx, in_port, buf), vlan);
+        }
+        trace_add(t, TRACE_WARN,
+                  "disallowed VLAN VID for this input port, dropping");
+        break;
+    case NORMAL_DROP_RESERVED:
+        trace_add(t, TRACE_DETAIL,
+                  "packet has reserved destination MAC, dropping");
+        break;
+    case NORMAL_DROP_SAME_PORT:
+        trace_add(t, TRACE_DETAIL, "learned port is input port, dropping");
+        break;
+    case NORMAL_DROP_BOND:
+        trace_add(t, TRACE_DETAIL, "bonding refused admissibility, dropping");
+        break;
+    case NORMAL_DROP_MIRROR_INPUT:
+        trace_add(t, TRACE_DETAIL,
+                  "input port is mirror output port, dropping");
+        break;
+    case NORMAL_DROP_MIRROR_LEARNED:
+        trace_add(t, TRACE_DETAIL, "learned port is a mirror port, dropping");
+        break;
+    }
+}
+
+/* The name of the port that has OpenFlow port 'ofport', or its number
+ * (in 'buf'). */
+static const char *
+trace_port_name(const struct xlate_ctx *ctx, uint32_t ofport, char buf[16])
+{
+    const char *name = ofputil_port_map_get_name(ctx->xb->port_names,
+                                                 ofport);
+    if (name) {
+        return name;
+    }
+    snprintf(buf, 16, "%"PRIu32, ofport);
+    return buf;
+}
+
+/* Brings the datapath packet up to date with the OpenFlow view, in Open
+ * vSwitch's order: Ethernet addresses, IPv4, L4 ports, then the tag.  A set
+ * action writes only the fields that differ from what the packet holds
+ * (the megaflow matches them: see the set actions), and the TOS only in
+ * the bits translation consulted (mod_nw_tos keeps the ECN bits), as Open
+ * vSwitch's masked set actions do.  An IP packet with protocol 0 gets no
+ * IPv4 set action, as in Open vSwitch, which takes it for one without an
+ * IP header. */
 static void
 commit(struct xlate_ctx *ctx)
 {
     struct dp_actions *acts = &ctx->out->actions;
     const struct flow *f = &ctx->flow.dp;
-    unsigned int d = ctx->dirty;
+    struct flow *b = &ctx->base;
+
+    bool src = memcmp(&f->dl_src, &b->dl_src, sizeof f->dl_src) != 0;
+    bool dst = memcmp(&f->dl_dst, &b->dl_dst, sizeof f->dl_dst) != 0;
+    if (src || dst) {
+        dp_actions_put_set_eth(acts, src ? &f->dl_src : NULL,
+                               dst ? &f->dl_dst : NULL);
+    }
+
+    if (f->dl_type == htons(ETH_TYPE_IP)) {
+        uint8_t ip = ((f->nw_src != b->nw_src ? DP_SET_IPV4_SRC : 0)
+                      | (f->nw_dst != b->nw_dst ? DP_SET_IPV4_DST : 0)
+                      | (f->nw_tos != b->nw_tos ? DP_SET_IPV4_TOS : 0)
+                      | (f->nw_ttl != b->nw_ttl ? DP_SET_IPV4_TTL : 0));
+        if (ip) {
+            ctx->wc.dp.nw_proto = 0xff;     /* Protocol 0: no header. */
+        }
+        if (ip && f->nw_proto) {
+            uint8_t tos_mask = ctx->wc.dp.nw_tos ? ctx->wc.dp.nw_tos : 0xff;
+            dp_actions_put_set_ipv4_masked(acts, ip, f->nw_src, f->nw_dst,
+                                           f->nw_tos, tos_mask, f->nw_ttl);
+        }
+
+    }
+    if (f->dl_type == htons(ETH_TYPE_IP)
+        || f->dl_type == htons(ETH_TYPE_IPV6)) {
+        uint8_t l4 = ((f->tp_src != b->tp_src ? DP_SET_L4_SRC : 0)
+                      | (f->tp_dst != b->tp_dst ? DP_SET_L4_DST : 0));
+        if (l4 && (f->nw_proto == IPPROTO_TCP_ || f->nw_proto == IPPROTO_UDP_
+                   || f->nw_proto == IPPROTO_SCTP_)) {
+            dp_actions_put_set_l4(acts, f->nw_proto, l4, f->tp_src,
+                                  f->tp_dst);
+        }
+    }
+    *b = *f;
 
     set_dp_tag(ctx, f->vlan_tpid[0], f->vlan_tci[0]);
-    if (d & (DIRTY_ETH_SRC | DIRTY_ETH_DST)) {
-        dp_actions_put_set_eth(acts, d & DIRTY_ETH_SRC ? &f->dl_src : NULL,
-                               d & DIRTY_ETH_DST ? &f->dl_dst : NULL);
-    }
-    uint8_t ip = ((d & DIRTY_IPV4_SRC ? DP_SET_IPV4_SRC : 0)
-                  | (d & DIRTY_IPV4_DST ? DP_SET_IPV4_DST : 0)
-                  | (d & DIRTY_IP_TOS ? DP_SET_IPV4_TOS : 0)
-                  | (d & DIRTY_IP_TTL ? DP_SET_IPV4_TTL : 0));
-    if (ip) {
-        dp_actions_put_set_ipv4(acts, ip, f->nw_src, f->nw_dst, f->nw_tos,
-                                f->nw_ttl);
-    }
-    uint8_t l4 = ((d & DIRTY_L4_SRC ? DP_SET_L4_SRC : 0)
-                  | (d & DIRTY_L4_DST ? DP_SET_L4_DST : 0));
-    if (l4) {
-        dp_actions_put_set_l4(acts, f->nw_proto, l4, f->tp_src, f->tp_dst);
-    }
-    ctx->dirty = 0;
 }
 
 /* Gives the datapath packet outer tag 'tpid', 'tci' (no tag if 'tci' lacks
@@ -596,7 +860,14 @@ set_dp_tag(struct xlate_ctx *ctx, dps_be16 tpid, dps_be16 tci)
     if (tci != ctx->base_tci || tpid != ctx->base_tpid) {
         if (ctx->base_tci & htons(VLAN_CFI)) {
             dp_actions_put_pop_vlan(acts);
+            if (!ctx->base_tag_pushed) {
+                /* As Open vSwitch: popping the packet's own tag makes the
+                 * megaflow match all of it. */
+                ctx->wc.dp.vlan_tci[0] = 0xffff;
+                ctx->popped_tci_bits = 0xffff;
+            }
         }
+        ctx->base_tag_pushed = (tci & htons(VLAN_CFI)) != 0;
         if (tci & htons(VLAN_CFI)) {
             dp_actions_put_push_vlan(acts, tpid, tci);
         }
@@ -710,29 +981,67 @@ set_field(struct xlate_ctx *ctx, enum match_field_id id,
     }
     match_field_set_flow(mf, &v, &ctx->flow);
 
-    switch (mf->id) {
-    case MATCH_F_ETH_SRC: ctx->dirty |= DIRTY_ETH_SRC; break;
-    case MATCH_F_ETH_DST: ctx->dirty |= DIRTY_ETH_DST; break;
-    case MATCH_F_IPV4_SRC: ctx->dirty |= DIRTY_IPV4_SRC; break;
-    case MATCH_F_IPV4_DST: ctx->dirty |= DIRTY_IPV4_DST; break;
-    case MATCH_F_IP_DSCP:
-    case MATCH_F_NW_TOS:
-    case MATCH_F_IP_ECN:
-        ctx->wc.dp.nw_tos = 0xff;
-        ctx->dirty |= DIRTY_IP_TOS;
-        break;
-    case MATCH_F_NW_TTL: ctx->dirty |= DIRTY_IP_TTL; break;
-    case MATCH_F_TCP_SRC: case MATCH_F_UDP_SRC: case MATCH_F_SCTP_SRC:
-        ctx->dirty |= DIRTY_L4_SRC;
-        break;
-    case MATCH_F_TCP_DST: case MATCH_F_UDP_DST: case MATCH_F_SCTP_DST:
-        ctx->dirty |= DIRTY_L4_DST;
-        break;
-    default:
-        /* Metadata, registers, in_port, VLAN (committed as push/pop);
-         * fields the datapath cannot rewrite yet stay OpenFlow-only. */
-        break;
+    if (mf->id == MATCH_F_IP_DSCP || mf->id == MATCH_F_NW_TOS
+        || mf->id == MATCH_F_IP_ECN) {
+        /* The TOS bits it writes (committed as a masked write). */
+        union match_value m;
+        memset(&m, 0, sizeof m);
+        match_field_get(mf, &ctx->wc, &m);
+        for (size_t i = 0; i < mf->n_bytes; i++) {
+            m.u8[i] |= mask->u8[i];
+        }
+        match_field_set_flow(mf, &m, &ctx->wc);
+    } else if (mf->id != MATCH_F_VLAN_VID && mf->id != MATCH_F_VLAN_PCP
+               && mf->id != MATCH_F_DL_VLAN && mf->id != MATCH_F_VLAN_TCI) {
+        /* The whole field it writes: committed whole, when it differs
+         * from the packet's (see commit()). */
+        union match_value ones;
+        memset(&ones, 0xff, sizeof ones);
+        match_field_set_flow(mf, &ones, &ctx->wc);
     }
+}
+
+/* Open vSwitch's note on what a move's destination 'move->dst' (of field
+ * 'dst', whose whole value is now 'dv') holds: the whole field in its own
+ * syntax (as set_field writes it), or part of one in hex. */
+static void
+trace_move(struct xlate_ctx *ctx, const struct ofpact_reg_move *move,
+           const struct match_field *dst, const union match_value *dv)
+{
+    struct ds text = DS_EMPTY_INITIALIZER;
+    struct ofpbuf acts;
+
+    ofpbuf_init(&acts, 0);
+    *ofpact_put_REG_MOVE(&acts) = *move;
+    bool whole = !move->dst.ofs && move->dst.n_bits == dst->n_bits;
+    if (whole) {
+        struct ofpact_set_field *sf = ofpact_put_SET_FIELD(&acts);
+        sf->field = dst->id;
+        memcpy(sf->value, dv, sizeof sf->value);
+        memset(sf->mask, 0xff, sizeof sf->mask);
+    }
+    /* "move:SRC->DST" and, for a whole field, "set_field:VALUE->FIELD". */
+    ofpacts_format(acts.data, acts.size, NULL, &text);
+    ofpbuf_uninit(&acts);
+
+    const char *dst_name = strstr(ds_cstr(&text), "->") + 2;
+    char *comma = strchr(dst_name, ',');
+    if (comma) {
+        *comma = '\0';
+    }
+    if (whole) {
+        const char *value = comma + 1 + strlen("set_field:");
+        *strstr(value, "->") = '\0';
+        trace_add(ctx->trace, TRACE_DETAIL, "%s is now %s", dst_name, value);
+    } else {
+        uint64_t now = 0;
+        for (unsigned int i = move->dst.n_bits; i-- > 0;) {
+            now = (now << 1) | value_bit(dv, dst->n_bytes, move->dst.ofs + i);
+        }
+        trace_add(ctx->trace, TRACE_DETAIL, "%s is now %#"PRIx64, dst_name,
+                  now);
+    }
+    ds_destroy(&text);
 }
 
 /* Bit 'i' (0: least significant) of an 'n_bytes' big-endian value. */
@@ -775,6 +1084,10 @@ reg_move(struct xlate_ctx *ctx, const struct ofpact_reg_move *move)
         value_set_bit(&dmask, dst->n_bytes, move->dst.ofs + i, true);
     }
     set_field(ctx, dst->id, &dv, &dmask);
+
+    if (ctx->trace) {
+        trace_move(ctx, move, dst, &dv);
+    }
 }
 
 static const struct xlate_port *

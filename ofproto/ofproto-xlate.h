@@ -24,6 +24,9 @@
  * actions read from the packet (the PCP that mod_vlan_vid keeps, the TTL
  * that dec_ttl checks, the sources of move).
  *
+ * ofproto_xlate_flow() translates a flow given as OpenFlow sees it (its
+ * OpenFlow in_port need not be a port of the bridge), for ofproto/trace.
+ *
  * ofproto_xlate_actions() translates a packet-out's actions instead of
  * table 0's rule (see there); its megaflow mask means nothing.
  *
@@ -44,10 +47,13 @@
 #include "flow.h"
 #include "ofproto/mirror.h"
 
+struct match_flow;
 struct normal_bridge;
 struct ofpact;
+struct ofputil_port_map;
 struct ofproto;
 struct ofproto_rule;
+struct trace_list;
 
 /* A port of the bridge: its OpenFlow and datapath numbers. */
 struct xlate_port {
@@ -63,6 +69,9 @@ struct xlate_bridge {
     const struct mirror_set *mirrors;   /* NULL or empty: none. */
     const struct xlate_port *ports;     /* In flood order. */
     size_t n_ports;
+    const struct ofputil_port_map *port_names; /* Port names by OpenFlow
+                                                * port, for traces; may be
+                                                * NULL. */
 };
 
 /* Limits, as Open vSwitch's: nesting of resubmit and goto_table, and
@@ -76,6 +85,8 @@ struct xlate_out {
     uint64_t version;           /* ofproto_version() the lookups saw. */
     unsigned int n_lookups;     /* Table lookups made. */
     bool error;                 /* Translation stopped (limit reached). */
+    const char *error_text;     /* Then why, as Open vSwitch says it
+                                 * ("Recursion too deep"). */
     mirror_mask_t mirrors;      /* The mirrors that copied the packet. */
 
     /* With 'record_rules' set by the caller, the rules the lookups found,
@@ -85,6 +96,16 @@ struct xlate_out {
     bool record_rules;
     struct ofproto_rule **rules;
     size_t n_rules, allocated_rules;
+
+    /* Set by the caller for ofproto/trace (ofproto/trace.h): 'trace' gets
+     * translation's notes, 'final_flow' the flow as the actions left it;
+     * with 'no_learn' the NORMAL action learns nothing (a trace without a
+     * packet has no side effects). */
+    struct trace_list *trace;
+    struct match_flow *final_flow;
+    bool no_learn;
+    dps_be16 trace_tci_mask;    /* The outer tag's bits of 'mask' as Open
+                                 * vSwitch's Megaflow line shows them. */
 };
 
 void xlate_out_init(struct xlate_out *);
@@ -92,6 +113,9 @@ void xlate_out_destroy(struct xlate_out *);
 
 int ofproto_xlate(const struct xlate_bridge *, const struct flow *key,
                   long long now, struct xlate_out *);
+void ofproto_xlate_flow(const struct xlate_bridge *,
+                        const struct match_flow *, long long now,
+                        struct xlate_out *);
 void ofproto_xlate_actions(const struct xlate_bridge *,
                            const struct flow *key, uint32_t in_ofport,
                            const struct ofpact *, size_t ofpacts_len,

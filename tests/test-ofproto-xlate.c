@@ -235,11 +235,39 @@ test_rewrites(void **state)
                 "push_vlan(vid=10,pcp=0),13,pop_vlan,0", &mask);
     assert_int_equal(mask.nw_ttl, 0xff);        /* dec_ttl looked. */
     assert_int_equal(mask.nw_proto, 0xff);      /* mod_tp_dst looked. */
-    assert_int_equal(mask.nw_dst, 0);           /* Written, not read. */
+    /* Written: the megaflow matches it (as Open vSwitch's does), so that
+     * it may leave out the set action of a packet that holds the value. */
+    assert_int_equal(mask.nw_dst, UINT32_MAX);
+    assert_int_equal(mask.tp_dst, UINT16_MAX);
+
+    /* A packet that already holds the values gets no set action for
+     * them: only the TTL changes. */
+    key = udp_key(11, 64);
+    key.dl_src = (struct eth_addr) { { 0, 0, 0, 0, 0, 0xaa } };
+    key.nw_dst = htonl(0xc0a80001);
+    key.tp_dst = htons(53);
+    check_xlate(fx, &key,
+                "set(ipv4(ttl=63)),12,push_vlan(vid=10,pcp=0),13,pop_vlan,0",
+                NULL);
 
     /* TTL 1: dec_ttl ends the pipeline (no controller): drop. */
     key = udp_key(11, 1);
     check_xlate(fx, &key, "drop", NULL);
+
+    /* mod_nw_tos writes the DSCP bits alone, and mod_nw_ecn the ECN
+     * bits: masked writes of the TOS, which the megaflow matches in the
+     * bits written. */
+    ofpbuf_clear(&acts);
+    ofpact_put_SET_IP_DSCP(&acts)->dscp = 0x10;
+    ofpact_put_OUTPUT(&acts)->port = 2;
+    ofpact_put_SET_IP_ECN(&acts)->ecn = 1;
+    ofpact_put_OUTPUT(&acts)->port = 3;
+    add(fx, 0, &all, 0, &acts);
+    key = udp_key(11, 64);
+    key.nw_tos = 0x03;
+    check_xlate(fx, &key, "set(ipv4(tos=0x10/0xfc)),12,"
+                "set(ipv4(tos=0x11)),13", &mask);
+    assert_int_equal(mask.nw_tos, 0xff);
     ofpbuf_uninit(&acts);
 }
 

@@ -30,6 +30,9 @@
 #include "ofp-actions.h"
 #include "ofp-msgs.h"
 #include "ofp-packet.h"
+#include "ofp-parse.h"
+#include "ofp-port.h"
+#include "odp-util.h"
 #include "ofpbuf.h"
 #include "ofproto/bond.h"
 #include "ofproto/connmgr.h"
@@ -37,6 +40,7 @@
 #include "ofproto/normal.h"
 #include "ofproto/ofproto-xlate.h"
 #include "ofproto/ofproto.h"
+#include "ofproto/trace.h"
 #include "ovsdb-idl.h"
 #include "ovsdb/uuid.h"
 #include "packets.h"
@@ -296,6 +300,8 @@ static struct netdev *iface_netdev_or_reply(struct unixctl_conn *,
                                             const char *name);
 static void qos_show_cb(struct unixctl_conn *, int argc, const char *argv[],
                         void *aux);
+static void ofproto_trace_cb(struct unixctl_conn *, int argc,
+                             const char *argv[], void *aux);
 static void memory_report_cb(struct memory_report *, void *aux);
 static dp_upcall_cb upcall_cb;
 static int bridge_xlate(struct bridge *, const struct flow *key,
@@ -3538,6 +3544,185 @@ dpif_show_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
     ds_destroy(&ds);
 }
 
+/* The port names of 'br' by OpenFlow port: its interfaces' ('ifaces') or
+ * its Ports' ('ports'), as ofproto/trace reads and writes them. */
+static void
+bridge_port_maps(const struct bridge *br, struct ofputil_port_map *ifaces,
+                 struct ofputil_port_map *ports)
+{
+    for (size_t i = 0; i < br->n_ports; i++) {
+        const struct port *port = br->ports[i];
+        ofp_port_t ofport = port_ofp_port(port);
+        if (ofport != OFPP_NONE) {
+            ofputil_port_map_add(ifaces, ofport, port->iface_name);
+            ofputil_port_map_add(ports, ofport, port->name);
+        }
+    }
+}
+
+/* The OpenFlow port of datapath port 'dp_port' in 'br', or OFPP_NONE. */
+static ofp_port_t
+bridge_dp_to_ofp_port(const struct bridge *br, uint32_t dp_port)
+{
+    for (size_t i = 0; i < br->n_xports; i++) {
+        if (br->xports[i].dp_port == dp_port) {
+            return br->xports[i].ofport;
+        }
+    }
+    return OFPP_NONE;
+}
+
+/* The datapath port of OpenFlow port 'ofport' in 'br', or DP_PORT_NONE. */
+static uint32_t
+bridge_ofp_to_dp_port(const struct bridge *br, ofp_port_t ofport)
+{
+    for (size_t i = 0; i < br->n_xports; i++) {
+        if (br->xports[i].ofport == ofport) {
+            return br->xports[i].dp_port;
+        }
+    }
+    return DP_PORT_NONE;
+}
+
+/* Parses the arguments of ofproto/trace ("[dp_name] odp_flow" or "bridge
+ * br_flow") into '*brp' and 'flow', as Open vSwitch reads them.  Returns
+ * NULL or an error message (the caller frees it). */
+static char *
+ofproto_trace_parse(int argc, const char *argv[], struct bridge **brp,
+                    struct match_flow *flow)
+{
+    struct flow key, mask;
+    char *error;
+
+    memset(flow, 0, sizeof *flow);
+
+    /* The datapath syntax, with or without the datapath's name. */
+    int odp_arg = -1;
+    for (int i = 0; i < argc && i < 2 && odp_arg < 0; i++) {
+        error = odp_flow_parse(argv[i], &key, &mask);
+        if (!error) {
+            odp_arg = i;
+        }
+        free(error);
+    }
+    if (odp_arg >= 0) {
+        /* The datapath by its name or its type, as Open vSwitch's. */
+        if (odp_arg == 1 && strcmp(argv[0], DP_NETDEV_NAME)
+            && strcmp(argv[0], "netdev")) {
+            return xstrdup("Cannot find the datapath");
+        }
+        struct bridge *br = upcall_lookup(key.in_port);
+        ofp_port_t ofport = br ? bridge_dp_to_ofp_port(br, key.in_port)
+                               : OFPP_NONE;
+        if (ofport == OFPP_NONE) {
+            return xasprintf("no OpenFlow port for datapath port %"PRIu32,
+                             key.in_port);
+        }
+        if (!mask.dl_type) {
+            key.dl_type = htons(0x05ff);        /* No Ethernet type. */
+        }
+        match_flow_from_dp(flow, &key, ofport);
+        *brp = br;
+        return NULL;
+    }
+
+    /* The OpenFlow syntax. */
+    if (argc < 2) {
+        return xasprintf("syntax error at %s (or the bridge name was "
+                         "omitted)", argv[0]);
+    }
+    struct bridge *br = bridge_find(argv[0]);
+    if (!br) {
+        return xasprintf("%s: unknown bridge", argv[0]);
+    }
+
+    struct ofputil_port_map ifaces = OFPUTIL_PORT_MAP_INITIALIZER;
+    struct ofputil_port_map ports = OFPUTIL_PORT_MAP_INITIALIZER;
+
+    bridge_port_maps(br, &ifaces, &ports);
+    error = ofp_parse_exact_flow(argv[1], &ifaces, flow);
+    ofputil_port_map_destroy(&ifaces);
+    ofputil_port_map_destroy(&ports);
+    if (error) {
+        char *msg = xasprintf("Bad openflow flow syntax: %s", error);
+        free(error);
+        return msg;
+    }
+    if ((flow->dp.vlan_tci[0] & htons(VLAN_CFI)) && !flow->dp.vlan_tpid[0]) {
+        flow->dp.vlan_tpid[0] = htons(ETH_TYPE_VLAN);
+    }
+    flow->dp.in_port = bridge_ofp_to_dp_port(br, flow->in_port);
+    *brp = br;
+    return NULL;
+}
+
+/* "ofproto/trace [-generate] {[dp_name] odp_flow | bridge br_flow}
+ * [-generate]": translates the flow as an upcall would, without
+ * installing anything, and says how, in Open vSwitch's layout (see
+ * ofproto/trace.h).  Only with -generate does the NORMAL action learn. */
+static void
+ofproto_trace_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+                 void *aux DPS_UNUSED)
+{
+    const char **args = xmalloc(argc * sizeof *args);
+    bool generate = false;
+    int n_args = 0;
+
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-generate") || !strcmp(argv[i], "--generate")) {
+            generate = true;
+        } else {
+            args[n_args++] = argv[i];
+        }
+    }
+
+    struct bridge *br = NULL;
+    struct match_flow flow;
+    char *error = (n_args ? ofproto_trace_parse(n_args, args, &br, &flow)
+                   : xstrdup("syntax error"));
+    free(args);
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+
+    struct ofputil_port_map ifaces = OFPUTIL_PORT_MAP_INITIALIZER;
+    struct ofputil_port_map ports = OFPUTIL_PORT_MAP_INITIALIZER;
+    bridge_port_maps(br, &ifaces, &ports);
+
+    struct xlate_bridge xb = bridge_xlate_bridge(br);
+    struct trace_list nodes = TRACE_LIST_INITIALIZER;
+    struct match_flow final_flow;
+    struct xlate_out out;
+
+    xb.port_names = &ports;
+    xlate_out_init(&out);
+    out.trace = &nodes;
+    out.final_flow = &final_flow;
+    out.no_learn = !generate;
+    ofproto_xlate_flow(&xb, &flow, time_msec(), &out);
+
+    struct trace_result r = {
+        .bridge = br->name,
+        .flow = &flow,
+        .final_flow = &final_flow,
+        .mask = &out.mask,
+        .tci_mask = out.trace_tci_mask,
+        .nodes = &nodes,
+        .actions = &out.actions,
+        .error = out.error_text,
+    };
+    struct ds s = DS_EMPTY_INITIALIZER;
+    trace_format(&r, &s);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+    trace_list_destroy(&nodes);
+    xlate_out_destroy(&out);
+    ofputil_port_map_destroy(&ifaces);
+    ofputil_port_map_destroy(&ports);
+}
+
 static void
 register_commands(void)
 {
@@ -3556,7 +3741,12 @@ register_commands(void)
     unixctl_command_register("qos/show-types", "interface", 1, 1,
                              qos_show_cb, netdev_format_qos_types);
     unixctl_command_register("qos/show", "interface", 1, 1, qos_show_cb,
-                             netdev_format_qos);    bond_register_commands();
+                             netdev_format_qos);
+    unixctl_command_register("ofproto/trace",
+                             "{[dp_name] odp_flow | bridge br_flow} "
+                             "[OPTIONS...] [-generate|packet]", 1, INT_MAX,
+                             ofproto_trace_cb, NULL);
+    bond_register_commands();
 }
 
 /* The netdev of the interface called 'name' in any bridge, or NULL after
