@@ -192,7 +192,19 @@ ofpact_encode_of11(const struct ofpact *a, struct ofpbuf *msg,
 
     case OFPACT_SET_FIELD: {
         const struct ofpact_set_field *sf = ofpact_get_SET_FIELD(a);
+        const struct match_field *mf = match_field_info(sf->field);
         size_t start = msg->size;
+        /* A load, or a set_field of some bits only, goes as Nicira loads
+         * (lib/ofp-actions.c), as Open vSwitch sends them: OpenFlow's
+         * set_field has no mask. */
+        if (sf->ofpact.raw == OFPACT_RAW_LOAD) {
+            return false;
+        }
+        for (unsigned int i = 0; i < mf->n_bits; i++) {
+            if (!(sf->mask[mf->n_bytes - 1 - i / 8] & (1u << (i % 8)))) {
+                return false;
+            }
+        }
         ofpact_wire_put(msg, OFPAT12_SET_FIELD, 4);
         oxm_put_field(msg, sf->field, (const union match_value *) sf->value,
                       (const union match_value *) sf->mask);
