@@ -959,7 +959,8 @@ netdev_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
     int error = 0;
 
     /* Read once a batch: costs nothing per packet. */
-    if (unlikely(netdev_send_skip_egress_check)) {
+    if (unlikely(__atomic_load_n(&netdev_send_skip_egress_check,
+                                 __ATOMIC_RELAXED))) {
         return batch->count ? netdev_send__(netdev, qid, batch,
                                             concurrent_txq) : 0;
     }

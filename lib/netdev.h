@@ -212,7 +212,9 @@ bool netdev_has_flush(const struct netdev *);
 /* For benchmarks only (tests/perf/perf-dpif csum): while true,
  * netdev_send() hands every batch to the class as it is, without the egress
  * check for pending checksums, TSO and chains, so that the check's cost can
- * be measured.  Never set it where a packet may need that work. */
+ * be measured.  Read (relaxed atomic) once a batch, so a benchmark may flip
+ * it while a PMD thread sends.  Never set it where a packet may need that
+ * work. */
 extern bool netdev_send_skip_egress_check;
 
 #endif /* netdev.h */

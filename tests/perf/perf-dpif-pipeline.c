@@ -79,6 +79,15 @@ struct perf_source {
     uint32_t window_batches;            /* Full bursts in it so far. */
     uint64_t best_window;               /* Atomic: fewest cycles of one. */
 
+    /* Check-cost mode (perf_dpif_check_cost()): the windows, in cycles,
+     * sorted by the state of netdev_send_skip_egress_check, which the main
+     * thread flips while the PMD runs: [1] with the check, [0] without.  A
+     * window during which it flipped counts in neither. */
+    bool recording;                     /* Atomic: keep windows. */
+    bool window_check;                  /* The check's state at the start. */
+    uint32_t *windows[2];
+    size_t n_windows[2], max_windows;
+
     /* Marked mode: per flow number, the mark of its rule, 0 if none.  The
      * rules by UFID, to find a rule's flow number when it is deleted:
      * open addressing, deleted slots kept as tombstones. */
@@ -215,6 +224,16 @@ perf_time_window(void)
         }
         src.window_batches = 0;
         src.window_tsc = now;
+
+        bool check = !__atomic_load_n(&netdev_send_skip_egress_check,
+                                      __ATOMIC_RELAXED);
+        if (__atomic_load_n(&src.recording, __ATOMIC_ACQUIRE)
+            && check == src.window_check
+            && src.n_windows[check] < src.max_windows
+            && cycles <= UINT32_MAX) {
+            src.windows[check][src.n_windows[check]++] = cycles;
+        }
+        src.window_check = check;
     }
 }
 
@@ -531,6 +550,41 @@ source_fini(void)
     src.n_rule_slots = 0;
 }
 
+/* Flips netdev_send_skip_egress_check at random intervals of 1 to 4 ms
+ * for 'seconds', the PMD recording its windows, with the datapath's
+ * housekeeping every 20 ms or so. */
+static void
+run_toggling(struct dp_netdev *dp, double seconds)
+{
+    uint64_t end = rte_rdtsc() + seconds * rte_get_tsc_hz();
+    uint64_t next_run = 0;
+    uint32_t x = 2463534242u;           /* xorshift32. */
+
+    __atomic_store_n(&src.recording, true, __ATOMIC_RELEASE);
+    while (rte_rdtsc() < end) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        struct timespec ts = { 0, (1000 + x % 3000) * 1000 };
+        nanosleep(&ts, NULL);
+        __atomic_store_n(&netdev_send_skip_egress_check,
+                         !__atomic_load_n(&netdev_send_skip_egress_check,
+                                          __ATOMIC_RELAXED),
+                         __ATOMIC_RELAXED);
+        if (rte_rdtsc() >= next_run) {
+            dp_netdev_run(dp);
+            next_run = rte_rdtsc() + rte_get_tsc_hz() / 50;
+        }
+    }
+    __atomic_store_n(&src.recording, false, __ATOMIC_RELEASE);
+    __atomic_store_n(&netdev_send_skip_egress_check, false,
+                     __ATOMIC_RELAXED);
+}
+
+static int pipeline_run(uint32_t n_flows, const struct perf_dpif_mode *,
+                        bool toggle, double seconds,
+                        struct perf_dpif_result *res);
+
 int
 perf_dpif_pipeline_run(uint32_t n_flows, bool emc_on, bool marked,
                        double seconds, struct perf_dpif_result *res)
@@ -559,6 +613,71 @@ int
 perf_dpif_pipeline_run_mode(uint32_t n_flows,
                             const struct perf_dpif_mode *mode,
                             double seconds, struct perf_dpif_result *res)
+{
+    return pipeline_run(n_flows, mode, false, seconds, res);
+}
+
+static int
+cmp_u32(const void *a_, const void *b_)
+{
+    const uint32_t *a = a_, *b = b_;
+    return *a < *b ? -1 : *a > *b;
+}
+
+/* The fastest window of 'n' in 'w' (sorted here) and the one at quantile
+ * 'q', in cycles per packet. */
+static double
+window_quantile(uint32_t *w, size_t n, double q)
+{
+    size_t i = q * (n - 1) + 0.5;
+
+    return (double) w[MIN(i, n - 1)] / (PERF_WINDOW_BATCHES
+                                        * DP_PACKET_BATCH_SIZE);
+}
+
+int
+perf_dpif_check_cost(double seconds, struct perf_dpif_check_result *res)
+{
+    struct perf_dpif_result pr;
+
+    memset(res, 0, sizeof *res);
+    /* A window is 4096 packets of about 100 to 300 cycles: 10 000 a second
+     * is more than can be. */
+    src.max_windows = 10000 * seconds + 1000;
+    for (int i = 0; i < 2; i++) {
+        src.windows[i] = xcalloc(src.max_windows, sizeof *src.windows[i]);
+        src.n_windows[i] = 0;
+    }
+    struct perf_dpif_mode dpmode = { .emc_on = true };
+    int error = pipeline_run(1, &dpmode, true, seconds, &pr);
+    for (int i = 0; !error && i < 2; i++) {
+        size_t n = src.n_windows[i];
+
+        if (n < 10) {
+            fprintf(stderr, "perf-dpif: only %zu windows %s the check\n", n,
+                    i ? "with" : "without");
+            error = EIO;
+            break;
+        }
+        qsort(src.windows[i], n, sizeof *src.windows[i], cmp_u32);
+        res->n_windows[i] = n;
+        res->best[i] = window_quantile(src.windows[i], n, 0);
+        res->p10[i] = window_quantile(src.windows[i], n, 0.1);
+        res->median[i] = window_quantile(src.windows[i], n, 0.5);
+    }
+    res->cycles = pr.cycles;
+    for (int i = 0; i < 2; i++) {
+        free(src.windows[i]);
+        src.windows[i] = NULL;
+        src.n_windows[i] = 0;
+    }
+    src.max_windows = 0;
+    return error;
+}
+
+static int
+pipeline_run(uint32_t n_flows, const struct perf_dpif_mode *mode,
+             bool toggle, double seconds, struct perf_dpif_result *res)
 {
     bool emc_on = mode->emc_on, marked = mode->marked;
     struct netdev *in = NULL, *out = NULL;
@@ -629,7 +748,11 @@ perf_dpif_pipeline_run_mode(uint32_t n_flows,
     sum_pmd_stats(dp, st0);
     __atomic_store_n(&src.best_window, UINT64_MAX, __ATOMIC_RELAXED);
     uint64_t c0 = n_sent(), t0 = rte_rdtsc();
-    run_for(dp, seconds);
+    if (toggle) {
+        run_toggling(dp, seconds);
+    } else {
+        run_for(dp, seconds);
+    }
     uint64_t c1 = n_sent(), t1 = rte_rdtsc();
     sum_pmd_stats(dp, st1);
     uint64_t best = __atomic_load_n(&src.best_window, __ATOMIC_RELAXED);
