@@ -39,6 +39,11 @@ dp_execute_actions(struct dp_packet_batch *batch,
         const struct dp_action *a = &actions[i];
         struct dp_packet *p;
 
+        if (a->type != DP_ACTION_OUTPUT) {
+            /* It changes the packets (may leave a checksum partial or add
+             * a segment): the batch's egress summary no longer holds. */
+            dp_packet_batch_unclean(batch);
+        }
         switch (a->type) {
         case DP_ACTION_OUTPUT:
             if (i == last) {

@@ -406,7 +406,7 @@ dp_packet_batch_free(struct dp_packet_batch *batch)
     for (uint32_t i = 0; i < batch->count; i++) {
         dp_packet_free(batch->packets[i]);
     }
-    batch->count = 0;
+    dp_packet_batch_init(batch);
 }
 
 /* Appends up to 'n' fresh packets from 'pool' to 'batch', as many as fit,

@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include "compiler.h"
@@ -184,11 +185,24 @@ void dp_packet_csum_from_rx_flags(struct dp_packet *);
  * packet into a batch hands it to the batch; a function that takes a batch
  * either passes every packet on (to another batch or a device, which then
  * owns it) or frees it, and leaves the batch empty unless its comment says
- * otherwise.  dp_packet_batch_free() frees every packet still in a batch. */
+ * otherwise.  dp_packet_batch_free() frees every packet still in a batch.
+ *
+ * Egress summary.  'n_clean' says that the first 'n_clean' packets have no
+ * work waiting for netdev_send() (dp_packet_tx_pending() is false for each:
+ * no partial checksum, no TSO, one segment), so that it tests one word for
+ * them instead of each packet.  It is a promise made by whoever knows,
+ * never a guess: dp_packet_batch_init() makes it 0, dp_packet_batch_add()
+ * leaves it (the packet added is not covered), a receive path that tested
+ * each packet as it set its state sets it (dp_packet_batch_set_clean()),
+ * dp_packet_batch_append() carries it over.  Code that changes a packet in
+ * a batch in a way that may leave work (rewriting a checksummed field,
+ * adding a segment) or moves packets within a batch must make it 0
+ * (dp_packet_batch_unclean()) unless it keeps the promise itself. */
 #define DP_PACKET_BATCH_SIZE 32
 
 struct dp_packet_batch {
     uint32_t count;
+    uint32_t n_clean;           /* Leading packets with no egress work. */
     struct dp_packet *packets[DP_PACKET_BATCH_SIZE];
 };
 
@@ -196,6 +210,13 @@ static inline void dp_packet_batch_init(struct dp_packet_batch *);
 static inline bool dp_packet_batch_is_full(const struct dp_packet_batch *);
 static inline bool dp_packet_batch_add(struct dp_packet_batch *,
                                        struct dp_packet *);
+static inline size_t dp_packet_batch_append(struct dp_packet_batch *dst,
+                                            const struct dp_packet_batch *src,
+                                            size_t from);
+static inline bool dp_packet_tx_pending(const struct dp_packet *);
+static inline void dp_packet_batch_set_clean(struct dp_packet_batch *,
+                                             bool clean);
+static inline void dp_packet_batch_unclean(struct dp_packet_batch *);
 void dp_packet_batch_free(struct dp_packet_batch *);
 size_t dp_packet_batch_alloc(struct rte_mempool *, struct dp_packet_batch *,
                              size_t n);
@@ -312,6 +333,7 @@ static inline void
 dp_packet_batch_init(struct dp_packet_batch *batch)
 {
     batch->count = 0;
+    batch->n_clean = 0;
 }
 
 /* Returns true if 'batch' has no room for another packet. */
@@ -331,6 +353,60 @@ dp_packet_batch_add(struct dp_packet_batch *batch, struct dp_packet *p)
     }
     batch->packets[batch->count++] = p;
     return true;
+}
+
+/* Appends the packets of 'src' from index 'from' on to 'dst', as many as
+ * fit, and returns how many; they stay in 'src' too (the caller empties
+ * it).  If every packet 'dst' held and every one appended were covered by
+ * the batches' egress summaries, so is all of 'dst'. */
+static inline size_t
+dp_packet_batch_append(struct dp_packet_batch *dst,
+                       const struct dp_packet_batch *src, size_t from)
+{
+    size_t n = src->count - from;
+    size_t room = DP_PACKET_BATCH_SIZE - dst->count;
+
+    if (n > room) {
+        n = room;
+    }
+    bool clean = dst->n_clean == dst->count && src->n_clean >= from + n;
+
+    memcpy(&dst->packets[dst->count], &src->packets[from],
+           n * sizeof src->packets[0]);
+    dst->count += n;
+    if (clean) {
+        dst->n_clean = dst->count;
+    }
+    return n;
+}
+
+/* Returns true if 'p' has work waiting for netdev_send(), for some port:
+ * a partial checksum (DP_CSUM_PARTIAL: both bits of one of its two state
+ * bytes), TSO (always with a partial L4 checksum; its segment size is
+ * tested too) or more than one segment. */
+static inline bool
+dp_packet_tx_pending(const struct dp_packet *p)
+{
+    return ((p->md.ip_csum & (p->md.ip_csum >> 1))
+            | (p->md.l4_csum & (p->md.l4_csum >> 1))
+            | p->md.tso_segsz | (p->mbuf.nb_segs - 1)) != 0;
+}
+
+/* Records that every packet of 'batch' lacks egress work if 'clean' (the
+ * caller tested each with dp_packet_tx_pending()), that none is known to
+ * if not. */
+static inline void
+dp_packet_batch_set_clean(struct dp_packet_batch *batch, bool clean)
+{
+    batch->n_clean = clean ? batch->count : 0;
+}
+
+/* Withdraws the egress summary of 'batch', whose packets are about to
+ * change. */
+static inline void
+dp_packet_batch_unclean(struct dp_packet_batch *batch)
+{
+    batch->n_clean = 0;
 }
 
 #endif /* dp-packet.h */

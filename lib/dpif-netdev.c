@@ -2302,6 +2302,10 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
     }
     for (size_t b = 0; b < n_fbs; b++) {
         fbs[b].flow->batch = NULL;
+        if (batch->n_clean >= n) {
+            /* The port tested every packet: lib/dp-packet.h. */
+            dp_packet_batch_set_clean(&fbs[b].batch, true);
+        }
     }
     dp_packet_batch_init(batch);
     for (size_t b = 0; b < n_fbs; b++) {
@@ -2322,7 +2326,6 @@ pmd_output(void *pmd_, uint32_t port, struct dp_packet_batch *batch)
 {
     struct dp_netdev_pmd *pmd = pmd_;
     struct dp_netdev_tx_port *tx = pmd_lookup_tx(pmd, port);
-    struct dp_packet *p;
 
     if (!tx) {
         COVERAGE_ADD(datapath_drop_invalid_port, batch->count);
@@ -2335,17 +2338,11 @@ pmd_output(void *pmd_, uint32_t port, struct dp_packet_batch *batch)
                                                 __ATOMIC_RELAXED);
         tx->flush_deadline = interval ? time_usec() + interval : 0;
     }
-    if (tx->batch.count + batch->count <= DP_PACKET_BATCH_SIZE) {
-        memcpy(&tx->batch.packets[tx->batch.count], batch->packets,
-               batch->count * sizeof batch->packets[0]);
-        tx->batch.count += batch->count;
-    } else {
-        DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
-            if (dp_packet_batch_is_full(&tx->batch)) {
-                pmd_flush_tx(pmd, tx);
-            }
-            dp_packet_batch_add(&tx->batch, p);
+    for (size_t i = 0; i < batch->count; ) {
+        if (dp_packet_batch_is_full(&tx->batch)) {
+            pmd_flush_tx(pmd, tx);
         }
+        i += dp_packet_batch_append(&tx->batch, batch, i);
     }
     dp_packet_batch_init(batch);
     if (!tx->dirty) {

@@ -1058,12 +1058,15 @@ netdev_dpdk_rxq_recv(struct netdev_rxq *rxq_, struct dp_packet_batch *batch,
         rte_prefetch0(&p->mbuf.ol_flags);
         rte_prefetch0(&p->md);
     }
+    bool pending = false;
     for (uint16_t i = 0; i < n; i++) {
         struct dp_packet *p = batch->packets[i];
         dp_packet_md_reset(p);
         dp_packet_csum_from_rx_flags(p);
+        pending |= dp_packet_tx_pending(p);
     }
     batch->count = n;
+    dp_packet_batch_set_clean(batch, !pending);
 
     if (qfill) {
         if (n == DP_PACKET_BATCH_SIZE) {

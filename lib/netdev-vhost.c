@@ -994,6 +994,7 @@ netdev_vhost_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
     }
 
     uint64_t bytes = 0;
+    bool pending = false;
     for (uint16_t i = 0; i < n; i++) {
         struct dp_packet *p = dp_packet_from_mbuf(mbufs[i]);
 
@@ -1005,10 +1006,12 @@ netdev_vhost_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
         if (mbufs[i]->ol_flags & RTE_MBUF_F_RX_LRO) {
             p->md.tso_segsz = mbufs[i]->tso_segsz;
         }
+        pending |= dp_packet_tx_pending(p);
         bytes += dp_packet_size(p);
         batch->packets[i] = p;
     }
     batch->count = n;
+    dp_packet_batch_set_clean(batch, !pending);
     if (n) {
         count(&state->packets, n);
         count(&state->bytes, bytes);

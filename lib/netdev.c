@@ -892,9 +892,17 @@ netdev_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
                                                  __ATOMIC_ACQUIRE);
 
         COVERAGE_ADD(netdev_received, batch->count);
-        if (unlikely(qos != NULL) && netdev_qos_ingress_on(qos)
-            && netdev_qos_ingress(qos, batch) && !batch->count) {
-            return EAGAIN;
+        if (unlikely(qos != NULL) && netdev_qos_ingress_on(qos)) {
+            bool clean = batch->n_clean >= batch->count;
+
+            if (netdev_qos_ingress(qos, batch)) {
+                /* The policer keeps the order, but a partial summary no
+                 * longer covers the same packets. */
+                dp_packet_batch_set_clean(batch, clean);
+                if (!batch->count) {
+                    return EAGAIN;
+                }
+            }
         }
         if (DP_PACKET_ASAN) {
             /* Every class receives through here: guard zones on all. */
@@ -944,7 +952,8 @@ netdev_rxq_get_queue_id(const struct netdev_rxq *rxq)
  * without NETDEV_TX_MULTI_SEG, makes chains linear or copies them into one
  * large buffer (netdev_tx_linearize()), dropping (and counting in
  * ovs_tx_linearize_drops) only those for which no buffer can be had.
- * Returns 0 or the class's errno. */
+ * The packets the batch's egress summary covers ('n_clean') are not
+ * tested.  Returns 0 or the class's errno. */
 int
 netdev_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
             bool concurrent_txq)
@@ -965,30 +974,40 @@ netdev_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
                                             concurrent_txq) : 0;
     }
 
-    /* The common batch, of linear packets (or the port takes chains) with
-     * no checksum pending, costs two loads and two ORs a packet (unrolled:
-     * about a cycle) and one test: the checksum state bytes and segment counts of the batch are
-     * or'ed together and tested once.  (Or'ing the states first may see
-     * PARTIAL where one packet is GOOD and another BAD: such a batch only
-     * takes the search below, which tests each packet on its own.) */
-    uint16_t seg_mask = caps & NETDEV_TX_MULTI_SEG ? 0 : UINT16_MAX;
-    uint16_t states = 0, segs = 0;
-    size_t i;
-#pragma GCC unroll 4
-    for (i = 0; i < batch->count; i++) {
-        const struct dp_packet *p = batch->packets[i];
+    /* The packets the batch's egress summary covers need nothing (their
+     * receive path tested each as it set its state; see "Egress summary" in
+     * lib/dp-packet.h): the common batch, received from a port and sent on
+     * by outputs only, costs this one test.  Any load from each packet
+     * here costs about a cycle a packet in the datapath, although the
+     * packets were touched just before (Documentation/topics/benchmarks.rst,
+     * "perf-dpif csum"). */
+    size_t i = MIN((size_t) batch->n_clean, (size_t) batch->count);
 
-        states |= netdev_tx_csum_states(p);
-        segs |= p->mbuf.nb_segs;
-    }
-    if (unlikely((states & (states >> 1) & 0x0101)
-                 | (segs & ~1 & seg_mask))) {
-        for (i = 0; i < batch->count; i++) {
+    if (unlikely(i < batch->count)) {
+        /* The others: their checksum state bytes and segment counts are
+         * or'ed together and tested once.  (Or'ing the states first may
+         * see PARTIAL where one packet is GOOD and another BAD: such a
+         * batch only takes the search below, which tests each packet on
+         * its own.) */
+        uint16_t seg_mask = caps & NETDEV_TX_MULTI_SEG ? 0 : UINT16_MAX;
+        uint16_t states = 0, segs = 0;
+        size_t first = i;
+
+        for (; i < batch->count; i++) {
             const struct dp_packet *p = batch->packets[i];
-            uint16_t st = netdev_tx_csum_states(p);
 
-            if ((st & (st >> 1) & 0x0101) | ((p->mbuf.nb_segs - 1) & seg_mask)) {
-                break;
+            states |= netdev_tx_csum_states(p);
+            segs |= p->mbuf.nb_segs;
+        }
+        if ((states & (states >> 1) & 0x0101) | (segs & ~1 & seg_mask)) {
+            for (i = first; i < batch->count; i++) {
+                const struct dp_packet *p = batch->packets[i];
+                uint16_t st = netdev_tx_csum_states(p);
+
+                if ((st & (st >> 1) & 0x0101)
+                    | ((p->mbuf.nb_segs - 1) & seg_mask)) {
+                    break;
+                }
             }
         }
     }

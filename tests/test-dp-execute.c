@@ -20,10 +20,12 @@
 #include "packets.h"
 #include "util.h"
 
-/* Output callback: keeps what it gets per port. */
+/* Output callback: keeps what it gets per port, and the egress summary of
+ * the last batch each port got. */
 struct sink {
     struct dp_packet *packets[8][16];
     size_t n[8];
+    uint32_t n_clean[8];
 };
 
 static void
@@ -33,6 +35,7 @@ sink_output(void *sink_, uint32_t port, struct dp_packet_batch *batch)
     struct dp_packet *p;
 
     assert_true(port < 8);
+    sink->n_clean[port] = batch->n_clean;
     DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
         assert_true(sink->n[port] < 16);
         sink->packets[port][sink->n[port]++] = p;
@@ -196,6 +199,60 @@ test_execute_batch(void **state DPS_UNUSED)
     dp_actions_destroy(&acts);
 }
 
+/* The egress summary of a batch whose packets need no egress work (as a
+ * receive path sets it): an output that is the last action hands it on,
+ * copies for an earlier output start without one, and a rewrite withdraws
+ * it, since the checksums it covered are partial now. */
+static void
+test_execute_egress_summary(void **state DPS_UNUSED)
+{
+    struct dp_actions acts = DP_ACTIONS_INITIALIZER;
+    struct dp_packet_batch batch;
+    struct sink sink;
+    struct flow f;
+
+    dp_test_ipv4_flow(&f, IPPROTO_UDP_);
+    dp_test_ports(&f, 5, 6);
+    f.in_port = 0;
+    dp_actions_put_output(&acts, 2);
+    dp_actions_put_output(&acts, 3);
+    for (int rewrite = 0; rewrite < 2; rewrite++) {
+        memset(&sink, 0, sizeof sink);
+        dp_packet_batch_init(&batch);
+        for (int i = 0; i < 3; i++) {
+            struct dp_packet *p = compose(&f, dp_test_pools.std);
+
+            p->md.ip_csum = DP_CSUM_GOOD;
+            p->md.l4_csum = DP_CSUM_GOOD;
+            assert_false(dp_packet_tx_pending(p));
+            dp_packet_batch_add(&batch, p);
+        }
+        assert_int_equal(batch.n_clean, 0);
+        dp_packet_batch_set_clean(&batch, true);
+        assert_int_equal(batch.n_clean, 3);
+
+        dp_execute_actions(&batch, acts.actions, acts.n_actions,
+                           sink_output, &sink);
+        assert_int_equal(sink.n[2], 3);
+        assert_int_equal(sink.n[3], 3);
+        assert_int_equal(sink.n_clean[2], 0);
+        assert_int_equal(sink.n_clean[3], rewrite ? 0 : 3);
+        for (int i = 0; i < 3; i++) {
+            assert_int_equal(dp_packet_tx_pending(sink.packets[3][i]),
+                             rewrite);
+        }
+        sink_free(&sink);
+
+        /* Then with a rewrite between the two outputs. */
+        dp_actions_clear(&acts);
+        dp_actions_put_output(&acts, 2);
+        dp_actions_put_set_ipv4(&acts, DP_SET_IPV4_SRC, htonl(0x01020304),
+                                0, 0, 0);
+        dp_actions_put_output(&acts, 3);
+    }
+    dp_actions_destroy(&acts);
+}
+
 /* Set-field actions: equality and formatting of every field; a header the
  * packet lacks is left alone. */
 static void
@@ -252,6 +309,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         DP_TEST(test_vlan_push_pop),
         DP_TEST(test_execute_batch),
+        DP_TEST(test_execute_egress_summary),
         DP_TEST(test_set_field_format),
     };
 

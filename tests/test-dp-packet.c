@@ -398,6 +398,82 @@ test_batch(void **state DPS_UNUSED)
     assert_true(dp_test_pools_full());
 }
 
+/* dp_packet_tx_pending() sees each kind of egress work; a batch's egress
+ * summary starts empty, is not extended by dp_packet_batch_add(), and
+ * dp_packet_batch_append() carries it over only while every packet of the
+ * destination is covered. */
+static void
+test_batch_egress_summary(void **state DPS_UNUSED)
+{
+    struct dp_packet_batch clean, dirty, dst;
+    struct dp_packet *p;
+
+    p = dp_packet_alloc_data(dp_test_pools.std, pattern, 100);
+    assert_false(dp_packet_tx_pending(p));
+    for (int csum = DP_CSUM_UNKNOWN; csum <= DP_CSUM_PARTIAL; csum++) {
+        p->md.ip_csum = csum;
+        assert_int_equal(dp_packet_tx_pending(p), csum == DP_CSUM_PARTIAL);
+        p->md.ip_csum = DP_CSUM_UNKNOWN;
+        p->md.l4_csum = csum;
+        assert_int_equal(dp_packet_tx_pending(p), csum == DP_CSUM_PARTIAL);
+        p->md.l4_csum = DP_CSUM_UNKNOWN;
+    }
+    p->md.tso_segsz = 1000;
+    assert_true(dp_packet_tx_pending(p));
+    dp_packet_free(p);
+    p = dp_test_chain(dp_test_pools.std, pattern, 100, 30, 30);
+    assert_non_null(p);
+    assert_true(dp_packet_tx_pending(p));
+    dp_packet_free(p);
+
+    dp_packet_batch_init(&clean);
+    dp_packet_batch_init(&dirty);
+    assert_int_equal(dp_packet_batch_alloc(dp_test_pools.std, &clean, 20),
+                     20);
+    assert_int_equal(dp_packet_batch_alloc(dp_test_pools.std, &dirty, 20),
+                     20);
+    assert_int_equal(clean.n_clean, 0);
+    dp_packet_batch_set_clean(&clean, true);
+    assert_int_equal(clean.n_clean, 20);
+
+    /* Clean, then dirty, then clean again: only the first 20 covered. */
+    dp_packet_batch_init(&dst);
+    assert_int_equal(dp_packet_batch_append(&dst, &clean, 0), 20);
+    assert_int_equal(dst.count, 20);
+    assert_int_equal(dst.n_clean, 20);
+    assert_int_equal(dp_packet_batch_append(&dst, &dirty, 0), 12);
+    assert_int_equal(dst.count, DP_PACKET_BATCH_SIZE);
+    assert_int_equal(dst.n_clean, 20);
+    assert_int_equal(dp_packet_batch_append(&dst, &clean, 0), 0);
+    for (size_t i = 0; i < DP_PACKET_BATCH_SIZE; i++) {
+        assert_ptr_equal(dst.packets[i], (i < 20 ? clean.packets[i]
+                                          : dirty.packets[i - 20]));
+    }
+
+    /* The rest of 'dirty', then clean ones: none covered; an added packet
+     * is not covered either. */
+    dp_packet_batch_init(&dst);
+    assert_int_equal(dp_packet_batch_append(&dst, &dirty, 12), 8);
+    assert_int_equal(dp_packet_batch_append(&dst, &clean, 10), 10);
+    assert_int_equal(dst.count, 18);
+    assert_int_equal(dst.n_clean, 0);
+    dp_packet_batch_init(&dst);
+    assert_int_equal(dp_packet_batch_append(&dst, &clean, 5), 15);
+    assert_int_equal(dst.n_clean, 15);
+    assert_true(dp_packet_batch_add(&dst, dirty.packets[0]));
+    assert_int_equal(dst.n_clean, 15);
+    assert_int_equal(dst.count, 16);
+    dp_packet_batch_set_clean(&dst, false);
+    assert_int_equal(dst.n_clean, 0);
+    dp_packet_batch_unclean(&clean);
+    assert_int_equal(clean.n_clean, 0);
+
+    dp_packet_batch_free(&clean);
+    assert_int_equal(clean.n_clean, 0);
+    dp_packet_batch_free(&dirty);
+    assert_true(dp_test_pools_full());
+}
+
 int
 main(void)
 {
@@ -415,6 +491,7 @@ main(void)
         DP_TEST(test_clone),
         DP_TEST(test_copy_to_pool),
         DP_TEST(test_batch),
+        DP_TEST(test_batch_egress_summary),
     };
     return cmocka_run_group_tests_name("dp-packet", tests, setup,
                                        dp_test_teardown_group);
