@@ -29,7 +29,7 @@
  * them, with an upcall callback that returns the exact 5-tuple megaflow.
  *
  * Usage: perf-dpif [SECONDS_PER_CELL [MAX_FLOWS]]   (defaults 0.5, 1000000)
- *        perf-dpif csum [SECONDS [ROUNDS]]            (defaults 1, 5)
+ *        perf-dpif csum [SECONDS [ROUNDS [aa]]]       (defaults 1, 5)
  *        perf-dpif marked [SECONDS [MAX_FLOWS]]       (defaults 1, 100000)
  *        perf-dpif smc [SECONDS [MAX_FLOWS [ROUNDS [MASKS]]]]
  *                                           (defaults 1, 100000, 1, 1)
@@ -65,7 +65,9 @@
  * medians over the rounds, and the check's cost as a share of the cycles
  * of a packet through the datapath.  Interleaving within one run cancels
  * what drifts between runs (other load, where the pools landed), which
- * blurred two separate runs by several percent.
+ * blurred two separate runs by several percent.  "aa" makes the whole
+ * datapath part an A/A run: the same switching of a flag nothing reads,
+ * the check always on, whose differences show the method's own spread.
 
  * Times are TSC cycles (rte_rdtsc()) per packet.  Run it alone on a quiet
  * machine: no busy-polling process on either CPU.
@@ -534,7 +536,7 @@ median(double *v, int n)
 
 /* perf-dpif csum: see the comment at the top. */
 static int
-run_csum(double seconds, int rounds)
+run_csum(double seconds, int rounds, bool aa)
 {
     enum { SEND_ON, SEND_OFF, BEST_ON, BEST_OFF, MED_ON, MED_OFF, N_COLS };
     double *v[N_COLS];
@@ -550,7 +552,8 @@ run_csum(double seconds, int rounds)
            "TSC %.2f GHz, %.2f s per cell; cycles per packet\n\n",
            rte_get_tsc_hz() / 1e9, seconds);
     printf("%5s | %21s | %45s\n", "", "netdev_send() alone",
-           "dpif-netdev, check switched on and off");
+           aa ? "dpif-netdev, A/A: a flag nothing reads"
+           : "dpif-netdev, check switched on and off");
     printf("%5s | %6s %6s %6s | %6s %6s %6s | %6s %6s %6s %7s\n", "round",
            "+check", "-check", "delta", "best+", "best-", "delta", "med+",
            "med-", "delta", "windows");
@@ -560,7 +563,7 @@ run_csum(double seconds, int rounds)
         error = perf_dpif_send_cost(seconds, &v[SEND_ON][r],
                                     &v[SEND_OFF][r]);
         if (!error && have_dpif) {
-            error = perf_dpif_check_cost(seconds, &cr);
+            error = perf_dpif_check_cost(seconds, aa, &cr);
             v[BEST_ON][r] = cr.best[1];
             v[BEST_OFF][r] = cr.best[0];
             v[MED_ON][r] = cr.median[1];
@@ -771,13 +774,14 @@ main(int argc, char *argv[])
     if (argc > 1 && !strcmp(argv[1], "csum")) {
         double seconds = argc > 2 ? strtod(argv[2], NULL) : 1.0;
         int rounds = argc > 3 ? atoi(argv[3]) : 5;
+        bool aa = argc > 4 && !strcmp(argv[4], "aa");
 
         util_set_program_name(argv[0]);
-        if (seconds <= 0 || rounds <= 0) {
-            util_fatal(0, "usage: %s csum [SECONDS [ROUNDS]]", argv[0]);
+        if (seconds <= 0 || rounds <= 0 || (argc > 4 && !aa)) {
+            util_fatal(0, "usage: %s csum [SECONDS [ROUNDS [aa]]]", argv[0]);
         }
         dp_test_init("perf-dpif");
-        int error = run_csum(seconds, rounds);
+        int error = run_csum(seconds, rounds, aa);
         dp_test_fini();
         return error ? 1 : 0;
     }
