@@ -46,9 +46,11 @@ int perf_dpif_pipeline_run_mode(uint32_t n_flows,
 /* The cost of netdev_send()'s egress check in the whole datapath, from one
  * run (1 flow, EMC on) during which the check is switched on and off at
  * random intervals of 1 to 4 ms: the PMD's windows of 4096 packets with
- * the check ([1]) and without it ([0]), in cycles per packet.  With 'aa',
- * an A/A run: the same switching of a flag that nothing reads, the check
- * always on, which shows the method's own spread. */
+ * the check ([1]) and without it ([0]), in cycles per packet.  In an A/A
+ * run, the same switching of a flag that nothing reads, the check always
+ * on, shows the method's own spread; switching the receive half alone
+ * ("off": each batch marked clean untested, which holds in this benchmark)
+ * leaves every other instruction the same in both states. */
 struct perf_dpif_check_result {
     double cycles;              /* Average of the whole run, both mixed. */
     size_t n_windows[2];
@@ -56,7 +58,13 @@ struct perf_dpif_check_result {
     double p10[2];              /* The 10th percentile. */
     double median[2];
 };
-int perf_dpif_check_cost(double seconds, bool aa,
+enum perf_check_mode {
+    PERF_CHECK_ALL,             /* The check, both halves. */
+    PERF_CHECK_AA,              /* A flag that nothing reads. */
+    PERF_CHECK_RX,              /* The receive half alone: "off" marks
+                                 * each batch clean without testing. */
+};
+int perf_dpif_check_cost(double seconds, enum perf_check_mode,
                          struct perf_dpif_check_result *);
 
 /* Measures the cycles per packet of netdev_send() on a "perf" port (no

@@ -29,7 +29,7 @@
  * them, with an upcall callback that returns the exact 5-tuple megaflow.
  *
  * Usage: perf-dpif [SECONDS_PER_CELL [MAX_FLOWS]]   (defaults 0.5, 1000000)
- *        perf-dpif csum [SECONDS [ROUNDS [aa]]]       (defaults 1, 5)
+ *        perf-dpif csum [SECONDS [ROUNDS [all|aa|rx]]] (defaults 1, 5)
  *        perf-dpif marked [SECONDS [MAX_FLOWS]]       (defaults 1, 100000)
  *        perf-dpif smc [SECONDS [MAX_FLOWS [ROUNDS [MASKS]]]]
  *                                           (defaults 1, 100000, 1, 1)
@@ -67,7 +67,10 @@
  * what drifts between runs (other load, where the pools landed), which
  * blurred two separate runs by several percent.  "aa" makes the whole
  * datapath part an A/A run: the same switching of a flag nothing reads,
- * the check always on, whose differences show the method's own spread.
+ * the check always on, whose differences show the method's own spread;
+ * "rx" switches the receive half of the check alone (the per-packet test
+ * that sets the batch's egress summary; "off" marks each batch clean
+ * untested), every other instruction the same in both states.
 
  * Times are TSC cycles (rte_rdtsc()) per packet.  Run it alone on a quiet
  * machine: no busy-polling process on either CPU.
@@ -536,7 +539,7 @@ median(double *v, int n)
 
 /* perf-dpif csum: see the comment at the top. */
 static int
-run_csum(double seconds, int rounds, bool aa)
+run_csum(double seconds, int rounds, enum perf_check_mode mode)
 {
     enum { SEND_ON, SEND_OFF, BEST_ON, BEST_OFF, MED_ON, MED_OFF, N_COLS };
     double *v[N_COLS];
@@ -552,8 +555,9 @@ run_csum(double seconds, int rounds, bool aa)
            "TSC %.2f GHz, %.2f s per cell; cycles per packet\n\n",
            rte_get_tsc_hz() / 1e9, seconds);
     printf("%5s | %21s | %45s\n", "", "netdev_send() alone",
-           aa ? "dpif-netdev, A/A: a flag nothing reads"
-           : "dpif-netdev, check switched on and off");
+           (mode == PERF_CHECK_AA ? "dpif-netdev, A/A: a flag nothing reads"
+            : mode == PERF_CHECK_RX ? "dpif-netdev, receive half switched"
+            : "dpif-netdev, check switched on and off"));
     printf("%5s | %6s %6s %6s | %6s %6s %6s | %6s %6s %6s %7s\n", "round",
            "+check", "-check", "delta", "best+", "best-", "delta", "med+",
            "med-", "delta", "windows");
@@ -563,7 +567,7 @@ run_csum(double seconds, int rounds, bool aa)
         error = perf_dpif_send_cost(seconds, &v[SEND_ON][r],
                                     &v[SEND_OFF][r]);
         if (!error && have_dpif) {
-            error = perf_dpif_check_cost(seconds, aa, &cr);
+            error = perf_dpif_check_cost(seconds, mode, &cr);
             v[BEST_ON][r] = cr.best[1];
             v[BEST_OFF][r] = cr.best[0];
             v[MED_ON][r] = cr.median[1];
@@ -774,14 +778,19 @@ main(int argc, char *argv[])
     if (argc > 1 && !strcmp(argv[1], "csum")) {
         double seconds = argc > 2 ? strtod(argv[2], NULL) : 1.0;
         int rounds = argc > 3 ? atoi(argv[3]) : 5;
-        bool aa = argc > 4 && !strcmp(argv[4], "aa");
+        const char *m = argc > 4 ? argv[4] : "all";
+        enum perf_check_mode mode = (!strcmp(m, "aa") ? PERF_CHECK_AA
+                                     : !strcmp(m, "rx") ? PERF_CHECK_RX
+                                     : PERF_CHECK_ALL);
 
         util_set_program_name(argv[0]);
-        if (seconds <= 0 || rounds <= 0 || (argc > 4 && !aa)) {
-            util_fatal(0, "usage: %s csum [SECONDS [ROUNDS [aa]]]", argv[0]);
+        if (seconds <= 0 || rounds <= 0
+            || (mode == PERF_CHECK_ALL && strcmp(m, "all"))) {
+            util_fatal(0, "usage: %s csum [SECONDS [ROUNDS [all|aa|rx]]]",
+                       argv[0]);
         }
         dp_test_init("perf-dpif");
-        int error = run_csum(seconds, rounds, aa);
+        int error = run_csum(seconds, rounds, mode);
         dp_test_fini();
         return error ? 1 : 0;
     }
