@@ -2076,7 +2076,7 @@ raft_propose(struct raft *raft, json_t *txn_json)
         json_t *args = json_object();
 
         p->leader = raft->leader;
-        p->deadline = time_msec() + 2 * raft->election_timer;
+        p->deadline = time_msec() + 5 * raft->election_timer;
         json_object_set(args, "data", data);
         raft_file_put_uuid(args, "prereq", &raft->applied_eid);
         raft_file_put_uuid(args, "result", &p->eid);
