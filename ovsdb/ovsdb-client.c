@@ -144,14 +144,32 @@ main(int argc, char *argv[])
     return 0;
 }
 
-/* Connects to 'server', exiting with Open vSwitch's message on failure. */
+/* Connects to 'server', exiting with Open vSwitch's message on failure.
+ * 'server' may be a comma-separated list (the servers of a cluster): the
+ * first that answers will do, as for Open vSwitch's ovsdb-client. */
 static struct jsonrpc *
 open_rpc(const char *server)
 {
-    struct stream *stream;
-    int error;
+    struct stream *stream = NULL;
+    int error = ENOENT;
 
-    error = stream_open_block(stream_open(server, &stream), -1, &stream);
+    if (strchr(server, ',')) {
+        char *copy = xstrdup(server), *save = NULL, *r;
+
+        for (r = strtok_r(copy, ",", &save); r && !stream;
+             r = strtok_r(NULL, ",", &save)) {
+            error = stream_open_block(stream_open(r, &stream), -1, &stream);
+            if (error) {
+                stream = NULL;
+            }
+        }
+        free(copy);
+        if (error) {
+            util_fatal(0, "no servers were available");
+        }
+    } else {
+        error = stream_open_block(stream_open(server, &stream), -1, &stream);
+    }
     if (error) {
         util_fatal(0, "failed to connect to \"%s\" (%s)", server,
                    error == EOF ? "End of file" : util_strerror(error));
