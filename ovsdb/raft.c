@@ -163,6 +163,7 @@ static void send_on(struct raft *, struct raft_conn *, const struct uuid *to,
                     const char *method, json_t *args);
 static char *nickname(const struct raft *, const struct uuid *sid);
 static const char *server_address(const struct raft *, const struct uuid *);
+static bool address_nickname(const char *address, char *b, size_t size);
 
 static uint64_t
 get_u64(const json_t *o, const char *name)
@@ -2190,19 +2191,29 @@ nickname(const struct raft *raft, const struct uuid *sid)
         address = raft->adding->address;
     }
     uuid_to_string(sid, s);
-    if (address && !strncmp(address, "unix:", 5)) {
-        const char *base = strrchr(address, '/');
-        const char *dot;
-        size_t len;
-
-        base = base ? base + 1 : address + 5;
-        dot = strrchr(base, '.');
-        len = dot ? (size_t) (dot - base) : strlen(base);
-        snprintf(b, 64, "%.*s", (int) MIN(len, 63), base);
-    } else {
+    if (!address_nickname(address, b, 64)) {
         snprintf(b, 64, "%.4s", s);
     }
     return b;
+}
+
+/* Puts in 'b' the nickname of a "unix:" 'address' (may be NULL): its file
+ * name up to the extension.  Returns false for other addresses. */
+static bool
+address_nickname(const char *address, char *b, size_t size)
+{
+    const char *base, *dot;
+    size_t len;
+
+    if (!address || strncmp(address, "unix:", 5)) {
+        return false;
+    }
+    base = strrchr(address, '/');
+    base = base ? base + 1 : address + 5;
+    dot = strrchr(base, '.');
+    len = dot ? (size_t) (dot - base) : strlen(base);
+    snprintf(b, size, "%.*s", (int) MIN(len, size - 1), base);
+    return true;
 }
 
 /* cluster/status, in Open vSwitch 3.1's layout. */
@@ -2267,13 +2278,18 @@ raft_format_status(const struct raft *raft, struct ds *ds)
     ds_put_cstr(ds, "Connections:");
     for (i = 0; i < raft->n_conns; i++) {
         const struct raft_conn *c = raft->conns[i];
+        char name[64];
 
-        if (uuid_is_zero(&c->sid)) {
+        if (!uuid_is_zero(&c->sid)) {
+            snprintf(name, sizeof name, "%s", nickname(raft, &c->sid));
+        } else if (!c->address) {
             continue;
+        } else if (!address_nickname(c->address, name, sizeof name)) {
+            snprintf(name, sizeof name, "%s", c->address);
         }
         ds_put_format(ds, " %s%s%s%s",
                       jsonrpc_session_is_connected(c->js) ? "" : "(",
-                      c->address ? "->" : "<-", nickname(raft, &c->sid),
+                      c->address ? "->" : "<-", name,
                       jsonrpc_session_is_connected(c->js) ? "" : ")");
     }
     ds_put_format(ds, "\nDisconnections: %u\n", raft->n_disconnections);
