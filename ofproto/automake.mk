@@ -8,6 +8,8 @@ noinst_LIBRARIES += ofproto/libofproto.a
 ofproto_libofproto_a_SOURCES = \
 	ofproto/bond.c \
 	ofproto/bond.h \
+	ofproto/lacp.c \
+	ofproto/lacp.h \
 	ofproto/connmgr.c \
 	ofproto/connmgr.h \
 	ofproto/mac-learning.c \

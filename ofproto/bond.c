@@ -4,6 +4,7 @@
 
 #include <config.h>
 #include "bond.h"
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
+#include "lacp.h"
 #include "smap.h"
 #include "timeval.h"
 #include "unixctl.h"
@@ -31,7 +33,9 @@ struct bond_member {
     uint32_t dp_port;
     struct eth_addr mac;
     bool enabled;               /* Carries traffic. */
-    bool may_enable;            /* Its link is up. */
+    bool link_up;               /* Its link is up. */
+    bool may_enable;            /* Its link is up and LACP, if configured,
+                                 * allows it. */
     long long int delay_expires;        /* When 'enabled' follows
                                          * 'may_enable', LLONG_MAX if no
                                          * change is pending. */
@@ -50,6 +54,8 @@ struct bond {
     struct bond_member *buckets[BOND_N_BUCKETS];
     bool changed;                       /* Decisions may differ. */
     bool send_learning_packets;
+    struct lacp *lacp;                  /* NULL unless LACP is configured. */
+    bool lacp_negotiated;               /* As bond_run() last saw it. */
 };
 
 /* Every bond, in creation order (main thread only): for the commands. */
@@ -72,6 +78,9 @@ static struct bond_member *bond_find_member_by_name(struct bond *,
                                                     const char *);
 static uint32_t bond_hash_src(const struct eth_addr *, uint16_t vlan,
                               uint32_t basis);
+static uint32_t bond_hash_tcp(const struct flow *, uint16_t vlan,
+                              uint32_t basis, struct flow *mask);
+static bool bond_carries_nothing(const struct bond *);
 static const char *bond_mode_to_string(enum bond_mode);
 static struct bond *bond_find(const char *name);
 static void bond_show(struct bond *, struct ds *);
@@ -86,6 +95,24 @@ static void bond_set_active_cmd(struct unixctl_conn *, int argc,
                                 const char *argv[], void *aux);
 static void bond_enable_cmd(struct unixctl_conn *, int argc,
                             const char *argv[], void *aux);
+
+/* Parses "xx:xx:xx:xx:xx:xx" into '*ea'.  (ofproto/ links nothing of the
+ * packet library, which has eth_addr_parse().) */
+static bool
+bond_parse_mac(const char *s, struct eth_addr *ea)
+{
+    unsigned int b[ETH_ADDR_LEN];
+    char extra;
+
+    if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
+               &b[4], &b[5], &extra) != ETH_ADDR_LEN) {
+        return false;
+    }
+    for (size_t i = 0; i < ETH_ADDR_LEN; i++) {
+        ea->ea[i] = b[i];
+    }
+    return true;
+}
 
 /* Reads a bonded Port's settings into 'bs': 'bond_mode' (NULL if empty),
  * bond_updelay 'updelay', bond_downdelay 'downdelay', 'lacp' (NULL if
@@ -141,9 +168,36 @@ bond_settings_from_db(struct bond_settings *bs, const char *port_name,
         err = smap_parse_bool(other_config, "lacp-fallback-ab",
                               &bs->lacp_fallback_ab);
     }
+    value = 65534;
+    if (!err) {
+        err = smap_parse_int(other_config, "lacp-system-priority", 1,
+                             UINT16_MAX, &value);
+    }
+    bs->lacp_sys_priority = err ? 65534 : value;
     if (err) {
         ds_put_format(&msg, "%s; ", err);
         free(err);
+    }
+
+    bs->lacp_active = bs->lacp && !strcmp(lacp, "active");
+    const char *time = smap_get(other_config, "lacp-time");
+    bs->lacp_fast = time && !strcmp(time, "fast");
+    if (time && !bs->lacp_fast && strcmp(time, "slow")) {
+        ds_put_format(&msg, "unknown lacp-time %s, using slow; ", time);
+    }
+    const char *sys_id = smap_get(other_config, "lacp-system-id");
+    if (sys_id) {
+        struct eth_addr ea;
+
+        if (bond_parse_mac(sys_id, &ea) && (ea.ea[0] | ea.ea[1] | ea.ea[2]
+                                            | ea.ea[3] | ea.ea[4]
+                                            | ea.ea[5])) {
+            bs->lacp_has_sys_id = true;
+            bs->lacp_sys_id = ea;
+        } else {
+            ds_put_format(&msg, "lacp-system-id %s is not a nonzero "
+                          "Ethernet address; ", sys_id);
+        }
     }
 
     /* Open vSwitch reads bond-primary only where active-backup can happen.
@@ -159,6 +213,44 @@ bond_settings_from_db(struct bond_settings *bs, const char *port_name,
     }
     ds_truncate(&msg, msg.length - 2);
     char *full = xasprintf("port %s: %s", port_name, ds_cstr(&msg));
+    ds_destroy(&msg);
+    return full;
+}
+
+/* Reads a member's LACP settings from its Interface 'other_config' into
+ * 'ms' (whose 'ofport' is set): lacp-port-id, lacp-port-priority and
+ * lacp-aggregation-key, each 1 to 65535.  A value that cannot be used is
+ * replaced by its default; returns NULL, or a message for the log (which
+ * the caller frees). */
+char *
+bond_member_lacp_from_db(struct bond_member_settings *ms,
+                         const struct smap *other_config)
+{
+    static const char *const keys[] = {
+        "lacp-port-id", "lacp-port-priority", "lacp-aggregation-key",
+    };
+    long long int values[] = { MIN(ms->ofport, UINT16_MAX), 65535, 0 };
+    struct ds msg = DS_EMPTY_INITIALIZER;
+
+    for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+        long long int value = values[i];
+        char *err = smap_parse_int(other_config, keys[i], 1, UINT16_MAX,
+                                   &value);
+        if (err) {
+            ds_put_format(&msg, "%s%s", msg.length ? "; " : "", err);
+            free(err);
+        } else {
+            values[i] = value;
+        }
+    }
+    ms->lacp_port_id = values[0];
+    ms->lacp_port_priority = values[1];
+    ms->lacp_key = values[2];
+    if (!msg.length) {
+        ds_destroy(&msg);
+        return NULL;
+    }
+    char *full = xasprintf("interface %s: %s", ms->name, ds_cstr(&msg));
     ds_destroy(&msg);
     return full;
 }
@@ -205,6 +297,7 @@ bond_destroy(struct bond *bond)
         free(bond->members[i].name);
     }
     free(bond->members);
+    lacp_destroy(bond->lacp);
     bond_settings_destroy(&bond->settings);
     pthread_mutex_destroy(&bond->mutex);
     free(bond->name);
@@ -238,6 +331,11 @@ bond_reconfigure(struct bond *bond, const struct bond_settings *s,
     if (bond->active) {
         active_name = bond->active->name;
     }
+    size_t n_old_ports = bond->n_members;
+    uint32_t *old_ports = xmalloc(MAX(n_old_ports, 1) * sizeof *old_ports);
+    for (size_t i = 0; i < n_old_ports; i++) {
+        old_ports[i] = bond->members[i].dp_port;
+    }
     for (size_t i = 0; i < n; i++) {
         struct bond_member *m = &members[i];
         const struct bond_member *old = NULL;
@@ -256,7 +354,9 @@ bond_reconfigure(struct bond *bond, const struct bond_settings *s,
         } else {
             m->name = xstrdup(ms[i].name);
             m->delay_expires = LLONG_MAX;
-            m->may_enable = ms[i].may_enable;
+            m->link_up = ms[i].may_enable;
+            /* With LACP, the member waits for it. */
+            m->may_enable = m->link_up && !s->lacp;
             if (m->may_enable) {
                 bond_enable_member(bond, m, true);
             }
@@ -317,6 +417,46 @@ bond_reconfigure(struct bond *bond, const struct bond_settings *s,
     bond->settings = *s;
     bond->settings.primary = s->primary ? xstrdup(s->primary) : NULL;
 
+    if (s->lacp) {
+        struct lacp_settings ls = {
+            .sys_id = s->lacp_sys_id,
+            .sys_priority = s->lacp_sys_priority,
+            .active = s->lacp_active,
+            .fast = s->lacp_fast,
+            .fallback_ab = s->lacp_fallback_ab,
+        };
+        if (!bond->lacp) {
+            bond->lacp = lacp_create(bond->name);
+        }
+        lacp_configure(bond->lacp, &ls);
+        for (size_t i = 0; i < n; i++) {
+            struct lacp_member_settings lms = {
+                .name = ms[i].name,
+                .port_id = ms[i].lacp_port_id,
+                .port_priority = ms[i].lacp_port_priority,
+                .key = ms[i].lacp_key,
+            };
+            lacp_member_register(bond->lacp, ms[i].dp_port, &lms);
+        }
+        for (size_t i = 0; i < n_old_ports; i++) {
+            bool kept = false;
+            for (size_t j = 0; j < n; j++) {
+                kept |= ms[j].dp_port == old_ports[i];
+            }
+            if (!kept) {
+                lacp_member_unregister(bond->lacp, old_ports[i]);
+            }
+        }
+    } else if (bond->lacp) {
+        lacp_destroy(bond->lacp);
+        bond->lacp = NULL;
+        bond->lacp_negotiated = false;
+        for (size_t i = 0; i < n; i++) {
+            members[i].may_enable = members[i].link_up;
+        }
+    }
+    free(old_ports);
+
     bond_choose_active(bond);
     changed |= bond->changed;
     bond->changed |= changed;
@@ -333,9 +473,79 @@ bond_member_set_may_enable(struct bond *bond, uint32_t dp_port,
     pthread_mutex_lock(&bond->mutex);
     struct bond_member *m = bond_find_member(bond, dp_port);
     if (m) {
-        m->may_enable = may_enable;
+        m->link_up = may_enable;
+        if (!bond->lacp) {
+            m->may_enable = may_enable;
+        }
     }
     pthread_mutex_unlock(&bond->mutex);
+}
+
+struct bond_lacp_send_aux {
+    struct bond *bond;
+    bond_send_cb *send;
+    void *aux;
+};
+
+/* lacp_run()'s sender: the PDU in a frame from the member's address. */
+static void
+bond_lacp_send(void *aux_, uint32_t dp_port, const uint8_t pdu[LACP_PDU_LEN])
+{
+    struct bond_lacp_send_aux *aux = aux_;
+    struct bond_member *m = bond_find_member(aux->bond, dp_port);
+    uint8_t frame[LACP_FRAME_LEN];
+
+    if (m) {
+        lacp_frame_compose(&m->mac, pdu, frame);
+        aux->send(aux->aux, dp_port, frame, sizeof frame);
+    }
+}
+
+/* See bond.h.  Main thread. */
+void
+bond_lacp_run(struct bond *bond, long long int now, bond_send_cb *send,
+              void *aux)
+{
+    pthread_mutex_lock(&bond->mutex);
+    if (bond->lacp) {
+        struct bond_lacp_send_aux sa = { bond, send, aux };
+
+        for (size_t i = 0; i < bond->n_members; i++) {
+            lacp_member_set_carrier(bond->lacp, bond->members[i].dp_port,
+                                    bond->members[i].link_up);
+        }
+        lacp_run(bond->lacp, now, bond_lacp_send, &sa);
+    }
+    pthread_mutex_unlock(&bond->mutex);
+}
+
+/* See bond.h. */
+bool
+bond_is_lacp_pdu(const struct flow *flow)
+{
+    return (flow->dl_type == htons(LACP_ETH_TYPE)
+            && !memcmp(&flow->dl_dst, &lacp_dst, sizeof lacp_dst));
+}
+
+/* See bond.h. */
+bool
+bond_lacp_process(struct bond *bond, uint32_t dp_port, const void *frame,
+                  size_t size, bool *changed)
+{
+    bool taken = false;
+
+    *changed = false;
+    pthread_mutex_lock(&bond->mutex);
+    if (bond->lacp && bond_find_member(bond, dp_port)
+        && size >= ETH_HEADER_LEN) {
+        *changed = lacp_process_packet(bond->lacp, dp_port,
+                                       (const uint8_t *) frame
+                                       + ETH_HEADER_LEN,
+                                       size - ETH_HEADER_LEN);
+        taken = true;
+    }
+    pthread_mutex_unlock(&bond->mutex);
+    return taken;
 }
 
 /* Applies link changes and delays at time 'now' (see "Link state" in
@@ -346,6 +556,21 @@ bool
 bond_run(struct bond *bond, long long int now)
 {
     pthread_mutex_lock(&bond->mutex);
+    if (bond->lacp) {
+        bool negotiated = lacp_negotiated(bond->lacp);
+
+        if (negotiated != bond->lacp_negotiated) {
+            bond->lacp_negotiated = negotiated;
+            bond->changed = true;
+        }
+        for (size_t i = 0; i < bond->n_members; i++) {
+            struct bond_member *m = &bond->members[i];
+
+            m->may_enable = (m->link_up
+                             && lacp_member_may_enable(bond->lacp,
+                                                       m->dp_port));
+        }
+    }
     for (size_t i = 0; i < bond->n_members; i++) {
         bond_update_link(bond, &bond->members[i], now);
     }
@@ -372,6 +597,9 @@ bond_next_wakeup(struct bond *bond)
         when = MIN(when, bond->members[i].delay_expires);
     }
     when = MIN(when, bond->next_rebalance);
+    if (bond->lacp) {
+        when = MIN(when, lacp_next_wakeup(bond->lacp));
+    }
     pthread_mutex_unlock(&bond->mutex);
     return when;
 }
@@ -427,8 +655,13 @@ bond_admit(struct bond *bond, uint32_t dp_port, const struct flow *flow)
     if (!m || !m->enabled) {
         goto out;
     }
-    if (bond->settings.lacp && !bond->settings.lacp_fallback_ab) {
-        /* LACP is configured but has not negotiated (it cannot yet). */
+    if (bond_carries_nothing(bond)) {
+        goto out;
+    }
+    if (bond->settings.lacp && bond->lacp_negotiated) {
+        /* The partner knows the bond: an enabled member takes anything,
+         * as in Open vSwitch. */
+        verdict = BOND_ACCEPT;
         goto out;
     }
     if ((flow->dl_dst.ea[0] & 1) && m != bond->active
@@ -444,8 +677,8 @@ bond_admit(struct bond *bond, uint32_t dp_port, const struct flow *flow)
         verdict = BOND_DROP_IF_MOVED;
         break;
     case BOND_BALANCE_TCP:
-        /* LACP off: lacp-fallback-ab does not apply, nothing is taken. */
-        verdict = BOND_DROP;
+        /* Negotiated (else nothing reaches here): every member takes. */
+        verdict = BOND_ACCEPT;
         break;
     }
 
@@ -465,8 +698,9 @@ bond_choose_output(struct bond *bond, const struct flow *flow,
 
     pthread_mutex_lock(&bond->mutex);
     enum bond_mode mode = bond_effective_mode(bond);
-    if (bond->settings.lacp && !bond->settings.lacp_fallback_ab) {
-        /* LACP configured but not negotiated: nothing is sent. */
+    if (bond_carries_nothing(bond)) {
+        /* balance-tcp without LACP, or LACP not negotiated (without
+         * lacp-fallback-ab): nothing is sent. */
     } else if (mode == BOND_ACTIVE_BACKUP) {
         m = bond->active;
     } else if (mode == BOND_BALANCE_SLB) {
@@ -479,8 +713,16 @@ bond_choose_output(struct bond *bond, const struct flow *flow,
             *bucket = bond_next_enabled(bond);
         }
         m = *bucket;
+    } else if (mode == BOND_BALANCE_TCP) {
+        uint32_t hash = bond_hash_tcp(flow, vlan, bond->settings.hash_basis,
+                                      mask);
+        struct bond_member **bucket = &bond->buckets[hash % BOND_N_BUCKETS];
+
+        if (!*bucket || !(*bucket)->enabled) {
+            *bucket = bond_next_enabled(bond);
+        }
+        m = *bucket;
     }
-    /* balance-tcp needs LACP to have negotiated: nothing is sent. */
     uint32_t dp_port = m && m->enabled ? m->dp_port : BOND_NO_MEMBER;
     pthread_mutex_unlock(&bond->mutex);
     return dp_port;
@@ -490,6 +732,7 @@ bond_choose_output(struct bond *bond, const struct flow *flow,
 void
 bond_register_commands(void)
 {
+    lacp_register_commands();
     unixctl_command_register("bond/list", "", 0, 0, bond_list_cmd, NULL);
     unixctl_command_register("bond/show", "[port]", 0, 1, bond_show_cmd,
                              NULL);
@@ -647,10 +890,24 @@ bond_set_active(struct bond *bond, struct bond_member *m)
 static enum bond_mode
 bond_effective_mode(const struct bond *bond)
 {
-    if (bond->settings.lacp && bond->settings.lacp_fallback_ab) {
+    if (bond->settings.lacp && bond->settings.lacp_fallback_ab
+        && !bond->lacp_negotiated) {
         return BOND_ACTIVE_BACKUP;
     }
     return bond->settings.mode;
+}
+
+/* True while the bond may neither send nor receive: LACP configured and
+ * not negotiated without lacp-fallback-ab, or balance-tcp without LACP. */
+static bool
+bond_carries_nothing(const struct bond *bond)
+{
+    const struct bond_settings *s = &bond->settings;
+
+    if (s->lacp) {
+        return !bond->lacp_negotiated && !s->lacp_fallback_ab;
+    }
+    return s->mode == BOND_BALANCE_TCP;
 }
 
 /* The next enabled member in turn, for a bucket that has none. */
@@ -707,6 +964,62 @@ bond_hash_src(const struct eth_addr *mac, uint16_t vlan, uint32_t basis)
     x *= UINT64_C(0xbf58476d1ce4e5b9);
     x ^= x >> 32;
     return (uint32_t) x;
+}
+
+static void
+hash_add_bytes(uint64_t *h, const void *p_, size_t n)
+{
+    const uint8_t *p = p_;
+
+    for (size_t i = 0; i < n; i++) {
+        *h = (*h ^ p[i]) * UINT64_C(0x100000001b3);
+    }
+}
+
+/* balance-tcp's hash of 'flow' in 'vlan': the Ethernet addresses, the
+ * VLAN and, for IPv4 and IPv6, the addresses, the protocol and the TCP,
+ * UDP or SCTP ports, mixed with 'basis'.  Sets the bits it read in
+ * 'mask'. */
+static uint32_t
+bond_hash_tcp(const struct flow *flow, uint16_t vlan, uint32_t basis,
+              struct flow *mask)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325) ^ basis;
+
+    hash_add_bytes(&h, &flow->dl_src, sizeof flow->dl_src);
+    hash_add_bytes(&h, &flow->dl_dst, sizeof flow->dl_dst);
+    hash_add_bytes(&h, &vlan, sizeof vlan);
+    hash_add_bytes(&h, &flow->dl_type, sizeof flow->dl_type);
+    memset(&mask->dl_src, 0xff, sizeof mask->dl_src);
+    memset(&mask->dl_dst, 0xff, sizeof mask->dl_dst);
+    mask->dl_type = 0xffff;
+
+    bool ip4 = flow->dl_type == htons(ETH_TYPE_IP);
+    bool ip6 = flow->dl_type == htons(0x86dd);
+    if (ip4 || ip6) {
+        if (ip4) {
+            hash_add_bytes(&h, &flow->nw_src, sizeof flow->nw_src);
+            hash_add_bytes(&h, &flow->nw_dst, sizeof flow->nw_dst);
+            mask->nw_src = mask->nw_dst = UINT32_MAX;
+        } else {
+            hash_add_bytes(&h, &flow->ipv6_src, sizeof flow->ipv6_src);
+            hash_add_bytes(&h, &flow->ipv6_dst, sizeof flow->ipv6_dst);
+            memset(&mask->ipv6_src, 0xff, sizeof mask->ipv6_src);
+            memset(&mask->ipv6_dst, 0xff, sizeof mask->ipv6_dst);
+        }
+        hash_add_bytes(&h, &flow->nw_proto, sizeof flow->nw_proto);
+        mask->nw_proto = 0xff;
+        if (flow->nw_proto == 6 || flow->nw_proto == 17
+            || flow->nw_proto == 132) {
+            hash_add_bytes(&h, &flow->tp_src, sizeof flow->tp_src);
+            hash_add_bytes(&h, &flow->tp_dst, sizeof flow->tp_dst);
+            mask->tp_src = mask->tp_dst = 0xffff;
+        }
+    }
+    h ^= h >> 29;
+    h *= UINT64_C(0xbf58476d1ce4e5b9);
+    h ^= h >> 32;
+    return (uint32_t) h;
 }
 
 static const char *
@@ -772,7 +1085,8 @@ bond_show(struct bond *bond, struct ds *ds)
                       bond->next_rebalance - now);
     }
     ds_put_format(ds, "lacp_status: %s\n",
-                  s->lacp ? "configured" : "off");
+                  !s->lacp ? "off"
+                  : bond->lacp_negotiated ? "negotiated" : "configured");
     ds_put_format(ds, "lacp_fallback_ab: %s\n",
                   s->lacp_fallback_ab ? "true" : "false");
     ds_put_format(ds, "active-backup primary: %s\n",

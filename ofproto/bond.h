@@ -17,11 +17,19 @@
  *                  bridge is dropped (bond_admit() says so with
  *                  BOND_DROP_IF_MOVED): it is the upstream switch sending
  *                  back what we sent it.
- *   balance-tcp    Spreads by L3/L4 fields, but only over LACP that has
- *                  negotiated; until then (LACP is not implemented, so
- *                  always) the bond sends and accepts nothing, as Open
- *                  vSwitch's does, unless other_config:lacp-fallback-ab
- *                  makes it active-backup.
+ *   balance-tcp    Spreads by L2, L3 and L4 fields (Ethernet addresses,
+ *                  VLAN, IP addresses and protocol, ports) over hash
+ *                  buckets like balance-slb's, but only over LACP that has
+ *                  negotiated; without LACP, or until it negotiates, the
+ *                  bond sends and accepts nothing, as Open vSwitch's does,
+ *                  unless other_config:lacp-fallback-ab makes it
+ *                  active-backup.
+ *
+ * LACP (lacp=active|passive, ofproto/lacp.h).  A member "may be enabled"
+ * only while its link is up and LACP allows it (attached, partner in
+ * sync), in every mode; while LACP has not negotiated, the bond carries
+ * nothing unless lacp-fallback-ab makes it active-backup over the members
+ * whose link is up.
  *
  * Link state.  A member "may be enabled" while its link is up (the caller
  * reports it with bond_member_set_may_enable()).  bond_run() enables a
@@ -82,6 +90,14 @@ struct bond_settings {
                                          */
     bool lacp;                          /* lacp is active or passive. */
     bool lacp_fallback_ab;              /* other_config:lacp-fallback-ab. */
+    bool lacp_active;                   /* lacp=active. */
+    bool lacp_fast;                     /* other_config:lacp-time=fast. */
+    bool lacp_has_sys_id;               /* other_config:lacp-system-id is
+                                         * set. */
+    struct eth_addr lacp_sys_id;        /* It, or the bridge's address
+                                         * (which the caller fills in). */
+    uint16_t lacp_sys_priority;         /* other_config:lacp-system-priority
+                                         * (65534). */
 };
 
 /* A member, as the caller configures it. */
@@ -91,6 +107,12 @@ struct bond_member_settings {
     uint32_t dp_port;                   /* Datapath port number. */
     struct eth_addr mac;                /* For bond_active_slave. */
     bool may_enable;                    /* Its link is up. */
+    /* LACP, from the Interface's other_config (bond_member_lacp_from_db()):
+     * lacp-port-id (default the OpenFlow port number), lacp-port-priority
+     * (65535), lacp-aggregation-key (0: none). */
+    uint16_t lacp_port_id;
+    uint16_t lacp_port_priority;
+    uint16_t lacp_key;
 };
 
 /* bond_admit()'s verdict on a received packet. */
@@ -107,6 +129,9 @@ char *bond_settings_from_db(struct bond_settings *, const char *port_name,
                             const struct smap *other_config)
     DPS_WARN_UNUSED_RESULT;
 void bond_settings_destroy(struct bond_settings *);
+char *bond_member_lacp_from_db(struct bond_member_settings *,
+                               const struct smap *other_config)
+    DPS_WARN_UNUSED_RESULT;
 
 struct bond *bond_create(const char *name);
 void bond_destroy(struct bond *);
@@ -116,6 +141,23 @@ bool bond_reconfigure(struct bond *, const struct bond_settings *,
 void bond_member_set_may_enable(struct bond *, uint32_t dp_port,
                                 bool may_enable);
 bool bond_run(struct bond *, long long int now);
+
+/* LACP.  bond_lacp_run() runs the bond's LACP (if configured) and sends the
+ * LACPDUs due through 'send' (a whole frame of 'size' bytes, on datapath
+ * port 'dp_port'), with the bond's mutex held; the caller then calls
+ * bond_run(), which enables the members LACP allows.  bond_is_lacp_pdu()
+ * says whether a packet with key 'flow' is a LACPDU (slow protocols
+ * destination and ethertype) and bond_lacp_process() hands its frame to the
+ * bond: true if the bond's LACP took it (the caller drops the packet) and,
+ * in '*changed', whether the main thread should run the bond soon.  Any
+ * thread. */
+typedef void bond_send_cb(void *aux, uint32_t dp_port, const void *frame,
+                          size_t size);
+void bond_lacp_run(struct bond *, long long int now, bond_send_cb *,
+                   void *aux);
+bool bond_is_lacp_pdu(const struct flow *);
+bool bond_lacp_process(struct bond *, uint32_t dp_port, const void *frame,
+                       size_t size, bool *changed);
 long long int bond_next_wakeup(struct bond *);
 bool bond_take_learning_packets(struct bond *);
 bool bond_get_active_mac(struct bond *, struct eth_addr *);

@@ -35,6 +35,7 @@
 #include "odp-util.h"
 #include "ofpbuf.h"
 #include "ofproto/bond.h"
+#include "ofproto/lacp.h"
 #include "ofproto/connmgr.h"
 #include "ofproto/mirror.h"
 #include "ofproto/normal.h"
@@ -251,6 +252,20 @@ static size_t n_upcall_ports;
 /* Set by the MAC change callback to wake the main thread. */
 static struct latch revalidate_latch;
 
+/* Set by an upcall that gave a bond's LACP a LACPDU worth acting on: wakes
+ * the main thread to run the bonds. */
+static struct latch bond_latch;
+
+/* The members of LACP bonds by datapath port, for the upcalls that take
+ * LACPDUs; a bond is taken out before it is destroyed. */
+struct bond_pdu_port {
+    uint32_t dp_port;
+    struct bond *bond;
+};
+static pthread_mutex_t bond_pdu_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct bond_pdu_port *bond_pdu_ports;
+static size_t n_bond_pdu_ports;
+
 /* Re-translation of every megaflow (see bridge_refresh()), periodically. */
 static long long int next_refresh = LLONG_MAX;
 
@@ -304,6 +319,9 @@ static void ofproto_trace_cb(struct unixctl_conn *, int argc,
                              const char *argv[], void *aux);
 static void memory_report_cb(struct memory_report *, void *aux);
 static dp_upcall_cb upcall_cb;
+static void bond_pdu_index(void);
+static void bond_pdu_forget(struct bond *);
+static bool bond_pdu_take(const struct flow *, const struct dp_packet *);
 static int bridge_xlate(struct bridge *, const struct flow *key,
                         long long int now, struct dp_actions *,
                         struct flow *mask);
@@ -322,6 +340,9 @@ static void bridge_configure_bonds(struct bridge *,
                                    const struct bridge_want *);
 static void bridge_free_stale_bonds(struct bridge *);
 static void bridge_run_bonds(struct bridge *, long long int now);
+static void bridge_send_bond_frame(void *aux, uint32_t dp_port,
+                                   const void *frame, size_t size);
+static struct eth_addr bridge_local_mac(const struct bridge *);
 static void bridge_send_learning_packets(struct bridge *, struct bond *,
                                          long long int now);
 static void bridge_wait_bonds(struct bridge *);
@@ -347,6 +368,7 @@ bridge_init(const char *remote, const struct bridge_options *opts)
     ovsdb_idl_set_db_change_aware(idl, true);
     idl_seqno = ovsdb_idl_get_seqno(idl);
     latch_init(&revalidate_latch);
+    latch_init(&bond_latch);
     register_commands();
     memory_register_reporter(memory_report_cb, NULL);
 }
@@ -406,6 +428,7 @@ bridge_run(void)
     }
 
     long long int now = time_msec();
+    latch_poll(&bond_latch);
     for (size_t i = 0; i < n_bridges; i++) {
         struct bridge *br = bridges[i];
 
@@ -464,6 +487,7 @@ bridge_wait(void)
 {
     ovsdb_idl_wait(idl);
     latch_wait(&revalidate_latch);
+    latch_wait(&bond_latch);
     for (size_t i = 0; i < n_bridges; i++) {
         long long int when = MIN(normal_next_wakeup(bridges[i]->nb),
                                  ofproto_next_wakeup(bridges[i]->ofproto));
@@ -515,6 +539,7 @@ bridge_exit(bool cleanup DPS_UNUSED)
     ovsdb_idl_destroy(idl);
     idl = NULL;
     latch_destroy(&revalidate_latch);
+    latch_destroy(&bond_latch);
     free(stats_interval_warning);
     stats_interval_warning = NULL;
     compat_clear();
@@ -1870,10 +1895,16 @@ copy_actions(struct dp_actions *dst, const struct dp_actions *src)
  * on the thread that received the packet. */
 static int
 upcall_cb(void *aux DPS_UNUSED, const struct flow *flow,
-          const struct dp_packet *packet DPS_UNUSED,
+          const struct dp_packet *packet,
           struct dp_actions *actions, struct flow *mask)
 {
     struct bridge *br;
+
+    if (bond_is_lacp_pdu(flow) && bond_pdu_take(flow, packet)) {
+        /* A LACPDU is the bond's, never switched; no flow is installed,
+         * so that every one reaches the bond. */
+        return EAGAIN;
+    }
 
     pthread_rwlock_rdlock(&upcall_rwlock);
     br = upcall_lookup(flow->in_port);
@@ -2285,11 +2316,9 @@ bridge_configure_bonds(struct bridge *br, const struct bridge_want *bw)
                                           row->bond_updelay,
                                           row->bond_downdelay, row->lacp,
                                           &row->other_config);
-        if (msg && !strings_equal(msg, bb->warning)) {
-            VLOG_WARN("%s", msg);
+        if (!bs.lacp_has_sys_id) {
+            bs.lacp_sys_id = bridge_local_mac(br);
         }
-        free(bb->warning);
-        bb->warning = msg;
         bool default_mode = !row->bond_mode || !row->bond_mode[0];
         if (default_mode && !bb->default_mode_warned) {
             VLOG_WARN("port %s: Using the default bond_mode active-backup. "
@@ -2317,14 +2346,114 @@ bridge_configure_bonds(struct bridge *br, const struct bridge_want *bw)
             ms[n_ms].dp_port = port->dp_port;
             netdev_get_etheraddr(port->netdev, &ms[n_ms].mac);
             ms[n_ms].may_enable = port_may_enable(port);
+            char *lacp_msg = bond_member_lacp_from_db(&ms[n_ms],
+                                                      &port->other_config);
+            if (lacp_msg) {
+                char *both = (msg ? xasprintf("%s; %s", msg, lacp_msg)
+                              : xstrdup(lacp_msg));
+                free(msg);
+                free(lacp_msg);
+                msg = both;
+            }
             n_ms++;
         }
+        if (msg && !strings_equal(msg, bb->warning)) {
+            VLOG_WARN("%s", msg);
+        }
+        free(bb->warning);
+        bb->warning = msg;
         if (bond_reconfigure(bb->bond, &bs, ms, n_ms)) {
             br->revalidate_all = true;
         }
         free(ms);
         bond_settings_destroy(&bs);
     }
+    bond_pdu_index();
+}
+
+/* The bridge's Ethernet address (its local port's), the LACP system ID of
+ * its bonds without lacp-system-id. */
+static struct eth_addr
+bridge_local_mac(const struct bridge *br)
+{
+    struct eth_addr ea = { { 0 } };
+
+    for (size_t i = 0; i < br->n_ports; i++) {
+        if (br->ports[i]->is_local && br->ports[i]->netdev) {
+            netdev_get_etheraddr(br->ports[i]->netdev, &ea);
+        }
+    }
+    return ea;
+}
+
+/* Rebuilds the index of LACP bond members from every bridge's ports. */
+static void
+bond_pdu_index(void)
+{
+    struct bond_pdu_port *index = NULL;
+    size_t n = 0;
+
+    for (size_t i = 0; i < n_bridges; i++) {
+        const struct bridge *br = bridges[i];
+
+        for (size_t j = 0; j < br->n_ports; j++) {
+            const struct port *port = br->ports[j];
+
+            if (port->bond && port->dp_port != DP_PORT_NONE) {
+                index = xrealloc(index, (n + 1) * sizeof *index);
+                index[n].dp_port = port->dp_port;
+                index[n].bond = port->bond;
+                n++;
+            }
+        }
+    }
+    pthread_mutex_lock(&bond_pdu_mutex);
+    free(bond_pdu_ports);
+    bond_pdu_ports = index;
+    n_bond_pdu_ports = n;
+    pthread_mutex_unlock(&bond_pdu_mutex);
+}
+
+/* Takes 'bond' out of the index, before it is destroyed. */
+static void
+bond_pdu_forget(struct bond *bond)
+{
+    pthread_mutex_lock(&bond_pdu_mutex);
+    size_t n = 0;
+    for (size_t i = 0; i < n_bond_pdu_ports; i++) {
+        if (bond_pdu_ports[i].bond != bond) {
+            bond_pdu_ports[n++] = bond_pdu_ports[i];
+        }
+    }
+    n_bond_pdu_ports = n;
+    pthread_mutex_unlock(&bond_pdu_mutex);
+}
+
+/* Hands LACPDU 'packet' (key 'flow') to the LACP bond of its input port.
+ * Returns true if the bond took it.  Any thread. */
+static bool
+bond_pdu_take(const struct flow *flow, const struct dp_packet *packet)
+{
+    uint8_t frame[LACP_FRAME_LEN + 64];
+    size_t size = MIN(dp_packet_size(packet), sizeof frame);
+    bool taken = false, changed = false;
+
+    if (dp_packet_copy_out(packet, 0, size, frame)) {
+        return false;
+    }
+    pthread_mutex_lock(&bond_pdu_mutex);
+    for (size_t i = 0; i < n_bond_pdu_ports; i++) {
+        if (bond_pdu_ports[i].dp_port == flow->in_port) {
+            taken = bond_lacp_process(bond_pdu_ports[i].bond, flow->in_port,
+                                      frame, size, &changed);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&bond_pdu_mutex);
+    if (changed) {
+        latch_set(&bond_latch);
+    }
+    return taken;
 }
 
 /* Frees the bonds of 'br' that lost their 'keep' mark.  NORMAL switching
@@ -2340,6 +2469,7 @@ bridge_free_stale_bonds(struct bridge *br)
         if (bb->keep) {
             br->bonds[n++] = *bb;
         } else {
+            bond_pdu_forget(bb->bond);
             bond_destroy(bb->bond);
             free(bb->warning);
         }
@@ -2367,6 +2497,7 @@ bridge_run_bonds(struct bridge *br, long long int now)
     for (size_t i = 0; i < br->n_bonds; i++) {
         struct bond *bond = br->bonds[i].bond;
 
+        bond_lacp_run(bond, now, bridge_send_bond_frame, NULL);
         if (bond_run(bond, now)) {
             br->revalidate_all = true;
             status_dirty = true;
@@ -2375,6 +2506,38 @@ bridge_run_bonds(struct bridge *br, long long int now)
         if (bond_take_learning_packets(bond)) {
             bridge_send_learning_packets(br, bond, now);
         }
+    }
+}
+
+/* Sends the 'size'-byte 'frame' from the slow path on datapath port
+ * 'dp_port'.  Returns false if there was no buffer for it. */
+static bool
+bridge_send_frame(uint32_t dp_port, const void *frame, size_t size)
+{
+    struct dp_packet *packet = (dp ? dp_packet_alloc_data(dpdk_default_pool(),
+                                                          frame, size)
+                                : NULL);
+
+    if (!packet) {
+        return false;
+    }
+    packet->md.in_port = DP_PORT_NONE;
+    struct dp_actions actions = DP_ACTIONS_INITIALIZER;
+    dp_actions_put_output(&actions, dp_port);
+    dp_netdev_execute(dp, packet, &actions);
+    dp_actions_destroy(&actions);
+    return true;
+}
+
+/* Sends a bond's LACPDU 'frame' on datapath port 'dp_port'. */
+static void
+bridge_send_bond_frame(void *aux DPS_UNUSED, uint32_t dp_port,
+                       const void *frame, size_t size)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+    if (!bridge_send_frame(dp_port, frame, size)) {
+        VLOG_WARN_RL(&rl, "no buffer for a LACP PDU");
     }
 }
 
@@ -2435,19 +2598,12 @@ bridge_send_learning_packets(struct bridge *br, struct bond *bond,
         memset(&frame[len + 16], 0, 4);
         len += 20;
 
-        struct dp_packet *packet = dp_packet_alloc_data(dpdk_default_pool(),
-                                                        frame, len);
-        if (!packet) {
+        if (!bridge_send_frame(member, frame, len)) {
             static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
             VLOG_WARN_RL(&rl, "bond %s: no buffer for a learning packet",
                          bond_name(bond));
             break;
         }
-        packet->md.in_port = DP_PORT_NONE;
-        struct dp_actions actions = DP_ACTIONS_INITIALIZER;
-        dp_actions_put_output(&actions, member);
-        dp_netdev_execute(dp, packet, &actions);
-        dp_actions_destroy(&actions);
     }
     free(entries);
 }
