@@ -98,6 +98,7 @@ struct raft {
     size_t n_peers;
     struct raft_server *adding; /* Leader: a server joining, or NULL. */
     uint64_t adding_index;      /* Its configuration entry, 0 if none. */
+    long long int adding_started;
     uint64_t election_timer;    /* ms. */
     long long int election_deadline;
     long long int ping_deadline; /* Leader: next heartbeat. */
@@ -1396,6 +1397,7 @@ handle_add_server_request(struct raft *raft, const struct uuid *from,
     raft->adding->sid = *from;
     raft->adding->address = xstrdup(address);
     raft->adding->next_index = log_end(raft);
+    raft->adding_started = time_msec();
     VLOG_INFO("starting to add server %s (%s) to cluster",
               nickname(raft, from), address);
     send_appends(raft, raft->adding, "initialize new server");
@@ -1707,7 +1709,8 @@ handle_msg(struct raft *raft, struct raft_conn *conn,
             start_election(raft, "leadership_transfer");
         }
     }
-    if (raft->role == RAFT_LEADER) {
+    if (strcmp(msg->method, "hello_request")) {
+        /* For cluster/status's "last msg" (a hello does not count). */
         struct raft_server *s = find_peer(raft, &from);
 
         if (s) {
@@ -1946,6 +1949,18 @@ raft_run(struct raft *raft)
         return;
     }
     if (raft->role == RAFT_LEADER) {
+        if (raft->adding && !raft->adding_index
+            && now >= (MAX(raft->adding->last_msg, raft->adding_started)
+                       + 10 * (long long int) raft->election_timer)) {
+            /* The server being added went quiet before it caught up:
+             * give up, so that others may join (it will ask again). */
+            VLOG_INFO("adding server %s (%s) timed out",
+                      nickname(raft, &raft->adding->sid),
+                      raft->adding->address);
+            free(raft->adding->address);
+            free(raft->adding);
+            raft->adding = NULL;
+        }
         if (now >= raft->ping_deadline) {
             send_heartbeats(raft);
         }
