@@ -202,6 +202,9 @@ static void idl_row_clear_txn(struct ovsdb_idl_row *row);
 static void txn_touch(struct ovsdb_idl_txn *txn, struct ovsdb_idl_row *row);
 static json_t *txn_build_ops(struct ovsdb_idl_txn *txn, bool *any_updates);
 
+static struct idl_table *
+idl_table(const struct ovsdb_idl *idl, const struct ovsdb_table_schema *ts);
+
 /* ------------------------------------------------------------------------
  * The replica.
  * ------------------------------------------------------------------------ */
@@ -278,6 +281,14 @@ ovsdb_idl_destroy(struct ovsdb_idl *idl)
     free(idl);
 }
 
+/* With several remotes, whether only a cluster's leader will do (the
+ * default, as in Open vSwitch) or any connected member. */
+void
+ovsdb_idl_set_leader_only(struct ovsdb_idl *idl, bool leader_only)
+{
+    idl->leader_only = leader_only;
+}
+
 /* Registers 'table' for replication (row set at least). */
 void
 ovsdb_idl_add_table(struct ovsdb_idl *idl, const char *table)
@@ -328,14 +339,6 @@ ovsdb_idl_set_condition(struct ovsdb_idl *idl, const char *table,
                                              requests),
                                  NULL));
     }
-}
-
-/* With several remotes, whether only a cluster's leader will do (the
- * default, as in Open vSwitch) or any connected member. */
-void
-ovsdb_idl_set_leader_only(struct ovsdb_idl *idl, bool leader_only)
-{
-    idl->leader_only = leader_only;
 }
 
 /* Enables or disables "set_db_change_aware" on each new monitor. */

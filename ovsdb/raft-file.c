@@ -326,6 +326,24 @@ raft_file_servers_format(const json_t *servers, struct ds *ds)
     free(order);
 }
 
+/* Sets member 'name' of JSON 'object' to 'value', as the clustered file and
+ * the Raft messages write numbers (from 2**63 up as negative integers). */
+void
+raft_file_put_uint64(json_t *object, const char *name, uint64_t value)
+{
+    json_object_set_new(object, name, json_integer((json_int_t) value));
+}
+
+/* Sets member 'name' of JSON 'object' to 'uuid', as a string. */
+void
+raft_file_put_uuid(json_t *object, const char *name, const struct uuid *uuid)
+{
+    char s[UUID_LEN + 1];
+
+    uuid_to_string(uuid, s);
+    json_object_set_new(object, name, json_string(s));
+}
+
 static uint64_t
 parse_uint64(struct ovsdb_parser *p, const char *name)
 {
@@ -419,22 +437,4 @@ parse_remote_addresses(struct ovsdb_parser *p, struct raft_file_header *h)
          * vSwitch's set of strings is filled in that order. */
         raft_file_header_add_remote(h, json_string_value(address));
     }
-}
-
-/* Sets member 'name' of JSON 'object' to 'value', as the clustered file and
- * the Raft messages write numbers (from 2**63 up as negative integers). */
-void
-raft_file_put_uint64(json_t *object, const char *name, uint64_t value)
-{
-    json_object_set_new(object, name, json_integer((json_int_t) value));
-}
-
-/* Sets member 'name' of JSON 'object' to 'uuid', as a string. */
-void
-raft_file_put_uuid(json_t *object, const char *name, const struct uuid *uuid)
-{
-    char s[UUID_LEN + 1];
-
-    uuid_to_string(uuid, s);
-    json_object_set_new(object, name, json_string(s));
 }

@@ -25,6 +25,9 @@
 
 VLOG_DEFINE_THIS_MODULE(raft);
 
+/* The tag of the error that says a transaction was proposed. */
+static const char proposal_tag[] = "cluster proposal";
+
 /* Most entries one append_request carries. */
 #define MAX_ENTRIES_PER_APPEND 64
 
@@ -166,31 +169,16 @@ static char *nickname(const struct raft *, const struct uuid *sid);
 static const char *server_address(const struct raft *, const struct uuid *);
 static bool address_nickname(const char *address, char *b, size_t size);
 
-static uint64_t
-get_u64(const json_t *o, const char *name)
-{
-    const json_t *v = json_object_get(o, name);
-
-    return json_is_integer(v) ? (uint64_t) json_integer_value(v) : 0;
-}
-
-static bool
-get_uuid(const json_t *o, const char *name, struct uuid *u)
-{
-    const json_t *v = json_object_get(o, name);
-
-    if (!json_is_string(v) || !uuid_from_string(u, json_string_value(v))) {
-        uuid_zero(u);
-        return false;
-    }
-    return true;
-}
-
-static bool
-is_self(const struct raft *raft, const struct uuid *sid)
-{
-    return uuid_equals(sid, &raft->h.sid);
-}
+static bool is_self(const struct raft *raft, const struct uuid *sid);
+static void transfer_leadership(struct raft *raft);
+static void write_entry(struct raft *raft, uint64_t index);
+static bool in_config(const struct raft *raft, const struct uuid *sid);
+static struct raft_server *find_peer(struct raft *raft,
+                                     const struct uuid *sid);
+static void send_heartbeats(struct raft *raft);
+static void remove_from_config(struct raft *raft, const struct uuid *sid);
+static void run_listener(struct raft *raft);
+static void run_conns(struct raft *raft);
 
 /* ------------------------------------------------------------------------
  * Opening and closing.
@@ -369,51 +357,6 @@ fail:
     return error;
 }
 
-/* A leader that shuts down hands over to the most up-to-date follower it
- * is connected to, as Open vSwitch's does ("become_leader"), and gives the
- * message a moment to leave. */
-static void
-transfer_leadership(struct raft *raft)
-{
-    struct raft_server *best = NULL;
-    struct raft_conn *conn = NULL;
-    long long int deadline;
-    json_t *args;
-    size_t i, j;
-
-    for (i = 0; i < raft->n_peers; i++) {
-        struct raft_server *p = &raft->peers[i];
-
-        for (j = 0; j < raft->n_conns; j++) {
-            struct raft_conn *c = raft->conns[j];
-
-            if (uuid_equals(&c->sid, &p->sid)
-                && jsonrpc_session_is_connected(c->js)
-                && (!best || p->match_index > best->match_index)) {
-                best = p;
-                conn = c;
-            }
-        }
-    }
-    if (!best) {
-        return;
-    }
-    args = json_object();
-    json_object_set_new(args, "comment",
-                        json_string("this server is shutting down"));
-    raft_file_put_uint64(args, "term", raft->term);
-    send_on(raft, conn, &best->sid, "become_leader", args);
-    deadline = time_msec() + 100;
-    while (jsonrpc_session_get_backlog(conn->js)
-           && jsonrpc_session_is_connected(conn->js)
-           && time_msec() < deadline) {
-        jsonrpc_session_run(conn->js);
-        jsonrpc_session_wait(conn->js);
-        poll_timer_wait_until(deadline);
-        poll_block();
-    }
-}
-
 /* Frees 'raft' (which may be NULL) and closes its connections. */
 void
 raft_close(struct raft *raft)
@@ -463,6 +406,633 @@ raft_attach(struct raft *raft, struct ovsdb *db, struct ovsdb_file *file)
 {
     raft->db = db;
     raft->file = file;
+}
+
+/* ------------------------------------------------------------------------
+ * Running.
+ * ------------------------------------------------------------------------ */
+
+void
+raft_run(struct raft *raft)
+{
+    long long int now;
+
+    run_listener(raft);
+    run_conns(raft);
+    apply_committed(raft);
+    now = time_msec();
+    if (raft->left) {
+        return;
+    }
+    if (raft->joining) {
+        if (now >= raft->join_deadline) {
+            size_t i;
+
+            for (i = 0; i < raft->n_conns; i++) {
+                struct raft_conn *c = raft->conns[i];
+
+                if (c->address && jsonrpc_session_is_connected(c->js)) {
+                    json_t *args = json_object();
+
+                    json_object_set_new(args, "address",
+                                        json_string(raft->h.local_address));
+                    send_on(raft, c, NULL, "add_server_request", args);
+                }
+            }
+            raft->join_deadline = now + raft->election_timer;
+        }
+        return;
+    }
+    if (raft->role == RAFT_LEADER) {
+        if (raft->adding && !raft->adding_index
+            && now >= (MAX(raft->adding->last_msg, raft->adding_started)
+                       + 10 * (long long int) raft->election_timer)) {
+            /* The server being added went quiet before it caught up:
+             * give up, so that others may join (it will ask again). */
+            VLOG_INFO("adding server %s (%s) timed out",
+                      nickname(raft, &raft->adding->sid),
+                      raft->adding->address);
+            free(raft->adding->address);
+            free(raft->adding);
+            raft->adding = NULL;
+        }
+        if (now >= raft->ping_deadline) {
+            send_heartbeats(raft);
+        }
+        if (!in_config(raft, &raft->h.sid)
+            && raft->commit_index >= log_end(raft) - 1) {
+            /* Removed from the configuration (kicked, or left). */
+            become_follower(raft);
+        }
+    } else if (now >= raft->election_deadline) {
+        start_election(raft, "timeout");
+    }
+    if (raft->leaving && !raft->left && now >= raft->leave_deadline) {
+        json_t *args = json_object();
+
+        raft_file_put_uuid(args, "server_id", &raft->h.sid);
+        if (raft->role == RAFT_LEADER) {
+            remove_from_config(raft, &raft->h.sid);
+            json_decref(args);
+        } else if (!uuid_is_zero(&raft->leader)) {
+            send_msg(raft, &raft->leader, "remove_server_request", args);
+        } else {
+            json_decref(args);
+        }
+        raft->leave_deadline = now + raft->election_timer;
+    }
+    if (raft->leaving && !in_config(raft, &raft->h.sid)
+        && raft->commit_index >= log_end(raft) - 1) {
+        raft->left = true;
+    }
+    if (raft->proposal.state == RAFT_PROPOSAL_PENDING
+        && !raft->proposal.index && !raft->proposal.replied
+        && !uuid_equals(&raft->leader, &raft->proposal.leader)) {
+        raft->proposal.state = RAFT_PROPOSAL_FAILED;
+        raft->proposal.reason = "lost leadership";
+    }
+    if (raft->proposal.state == RAFT_PROPOSAL_PENDING
+        && !raft->proposal.index && !raft->proposal.replied
+        && now >= raft->proposal.deadline) {
+        /* The request or its answer was lost (Raft sends them once). */
+        raft->proposal.state = RAFT_PROPOSAL_FAILED;
+        raft->proposal.reason = "timeout";
+    }
+    apply_committed(raft);
+}
+
+void
+raft_wait(struct raft *raft)
+{
+    size_t i;
+
+    if (raft->listener) {
+        pstream_wait(raft->listener);
+    } else {
+        poll_timer_wait_until(raft->listen_retry);
+    }
+    for (i = 0; i < raft->n_conns; i++) {
+        jsonrpc_session_wait(raft->conns[i]->js);
+        jsonrpc_session_recv_wait(raft->conns[i]->js);
+    }
+    if (raft->left) {
+        return;
+    }
+    if (raft->joining) {
+        poll_timer_wait_until(raft->join_deadline);
+    } else if (raft->role == RAFT_LEADER) {
+        poll_timer_wait_until(raft->ping_deadline);
+    } else {
+        poll_timer_wait_until(raft->election_deadline);
+    }
+    if (raft->leaving) {
+        poll_timer_wait_until(raft->leave_deadline);
+    }
+    if (raft->proposal.state == RAFT_PROPOSAL_PENDING
+        && !raft->proposal.index && !raft->proposal.replied) {
+        poll_timer_wait_until(raft->proposal.deadline);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Proposals.
+ * ------------------------------------------------------------------------ */
+
+/* True while 'raft' applies a committed entry to its database (whose
+ * commit must not propose it again). */
+bool
+raft_is_applying(const struct raft *raft)
+{
+    return raft->applying;
+}
+
+/* Proposes transaction record 'txn_json' (taken) as a new entry.  Returns
+ * an error whose tag raft_proposal_tag() recognizes if it was proposed (the
+ * transaction must not commit here now: it is applied when the entry
+ * commits), or another error. */
+struct ovsdb_error *
+raft_propose(struct raft *raft, json_t *txn_json)
+{
+    struct raft_proposal *p = &raft->proposal;
+    json_t *data = ovsdb_json_pair(json_null(), txn_json);
+    const char *problem = NULL;
+
+    if (raft->joining || raft->left || raft->leaving) {
+        problem = "not a cluster member";
+    } else if (p->state == RAFT_PROPOSAL_PENDING) {
+        problem = "another transaction is in progress";
+    } else if (raft->role != RAFT_LEADER && uuid_is_zero(&raft->leader)) {
+        problem = "not leader";
+    }
+    if (problem) {
+        json_decref(data);
+        return ovsdb_error("cluster error", "%s", problem);
+    }
+    memset(p, 0, sizeof *p);
+    p->state = RAFT_PROPOSAL_PENDING;
+    uuid_generate(&p->eid);
+    if (raft->role == RAFT_LEADER) {
+        size_t i;
+
+        append_entry(raft, raft->term, data, &p->eid, NULL, 0);
+        p->index = log_end(raft) - 1;
+        write_entry(raft, p->index);
+        advance_commit(raft);
+        for (i = 0; i < raft->n_peers; i++) {
+            send_appends(raft, &raft->peers[i], "execute command");
+        }
+    } else {
+        json_t *args = json_object();
+
+        p->leader = raft->leader;
+        p->deadline = time_msec() + 5 * raft->election_timer;
+        json_object_set(args, "data", data);
+        raft_file_put_uuid(args, "prereq", &raft->applied_eid);
+        raft_file_put_uuid(args, "result", &p->eid);
+        send_msg(raft, &raft->leader, "execute_command_request", args);
+    }
+    json_decref(data);
+    return ovsdb_error(proposal_tag, "proposed to the cluster");
+}
+
+enum raft_proposal_state
+raft_proposal_state(const struct raft *raft, const char **reason)
+{
+    if (reason) {
+        *reason = raft->proposal.reason;
+    }
+    return raft->proposal.state;
+}
+
+void
+raft_proposal_clear(struct raft *raft)
+{
+    memset(&raft->proposal, 0, sizeof raft->proposal);
+}
+
+bool
+raft_proposal_tag(const struct ovsdb_error *error)
+{
+    return !strcmp(ovsdb_error_get_tag(error), proposal_tag);
+}
+
+/* ------------------------------------------------------------------------
+ * Status.
+ * ------------------------------------------------------------------------ */
+
+bool
+raft_is_leader(const struct raft *raft)
+{
+    return raft->role == RAFT_LEADER && !raft->left;
+}
+
+/* Connected to the cluster, as "_Server" says: a member that knows a
+ * leader (or is it). */
+bool
+raft_is_connected(const struct raft *raft)
+{
+    return (!raft->joining && !raft->left && !raft->leaving
+            && raft->role != RAFT_CANDIDATE && !uuid_is_zero(&raft->leader));
+}
+
+bool
+raft_is_joining(const struct raft *raft)
+{
+    return raft->joining;
+}
+
+void
+raft_get_ids(const struct raft *raft, struct uuid *cid, struct uuid *sid)
+{
+    *cid = raft->h.cid;
+    *sid = raft->h.sid;
+}
+
+uint64_t
+raft_get_applied_index(const struct raft *raft)
+{
+    return raft->applied;
+}
+
+uint64_t
+raft_get_change_seqno(const struct raft *raft)
+{
+    return raft->change_seqno;
+}
+
+/* Returns the database that replaces the one attached (a snapshot or a
+ * conversion), or NULL; the caller serves it and calls raft_attach(). */
+struct ovsdb *
+raft_take_new_db(struct raft *raft)
+{
+    struct ovsdb *db = raft->new_db;
+
+    raft->new_db = NULL;
+    return db;
+}
+
+/* cluster/status, in Open vSwitch 3.1's layout. */
+void
+raft_format_status(const struct raft *raft, struct ds *ds)
+{
+    static const char *const roles[] = { "follower", "candidate", "leader" };
+    char cid[UUID_LEN + 1], sid[UUID_LEN + 1];
+    long long int now = time_msec();
+    const char *key;
+    json_t *value;
+    size_t i;
+
+    uuid_to_string(&raft->h.cid, cid);
+    uuid_to_string(&raft->h.sid, sid);
+    ds_put_format(ds, "%s\n", nickname(raft, &raft->h.sid));
+    ds_put_format(ds, "Name: %s\n", raft->h.name);
+    if (uuid_is_zero(&raft->h.cid)) {
+        ds_put_cstr(ds, "Cluster ID: not yet known\n");
+    } else {
+        ds_put_format(ds, "Cluster ID: %.4s (%s)\n", cid, cid);
+    }
+    ds_put_format(ds, "Server ID: %.4s (%s)\n", sid, sid);
+    ds_put_format(ds, "Address: %s\n", raft->h.local_address);
+    ds_put_format(ds, "Status: %s\n",
+                  raft->joining ? "joining cluster"
+                  : raft->left ? "left cluster"
+                  : raft->leaving ? "leaving cluster"
+                  : "cluster member");
+    if (raft->joining) {
+        ds_put_cstr(ds, "Remotes for joining:");
+        for (i = 0; i < raft->h.n_remote_addresses; i++) {
+            ds_put_format(ds, " %s", raft->h.remote_addresses[i]);
+        }
+        ds_put_char(ds, '\n');
+    }
+    ds_put_format(ds, "Role: %s\n", roles[raft->role]);
+    ds_put_format(ds, "Term: %"PRIu64"\n", raft->term);
+    ds_put_format(ds, "Leader: %s\n",
+                  uuid_is_zero(&raft->leader) ? "unknown"
+                  : is_self(raft, &raft->leader) ? "self"
+                  : nickname(raft, &raft->leader));
+    ds_put_format(ds, "Vote: %s\n\n",
+                  uuid_is_zero(&raft->vote) ? "unknown"
+                  : is_self(raft, &raft->vote) ? "self"
+                  : nickname(raft, &raft->vote));
+    if (raft->election_started) {
+        ds_put_format(ds, "Last Election started %lld ms ago, reason: %s\n",
+                      now - raft->election_started, raft->election_reason);
+    }
+    if (raft->election_won) {
+        ds_put_format(ds, "Last Election won: %lld ms ago\n",
+                      now - raft->election_won);
+    }
+    ds_put_format(ds, "Election timer: %"PRIu64"\n", raft->election_timer);
+    ds_put_format(ds, "Log: [%"PRIu64", %"PRIu64"]\n", log_start(raft),
+                  log_end(raft));
+    ds_put_format(ds, "Entries not yet committed: %"PRIu64"\n",
+                  log_end(raft) - 1 - raft->commit_index);
+    ds_put_format(ds, "Entries not yet applied: %"PRIu64"\n",
+                  log_end(raft) - 1 - raft->applied);
+    ds_put_cstr(ds, "Connections:");
+    for (i = 0; i < raft->n_conns; i++) {
+        const struct raft_conn *c = raft->conns[i];
+        char name[64];
+
+        if (!uuid_is_zero(&c->sid)) {
+            snprintf(name, sizeof name, "%s", nickname(raft, &c->sid));
+        } else if (!c->address) {
+            continue;
+        } else if (!address_nickname(c->address, name, sizeof name)) {
+            snprintf(name, sizeof name, "%s", c->address);
+        }
+        ds_put_format(ds, " %s%s%s%s",
+                      jsonrpc_session_is_connected(c->js) ? "" : "(",
+                      c->address ? "->" : "<-", name,
+                      jsonrpc_session_is_connected(c->js) ? "" : ")");
+    }
+    ds_put_format(ds, "\nDisconnections: %u\n", raft->n_disconnections);
+    ds_put_cstr(ds, "Servers:\n");
+    json_object_foreach (raft->servers, key, value) {
+        struct uuid s;
+
+        if (!uuid_from_string(&s, key)) {
+            continue;
+        }
+        ds_put_format(ds, "    %s (%.4s at %s)", nickname(raft, &s), key,
+                      json_string_value(value));
+        if (is_self(raft, &s)) {
+            ds_put_cstr(ds, " (self)");
+        }
+        if (raft->role == RAFT_LEADER) {
+            const struct raft_server *p = find_peer((struct raft *) raft, &s);
+
+            if (p) {
+                ds_put_format(ds, " next_index=%"PRIu64" match_index=%"PRIu64,
+                              p->next_index, p->match_index);
+            } else {
+                ds_put_format(ds, " next_index=%"PRIu64" match_index=%"PRIu64,
+                              raft->leader_next_index, log_end(raft) - 1);
+            }
+        }
+        if (!is_self(raft, &s)) {
+            const struct raft_server *p = find_peer((struct raft *) raft, &s);
+
+            if (p && p->last_msg) {
+                ds_put_format(ds, " last msg %lld ms ago",
+                              now - p->last_msg);
+            }
+        }
+        ds_put_char(ds, '\n');
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Operator commands.
+ * ------------------------------------------------------------------------ */
+
+/* cluster/leave: asks the leader to remove this server.  Returns an error
+ * message, or NULL. */
+char *
+raft_leave(struct raft *raft)
+{
+    if (raft->joining) {
+        return xstrdup("can't leave while join in progress");
+    } else if (raft->leaving || raft->left) {
+        return xstrdup("already in progress");
+    }
+    raft->leaving = true;
+    raft->leave_deadline = time_msec();
+    raft->change_seqno++;
+    return NULL;
+}
+
+bool
+raft_has_left(const struct raft *raft)
+{
+    return raft->left;
+}
+
+/* cluster/kick: removes 'server' (an ID, its 4-digit prefix, or a
+ * nickname) through the leader. */
+char *
+raft_kick(struct raft *raft, const char *server)
+{
+    const char *key;
+    json_t *value, *args;
+    struct uuid sid;
+    bool found = false;
+
+    json_object_foreach (raft->servers, key, value) {
+        struct uuid s;
+
+        if (uuid_from_string(&s, key)
+            && (!strcmp(key, server)
+                || (strlen(server) >= 4 && !strncmp(key, server,
+                                                    strlen(server)))
+                || !strcmp(nickname(raft, &s), server))) {
+            sid = s;
+            found = true;
+            break;
+        }
+    }
+    if (!found) {
+        return xasprintf("unknown server %s", server);
+    }
+    if (raft->role == RAFT_LEADER) {
+        remove_from_config(raft, &sid);
+    } else if (!uuid_is_zero(&raft->leader)) {
+        args = json_object();
+        raft_file_put_uuid(args, "server_id", &sid);
+        send_msg(raft, &raft->leader, "remove_server_request", args);
+    } else {
+        return xstrdup("no leader");
+    }
+    return NULL;
+}
+
+/* cluster/change-election-timer: on the leader, appends an entry with the
+ * new timer (at most doubling it at a time, as Open vSwitch allows). */
+char *
+raft_change_election_timer(struct raft *raft, uint64_t ms)
+{
+    size_t i;
+
+    if (raft->role != RAFT_LEADER) {
+        return xstrdup("election timer must be changed through leader.");
+    } else if (ms < RAFT_FILE_ELECTION_TIMER_MIN
+               || ms > RAFT_FILE_ELECTION_TIMER_MAX) {
+        return xasprintf("election timer must be between %d and %d, in "
+                         "msec.", RAFT_FILE_ELECTION_TIMER_MIN,
+                         RAFT_FILE_ELECTION_TIMER_MAX);
+    } else if (ms > raft->election_timer * 2) {
+        return xasprintf("election timer increase should not exceed the "
+                         "current value x 2.");
+    }
+    append_entry(raft, raft->term, NULL, NULL, NULL, ms);
+    raft->election_timer = ms;
+    write_entry(raft, log_end(raft) - 1);
+    advance_commit(raft);
+    for (i = 0; i < raft->n_peers; i++) {
+        send_appends(raft, &raft->peers[i], "execute command");
+    }
+    return NULL;
+}
+
+/* Rewrites the file as a header whose snapshot is 'db' (the applied
+ * state), then the entries after it, this term and vote. */
+struct ovsdb_error *
+raft_compact(struct raft *raft, const struct ovsdb *db, const char *comment)
+{
+    struct raft_file_header h = raft->h;
+    struct raft_file_record r;
+    uint64_t index = raft->applied, i;
+    struct ovsdb_error *error;
+    json_t **records, *txn;
+    size_t n = 0, keep;
+
+    if (raft->joining || index < log_start(raft)) {
+        return NULL;
+    }
+    txn = ovsdb_file_snapshot_to_json(db, comment);
+    if (!txn) {
+        txn = json_object();
+    }
+    json_object_set_new(txn, "_is_diff", json_true());
+    h.prev_index = index;
+    h.prev_term = entry_term(raft, index);
+    h.prev_eid = raft->applied_eid;
+    /* The configuration and timer as of 'index'. */
+    h.prev_servers = raft->h.prev_servers;
+    h.prev_election_timer = raft->h.prev_election_timer;
+    for (i = log_start(raft); i <= index; i++) {
+        const struct raft_entry *e = get_entry(raft, i);
+
+        if (e->servers) {
+            h.prev_servers = e->servers;
+        }
+        if (e->election_timer) {
+            h.prev_election_timer = e->election_timer;
+        }
+    }
+    h.prev_data = ovsdb_json_pair(ovsdb_schema_to_json(db->schema), txn);
+
+    records = xmalloc((log_end(raft) - index + 2) * sizeof *records);
+    records[n++] = raft_file_header_to_json(&h);
+    memset(&r, 0, sizeof r);
+    r.term = raft->term;
+    r.type = RAFT_FILE_TERM;
+    if (!uuid_is_zero(&raft->vote)) {
+        r.type = RAFT_FILE_VOTE;
+        r.sid = raft->vote;
+    }
+    records[n++] = raft_file_record_to_json(&r);
+    for (i = index + 1; i < log_end(raft); i++) {
+        const struct raft_entry *e = get_entry(raft, i);
+
+        memset(&r, 0, sizeof r);
+        r.type = RAFT_FILE_ENTRY;
+        r.term = e->term;
+        r.entry.index = i;
+        r.entry.data = e->data;
+        r.entry.eid = e->eid;
+        r.entry.servers = e->servers;
+        r.entry.election_timer = e->election_timer;
+        records[n++] = raft_file_record_to_json(&r);
+    }
+    error = ovsdb_log_replace(raft->log, records, n);
+    for (i = 0; i < n; i++) {
+        json_decref(records[i]);
+    }
+    free(records);
+    if (error) {
+        json_decref(h.prev_data);
+        return error;
+    }
+    keep = log_end(raft) - (index + 1);
+    json_incref(h.prev_servers);
+    json_decref(raft->h.prev_servers);
+    json_decref(raft->h.prev_data);
+    raft->h.prev_index = h.prev_index;
+    raft->h.prev_term = h.prev_term;
+    raft->h.prev_eid = h.prev_eid;
+    raft->h.prev_servers = h.prev_servers;
+    raft->h.prev_election_timer = h.prev_election_timer;
+    raft->h.prev_data = h.prev_data;
+    for (i = 0; i < raft->n_entries - keep; i++) {
+        raft_entry_destroy(&raft->entries[i]);
+    }
+    memmove(raft->entries, &raft->entries[raft->n_entries - keep],
+            keep * sizeof *raft->entries);
+    raft->n_entries = keep;
+    return NULL;
+}
+
+static uint64_t
+get_u64(const json_t *o, const char *name)
+{
+    const json_t *v = json_object_get(o, name);
+
+    return json_is_integer(v) ? (uint64_t) json_integer_value(v) : 0;
+}
+
+static bool
+get_uuid(const json_t *o, const char *name, struct uuid *u)
+{
+    const json_t *v = json_object_get(o, name);
+
+    if (!json_is_string(v) || !uuid_from_string(u, json_string_value(v))) {
+        uuid_zero(u);
+        return false;
+    }
+    return true;
+}
+
+static bool
+is_self(const struct raft *raft, const struct uuid *sid)
+{
+    return uuid_equals(sid, &raft->h.sid);
+}
+
+/* A leader that shuts down hands over to the most up-to-date follower it
+ * is connected to, as Open vSwitch's does ("become_leader"), and gives the
+ * message a moment to leave. */
+static void
+transfer_leadership(struct raft *raft)
+{
+    struct raft_server *best = NULL;
+    struct raft_conn *conn = NULL;
+    long long int deadline;
+    json_t *args;
+    size_t i, j;
+
+    for (i = 0; i < raft->n_peers; i++) {
+        struct raft_server *p = &raft->peers[i];
+
+        for (j = 0; j < raft->n_conns; j++) {
+            struct raft_conn *c = raft->conns[j];
+
+            if (uuid_equals(&c->sid, &p->sid)
+                && jsonrpc_session_is_connected(c->js)
+                && (!best || p->match_index > best->match_index)) {
+                best = p;
+                conn = c;
+            }
+        }
+    }
+    if (!best) {
+        return;
+    }
+    args = json_object();
+    json_object_set_new(args, "comment",
+                        json_string("this server is shutting down"));
+    raft_file_put_uint64(args, "term", raft->term);
+    send_on(raft, conn, &best->sid, "become_leader", args);
+    deadline = time_msec() + 100;
+    while (jsonrpc_session_get_backlog(conn->js)
+           && jsonrpc_session_is_connected(conn->js)
+           && time_msec() < deadline) {
+        jsonrpc_session_run(conn->js);
+        jsonrpc_session_wait(conn->js);
+        poll_timer_wait_until(deadline);
+        poll_block();
+    }
 }
 
 /* ------------------------------------------------------------------------
@@ -1913,271 +2483,6 @@ run_conns(struct raft *raft)
     }
 }
 
-/* ------------------------------------------------------------------------
- * Running.
- * ------------------------------------------------------------------------ */
-
-void
-raft_run(struct raft *raft)
-{
-    long long int now;
-
-    run_listener(raft);
-    run_conns(raft);
-    apply_committed(raft);
-    now = time_msec();
-    if (raft->left) {
-        return;
-    }
-    if (raft->joining) {
-        if (now >= raft->join_deadline) {
-            size_t i;
-
-            for (i = 0; i < raft->n_conns; i++) {
-                struct raft_conn *c = raft->conns[i];
-
-                if (c->address && jsonrpc_session_is_connected(c->js)) {
-                    json_t *args = json_object();
-
-                    json_object_set_new(args, "address",
-                                        json_string(raft->h.local_address));
-                    send_on(raft, c, NULL, "add_server_request", args);
-                }
-            }
-            raft->join_deadline = now + raft->election_timer;
-        }
-        return;
-    }
-    if (raft->role == RAFT_LEADER) {
-        if (raft->adding && !raft->adding_index
-            && now >= (MAX(raft->adding->last_msg, raft->adding_started)
-                       + 10 * (long long int) raft->election_timer)) {
-            /* The server being added went quiet before it caught up:
-             * give up, so that others may join (it will ask again). */
-            VLOG_INFO("adding server %s (%s) timed out",
-                      nickname(raft, &raft->adding->sid),
-                      raft->adding->address);
-            free(raft->adding->address);
-            free(raft->adding);
-            raft->adding = NULL;
-        }
-        if (now >= raft->ping_deadline) {
-            send_heartbeats(raft);
-        }
-        if (!in_config(raft, &raft->h.sid)
-            && raft->commit_index >= log_end(raft) - 1) {
-            /* Removed from the configuration (kicked, or left). */
-            become_follower(raft);
-        }
-    } else if (now >= raft->election_deadline) {
-        start_election(raft, "timeout");
-    }
-    if (raft->leaving && !raft->left && now >= raft->leave_deadline) {
-        json_t *args = json_object();
-
-        raft_file_put_uuid(args, "server_id", &raft->h.sid);
-        if (raft->role == RAFT_LEADER) {
-            remove_from_config(raft, &raft->h.sid);
-            json_decref(args);
-        } else if (!uuid_is_zero(&raft->leader)) {
-            send_msg(raft, &raft->leader, "remove_server_request", args);
-        } else {
-            json_decref(args);
-        }
-        raft->leave_deadline = now + raft->election_timer;
-    }
-    if (raft->leaving && !in_config(raft, &raft->h.sid)
-        && raft->commit_index >= log_end(raft) - 1) {
-        raft->left = true;
-    }
-    if (raft->proposal.state == RAFT_PROPOSAL_PENDING
-        && !raft->proposal.index && !raft->proposal.replied
-        && !uuid_equals(&raft->leader, &raft->proposal.leader)) {
-        raft->proposal.state = RAFT_PROPOSAL_FAILED;
-        raft->proposal.reason = "lost leadership";
-    }
-    if (raft->proposal.state == RAFT_PROPOSAL_PENDING
-        && !raft->proposal.index && !raft->proposal.replied
-        && now >= raft->proposal.deadline) {
-        /* The request or its answer was lost (Raft sends them once). */
-        raft->proposal.state = RAFT_PROPOSAL_FAILED;
-        raft->proposal.reason = "timeout";
-    }
-    apply_committed(raft);
-}
-
-void
-raft_wait(struct raft *raft)
-{
-    size_t i;
-
-    if (raft->listener) {
-        pstream_wait(raft->listener);
-    } else {
-        poll_timer_wait_until(raft->listen_retry);
-    }
-    for (i = 0; i < raft->n_conns; i++) {
-        jsonrpc_session_wait(raft->conns[i]->js);
-        jsonrpc_session_recv_wait(raft->conns[i]->js);
-    }
-    if (raft->left) {
-        return;
-    }
-    if (raft->joining) {
-        poll_timer_wait_until(raft->join_deadline);
-    } else if (raft->role == RAFT_LEADER) {
-        poll_timer_wait_until(raft->ping_deadline);
-    } else {
-        poll_timer_wait_until(raft->election_deadline);
-    }
-    if (raft->leaving) {
-        poll_timer_wait_until(raft->leave_deadline);
-    }
-    if (raft->proposal.state == RAFT_PROPOSAL_PENDING
-        && !raft->proposal.index && !raft->proposal.replied) {
-        poll_timer_wait_until(raft->proposal.deadline);
-    }
-}
-
-/* ------------------------------------------------------------------------
- * Proposals.
- * ------------------------------------------------------------------------ */
-
-/* True while 'raft' applies a committed entry to its database (whose
- * commit must not propose it again). */
-bool
-raft_is_applying(const struct raft *raft)
-{
-    return raft->applying;
-}
-
-static const char proposal_tag[] = "cluster proposal";
-
-/* Proposes transaction record 'txn_json' (taken) as a new entry.  Returns
- * an error whose tag raft_proposal_tag() recognizes if it was proposed (the
- * transaction must not commit here now: it is applied when the entry
- * commits), or another error. */
-struct ovsdb_error *
-raft_propose(struct raft *raft, json_t *txn_json)
-{
-    struct raft_proposal *p = &raft->proposal;
-    json_t *data = ovsdb_json_pair(json_null(), txn_json);
-    const char *problem = NULL;
-
-    if (raft->joining || raft->left || raft->leaving) {
-        problem = "not a cluster member";
-    } else if (p->state == RAFT_PROPOSAL_PENDING) {
-        problem = "another transaction is in progress";
-    } else if (raft->role != RAFT_LEADER && uuid_is_zero(&raft->leader)) {
-        problem = "not leader";
-    }
-    if (problem) {
-        json_decref(data);
-        return ovsdb_error("cluster error", "%s", problem);
-    }
-    memset(p, 0, sizeof *p);
-    p->state = RAFT_PROPOSAL_PENDING;
-    uuid_generate(&p->eid);
-    if (raft->role == RAFT_LEADER) {
-        size_t i;
-
-        append_entry(raft, raft->term, data, &p->eid, NULL, 0);
-        p->index = log_end(raft) - 1;
-        write_entry(raft, p->index);
-        advance_commit(raft);
-        for (i = 0; i < raft->n_peers; i++) {
-            send_appends(raft, &raft->peers[i], "execute command");
-        }
-    } else {
-        json_t *args = json_object();
-
-        p->leader = raft->leader;
-        p->deadline = time_msec() + 5 * raft->election_timer;
-        json_object_set(args, "data", data);
-        raft_file_put_uuid(args, "prereq", &raft->applied_eid);
-        raft_file_put_uuid(args, "result", &p->eid);
-        send_msg(raft, &raft->leader, "execute_command_request", args);
-    }
-    json_decref(data);
-    return ovsdb_error(proposal_tag, "proposed to the cluster");
-}
-
-bool
-raft_proposal_tag(const struct ovsdb_error *error)
-{
-    return !strcmp(ovsdb_error_get_tag(error), proposal_tag);
-}
-
-enum raft_proposal_state
-raft_proposal_state(const struct raft *raft, const char **reason)
-{
-    if (reason) {
-        *reason = raft->proposal.reason;
-    }
-    return raft->proposal.state;
-}
-
-void
-raft_proposal_clear(struct raft *raft)
-{
-    memset(&raft->proposal, 0, sizeof raft->proposal);
-}
-
-/* ------------------------------------------------------------------------
- * Status.
- * ------------------------------------------------------------------------ */
-
-bool
-raft_is_leader(const struct raft *raft)
-{
-    return raft->role == RAFT_LEADER && !raft->left;
-}
-
-/* Connected to the cluster, as "_Server" says: a member that knows a
- * leader (or is it). */
-bool
-raft_is_connected(const struct raft *raft)
-{
-    return (!raft->joining && !raft->left && !raft->leaving
-            && raft->role != RAFT_CANDIDATE && !uuid_is_zero(&raft->leader));
-}
-
-bool
-raft_is_joining(const struct raft *raft)
-{
-    return raft->joining;
-}
-
-void
-raft_get_ids(const struct raft *raft, struct uuid *cid, struct uuid *sid)
-{
-    *cid = raft->h.cid;
-    *sid = raft->h.sid;
-}
-
-uint64_t
-raft_get_applied_index(const struct raft *raft)
-{
-    return raft->applied;
-}
-
-uint64_t
-raft_get_change_seqno(const struct raft *raft)
-{
-    return raft->change_seqno;
-}
-
-/* Returns the database that replaces the one attached (a snapshot or a
- * conversion), or NULL; the caller serves it and calls raft_attach(). */
-struct ovsdb *
-raft_take_new_db(struct raft *raft)
-{
-    struct ovsdb *db = raft->new_db;
-
-    raft->new_db = NULL;
-    return db;
-}
-
 static const char *
 server_address(const struct raft *raft, const struct uuid *sid)
 {
@@ -2229,297 +2534,4 @@ address_nickname(const char *address, char *b, size_t size)
     len = dot ? (size_t) (dot - base) : strlen(base);
     snprintf(b, size, "%.*s", (int) MIN(len, size - 1), base);
     return true;
-}
-
-/* cluster/status, in Open vSwitch 3.1's layout. */
-void
-raft_format_status(const struct raft *raft, struct ds *ds)
-{
-    static const char *const roles[] = { "follower", "candidate", "leader" };
-    char cid[UUID_LEN + 1], sid[UUID_LEN + 1];
-    long long int now = time_msec();
-    const char *key;
-    json_t *value;
-    size_t i;
-
-    uuid_to_string(&raft->h.cid, cid);
-    uuid_to_string(&raft->h.sid, sid);
-    ds_put_format(ds, "%s\n", nickname(raft, &raft->h.sid));
-    ds_put_format(ds, "Name: %s\n", raft->h.name);
-    if (uuid_is_zero(&raft->h.cid)) {
-        ds_put_cstr(ds, "Cluster ID: not yet known\n");
-    } else {
-        ds_put_format(ds, "Cluster ID: %.4s (%s)\n", cid, cid);
-    }
-    ds_put_format(ds, "Server ID: %.4s (%s)\n", sid, sid);
-    ds_put_format(ds, "Address: %s\n", raft->h.local_address);
-    ds_put_format(ds, "Status: %s\n",
-                  raft->joining ? "joining cluster"
-                  : raft->left ? "left cluster"
-                  : raft->leaving ? "leaving cluster"
-                  : "cluster member");
-    if (raft->joining) {
-        ds_put_cstr(ds, "Remotes for joining:");
-        for (i = 0; i < raft->h.n_remote_addresses; i++) {
-            ds_put_format(ds, " %s", raft->h.remote_addresses[i]);
-        }
-        ds_put_char(ds, '\n');
-    }
-    ds_put_format(ds, "Role: %s\n", roles[raft->role]);
-    ds_put_format(ds, "Term: %"PRIu64"\n", raft->term);
-    ds_put_format(ds, "Leader: %s\n",
-                  uuid_is_zero(&raft->leader) ? "unknown"
-                  : is_self(raft, &raft->leader) ? "self"
-                  : nickname(raft, &raft->leader));
-    ds_put_format(ds, "Vote: %s\n\n",
-                  uuid_is_zero(&raft->vote) ? "unknown"
-                  : is_self(raft, &raft->vote) ? "self"
-                  : nickname(raft, &raft->vote));
-    if (raft->election_started) {
-        ds_put_format(ds, "Last Election started %lld ms ago, reason: %s\n",
-                      now - raft->election_started, raft->election_reason);
-    }
-    if (raft->election_won) {
-        ds_put_format(ds, "Last Election won: %lld ms ago\n",
-                      now - raft->election_won);
-    }
-    ds_put_format(ds, "Election timer: %"PRIu64"\n", raft->election_timer);
-    ds_put_format(ds, "Log: [%"PRIu64", %"PRIu64"]\n", log_start(raft),
-                  log_end(raft));
-    ds_put_format(ds, "Entries not yet committed: %"PRIu64"\n",
-                  log_end(raft) - 1 - raft->commit_index);
-    ds_put_format(ds, "Entries not yet applied: %"PRIu64"\n",
-                  log_end(raft) - 1 - raft->applied);
-    ds_put_cstr(ds, "Connections:");
-    for (i = 0; i < raft->n_conns; i++) {
-        const struct raft_conn *c = raft->conns[i];
-        char name[64];
-
-        if (!uuid_is_zero(&c->sid)) {
-            snprintf(name, sizeof name, "%s", nickname(raft, &c->sid));
-        } else if (!c->address) {
-            continue;
-        } else if (!address_nickname(c->address, name, sizeof name)) {
-            snprintf(name, sizeof name, "%s", c->address);
-        }
-        ds_put_format(ds, " %s%s%s%s",
-                      jsonrpc_session_is_connected(c->js) ? "" : "(",
-                      c->address ? "->" : "<-", name,
-                      jsonrpc_session_is_connected(c->js) ? "" : ")");
-    }
-    ds_put_format(ds, "\nDisconnections: %u\n", raft->n_disconnections);
-    ds_put_cstr(ds, "Servers:\n");
-    json_object_foreach (raft->servers, key, value) {
-        struct uuid s;
-
-        if (!uuid_from_string(&s, key)) {
-            continue;
-        }
-        ds_put_format(ds, "    %s (%.4s at %s)", nickname(raft, &s), key,
-                      json_string_value(value));
-        if (is_self(raft, &s)) {
-            ds_put_cstr(ds, " (self)");
-        }
-        if (raft->role == RAFT_LEADER) {
-            const struct raft_server *p = find_peer((struct raft *) raft, &s);
-
-            if (p) {
-                ds_put_format(ds, " next_index=%"PRIu64" match_index=%"PRIu64,
-                              p->next_index, p->match_index);
-            } else {
-                ds_put_format(ds, " next_index=%"PRIu64" match_index=%"PRIu64,
-                              raft->leader_next_index, log_end(raft) - 1);
-            }
-        }
-        if (!is_self(raft, &s)) {
-            const struct raft_server *p = find_peer((struct raft *) raft, &s);
-
-            if (p && p->last_msg) {
-                ds_put_format(ds, " last msg %lld ms ago",
-                              now - p->last_msg);
-            }
-        }
-        ds_put_char(ds, '\n');
-    }
-}
-
-/* ------------------------------------------------------------------------
- * Operator commands.
- * ------------------------------------------------------------------------ */
-
-/* cluster/leave: asks the leader to remove this server.  Returns an error
- * message, or NULL. */
-char *
-raft_leave(struct raft *raft)
-{
-    if (raft->joining) {
-        return xstrdup("can't leave while join in progress");
-    } else if (raft->leaving || raft->left) {
-        return xstrdup("already in progress");
-    }
-    raft->leaving = true;
-    raft->leave_deadline = time_msec();
-    raft->change_seqno++;
-    return NULL;
-}
-
-bool
-raft_has_left(const struct raft *raft)
-{
-    return raft->left;
-}
-
-/* cluster/kick: removes 'server' (an ID, its 4-digit prefix, or a
- * nickname) through the leader. */
-char *
-raft_kick(struct raft *raft, const char *server)
-{
-    const char *key;
-    json_t *value, *args;
-    struct uuid sid;
-    bool found = false;
-
-    json_object_foreach (raft->servers, key, value) {
-        struct uuid s;
-
-        if (uuid_from_string(&s, key)
-            && (!strcmp(key, server)
-                || (strlen(server) >= 4 && !strncmp(key, server,
-                                                    strlen(server)))
-                || !strcmp(nickname(raft, &s), server))) {
-            sid = s;
-            found = true;
-            break;
-        }
-    }
-    if (!found) {
-        return xasprintf("unknown server %s", server);
-    }
-    if (raft->role == RAFT_LEADER) {
-        remove_from_config(raft, &sid);
-    } else if (!uuid_is_zero(&raft->leader)) {
-        args = json_object();
-        raft_file_put_uuid(args, "server_id", &sid);
-        send_msg(raft, &raft->leader, "remove_server_request", args);
-    } else {
-        return xstrdup("no leader");
-    }
-    return NULL;
-}
-
-/* cluster/change-election-timer: on the leader, appends an entry with the
- * new timer (at most doubling it at a time, as Open vSwitch allows). */
-char *
-raft_change_election_timer(struct raft *raft, uint64_t ms)
-{
-    size_t i;
-
-    if (raft->role != RAFT_LEADER) {
-        return xstrdup("election timer must be changed through leader.");
-    } else if (ms < RAFT_FILE_ELECTION_TIMER_MIN
-               || ms > RAFT_FILE_ELECTION_TIMER_MAX) {
-        return xasprintf("election timer must be between %d and %d, in "
-                         "msec.", RAFT_FILE_ELECTION_TIMER_MIN,
-                         RAFT_FILE_ELECTION_TIMER_MAX);
-    } else if (ms > raft->election_timer * 2) {
-        return xasprintf("election timer increase should not exceed the "
-                         "current value x 2.");
-    }
-    append_entry(raft, raft->term, NULL, NULL, NULL, ms);
-    raft->election_timer = ms;
-    write_entry(raft, log_end(raft) - 1);
-    advance_commit(raft);
-    for (i = 0; i < raft->n_peers; i++) {
-        send_appends(raft, &raft->peers[i], "execute command");
-    }
-    return NULL;
-}
-
-/* Rewrites the file as a header whose snapshot is 'db' (the applied
- * state), then the entries after it, this term and vote. */
-struct ovsdb_error *
-raft_compact(struct raft *raft, const struct ovsdb *db, const char *comment)
-{
-    struct raft_file_header h = raft->h;
-    struct raft_file_record r;
-    uint64_t index = raft->applied, i;
-    struct ovsdb_error *error;
-    json_t **records, *txn;
-    size_t n = 0, keep;
-
-    if (raft->joining || index < log_start(raft)) {
-        return NULL;
-    }
-    txn = ovsdb_file_snapshot_to_json(db, comment);
-    if (!txn) {
-        txn = json_object();
-    }
-    json_object_set_new(txn, "_is_diff", json_true());
-    h.prev_index = index;
-    h.prev_term = entry_term(raft, index);
-    h.prev_eid = raft->applied_eid;
-    /* The configuration and timer as of 'index'. */
-    h.prev_servers = raft->h.prev_servers;
-    h.prev_election_timer = raft->h.prev_election_timer;
-    for (i = log_start(raft); i <= index; i++) {
-        const struct raft_entry *e = get_entry(raft, i);
-
-        if (e->servers) {
-            h.prev_servers = e->servers;
-        }
-        if (e->election_timer) {
-            h.prev_election_timer = e->election_timer;
-        }
-    }
-    h.prev_data = ovsdb_json_pair(ovsdb_schema_to_json(db->schema), txn);
-
-    records = xmalloc((log_end(raft) - index + 2) * sizeof *records);
-    records[n++] = raft_file_header_to_json(&h);
-    memset(&r, 0, sizeof r);
-    r.term = raft->term;
-    r.type = RAFT_FILE_TERM;
-    if (!uuid_is_zero(&raft->vote)) {
-        r.type = RAFT_FILE_VOTE;
-        r.sid = raft->vote;
-    }
-    records[n++] = raft_file_record_to_json(&r);
-    for (i = index + 1; i < log_end(raft); i++) {
-        const struct raft_entry *e = get_entry(raft, i);
-
-        memset(&r, 0, sizeof r);
-        r.type = RAFT_FILE_ENTRY;
-        r.term = e->term;
-        r.entry.index = i;
-        r.entry.data = e->data;
-        r.entry.eid = e->eid;
-        r.entry.servers = e->servers;
-        r.entry.election_timer = e->election_timer;
-        records[n++] = raft_file_record_to_json(&r);
-    }
-    error = ovsdb_log_replace(raft->log, records, n);
-    for (i = 0; i < n; i++) {
-        json_decref(records[i]);
-    }
-    free(records);
-    if (error) {
-        json_decref(h.prev_data);
-        return error;
-    }
-    keep = log_end(raft) - (index + 1);
-    json_incref(h.prev_servers);
-    json_decref(raft->h.prev_servers);
-    json_decref(raft->h.prev_data);
-    raft->h.prev_index = h.prev_index;
-    raft->h.prev_term = h.prev_term;
-    raft->h.prev_eid = h.prev_eid;
-    raft->h.prev_servers = h.prev_servers;
-    raft->h.prev_election_timer = h.prev_election_timer;
-    raft->h.prev_data = h.prev_data;
-    for (i = 0; i < raft->n_entries - keep; i++) {
-        raft_entry_destroy(&raft->entries[i]);
-    }
-    memmove(raft->entries, &raft->entries[raft->n_entries - keep],
-            keep * sizeof *raft->entries);
-    raft->n_entries = keep;
-    return NULL;
 }
