@@ -914,15 +914,16 @@ test_txq_modes(void **state DPS_UNUSED)
 }
 
 /* Revalidation and flushes from the main thread while PMDs forward (run it
- * in the ASan build: nothing may be freed under a PMD). */
+ * in the ASan build: nothing may be freed under a PMD), with the datapath
+ * configured by 'config'. */
 static void
-test_revalidate_under_traffic(void **state DPS_UNUSED)
+revalidate_under_traffic(const char *config)
 {
     struct fixture fx;
     struct flow f;
     size_t total = 0, sent = 0;
 
-    fixture_init(&fx, "dummy-pmd", "pmd-cpu-mask=3 emc-insert-inv-prob=1");
+    fixture_init(&fx, "dummy-pmd", config);
     dp_actions_put_output(&slow_actions, 2);
     /* 500 packets in all, half of the test pool, so that PMDs that lag
      * behind (copies included) never exhaust it. */
@@ -944,7 +945,34 @@ test_revalidate_under_traffic(void **state DPS_UNUSED)
     }
     sent += wait_sent(&fx, 2, total - sent);
     assert_int_equal(sent, total);
+    if (strstr(config, "smc-enable=true")) {
+        uint64_t n_smc = 0;
+
+        for (size_t i = 0; i < fx.dp->n_pmds; i++) {
+            uint64_t s[PMD_N_STATS];
+
+            dp_netdev_pmd_get_stats(fx.dp->pmds[i], s);
+            n_smc += s[PMD_STAT_SMC_HIT];
+        }
+        assert_true(n_smc > 0);
+    }
     fixture_destroy(&fx);
+}
+
+static void
+test_revalidate_under_traffic(void **state DPS_UNUSED)
+{
+    revalidate_under_traffic("pmd-cpu-mask=3 emc-insert-inv-prob=1");
+}
+
+/* The same through the signature-match cache (the EMC off): its entries
+ * name flows that the main thread deletes meanwhile, whose indexes it
+ * gives back and hands to new flows. */
+static void
+test_revalidate_under_traffic_smc(void **state DPS_UNUSED)
+{
+    revalidate_under_traffic("pmd-cpu-mask=3 emc-insert-inv-prob=0 "
+                             "smc-enable=true");
 }
 
 /* unixctl: a client thread sends one command while this thread runs the
@@ -1538,6 +1566,7 @@ main(void)
         DP_TEST(test_execute),
         DP_TEST(test_txq_modes),
         DP_TEST(test_revalidate_under_traffic),
+        DP_TEST(test_revalidate_under_traffic_smc),
         DP_TEST(test_unixctl),
         DP_TEST(test_unixctl_rxq_show),
         DP_TEST(test_rxq_assign_by_load),
