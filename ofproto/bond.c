@@ -541,7 +541,7 @@ bond_lacp_process(struct bond *bond, uint32_t dp_port, const void *frame,
         *changed = lacp_process_packet(bond->lacp, dp_port,
                                        (const uint8_t *) frame
                                        + ETH_HEADER_LEN,
-                                       size - ETH_HEADER_LEN);
+                                       size - ETH_HEADER_LEN, time_msec());
         taken = true;
     }
     pthread_mutex_unlock(&bond->mutex);

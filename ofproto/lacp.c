@@ -299,11 +299,11 @@ lacp_member_set_carrier(struct lacp *lacp, uint32_t handle, bool up)
 /* Running. */
 
 /* Takes the slow protocols payload 'pdu' ('size' bytes, after the Ethernet
- * header) received on member 'handle'.  Returns true if the caller should
- * run the lacp soon (something changed).  Any thread. */
+ * header) received on member 'handle' at time 'now'.  Returns true if the
+ * caller should run the lacp soon (something changed).  Any thread. */
 bool
 lacp_process_packet(struct lacp *lacp, uint32_t handle, const void *pdu,
-                    size_t size)
+                    size_t size, long long int now)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
     struct lacp_info actor, partner;
@@ -327,7 +327,7 @@ lacp_process_packet(struct lacp *lacp, uint32_t handle, const void *pdu,
     m->n_rx++;
 
     long long int period = lacp->settings.fast ? LACP_FAST_TX : LACP_SLOW_TX;
-    m->rx_expires = time_msec() + LACP_RX_MULTIPLIER * period;
+    m->rx_expires = now + LACP_RX_MULTIPLIER * period;
     if (m->status != LACP_CURRENT
         || memcmp(&m->partner, &actor, sizeof actor)) {
         m->status = LACP_CURRENT;

@@ -123,7 +123,7 @@ void lacp_member_unregister(struct lacp *, uint32_t member);
 void lacp_member_set_carrier(struct lacp *, uint32_t member, bool up);
 
 bool lacp_process_packet(struct lacp *, uint32_t member, const void *pdu,
-                         size_t size);
+                         size_t size, long long int now);
 bool lacp_run(struct lacp *, long long int now, lacp_send_cb *, void *aux);
 long long int lacp_next_wakeup(struct lacp *);
 

@@ -1,9 +1,10 @@
-# tests/ofproto.mk: unit tests of the slow path (bonds, MAC learning,
+# tests/ofproto.mk: unit tests of the slow path (bonds, LACP, MAC learning,
 # mirrors, NORMAL switching, the OpenFlow classifier, flow tables and
 # translation).
 
 OFPROTO_UNIT_TESTS = \
 	tests/test-bond \
+	tests/test-lacp \
 	tests/test-mac-learning \
 	tests/test-mirror \
 	tests/test-normal \
@@ -16,6 +17,10 @@ TESTS += $(OFPROTO_UNIT_TESTS)
 tests_test_bond_SOURCES = tests/test-bond.c
 tests_test_bond_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_bond_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)
+
+tests_test_lacp_SOURCES = tests/test-lacp.c
+tests_test_lacp_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_lacp_LDADD = $(OFPROTO_LIBS) $(CMOCKA_LIBS)
 
 tests_test_mac_learning_SOURCES = tests/test-mac-learning.c
 tests_test_mac_learning_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
