@@ -95,6 +95,10 @@ static void bond_set_active_cmd(struct unixctl_conn *, int argc,
                                 const char *argv[], void *aux);
 static void bond_enable_cmd(struct unixctl_conn *, int argc,
                             const char *argv[], void *aux);
+static void bond_hash_cmd(struct unixctl_conn *, int argc,
+                          const char *argv[], void *aux);
+static void bond_migrate_cmd(struct unixctl_conn *, int argc,
+                             const char *argv[], void *aux);
 
 /* Parses "xx:xx:xx:xx:xx:xx" into '*ea'.  (ofproto/ links nothing of the
  * packet library, which has eth_addr_parse().) */
@@ -742,6 +746,10 @@ bond_register_commands(void)
                              bond_enable_cmd, (void *) "enable");
     unixctl_command_register("bond/disable-member", "port member", 2, 2,
                              bond_enable_cmd, NULL);
+    unixctl_command_register("bond/hash", "mac [vlan] [basis]", 1, 3,
+                             bond_hash_cmd, NULL);
+    unixctl_command_register("bond/migrate", "port hash member", 3, 3,
+                             bond_migrate_cmd, NULL);
 
     /* Open vSwitch's older names, which it still takes but does not
      * list. */
@@ -1241,4 +1249,82 @@ bond_enable_cmd(struct unixctl_conn *conn, int argc DPS_UNUSED,
     bond_enable_member(bond, m, enable);
     pthread_mutex_unlock(&bond->mutex);
     unixctl_command_reply(conn, enable ? "enabled" : "disabled");
+}
+
+/* Parses 's' as Open vSwitch's bond commands read a number: digits, or a
+ * '-' and digits taken modulo 2**32. */
+static bool
+bond_parse_u32(const char *s, uint32_t *value)
+{
+    unsigned int x;
+    char extra;
+
+    if (sscanf(s, "%u%c", &x, &extra) != 1) {
+        return false;
+    }
+    *value = x;
+    return true;
+}
+
+/* bond/hash mac [vlan] [basis]: the balance-slb bucket of an address. */
+static void
+bond_hash_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
+              void *aux DPS_UNUSED)
+{
+    struct eth_addr mac;
+    uint32_t vlan = 0, basis = 0;
+
+    if (!bond_parse_mac(argv[1], &mac)) {
+        unixctl_command_reply_error(conn, "invalid mac");
+        return;
+    }
+    if (argc > 2 && !bond_parse_u32(argv[2], &vlan)) {
+        unixctl_command_reply_error(conn, "invalid vlan");
+        return;
+    }
+    if (argc > 3 && !bond_parse_u32(argv[3], &basis)) {
+        unixctl_command_reply_error(conn, "invalid basis");
+        return;
+    }
+
+    char *reply = xasprintf("%"PRIu32,
+                            bond_hash_src(&mac, vlan, basis) % BOND_N_BUCKETS);
+    unixctl_command_reply(conn, reply);
+    free(reply);
+}
+
+/* bond/migrate port hash member: gives bucket 'hash' (modulo the number of
+ * buckets) of a balanced bond to an enabled member. */
+static void
+bond_migrate_cmd(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                 const char *argv[], void *aux DPS_UNUSED)
+{
+    struct bond *bond = bond_find(argv[1]);
+    const char *error = NULL;
+
+    if (!bond) {
+        unixctl_command_reply_error(conn, "no such bond");
+        return;
+    }
+    pthread_mutex_lock(&bond->mutex);
+    struct bond_member *m = bond_find_member_by_name(bond, argv[3]);
+    size_t digits = strspn(argv[2], "0123456789");
+    if (bond->settings.mode == BOND_ACTIVE_BACKUP) {
+        error = "not an SLB bond";
+    } else if (!argv[2][0] || argv[2][digits]) {
+        error = "bad hash";
+    } else if (!m) {
+        error = "no such member";
+    } else if (!m->enabled) {
+        error = "cannot migrate to disabled member";
+    } else {
+        bond->buckets[strtoul(argv[2], NULL, 10) % BOND_N_BUCKETS] = m;
+        bond->changed = true;
+    }
+    pthread_mutex_unlock(&bond->mutex);
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+    } else {
+        unixctl_command_reply(conn, "migrated");
+    }
 }
