@@ -6,9 +6,30 @@
 #include "classifier.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util.h"
+
+/* Staged lookup, as Open vSwitch's classifier does it: a subtable's mask is
+ * looked at in stages, the metadata (in_port, metadata, registers) first,
+ * then with the Ethernet header, then with the L3 fields, and last whole.
+ * Each stage but the last keeps the hashes of its rules' flows masked to
+ * the stage; a lookup whose flow's hash is not among them has no match in
+ * the subtable, and the megaflow needs only the bits of the stages so far.
+ * (A hash that is there may be a collision: the lookup just goes on.) */
+#define CLS_N_STAGES 3
+
+struct cls_stage {
+    struct match_flow mask;     /* The subtable's mask up to this stage. */
+    uint64_t map;               /* Its nonzero words. */
+    struct cls_stage_slot {
+        uint32_t hash;
+        uint32_t count;         /* Entries with this hash; 0: empty slot. */
+    } *slots;
+    size_t n_slots;             /* A power of 2. */
+    size_t n_used;
+};
 
 /* One mask's rules: a hash table of the masked flows, each bucket a chain
  * of entries ('hash_next'), each entry the head of a list of rules with the
@@ -21,10 +42,19 @@ struct cls_subtable {
     size_t n_entries;           /* Distinct matches. */
     size_t n_rules;
     int max_priority;
+    struct cls_stage stages[CLS_N_STAGES];
+    int n_stages;               /* The stages that narrow the mask. */
 };
 
 static uint32_t hash_masked(const struct match_flow *,
                             const struct cls_subtable *);
+static uint32_t hash_words(const struct match_flow *,
+                           const struct match_flow *mask, uint64_t map);
+static void stages_init(struct cls_subtable *);
+static void stages_destroy(struct cls_subtable *);
+static void stages_add(struct cls_subtable *, const struct match_flow *);
+static void stages_remove(struct cls_subtable *, const struct match_flow *);
+static bool stage_has(const struct cls_stage *, uint32_t hash);
 static bool equal_masked(const struct match_flow *, const struct match_flow *,
                          const struct cls_subtable *);
 static struct cls_subtable *find_subtable(const struct classifier *,
@@ -50,6 +80,7 @@ void
 classifier_destroy(struct classifier *cls)
 {
     for (size_t i = 0; i < cls->n_subtables; i++) {
+        stages_destroy(cls->subtables[i]);
         free(cls->subtables[i]->buckets);
         free(cls->subtables[i]);
     }
@@ -104,6 +135,7 @@ classifier_insert(struct classifier *cls, struct cls_rule *rule)
         rule->hash_next = st->buckets[b];
         st->buckets[b] = rule;
         st->n_entries++;
+        stages_add(st, &rule->match.flow);
     } else {
         /* Find the place in the priority list. */
         struct cls_rule **pp = entryp;
@@ -158,6 +190,7 @@ classifier_remove(struct classifier *cls, struct cls_rule *rule)
         } else {
             *entryp = rule->hash_next;
             st->n_entries--;
+            stages_remove(st, &rule->match.flow);
         }
     } else {
         struct cls_rule **pp = &(*entryp)->same_next;
@@ -193,6 +226,27 @@ classifier_lookup(const struct classifier *cls, const struct match_flow *flow,
 
         if (best && st->max_priority <= best->priority) {
             break;              /* Nothing further can beat 'best'. */
+        }
+
+        const struct cls_stage *miss = NULL;
+        for (int k = 0; k < st->n_stages && !miss; k++) {
+            const struct cls_stage *stage = &st->stages[k];
+            if (!stage_has(stage, hash_words(flow, &stage->mask,
+                                             stage->map))) {
+                miss = stage;
+            }
+        }
+        if (miss) {
+            /* No rule here agrees with 'flow' up to this stage. */
+            if (wc) {
+                uint64_t *w = match_flow_words_rw(wc);
+                const uint64_t *m = match_flow_words(&miss->mask);
+                for (uint64_t map = miss->map; map; map &= map - 1) {
+                    unsigned int k = __builtin_ctzll(map);
+                    w[k] |= m[k];
+                }
+            }
+            continue;
         }
         if (wc) {
             uint64_t *w = match_flow_words_rw(wc);
@@ -316,11 +370,19 @@ cls_rule_is_loose_match(const struct cls_rule *rule,
 static uint32_t
 hash_masked(const struct match_flow *flow, const struct cls_subtable *st)
 {
+    return hash_words(flow, &st->mask, st->map);
+}
+
+/* Hashes the words of 'flow' that 'map' names, masked by 'mask'. */
+static uint32_t
+hash_words(const struct match_flow *flow, const struct match_flow *mask,
+           uint64_t map)
+{
     const uint64_t *f = match_flow_words(flow);
-    const uint64_t *m = match_flow_words(&st->mask);
+    const uint64_t *m = match_flow_words(mask);
     uint64_t h = 0x9e3779b97f4a7c15ULL;
 
-    for (uint64_t map = st->map; map; map &= map - 1) {
+    for (; map; map &= map - 1) {
         unsigned int k = __builtin_ctzll(map);
         h = (h ^ (f[k] & m[k])) * 0xff51afd7ed558ccdULL;
         h ^= h >> 29;
@@ -387,6 +449,7 @@ create_subtable(struct classifier *cls, const struct match_flow *mask)
     st->n_buckets = 8;
     st->buckets = xcalloc(st->n_buckets, sizeof *st->buckets);
     st->max_priority = INT_MIN;
+    stages_init(st);
 
     if (cls->n_subtables >= cls->allocated_subtables) {
         cls->allocated_subtables = MAX(8, 2 * cls->allocated_subtables);
@@ -408,8 +471,180 @@ destroy_subtable(struct classifier *cls, struct cls_subtable *st)
             break;
         }
     }
+    stages_destroy(st);
     free(st->buckets);
     free(st);
+}
+
+/* Sets the bytes of 'region' that stage 'k' (0: metadata, 1: Ethernet,
+ * 2: L3, as Open vSwitch divides a flow) and the stages before it cover. */
+static void
+stage_region(int k, struct match_flow *region)
+{
+#define COVER(MEMBER) \
+    memset(&region->MEMBER, 0xff, sizeof region->MEMBER)
+    memset(region, 0, sizeof *region);
+    COVER(in_port);
+    COVER(metadata);
+    COVER(regs);
+    COVER(dp.in_port);
+    COVER(dp.recirc_id);
+    if (k >= 1) {
+        COVER(dp.dl_dst);
+        COVER(dp.dl_src);
+        COVER(dp.dl_type);
+        COVER(dp.vlan_tpid);
+        COVER(dp.vlan_tci);
+    }
+    if (k >= 2) {
+        COVER(dp.nw_src);
+        COVER(dp.nw_dst);
+        COVER(dp.ipv6_src);
+        COVER(dp.ipv6_dst);
+        COVER(dp.ipv6_label);
+        COVER(dp.nw_proto);
+        COVER(dp.nw_tos);
+        COVER(dp.nw_ttl);
+        COVER(dp.nw_frag);
+        COVER(dp.nd_target);
+        COVER(dp.arp_sha);
+        COVER(dp.arp_tha);
+        COVER(dp.arp_op);
+        COVER(dp.tcp_flags);
+    }
+#undef COVER
+}
+
+/* Sets up the stages of 'st' whose masks add bits to the stage before and
+ * are not yet the whole mask. */
+static void
+stages_init(struct cls_subtable *st)
+{
+    const uint64_t *m = match_flow_words(&st->mask);
+    struct match_flow prev;
+
+    memset(&prev, 0, sizeof prev);
+    st->n_stages = 0;
+    for (int k = 0; k < CLS_N_STAGES; k++) {
+        struct match_flow region, mask;
+        stage_region(k, &region);
+        const uint64_t *r = match_flow_words(&region);
+        uint64_t *w = match_flow_words_rw(&mask);
+        uint64_t map = 0;
+        for (size_t i = 0; i < MATCH_FLOW_N_WORDS; i++) {
+            w[i] = m[i] & r[i];
+            if (w[i]) {
+                map |= UINT64_C(1) << i;
+            }
+        }
+        if (!map || !memcmp(&mask, &prev, sizeof mask)
+            || !memcmp(&mask, &st->mask, sizeof mask)) {
+            continue;
+        }
+        struct cls_stage *stage = &st->stages[st->n_stages++];
+        stage->mask = mask;
+        stage->map = map;
+        stage->n_slots = 8;
+        stage->slots = xcalloc(stage->n_slots, sizeof *stage->slots);
+        stage->n_used = 0;
+        prev = mask;
+    }
+}
+
+static void
+stages_destroy(struct cls_subtable *st)
+{
+    for (int k = 0; k < st->n_stages; k++) {
+        free(st->stages[k].slots);
+    }
+    st->n_stages = 0;
+}
+
+/* The slot of 'hash' in 'stage', or of the empty slot where it would go. */
+static size_t
+stage_slot(const struct cls_stage *stage, uint32_t hash)
+{
+    size_t mask = stage->n_slots - 1;
+    size_t i = hash & mask;
+
+    while (stage->slots[i].count && stage->slots[i].hash != hash) {
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+static bool
+stage_has(const struct cls_stage *stage, uint32_t hash)
+{
+    return stage->slots[stage_slot(stage, hash)].count != 0;
+}
+
+static void
+stage_grow(struct cls_stage *stage)
+{
+    struct cls_stage_slot *old = stage->slots;
+    size_t n_old = stage->n_slots;
+
+    stage->n_slots *= 2;
+    stage->slots = xcalloc(stage->n_slots, sizeof *stage->slots);
+    for (size_t i = 0; i < n_old; i++) {
+        if (old[i].count) {
+            stage->slots[stage_slot(stage, old[i].hash)] = old[i];
+        }
+    }
+    free(old);
+}
+
+/* Counts a new entry of 'st', whose flow is 'flow', in each stage. */
+static void
+stages_add(struct cls_subtable *st, const struct match_flow *flow)
+{
+    for (int k = 0; k < st->n_stages; k++) {
+        struct cls_stage *stage = &st->stages[k];
+        uint32_t hash = hash_words(flow, &stage->mask, stage->map);
+        size_t i = stage_slot(stage, hash);
+
+        if (!stage->slots[i].count) {
+            stage->slots[i].hash = hash;
+            stage->n_used++;
+        }
+        stage->slots[i].count++;
+        if (2 * stage->n_used > stage->n_slots) {
+            stage_grow(stage);
+        }
+    }
+}
+
+/* Uncounts an entry of 'st' that goes (see stages_add()).  An emptied slot
+ * is filled from the slots after it that belong before it (linear probing's
+ * deletion), so that every lookup still finds its hash. */
+static void
+stages_remove(struct cls_subtable *st, const struct match_flow *flow)
+{
+    for (int k = 0; k < st->n_stages; k++) {
+        struct cls_stage *stage = &st->stages[k];
+        uint32_t hash = hash_words(flow, &stage->mask, stage->map);
+        size_t mask = stage->n_slots - 1;
+        size_t i = stage_slot(stage, hash);
+
+        util_assert(stage->slots[i].count);
+        if (--stage->slots[i].count) {
+            continue;
+        }
+        stage->n_used--;
+        for (size_t j = (i + 1) & mask; stage->slots[j].count;
+             j = (j + 1) & mask) {
+            size_t home = stage->slots[j].hash & mask;
+            /* Slot j may move to i if its home is not in (i, j]. */
+            bool between = (i <= j ? home > i && home <= j
+                                   : home > i || home <= j);
+            if (!between) {
+                stage->slots[i] = stage->slots[j];
+                stage->slots[j].count = 0;
+                i = j;
+            }
+        }
+    }
 }
 
 /* Keeps the subtables in decreasing max_priority (insertion sort: only one

@@ -13,12 +13,16 @@
  * with the same match and different priorities share one hash table entry,
  * a list in priority order.
  *
- * Un-wildcarding.  A lookup given 'wc' ORs into it the mask of every
- * subtable it probed.  Every flow that agrees with the looked-up flow on
- * the bits of 'wc' finds the same rule, so 'wc' is a correct megaflow mask
- * for the decision.  (Probing a subtable consults all of its mask's bits;
- * staged lookup and prefix tracking, which consult fewer, are not done
- * yet.)
+ * Un-wildcarding.  A lookup given 'wc' ORs into it the bits of every
+ * subtable it probed that it consulted.  Every flow that agrees with the
+ * looked-up flow on the bits of 'wc' finds the same rule, so 'wc' is a
+ * correct megaflow mask for the decision.  Staged lookup, as in Open
+ * vSwitch: a subtable is probed first on its metadata bits (in_port,
+ * metadata, registers), then with the Ethernet header's, then with the L3
+ * fields', and last whole; when no rule of the subtable agrees with the
+ * flow at a stage, only the bits up to that stage go into 'wc', so that a
+ * rule for another in_port does not make the megaflow match its L3 and L4
+ * fields.  (Prefix tracking of IP addresses is not done yet.)
  *
  * Threads.  A classifier is not thread-safe: its owner serializes every
  * call, lookups included (ofproto takes a read-write lock).

@@ -214,6 +214,18 @@ xlate_run(const struct xlate_bridge *xb, const struct match_flow *flow,
      * start at zero for every packet, so they never reach the megaflow. */
     out->mask = ctx->wc.dp;
     out->mask.in_port = UINT32_MAX;
+    if ((key->dl_type == htons(ETH_TYPE_IP) && key->nw_proto == IPPROTO_ICMP_)
+        || (key->dl_type == htons(ETH_TYPE_IPV6)
+            && key->nw_proto == IPPROTO_ICMPV6_)) {
+        /* As Open vSwitch: an ICMP type and code are 8 bits wide in the
+         * datapath, whatever the actions or the tables consulted. */
+        out->mask.tp_src &= htons(0xff);
+        out->mask.tp_dst &= htons(0xff);
+    }
+    if (key->nw_frag & FLOW_NW_FRAG_LATER) {
+        /* A later fragment has no ports to match. */
+        out->mask.tp_src = out->mask.tp_dst = 0;
+    }
     if (out->final_flow) {
         *out->final_flow = ctx->flow;
     }

@@ -313,6 +313,61 @@ test_random(void **state DPS_UNUSED)
     free(rules);
 }
 
+/* Staged lookup: a subtable whose in_port differs adds only in_port to
+ * 'wc'; one whose L2 differs adds in_port and the Ethernet bits, not its
+ * L3 and L4 ones; emptied and refilled stage indexes still answer. */
+static void
+test_staged(void **state DPS_UNUSED)
+{
+    struct classifier cls;
+    struct cls_rule a, b;
+    struct match m;
+
+    classifier_init(&cls);
+    match_init_catchall(&m);
+    match_set_in_port(&m, 3);
+    match_set_dl_type(&m, htons(0x0800));
+    match_set_nw_proto(&m, 17);
+    match_set_tp_dst_masked(&m, htons(53), htons(0xffff));
+    cls_rule_init(&a, &m, 10);
+    assert_null(classifier_insert(&cls, &a));
+
+    struct match_flow f = match_test_ip_flow(1, 2), wc;
+    f.in_port = 1;
+    memset(&wc, 0, sizeof wc);
+    assert_null(classifier_lookup(&cls, &f, &wc));
+    assert_true(wc.in_port != 0);
+    assert_int_equal(wc.dp.dl_type, 0);
+    assert_int_equal(wc.dp.nw_proto, 0);
+    assert_int_equal(wc.dp.tp_dst, 0);
+
+    f.in_port = 3;
+    f.dp.dl_type = htons(0x86dd);
+    memset(&wc, 0, sizeof wc);
+    assert_null(classifier_lookup(&cls, &f, &wc));
+    assert_int_equal(wc.dp.dl_type, 0xffff);
+    assert_int_equal(wc.dp.nw_proto, 0);
+
+    f.dp.dl_type = htons(0x0800);
+    f.dp.nw_proto = 17;
+    f.dp.tp_dst = htons(53);
+    memset(&wc, 0, sizeof wc);
+    assert_ptr_equal(classifier_lookup(&cls, &f, &wc), &a);
+    assert_int_equal(wc.dp.tp_dst, 0xffff);
+
+    /* Same mask, another in_port; then the first goes. */
+    match_set_in_port(&m, 4);
+    cls_rule_init(&b, &m, 10);
+    assert_null(classifier_insert(&cls, &b));
+    classifier_remove(&cls, &a);
+    assert_null(classifier_lookup(&cls, &f, NULL));
+    f.in_port = 4;
+    assert_ptr_equal(classifier_lookup(&cls, &f, NULL), &b);
+    classifier_remove(&cls, &b);
+    assert_true(classifier_is_empty(&cls));
+    classifier_destroy(&cls);
+}
+
 int
 main(void)
 {
@@ -322,6 +377,7 @@ main(void)
         cmocka_unit_test(test_same_match),
         cmocka_unit_test(test_loose_and_overlap),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_staged),
     };
     return cmocka_run_group_tests_name("classifier", tests, NULL, NULL);
 }
