@@ -523,6 +523,19 @@ bond_lacp_run(struct bond *bond, long long int now, bond_send_cb *send,
     pthread_mutex_unlock(&bond->mutex);
 }
 
+/* Returns 1 if member 'dp_port' of 'bond' hears its LACP partner, 0 if
+ * not, -1 if the bond has no LACP or no such member (for
+ * Interface:lacp_current).  Main thread. */
+int
+bond_member_lacp_current(struct bond *bond, uint32_t dp_port)
+{
+    pthread_mutex_lock(&bond->mutex);
+    int current = (bond->lacp && bond_find_member(bond, dp_port)
+                   ? lacp_member_is_current(bond->lacp, dp_port) : -1);
+    pthread_mutex_unlock(&bond->mutex);
+    return current;
+}
+
 /* See bond.h. */
 bool
 bond_is_lacp_pdu(const struct flow *flow)

@@ -156,6 +156,7 @@ typedef void bond_send_cb(void *aux, uint32_t dp_port, const void *frame,
 void bond_lacp_run(struct bond *, long long int now, bond_send_cb *,
                    void *aux);
 bool bond_is_lacp_pdu(const struct flow *);
+int bond_member_lacp_current(struct bond *, uint32_t dp_port);
 bool bond_lacp_process(struct bond *, uint32_t dp_port, const void *frame,
                        size_t size, bool *changed);
 long long int bond_next_wakeup(struct bond *);

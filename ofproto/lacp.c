@@ -445,6 +445,18 @@ lacp_negotiated(struct lacp *lacp)
     return negotiated;
 }
 
+/* True if member 'handle' hears its partner (status "current"), for
+ * Interface:lacp_current. */
+bool
+lacp_member_is_current(struct lacp *lacp, uint32_t handle)
+{
+    pthread_mutex_lock(&lacp->mutex);
+    const struct lacp_member *m = lacp_find(lacp, handle);
+    bool current = m && m->status == LACP_CURRENT;
+    pthread_mutex_unlock(&lacp->mutex);
+    return current;
+}
+
 /* True if member 'handle' may carry traffic as far as LACP is concerned. */
 bool
 lacp_member_may_enable(struct lacp *lacp, uint32_t handle)

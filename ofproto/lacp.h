@@ -128,6 +128,7 @@ bool lacp_run(struct lacp *, long long int now, lacp_send_cb *, void *aux);
 long long int lacp_next_wakeup(struct lacp *);
 
 bool lacp_negotiated(struct lacp *);
+bool lacp_member_is_current(struct lacp *, uint32_t member);
 bool lacp_member_may_enable(struct lacp *, uint32_t member);
 
 void lacp_register_commands(void);

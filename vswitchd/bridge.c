@@ -589,7 +589,7 @@ register_columns(void)
         OVSREC_INTERFACE_COL_LINK_SPEED, OVSREC_INTERFACE_COL_DUPLEX,
         OVSREC_INTERFACE_COL_MAC_IN_USE, OVSREC_INTERFACE_COL_MTU,
         OVSREC_INTERFACE_COL_IFINDEX, OVSREC_INTERFACE_COL_STATUS,
-        OVSREC_INTERFACE_COL_STATISTICS,
+        OVSREC_INTERFACE_COL_STATISTICS, OVSREC_INTERFACE_COL_LACP_CURRENT,
         OVSREC_INTERFACE_COL_INGRESS_POLICING_RATE,
         OVSREC_INTERFACE_COL_INGRESS_POLICING_BURST,
         OVSREC_INTERFACE_COL_INGRESS_POLICING_KPKTS_RATE,
@@ -2997,6 +2997,7 @@ port_write_status(struct ovsdb_idl_txn *txn,
         ovsrec_interface_set_ifindex(txn, row, NULL, 0);
         ovsrec_interface_set_status(txn, row, &empty);
         ovsrec_interface_set_statistics(txn, row, NULL, NULL, 0);
+        ovsrec_interface_set_lacp_current(txn, row, NULL, 0);
         return;
     }
 
@@ -3018,6 +3019,14 @@ port_write_status(struct ovsdb_idl_txn *txn,
     } else {
         ovsrec_interface_set_link_state(txn, row, NULL);
     }
+    /* A member of a LACP bond: whether it hears its partner. */
+    int lacp_current = (port->bond && port->dp_port != DP_PORT_NONE
+                        ? bond_member_lacp_current(port->bond, port->dp_port)
+                        : -1);
+    bool current = lacp_current > 0;
+    ovsrec_interface_set_lacp_current(txn, row, &current,
+                                      lacp_current >= 0);
+
     long long int resets = netdev_get_carrier_resets(port->netdev);
     int64_t link_resets = resets >= 0 ? resets : 0;
     ovsrec_interface_set_link_resets(txn, row, &link_resets, 1);
