@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "compat.h"
 #include "coverage.h"
 #include "dp-actions.h"
@@ -213,6 +214,12 @@ static struct ovsdb_idl *idl;
 static unsigned int idl_seqno;
 static bool lock_warned;
 static struct ovsdb_idl_txn *status_txn;
+static enum {
+    INITIAL_WAITING,            /* No configuration applied yet. */
+    INITIAL_CONFIGURED,         /* Applied; its status not written yet. */
+    INITIAL_WRITING,            /* 'status_txn' writes its status. */
+    INITIAL_DONE                /* bridge_initial_config_done(). */
+} initial_state;
 static bool status_dirty;       /* Something to write once 'status_txn' is
                                  * done. */
 static bool stats_due;          /* Write statistics with the next status. */
@@ -382,9 +389,9 @@ bridge_run(void)
     if (ovsdb_idl_is_lock_contended(idl)) {
         if (!lock_warned) {
             lock_warned = true;
-            VLOG_WARN("another ovs-vswitchd holds the database lock "
-                      "\"ovs_vswitchd\"; this one stays idle until it "
-                      "goes away");
+            VLOG_ERR("another ovs-vswitchd process is running, disabling "
+                     "this process (pid %ld) until it goes away",
+                     (long int) getpid());
         }
     } else if (ovsdb_idl_has_lock(idl) && lock_warned) {
         lock_warned = false;
@@ -408,6 +415,9 @@ bridge_run(void)
             }
             ovsdb_idl_txn_destroy(status_txn);
             status_txn = NULL;
+            if (initial_state == INITIAL_WRITING) {
+                initial_state = INITIAL_DONE;
+            }
         }
     }
 
@@ -421,6 +431,13 @@ bridge_run(void)
         bridge_reconfigure(ovs);
         compat_warn(idl, compat_report);
         status_dirty = true;
+        if (initial_state == INITIAL_WAITING) {
+            initial_state = INITIAL_CONFIGURED;
+        }
+    } else if (!ovs && initial_state == INITIAL_WAITING
+               && ovsdb_idl_has_lock(idl) && ovsdb_idl_is_monitoring(idl)) {
+        /* No Open_vSwitch row: nothing to configure or acknowledge. */
+        initial_state = INITIAL_DONE;
     }
 
     if (dp) {
@@ -476,8 +493,13 @@ bridge_run(void)
         }
     }
     if (ovs && status_dirty && !status_txn) {
+        bool initial = initial_state == INITIAL_CONFIGURED;
+
         status_dirty = false;
         bridge_write_status(ovs);
+        if (initial) {
+            initial_state = status_txn ? INITIAL_WRITING : INITIAL_DONE;
+        }
     }
 }
 
@@ -507,6 +529,13 @@ bridge_wait(void)
         poll_timer_wait_until(next_stats);
         poll_timer_wait_until(next_status_poll);
     }
+}
+
+/* See bridge.h. */
+bool
+bridge_initial_config_done(void)
+{
+    return initial_state == INITIAL_DONE;
 }
 
 /* Tears everything down.  See bridge.h. */

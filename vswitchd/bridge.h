@@ -72,6 +72,14 @@ void bridge_run(void);
 /* Registers the poll-loop events that make bridge_run() have work. */
 void bridge_wait(void);
 
+/* True once the first configuration read from the database has been
+ * applied and its acknowledgement (Open_vSwitch:cur_cfg and the status the
+ * reconfiguration produced) committed, or found to have nothing to write
+ * (no Open_vSwitch row).  Until then "ovs-vswitchd --detach" keeps its
+ * caller waiting, as Open vSwitch's does: without the database, or while
+ * another ovs-vswitchd holds its lock, that is indefinitely. */
+bool bridge_initial_config_done(void);
+
 /* Tears everything down: every port leaves the datapath, netdevs close,
  * the datapath and the IDL are destroyed.  'cleanup' is "exit --cleanup":
  * the userspace datapath and its ports never outlive the process, so both

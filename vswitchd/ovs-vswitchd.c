@@ -101,15 +101,21 @@ main(int argc, char *argv[])
     bopts.dummy_override = dummy_mode == NETDEV_DUMMY_OVERRIDE;
     bridge_init(remote, &bopts);
 
-    daemon_complete();
-    VLOG_INFO("%s (dpswitch) %s", util_program_name(),
-              util_program_version());
-
+    bool started = false;
     while (!exiting) {
         fatal_signal_run();
         coverage_run();
         unixctl_server_run(unixctl);
         bridge_run();
+        if (!started && bridge_initial_config_done()) {
+            /* As Open vSwitch's: whoever started us with --detach gets
+             * control back once the database's configuration is in
+             * place, so that the next command sees the bridges. */
+            started = true;
+            daemon_complete();
+            VLOG_INFO("%s (dpswitch) %s", util_program_name(),
+                      util_program_version());
+        }
 
         fatal_signal_wait();
         unixctl_server_wait(unixctl);
