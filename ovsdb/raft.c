@@ -169,6 +169,17 @@ static char *nickname(const struct raft *, const struct uuid *sid);
 static const char *server_address(const struct raft *, const struct uuid *);
 static bool address_nickname(const char *address, char *b, size_t size);
 
+/* A server as cluster/status lists it. */
+struct status_server {
+    struct uuid sid;
+    const char *key;
+    json_t *value;
+    size_t rank;                /* In the configuration. */
+    uint32_t bucket;
+};
+static void status_order(struct status_server *, size_t n);
+static int compare_status_servers(const void *, const void *);
+
 static bool is_self(const struct raft *raft, const struct uuid *sid);
 static void transfer_leadership(struct raft *raft);
 static void write_entry(struct raft *raft, uint64_t index);
@@ -678,9 +689,10 @@ raft_format_status(const struct raft *raft, struct ds *ds)
     static const char *const roles[] = { "follower", "candidate", "leader" };
     char cid[UUID_LEN + 1], sid[UUID_LEN + 1];
     long long int now = time_msec();
+    struct status_server *order;
     const char *key;
     json_t *value;
-    size_t i;
+    size_t i, n;
 
     uuid_to_string(&raft->h.cid, cid);
     uuid_to_string(&raft->h.sid, sid);
@@ -749,12 +761,22 @@ raft_format_status(const struct raft *raft, struct ds *ds)
     }
     ds_put_format(ds, "\nDisconnections: %u\n", raft->n_disconnections);
     ds_put_cstr(ds, "Servers:\n");
+    n = 0;
+    order = xmalloc((json_object_size(raft->servers) + 1) * sizeof *order);
     json_object_foreach (raft->servers, key, value) {
-        struct uuid s;
-
-        if (!uuid_from_string(&s, key)) {
-            continue;
+        if (uuid_from_string(&order[n].sid, key)) {
+            order[n].key = key;
+            order[n].value = value;
+            order[n].rank = n;
+            n++;
         }
+    }
+    status_order(order, n);
+    for (i = 0; i < n; i++) {
+        const struct uuid s = order[i].sid;
+
+        key = order[i].key;
+        value = order[i].value;
         ds_put_format(ds, "    %s (%.4s at %s)", nickname(raft, &s), key,
                       json_string_value(value));
         if (is_self(raft, &s)) {
@@ -781,6 +803,7 @@ raft_format_status(const struct raft *raft, struct ds *ds)
         }
         ds_put_char(ds, '\n');
     }
+    free(order);
 }
 
 /* ------------------------------------------------------------------------
@@ -2534,4 +2557,42 @@ address_nickname(const char *address, char *b, size_t size)
     len = dot ? (size_t) (dot - base) : strlen(base);
     snprintf(b, size, "%.*s", (int) MIN(len, size - 1), base);
     return true;
+}
+
+/* Orders the 'n' servers of cluster/status as Open vSwitch lists them: in
+ * the order of its hash map of servers, that is by bucket (the first 32
+ * bits of the ID, masked as a map of 'n' entries masks them), then as
+ * they came. */
+static void
+status_order(struct status_server *servers, size_t n)
+{
+    uint32_t mask = 0;
+    size_t i;
+
+    for (i = 1; i <= n; i++) {
+        if (i / 2 > mask) {
+            uint32_t m = i / 2;
+
+            m |= m >> 1;
+            m |= m >> 2;
+            m |= m >> 4;
+            m |= m >> 8;
+            m |= m >> 16;
+            m |= (m & 1) << 1;
+            mask = m;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        servers[i].bucket = servers[i].sid.parts[0] & mask;
+    }
+    qsort(servers, n, sizeof *servers, compare_status_servers);
+}
+
+static int
+compare_status_servers(const void *a_, const void *b_)
+{
+    const struct status_server *a = a_, *b = b_;
+
+    return (a->bucket != b->bucket ? (a->bucket < b->bucket ? -1 : 1)
+            : a->rank < b->rank ? -1 : a->rank > b->rank);
 }
