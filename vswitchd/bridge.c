@@ -3853,12 +3853,15 @@ ofproto_trace_parse(int argc, const char *argv[], struct bridge **brp,
 /* "ofproto/trace [-generate] {[dp_name] odp_flow | bridge br_flow}
  * [-generate]": translates the flow as an upcall would, without
  * installing anything, and says how, in Open vSwitch's layout (see
- * ofproto/trace.h).  Only with -generate does the NORMAL action learn. */
+ * ofproto/trace.h).  Only with -generate does the NORMAL action learn.
+ * With 'aux' nonnull, "ofproto/trace-packet-out ... ACTIONS": translates
+ * the actions as a packet-out's, for the flow. */
 static void
 ofproto_trace_cb(struct unixctl_conn *conn, int argc, const char *argv[],
                  void *aux DPS_UNUSED)
 {
     const char **args = xmalloc(argc * sizeof *args);
+    bool packet_out = aux != NULL;
     bool generate = false;
     int n_args = 0;
 
@@ -3870,20 +3873,32 @@ ofproto_trace_cb(struct unixctl_conn *conn, int argc, const char *argv[],
         }
     }
 
+    /* trace-packet-out: the actions come last. */
+    const char *actions = packet_out && n_args ? args[--n_args] : NULL;
     struct bridge *br = NULL;
     struct match_flow flow;
     char *error = (n_args ? ofproto_trace_parse(n_args, args, &br, &flow)
                    : xstrdup("syntax error"));
     free(args);
-    if (error) {
-        unixctl_command_reply_error(conn, error);
-        free(error);
-        return;
-    }
 
     struct ofputil_port_map ifaces = OFPUTIL_PORT_MAP_INITIALIZER;
     struct ofputil_port_map ports = OFPUTIL_PORT_MAP_INITIALIZER;
-    bridge_port_maps(br, &ifaces, &ports);
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 0);
+    if (!error) {
+        bridge_port_maps(br, &ifaces, &ports);
+        if (packet_out) {
+            error = ofpacts_parse(actions, &ofpacts, &ifaces);
+        }
+    }
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        ofpbuf_uninit(&ofpacts);
+        ofputil_port_map_destroy(&ifaces);
+        ofputil_port_map_destroy(&ports);
+        return;
+    }
 
     struct xlate_bridge xb = bridge_xlate_bridge(br);
     struct trace_list nodes = TRACE_LIST_INITIALIZER;
@@ -3895,7 +3910,13 @@ ofproto_trace_cb(struct unixctl_conn *conn, int argc, const char *argv[],
     out.trace = &nodes;
     out.final_flow = &final_flow;
     out.no_learn = !generate;
-    ofproto_xlate_flow(&xb, &flow, time_msec(), &out);
+    if (packet_out) {
+        ofproto_xlate_actions(&xb, &flow.dp, flow.in_port, ofpacts.data,
+                              ofpacts.size, time_msec(), &out);
+    } else {
+        ofproto_xlate_flow(&xb, &flow, time_msec(), &out);
+    }
+    ofpbuf_uninit(&ofpacts);
 
     struct trace_result r = {
         .bridge = br->name,
@@ -3940,6 +3961,11 @@ register_commands(void)
                              "{[dp_name] odp_flow | bridge br_flow} "
                              "[OPTIONS...] [-generate|packet]", 1, INT_MAX,
                              ofproto_trace_cb, NULL);
+    unixctl_command_register("ofproto/trace-packet-out",
+                             "[-consistent] {[dp_name] odp_flow | bridge "
+                             "br_flow} [OPTIONS...] [-generate|packet] "
+                             "actions", 2, INT_MAX, ofproto_trace_cb,
+                             (void *) "packet-out");
     bond_register_commands();
 }
 
