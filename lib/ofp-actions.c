@@ -32,6 +32,10 @@ static void encode_ofp10(const struct ofpact *a, struct ofpbuf *msg);
 static enum ofperr
 decode_nicira(const uint8_t *a, size_t len, struct ofpbuf *ofpacts);
 static bool output_port_ok(ofp_port_t port);
+static int instruction_index(const char *key);
+static char *parse_instruction(const char *key, char *arg,
+                               const struct ofputil_port_map *map,
+                               struct ofpbuf *ofpacts);
 static void format_action(const struct ofpact *a,
                           const struct ofputil_port_map *, struct ds *s);
 static char *parse_action(const char *key, char *arg,
@@ -205,7 +209,15 @@ ofpact_decode_output(ofp_port_t port, uint16_t max_len,
     return 0;
 }
 
-/* Parses ovs-actions(7) text (see the header). */
+/* Instructions in the order OpenFlow 1.1+ puts them (index 1 is every
+ * action: apply_actions). */
+static const char *const inst_names[] = {
+    NULL, "apply_actions", "clear_actions", "write_actions",
+    "write_metadata", "goto_table",
+};
+
+/* Parses ovs-actions(7) text (see the header): actions and, as Open
+ * vSwitch's flow syntax has them, the instructions after them. */
 char *
 ofpacts_parse(const char *s, struct ofpbuf *ofpacts,
               const struct ofputil_port_map *map)
@@ -217,14 +229,27 @@ ofpacts_parse(const char *s, struct ofpbuf *ofpacts,
     char *error = NULL;
     bool drop = false;
     size_t n = 0;
+    int last = 0;               /* Index in 'inst_names' of the last one. */
 
     while (!error && ofp_parse_key_value(&pos, &key, &arg)) {
+        int inst = instruction_index(key);
+
         n++;
-        if (!strcasecmp(key, "drop")) {
+        if (inst && inst == last && inst != 1) {
+            error = xasprintf("instruction %s may be specified only once",
+                              inst_names[inst]);
+        } else if (inst && inst < last) {
+            error = xasprintf("invalid instruction ordering: %s must appear "
+                              "before %s, for OpenFlow 1.1+ compatibility",
+                              inst_names[inst], inst_names[last]);
+        } else if (!strcasecmp(key, "drop")) {
             drop = true;
+        } else if (inst > 1) {
+            error = parse_instruction(key, arg, map, ofpacts);
         } else {
             error = parse_action(key, arg, map, ofpacts);
         }
+        last = MAX(last, inst);
     }
     if (!error && drop && n > 1) {
         error = xstrdup("\"drop\" must not be accompanied by any other "
@@ -237,8 +262,7 @@ ofpacts_parse(const char *s, struct ofpbuf *ofpacts,
     return error;
 }
 
-/* Instructions are parsed as actions (goto_table and the other
- * instructions are not parsed yet). */
+/* The same (see the header). */
 char *
 ofpacts_parse_instructions(const char *s, struct ofpbuf *ofpacts,
                            const struct ofputil_port_map *map)
@@ -1381,6 +1405,12 @@ parse_action(const char *key, char *arg, const struct ofputil_port_map *map,
 
     if (!strcasecmp(key, "output")) {
         return parse_output(arg, map, ofpacts);
+    } else if (!strcasecmp(key, "group")) {
+        if (!parse_uint(arg, OFPG_MAX, &n)) {
+            return xasprintf("%s: invalid group id", arg);
+        }
+        ofpact_put_GROUP(ofpacts)->group_id = n;
+        return NULL;
     } else if (!strcasecmp(key, "controller")) {
         return parse_controller(arg, ofpacts);
     } else if (!*arg && ofputil_port_parse(key, map, &port)) {
@@ -1542,6 +1572,77 @@ parse_action(const char *key, char *arg, const struct ofputil_port_map *map,
         ofpact_finish(ofpacts, ofpacts->header);
     } else {
         return xasprintf("unknown action %s", key);
+    }
+    return NULL;
+}
+
+
+/* The index in 'inst_names' of 'key' (1 for an action, 0 for "drop"). */
+static int
+instruction_index(const char *key)
+{
+    if (!strcasecmp(key, "drop")) {
+        return 0;
+    }
+    for (size_t i = 2; i < ARRAY_SIZE(inst_names); i++) {
+        if (!strcasecmp(key, inst_names[i])) {
+            return i;
+        }
+    }
+    return 1;
+}
+
+/* Parses instruction 'key' with argument 'arg' into 'ofpacts'. */
+static char *
+parse_instruction(const char *key, char *arg,
+                  const struct ofputil_port_map *map, struct ofpbuf *ofpacts)
+{
+    unsigned long n;
+
+    if (!strcasecmp(key, "clear_actions")) {
+        ofpact_put_CLEAR_ACTIONS(ofpacts);
+    } else if (!strcasecmp(key, "goto_table")) {
+        if (!parse_uint(arg, OFPTT_MAX, &n)) {
+            return xasprintf("%s: invalid table id", arg);
+        }
+        ofpact_put_GOTO_TABLE(ofpacts)->table_id = n;
+    } else if (!strcasecmp(key, "write_metadata")) {
+        char *slash = strchr(arg, '/');
+        char *end;
+        uint64_t value, mask = UINT64_MAX;
+
+        if (slash) {
+            *slash = '\0';
+        }
+        value = strtoull(arg, &end, 0);
+        if (!*arg || *end) {
+            return xasprintf("%s: invalid metadata", arg);
+        }
+        if (slash) {
+            mask = strtoull(slash + 1, &end, 0);
+            if (!slash[1] || *end) {
+                return xasprintf("%s: invalid metadata mask", slash + 1);
+            }
+        }
+        struct ofpact_metadata *md = ofpact_put_WRITE_METADATA(ofpacts);
+        uint8_t be[16];
+        ofp_put_be32(be, value >> 32);
+        ofp_put_be32(be + 4, value);
+        ofp_put_be32(be + 8, mask >> 32);
+        ofp_put_be32(be + 12, mask);
+        memcpy(&md->metadata, be, 8);
+        memcpy(&md->mask, be + 8, 8);
+    } else {
+        /* write_actions(ACTIONS): a nested list, closed after it. */
+        size_t ofs = ofpacts->size;
+        ofpact_put_WRITE_ACTIONS(ofpacts);
+        char *error = ofpacts_parse(arg, ofpacts, map);
+        if (error) {
+            ofpacts->size = ofs;
+            return error;
+        }
+        ofpacts->header = (uint8_t *) ofpacts->data + ofs;
+        ofpact_finish(ofpacts, ofpacts->header);
     }
     return NULL;
 }

@@ -26,6 +26,11 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
 #define PO10_IN_PORT 4
 #define PO10_ACTIONS_LEN 6
 #define PO10_LEN 8
+/* ofp11_packet_out (OpenFlow 1.1-1.4). */
+#define PO11_BUFFER_ID 0
+#define PO11_IN_PORT 4
+#define PO11_ACTIONS_LEN 8
+#define PO11_LEN 16
 
 static bool in_port_ok(ofp_port_t);
 
@@ -45,16 +50,25 @@ ofputil_decode_packet_out(struct ofputil_packet_out *po,
     if (error) {
         return error;
     }
-    if (raw != OFPRAW_OFPT10_PACKET_OUT) {
+    const uint8_t *p;
+    if (raw == OFPRAW_OFPT10_PACKET_OUT) {
+        p = ofpbuf_pull(&b, PO10_LEN);
+        po->buffer_id = ofp_get_be32(p + PO10_BUFFER_ID);
+        po->in_port = ofp_get_be16(p + PO10_IN_PORT);
+        error = ofpacts_pull_openflow_actions(
+            &b, ofp_get_be16(p + PO10_ACTIONS_LEN), oh->version, ofpacts);
+    } else if (raw == OFPRAW_OFPT13_PACKET_OUT) {
+        p = ofpbuf_pull(&b, PO11_LEN);
+        po->buffer_id = ofp_get_be32(p + PO11_BUFFER_ID);
+        if (!ofp_port_from_ofp11(ofp_get_be32(p + PO11_IN_PORT),
+                                 &po->in_port)) {
+            return OFPERR_OFPBAC_BAD_OUT_PORT;
+        }
+        error = ofpacts_pull_openflow_actions(
+            &b, ofp_get_be16(p + PO11_ACTIONS_LEN), oh->version, ofpacts);
+    } else {
         return OFPERR_OFPBRC_BAD_TYPE;
     }
-
-    const uint8_t *p = ofpbuf_pull(&b, PO10_LEN);
-    po->buffer_id = ofp_get_be32(p + PO10_BUFFER_ID);
-    po->in_port = ofp_get_be16(p + PO10_IN_PORT);
-    error = ofpacts_pull_openflow_actions(&b,
-                                          ofp_get_be16(p + PO10_ACTIONS_LEN),
-                                          oh->version, ofpacts);
     if (error) {
         return error;
     }
@@ -73,22 +87,32 @@ ofputil_decode_packet_out(struct ofputil_packet_out *po,
 
 /* See ofp-packet.h. */
 struct ofpbuf *
-ofputil_encode_packet_out(const struct ofputil_packet_out *po)
+ofputil_encode_packet_out(const struct ofputil_packet_out *po,
+                          enum ofp_version version)
 {
-    struct ofpbuf *b = ofpraw_alloc(OFPRAW_OFPT10_PACKET_OUT, OFP10_VERSION,
-                                    ofpmsg_next_xid(),
-                                    PO10_LEN + po->ofpacts_len
+    bool of10 = version == OFP10_VERSION;
+    size_t fixed = of10 ? PO10_LEN : PO11_LEN;
+    struct ofpbuf *b = ofpraw_alloc(of10 ? OFPRAW_OFPT10_PACKET_OUT
+                                         : OFPRAW_OFPT13_PACKET_OUT,
+                                    version, ofpmsg_next_xid(),
+                                    fixed + po->ofpacts_len
                                     + po->packet_len);
     size_t start = b->size;
 
-    ofpbuf_put_zeros(b, PO10_LEN);
+    ofpbuf_put_zeros(b, fixed);
     size_t actions_len = ofpacts_put_openflow_actions(po->ofpacts,
                                                       po->ofpacts_len, b,
-                                                      OFP10_VERSION);
+                                                      version);
     uint8_t *p = (uint8_t *) b->data + start;
-    ofp_put_be32(p + PO10_BUFFER_ID, po->buffer_id);
-    ofp_put_be16(p + PO10_IN_PORT, po->in_port);
-    ofp_put_be16(p + PO10_ACTIONS_LEN, actions_len);
+    if (of10) {
+        ofp_put_be32(p + PO10_BUFFER_ID, po->buffer_id);
+        ofp_put_be16(p + PO10_IN_PORT, po->in_port);
+        ofp_put_be16(p + PO10_ACTIONS_LEN, actions_len);
+    } else {
+        ofp_put_be32(p + PO11_BUFFER_ID, po->buffer_id);
+        ofp_put_be32(p + PO11_IN_PORT, ofp_port_to_ofp11(po->in_port));
+        ofp_put_be16(p + PO11_ACTIONS_LEN, actions_len);
+    }
     if (po->packet_len) {
         ofpbuf_put(b, po->packet, po->packet_len);
     }

@@ -49,8 +49,10 @@ enum ofperr ofputil_decode_packet_out(struct ofputil_packet_out *po,
                                       const struct ofp_header *oh,
                                       struct ofpbuf *ofpacts);
 
-/* Encodes 'po' as an OpenFlow 1.0 OFPT_PACKET_OUT with a new xid. */
-struct ofpbuf *ofputil_encode_packet_out(const struct ofputil_packet_out *po);
+/* Encodes 'po' as an OFPT_PACKET_OUT for 'version' (OpenFlow 1.0, or the
+ * OpenFlow 1.1-1.4 layout) with a new xid. */
+struct ofpbuf *ofputil_encode_packet_out(const struct ofputil_packet_out *po,
+                                         enum ofp_version);
 
 /* Parses 'string', a packet-out in ovs-ofctl(8)'s "Packet-Out Syntax"
  * ("in_port=PORT packet=HEX actions=ACTIONS", separated by commas or white

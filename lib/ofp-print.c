@@ -978,16 +978,21 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
     case OFPRAW_OFPT14_PORT_MOD:
         return print_port_mod(s, oh);
     case OFPRAW_OFPT10_FLOW_MOD:
+    case OFPRAW_OFPT13_FLOW_MOD:
     case OFPRAW_NXT_FLOW_MOD:
         return ofp_print_flow_mod(s, oh);
     case OFPRAW_OFPT10_PACKET_OUT:
+    case OFPRAW_OFPT13_PACKET_OUT:
         return ofp_print_packet_out(s, oh, port_map);
     case OFPRAW_OFPST10_FLOW_REQUEST:
     case OFPRAW_OFPST10_AGGREGATE_REQUEST:
+    case OFPRAW_OFPST13_FLOW_REQUEST:
+    case OFPRAW_OFPST13_AGGREGATE_REQUEST:
     case OFPRAW_NXST_FLOW_REQUEST:
     case OFPRAW_NXST_AGGREGATE_REQUEST:
         return ofp_print_flow_stats_request(s, oh);
     case OFPRAW_OFPST10_FLOW_REPLY:
+    case OFPRAW_OFPST13_FLOW_REPLY:
     case OFPRAW_NXST_FLOW_REPLY:
         return ofp_print_flow_stats_reply(s, oh);
     case OFPRAW_OFPT10_FLOW_REMOVED:

@@ -351,6 +351,30 @@ transact(struct vconn *vconn, struct ofpbuf *request)
     return reply;
 }
 
+/* Sends 'request' and returns its xid; dies if it cannot be sent. */
+static uint32_t
+send_request(struct vconn *vconn, struct ofpbuf *request)
+{
+    uint32_t xid = ntohl(((struct ofp_header *) request->data)->xid);
+
+    if (vconn_send_block(vconn, request)) {
+        util_fatal(0, "%s: send failed", vconn_get_name(vconn));
+    }
+    return xid;
+}
+
+/* Returns the next reply with 'xid'; dies if none comes. */
+static struct ofpbuf *
+recv_reply(struct vconn *vconn, uint32_t xid)
+{
+    struct ofpbuf *reply;
+
+    if (vconn_recv_xid(vconn, xid, &reply)) {
+        util_fatal(0, "%s: receive failed", vconn_get_name(vconn));
+    }
+    return reply;
+}
+
 static void
 print_msg(const struct ofpbuf *msg)
 {
@@ -940,35 +964,24 @@ fetch_port_map(const char *name, struct ofputil_port_map *map)
         return;
     }
 
+    /* Table names: OpenFlow 1.0's table stats, later versions' table
+     * features (every part of the reply read, none used). */
     struct vconn *vconn = open_vconn(name);
     enum ofp_version version = version_of(vconn);
-    struct ofpbuf *reply;
+    struct ofpbuf *request = ofpraw_alloc(
+        (version >= OFP13_VERSION ? OFPRAW_OFPST13_TABLE_FEATURES_REQUEST
+         : ofpraw_for_type(OFPTYPE_TABLE_STATS_REQUEST, version)),
+        version, ofpmsg_next_xid(), 0);
+    uint32_t xid = send_request(vconn, request);
 
-    reply = transact(vconn, ofpraw_alloc(
-                         ofpraw_for_type(OFPTYPE_TABLE_STATS_REQUEST,
-                                         version),
-                         version, ofpmsg_next_xid(), 0));
-    ofpbuf_delete(reply);
+    for (bool more = true; more; ) {
+        struct ofpbuf *reply = recv_reply(vconn, xid);
+        more = ofpmsg_is_stat(reply->data) && ofpmp_more(reply->data);
+        ofpbuf_delete(reply);
+    }
     vconn_close(vconn);
 
-    vconn = open_vconn(name);
-    version = version_of(vconn);
-    if (version != OFP10_VERSION) {
-        vconn_close(vconn);
-        return;
-    }
-    reply = transact(vconn, ofpraw_alloc(OFPRAW_OFPT_FEATURES_REQUEST,
-                                         version, ofpmsg_next_xid(), 0));
-    enum ofpraw raw;
-    if (!ofpraw_pull(&raw, reply) && raw == OFPRAW_OFPT10_FEATURES_REPLY
-        && ofpbuf_try_pull(reply, 24)) {
-        struct ofputil_phy_port pp;
-        while (!ofputil_pull_phy_port(version, reply, &pp)) {
-            ofputil_port_map_add(map, pp.port_no, pp.name);
-        }
-    }
-    ofpbuf_delete(reply);
-    vconn_close(vconn);
+    fetch_port_names(name, map);
 }
 
 /* Reads the names of switch 'name''s ports into 'map' over a connection of
@@ -983,18 +996,12 @@ fetch_port_names(const char *name, struct ofputil_port_map *map)
                               ? ofpraw_alloc(OFPRAW_OFPT_FEATURES_REQUEST,
                                              version, ofpmsg_next_xid(), 0)
                               : encode_port_desc_request(version));
-    uint32_t xid = ntohl(((struct ofp_header *) request->data)->xid);
+    uint32_t xid = send_request(vconn, request);
 
-    if (vconn_send_block(vconn, request)) {
-        util_fatal(0, "%s: send failed", vconn_get_name(vconn));
-    }
     for (bool more = true; more; ) {
-        struct ofpbuf *reply;
+        struct ofpbuf *reply = recv_reply(vconn, xid);
         enum ofpraw raw;
 
-        if (vconn_recv_xid(vconn, xid, &reply)) {
-            util_fatal(0, "%s: receive failed", vconn_get_name(vconn));
-        }
         more = ofpmsg_is_stat(reply->data) && ofpmp_more(reply->data);
         bool ports = (!ofpraw_decode(&raw, reply->data)
                       && (raw == OFPRAW_OFPT10_FEATURES_REPLY
@@ -1061,19 +1068,29 @@ choose_flow_format(uint32_t usable, enum ofputil_protocol preferred)
                "flow formats (%s)", usable_s, allowed_s);
 }
 
-/* Opens 'name' for flow messages in 'protocol', with the Nicira table id
+/* Opens 'name' for flow messages in '*protocolp', with the Nicira table id
  * extension if 'table_id' (either costs a message and a barrier, as with
- * Open vSwitch's ovs-ofctl). */
+ * Open vSwitch's ovs-ofctl).  A connection that negotiated OpenFlow 1.3 or
+ * 1.4 speaks OXM instead: '*protocolp' becomes that. */
 static struct vconn *
-open_vconn_for_flows(const char *name, enum ofputil_protocol protocol,
+open_vconn_for_flows(const char *name, enum ofputil_protocol *protocolp,
                      bool table_id)
 {
     struct vconn *vconn = open_vconn(name);
+    enum ofp_version version = version_of(vconn);
 
-    if (version_of(vconn) != OFP10_VERSION) {
-        util_fatal(0, "%s: flow commands need OpenFlow 1.0 (-O OpenFlow10) "
-                   "in this version", name);
+    if (version == OFP13_VERSION || version == OFP14_VERSION) {
+        /* OXM, the only flow format of OpenFlow 1.3 and 1.4, whose
+         * flow_mods carry their table. */
+        *protocolp = (version == OFP13_VERSION ? OFPUTIL_P_OF13_OXM
+                                               : OFPUTIL_P_OF14_OXM);
+        return vconn;
+    } else if (version != OFP10_VERSION) {
+        util_fatal(0, "%s: flow commands need OpenFlow 1.0, 1.3 or 1.4 "
+                   "(-O OpenFlow10, OpenFlow13, OpenFlow14) in this version",
+                   name);
     }
+    enum ofputil_protocol protocol = *protocolp;
     if (protocol == OFPUTIL_P_OF10_NXM) {
         transact_noreply(vconn, ofputil_encode_set_flow_format(NXFF_NXM));
     }
@@ -1139,6 +1156,26 @@ flow_lines_destroy(struct flow_lines *lines)
     free(lines->where);
 }
 
+/* Whether each goto_table of flow_mod 'fm' (if it adds or modifies) goes
+ * to a later table than the flow's. */
+static bool
+goto_tables_ok(const struct ofputil_flow_mod *fm)
+{
+    uint8_t table = fm->table_id == OFPTT_ALL ? 0 : fm->table_id;
+    const struct ofpact *a;
+
+    if (fm->command == OFPFC_DELETE || fm->command == OFPFC_DELETE_STRICT) {
+        return true;
+    }
+    OFPACT_FOR_EACH (a, fm->ofpacts, fm->ofpacts_len) {
+        if (a->type == OFPACT_GOTO_TABLE
+            && ofpact_get_GOTO_TABLE(a)->table_id <= table) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Parses the 'n' flows in 'flows' as flow_mods 'command' into 'fms', their
  * actions into 'ofpacts' (both arrays of 'n', the caller's to free);
  * '*usable' gets the flow formats that can carry them all, '*table_id'
@@ -1164,6 +1201,11 @@ parse_flow_mods(char *flows[], size_t n, int command,
             }
             util_fatal(0, "%s", error);
         }
+        if (!goto_tables_ok(&fms[i])) {
+            /* Open vSwitch's ovs-ofctl checks this before it sends. */
+            util_fatal(0, "actions are invalid with specified match "
+                       "(OFPBIC_BAD_TABLE_ID)");
+        }
         *usable &= u;
         *table_id |= fms[i].table_id != OFPTT_ALL;
     }
@@ -1187,7 +1229,7 @@ flow_mods(const char *name, char *flows[], size_t n, int command,
 
     enum ofputil_protocol protocol = choose_flow_format(usable,
                                                         OFPUTIL_P_OF10_STD);
-    struct vconn *vconn = open_vconn_for_flows(name, protocol, table_id);
+    struct vconn *vconn = open_vconn_for_flows(name, &protocol, table_id);
     for (size_t i = 0; i < n; i++) {
         transact_noreply(vconn, ofputil_encode_flow_mod(&fms[i], protocol,
                                                         table_id));
@@ -1268,12 +1310,13 @@ ofctl_packet_out(int argc, char *argv[])
     }
 
     struct vconn *vconn = open_vconn(argv[1]);
-    if (version_of(vconn) != OFP10_VERSION) {
-        util_fatal(0, "%s: packet-out needs OpenFlow 1.0 (-O OpenFlow10) in "
-                   "this version", argv[1]);
+    enum ofp_version version = version_of(vconn);
+    if (version == OFP15_VERSION) {
+        util_fatal(0, "%s: packet-out needs OpenFlow 1.0-1.4 in this "
+                   "version", argv[1]);
     }
     if (argc == 3) {
-        transact_noreply(vconn, ofputil_encode_packet_out(&po));
+        transact_noreply(vconn, ofputil_encode_packet_out(&po, version));
     }
     for (int i = 4; i < argc; i++) {
         const char *msg = ofputil_packet_from_hex(argv[i], &packet);
@@ -1282,7 +1325,7 @@ ofctl_packet_out(int argc, char *argv[])
         }
         po.packet = packet.data;
         po.packet_len = packet.size;
-        transact_noreply(vconn, ofputil_encode_packet_out(&po));
+        transact_noreply(vconn, ofputil_encode_packet_out(&po, version));
     }
     vconn_close(vconn);
     ofputil_port_map_destroy(&map);
@@ -1316,7 +1359,7 @@ dump_flow_stats(int argc, char *argv[], bool aggregate)
 
     enum ofputil_protocol protocol = choose_flow_format(usable,
                                                         OFPUTIL_P_OF10_NXM);
-    struct vconn *vconn = open_vconn_for_flows(argv[1], protocol, false);
+    struct vconn *vconn = open_vconn_for_flows(argv[1], &protocol, false);
     struct ofpbuf *request = ofputil_encode_flow_stats_request(&fsr,
                                                                protocol);
     if (!aggregate && (n_sort_criteria || use_names() || !show_stats)) {
@@ -1405,19 +1448,12 @@ static void
 fetch_flows(struct vconn *vconn, struct ofpbuf *request,
             struct sorted_flow **flowsp, size_t *np)
 {
-    uint32_t xid = ntohl(((struct ofp_header *) request->data)->xid);
+    uint32_t xid = send_request(vconn, request);
     struct sorted_flow *flows = NULL;
     size_t n = 0, allocated = 0;
 
-    if (vconn_send_block(vconn, request)) {
-        util_fatal(0, "%s: send failed", vconn_get_name(vconn));
-    }
     for (bool more = true; more; ) {
-        struct ofpbuf *reply;
-
-        if (vconn_recv_xid(vconn, xid, &reply)) {
-            util_fatal(0, "%s: receive failed", vconn_get_name(vconn));
-        }
+        struct ofpbuf *reply = recv_reply(vconn, xid);
         const struct ofp_header *oh = reply->data;
         enum ofptype type;
         if (ofptype_decode(&type, oh) || type != OFPTYPE_FLOW_STATS_REPLY) {
@@ -1634,7 +1670,7 @@ read_flows_from_source(const char *name, int source,
     } else {
         enum ofputil_protocol protocol = choose_flow_format(
             OFPUTIL_P_OF10_ANY, OFPUTIL_P_OF10_NXM);
-        struct vconn *vconn = open_vconn_for_flows(name, protocol, false);
+        struct vconn *vconn = open_vconn_for_flows(name, &protocol, false);
         read_flows_from_vconn(vconn, protocol, source, fes);
         vconn_close(vconn);
     }
@@ -1880,18 +1916,19 @@ ofctl_replace_flows(int argc DPS_UNUSED, char *argv[])
     uint32_t usable = read_flows_from_file(argv[2], 1, &map, &fes,
                                            &table_id);
     ofputil_port_map_destroy(&map);
-    if (table_id) {
-        /* Open vSwitch's replace-flows cannot ask for table ids. */
+
+    struct replacement r;
+    r.protocol = choose_flow_format(usable, OFPUTIL_P_OF10_NXM);
+    r.vconn = open_vconn_for_flows(argv[1], &r.protocol, false);
+    if (table_id && r.protocol & OFPUTIL_P_OF10_ANY) {
+        /* Open vSwitch's replace-flows cannot ask for table ids in
+         * OpenFlow 1.0 (OpenFlow 1.3+ flow_mods carry them). */
         util_fatal(0, "switch does not support any of the usable flow "
                    "formats (%s)", (usable & OFPUTIL_P_OF10_STD
                                     ? "OXM,OpenFlow10+table_id,"
                                       "NXM+table_id,OpenFlow11"
                                     : "OXM,NXM+table_id"));
     }
-
-    struct replacement r;
-    r.protocol = choose_flow_format(usable, OFPUTIL_P_OF10_NXM);
-    r.vconn = open_vconn_for_flows(argv[1], r.protocol, false);
     read_flows_from_vconn(r.vconn, r.protocol, 0, &fes);
     flow_entries_for_each(&fes, replace_delete, &r);
     flow_entries_for_each(&fes, replace_add, &r);
