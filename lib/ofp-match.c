@@ -482,7 +482,7 @@ oxm_put_field(struct ofpbuf *b, enum match_field_id id,
     match_init_catchall(&match);
     match_field_set(match_field_info(id), value, mask, &match);
     if (id == MATCH_F_IN_PORT) {
-        oxm_put_in_port(b, match.flow.dp.in_port);
+        oxm_put_in_port(b, match.flow.in_port);
         return;
     }
     nxm_put_field(b, &match, true, id);
@@ -1173,8 +1173,8 @@ nx_put_raw(struct ofpbuf *b, const struct match *match, uint64_t cookie,
     const struct flow *f = &match->flow.dp;
     const struct flow *m = &match->mask.dp;
 
-    if (oxm && m->in_port) {
-        oxm_put_in_port(b, f->in_port);
+    if (oxm && match->mask.in_port) {
+        oxm_put_in_port(b, match->flow.in_port);
     } else {
         nxm_put_field(b, match, oxm, MATCH_F_IN_PORT);
     }

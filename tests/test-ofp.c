@@ -1,5 +1,6 @@
 /* Unit tests for lib/ofpbuf.c, the action list of lib/ofp-actions.c and the
- * flow message codecs of lib/ofp-match.c and lib/ofp-flow.c (golden bytes
+ * flow message codecs of lib/ofp-match.c, lib/ofp-flow.c and
+ * lib/ofp-actions-of11.c (golden bytes
  * as Debian's ovs-ofctl 3.1 sends them and its ovs-vswitchd answers).
  *
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
@@ -152,8 +153,9 @@ flow_mod_round_trip(const char *hex, struct ofputil_flow_mod *fm,
     assert_int_equal(ofpraw_decode(&raw, oh), 0);
     assert_int_equal(ofputil_decode_flow_mod(fm, oh, false, ofpacts), 0);
     struct ofpbuf *out = ofputil_encode_flow_mod(
-        fm, raw == OFPRAW_NXT_FLOW_MOD ? OFPUTIL_P_OF10_NXM
-                                       : OFPUTIL_P_OF10_STD, false);
+        fm, (raw == OFPRAW_NXT_FLOW_MOD ? OFPUTIL_P_OF10_NXM
+             : raw == OFPRAW_OFPT13_FLOW_MOD ? OFPUTIL_P_OF13_OXM
+             : OFPUTIL_P_OF10_STD), false);
     assert_same_bytes(msg, out);
     ofpbuf_delete(out);
     ofpbuf_delete(msg);
@@ -276,6 +278,192 @@ test_flow_mod_nxm(void **state DPS_UNUSED)
     assert_int_equal(fm.cookie, 0x10);
     assert_int_equal(fm.cookie_mask, 0xff);
     ofpbuf_uninit(&ofpacts);
+}
+
+/* OpenFlow 1.3 flow_mods as Debian's ovs-ofctl -O OpenFlow13 sends them
+ * (OXM match, instructions, OpenFlow 1.1+ actions): decoded, printed and
+ * re-encoded to the same bytes. */
+static void
+test_flow_mod_of13(void **state DPS_UNUSED)
+{
+    static const struct {
+        const char *hex;
+        const char *match;
+        const char *actions;
+    } cases[] = {
+        /* table=1,cookie=0x5,priority=6,tcp,tp_dst=80,
+         * actions=clear_actions,write_actions(output:3) */
+        { "040e00680000000200000000000000050000000000000000010000000000"
+          "0006ffffffffffffffffffffffff000000000001001580000a0208008000"
+          "14010680001c020050000000000500080000000000030018000000000000"
+          "0010000000030000000000000000",
+          "priority=6,tcp,tp_dst=80",
+          "clear_actions,write_actions(output:3)" },
+        /* priority=6,in_port=1,dl_vlan=5,actions=mod_dl_src:...,
+         * strip_vlan,goto_table:1 (set_field and pop_vlan on the wire) */
+        { "040e00700000000200000000000000000000000000000000000000000000"
+          "0006ffffffffffffffffffffffff00000000000100128000000400000001"
+          "80000c021005000000000000000400200000000000190010800008060000"
+          "00000001000000120008000000000001000801000000",
+          "priority=6,in_port=1,dl_vlan=5", NULL },
+        /* ipv6,ipv6_src=2001:db8::/32,actions=dec_ttl,mod_nw_ttl:9,
+         * output:3 (a match whose padding is short of its entries'). */
+        { "040e00880000000200000000000000000000000000000000000000000000"
+          "8000ffffffffffffffffffffffff000000000001002e80000a0286dd8000"
+          "352020010db8000000000000000000000000ffffffff0000000000000000"
+          "000000000000000400280000000000180008000000000017000809000000"
+          "00000010000000030000000000000000",
+          "ipv6,ipv6_src=2001:db8::/32", "dec_ttl,mod_nw_ttl:9,output:3" },
+        /* table=1,arp,arp_op=1,actions=write_metadata:0x5/0xff,
+         * goto_table:2 */
+        { "040e00600000000200000000000000000000000000000000010000000000"
+          "8000ffffffffffffffffffffffff000000000001001080000a0208068000"
+          "2a0200010002001800000000000000000000000500000000000000ff0001"
+          "000802000000",
+          "arp,arp_op=1", "write_metadata:0x5/0xff,goto_table:2" },
+        /* in_port=LOCAL,udp,tp_src=53,actions=push_vlan:0x8100,
+         * set_field:4196->vlan_vid,CONTROLLER:128,output:in_port */
+        { "040e00900000000200000000000000000000000000000000000000000000"
+          "8000ffffffffffffffffffffffff000000000001001d80000004fffffffe"
+          "80000a020800800014011180001e02003500000000040040000000000011"
+          "0008810000000019001080000c02106400000000000000000010fffffffd"
+          "008000000000000000000010fffffff80000000000000000",
+          "udp,in_port=LOCAL,tp_src=53", NULL },
+    };
+    struct ofputil_flow_mod fm;
+    struct ofpbuf ofpacts;
+
+    ofpbuf_init(&ofpacts, 0);
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        char *s = flow_mod_round_trip(cases[i].hex, &fm, &ofpacts);
+        assert_string_equal(s, cases[i].match);
+        free(s);
+        if (cases[i].actions) {
+            struct ds d = DS_EMPTY_INITIALIZER;
+            ofpacts_format(fm.ofpacts, fm.ofpacts_len, NULL, &d);
+            assert_string_equal(ds_cstr(&d), cases[i].actions);
+            ds_destroy(&d);
+        }
+        assert_int_equal(fm.command, OFPFC_ADD);
+        assert_false(fm.modify_cookie);
+    }
+
+    /* del-flows "cookie=0x10/0xff,tcp,out_port=2": all tables, the cookie
+     * filter, the out_port in 16 bits. */
+    char *s = flow_mod_round_trip(
+        "040e004000000002000000000000001000000000000000ffff0300000000"
+        "8000ffffffff00000002ffffffff000000000001000f80000a0208008000"
+        "14010600", &fm, &ofpacts);
+    assert_string_equal(s, "tcp");
+    free(s);
+    assert_int_equal(fm.command, OFPFC_DELETE);
+    assert_int_equal(fm.table_id, OFPTT_ALL);
+    assert_int_equal(fm.cookie, 0x10);
+    assert_int_equal(fm.cookie_mask, 0xff);
+    assert_int_equal(fm.out_port, 2);
+    assert_int_equal(fm.out_group, OFPG_ANY);
+    ofpbuf_uninit(&ofpacts);
+}
+
+/* Decodes an OpenFlow 1.3 ADD flow_mod of table 'table' with OXM entries
+ * 'match' and instructions 'insts' (hex, both unpadded: padding is added
+ * to the match). */
+static enum ofperr
+decode_of13_flow_mod(uint8_t table, const char *match, const char *insts)
+{
+    struct ofpbuf *b = ofpraw_alloc(OFPRAW_OFPT13_FLOW_MOD, OFP13_VERSION,
+                                    1, 0);
+    uint8_t *p = ofpbuf_put_zeros(b, 40);
+    const char *end;
+
+    p[16] = table;
+    memset(p + 24, 0xff, 12);           /* buffer, out_port, out_group. */
+    size_t ofs = b->size;
+    ofpbuf_put_zeros(b, 4);
+    ofpbuf_put_hex(b, match, &end);
+    size_t len = b->size - ofs;
+    ofp_put_be16((uint8_t *) b->data + ofs, OFPMT_OXM);
+    ofp_put_be16((uint8_t *) b->data + ofs + 2, len);
+    ofpbuf_put_zeros(b, (len + 7) / 8 * 8 - len);
+    ofpbuf_put_hex(b, insts, &end);
+    ofpmsg_update_length(b);
+
+    struct ofputil_flow_mod fm;
+    struct ofpbuf ofpacts;
+    ofpbuf_init(&ofpacts, 0);
+    enum ofperr error = ofputil_decode_flow_mod(&fm, b->data, false,
+                                                &ofpacts);
+    ofpbuf_uninit(&ofpacts);
+    ofpbuf_delete(b);
+    return error;
+}
+
+static void
+test_of13_errors(void **state DPS_UNUSED)
+{
+    const char *in_port = "80000004 00000001";
+    const char *output = "00040018 00000000 00000010 00000002 ffff "
+                         "000000000000";
+
+    assert_int_equal(decode_of13_flow_mod(0, in_port, output), 0);
+    /* Table 255 only for deletes. */
+    assert_int_equal(decode_of13_flow_mod(255, in_port, output),
+                     OFPERR_OFPFMFC_BAD_TABLE_ID);
+    /* OXM in_port masked; tcp_dst without its prerequisites. */
+    assert_int_equal(decode_of13_flow_mod(0, "80000108 00000001 ffffffff",
+                                          output),
+                     OFPERR_OFPBMC_BAD_MASK);
+    assert_int_equal(decode_of13_flow_mod(0, "80001c02 0050", output),
+                     OFPERR_OFPBMC_BAD_PREREQ);
+    /* The NXM cookie entry has no place in an OXM match. */
+    assert_int_equal(decode_of13_flow_mod(0, "00013c08 0000000000000001",
+                                          output),
+                     OFPERR_OFPBMC_BAD_FIELD);
+    /* Instructions: unknown, twice, a meter (none exist), a bad length,
+     * an experimenter. */
+    assert_int_equal(decode_of13_flow_mod(0, in_port, "00090008 00000000"),
+                     OFPERR_OFPBIC_UNKNOWN_INST);
+    assert_int_equal(decode_of13_flow_mod(0, in_port, "00050008 00000000 "
+                                          "00050008 00000000"),
+                     OFPERR_OFPBIC_DUP_INST);
+    assert_int_equal(decode_of13_flow_mod(0, in_port, "00060008 00000001"),
+                     OFPERR_OFPMMFC_UNKNOWN_METER);
+    assert_int_equal(decode_of13_flow_mod(0, in_port, "00010010 01000000 "
+                                          "00000000 00000000"),
+                     OFPERR_OFPBIC_BAD_LEN);
+    assert_int_equal(decode_of13_flow_mod(0, in_port, "ffff0008 00002320"),
+                     OFPERR_OFPBIC_BAD_EXPERIMENTER);
+    /* Actions: push_vlan of 0x0800; set_field of a VID without
+     * OFPVID_PRESENT, of a field set_field cannot write, masked (before
+     * OpenFlow 1.5); an output to the invalid port range; MPLS (not
+     * supported). */
+    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040010 00000000 "
+                                          "00110008 08000000"),
+                     OFPERR_OFPBAC_BAD_ARGUMENT);
+    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040018 00000000 "
+                                          "00190010 80000c02 0064 "
+                                          "000000000000"),
+                     OFPERR_OFPBAC_BAD_SET_ARGUMENT);
+    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040018 00000000 "
+                                          "00190010 80000a02 0800 "
+                                          "000000000000"),
+                     OFPERR_OFPBAC_BAD_SET_TYPE);
+    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040020 00000000 "
+                                          "00190018 8000090c 000000000001 "
+                                          "ffffffffffff 00000000"),
+                     OFPERR_OFPBAC_BAD_SET_ARGUMENT);
+    /* A set_field whose entry runs past the action. */
+    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040018 00000000 "
+                                          "00190010 80000810 000000000001 "
+                                          "0000"),
+                     OFPERR_OFPBAC_BAD_SET_LEN);
+    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040018 00000000 "
+                                          "00000010 ffffff00 ffff "
+                                          "000000000000"),
+                     OFPERR_OFPBAC_BAD_OUT_PORT);
+    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040010 00000000 "
+                                          "00140008 08000000"),
+                     OFPERR_OFPBAC_BAD_TYPE);
 }
 
 /* An NXT_FLOW_MOD ADD with nx_match 'match' (hex, unpadded) and
@@ -855,6 +1043,8 @@ main(void)
         cmocka_unit_test(test_ofpact_list),
         cmocka_unit_test(test_flow_mod_of10),
         cmocka_unit_test(test_flow_mod_nxm),
+        cmocka_unit_test(test_flow_mod_of13),
+        cmocka_unit_test(test_of13_errors),
         cmocka_unit_test(test_nxm_errors),
         cmocka_unit_test(test_flow_stats),
         cmocka_unit_test(test_flow_removed),
