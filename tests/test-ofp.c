@@ -401,69 +401,61 @@ decode_of13_flow_mod(uint8_t table, const char *match, const char *insts)
 static void
 test_of13_errors(void **state DPS_UNUSED)
 {
-    const char *in_port = "80000004 00000001";
-    const char *output = "00040018 00000000 00000010 00000002 ffff "
-                         "000000000000";
+#define IN_PORT "80000004 00000001"
+#define APPLY(LEN) "0004" LEN " 00000000 "
+    static const struct {
+        uint8_t table;
+        const char *match;
+        const char *insts;
+        enum ofperr error;
+    } cases[] = {
+        { 0, IN_PORT, APPLY("0018") "00000010 00000002 ffff 000000000000",
+          0 },
+        /* Table 255 only for deletes. */
+        { 255, IN_PORT, APPLY("0018") "00000010 00000002 ffff 000000000000",
+          OFPERR_OFPFMFC_BAD_TABLE_ID },
+        /* OXM in_port masked; tcp_dst without its prerequisites; the NXM
+         * cookie entry, which has no place in an OXM match. */
+        { 0, "80000108 00000001 ffffffff", "", OFPERR_OFPBMC_BAD_MASK },
+        { 0, "80001c02 0050", "", OFPERR_OFPBMC_BAD_PREREQ },
+        { 0, "00013c08 0000000000000001", "", OFPERR_OFPBMC_BAD_FIELD },
+        /* Instructions: unknown, twice, a meter (none exist), a bad
+         * length, an experimenter. */
+        { 0, IN_PORT, "00090008 00000000", OFPERR_OFPBIC_UNKNOWN_INST },
+        { 0, IN_PORT, "00050008 00000000 00050008 00000000",
+          OFPERR_OFPBIC_DUP_INST },
+        { 0, IN_PORT, "00060008 00000001", OFPERR_OFPMMFC_UNKNOWN_METER },
+        { 0, IN_PORT, "00010010 01000000 00000000 00000000",
+          OFPERR_OFPBIC_BAD_LEN },
+        { 0, IN_PORT, "ffff0008 00002320", OFPERR_OFPBIC_BAD_EXPERIMENTER },
+        /* Actions: push_vlan of 0x0800; set_field of a VID without
+         * OFPVID_PRESENT, of a field set_field cannot write, masked
+         * (before OpenFlow 1.5), with an entry that runs past the action;
+         * an output to the invalid port range; MPLS (not supported). */
+        { 0, IN_PORT, APPLY("0010") "00110008 08000000",
+          OFPERR_OFPBAC_BAD_ARGUMENT },
+        { 0, IN_PORT, APPLY("0018") "00190010 80000c02 0064 000000000000",
+          OFPERR_OFPBAC_BAD_SET_ARGUMENT },
+        { 0, IN_PORT, APPLY("0018") "00190010 80000a02 0800 000000000000",
+          OFPERR_OFPBAC_BAD_SET_TYPE },
+        { 0, IN_PORT, APPLY("0020") "00190018 8000090c 000000000001 "
+          "ffffffffffff 00000000", OFPERR_OFPBAC_BAD_SET_ARGUMENT },
+        { 0, IN_PORT, APPLY("0018") "00190010 80000810 000000000001 0000",
+          OFPERR_OFPBAC_BAD_SET_LEN },
+        { 0, IN_PORT, APPLY("0018") "00000010 ffffff00 ffff 000000000000",
+          OFPERR_OFPBAC_BAD_OUT_PORT },
+        { 0, IN_PORT, APPLY("0010") "00140008 08000000",
+          OFPERR_OFPBAC_BAD_TYPE },
+    };
+#undef IN_PORT
+#undef APPLY
 
-    assert_int_equal(decode_of13_flow_mod(0, in_port, output), 0);
-    /* Table 255 only for deletes. */
-    assert_int_equal(decode_of13_flow_mod(255, in_port, output),
-                     OFPERR_OFPFMFC_BAD_TABLE_ID);
-    /* OXM in_port masked; tcp_dst without its prerequisites. */
-    assert_int_equal(decode_of13_flow_mod(0, "80000108 00000001 ffffffff",
-                                          output),
-                     OFPERR_OFPBMC_BAD_MASK);
-    assert_int_equal(decode_of13_flow_mod(0, "80001c02 0050", output),
-                     OFPERR_OFPBMC_BAD_PREREQ);
-    /* The NXM cookie entry has no place in an OXM match. */
-    assert_int_equal(decode_of13_flow_mod(0, "00013c08 0000000000000001",
-                                          output),
-                     OFPERR_OFPBMC_BAD_FIELD);
-    /* Instructions: unknown, twice, a meter (none exist), a bad length,
-     * an experimenter. */
-    assert_int_equal(decode_of13_flow_mod(0, in_port, "00090008 00000000"),
-                     OFPERR_OFPBIC_UNKNOWN_INST);
-    assert_int_equal(decode_of13_flow_mod(0, in_port, "00050008 00000000 "
-                                          "00050008 00000000"),
-                     OFPERR_OFPBIC_DUP_INST);
-    assert_int_equal(decode_of13_flow_mod(0, in_port, "00060008 00000001"),
-                     OFPERR_OFPMMFC_UNKNOWN_METER);
-    assert_int_equal(decode_of13_flow_mod(0, in_port, "00010010 01000000 "
-                                          "00000000 00000000"),
-                     OFPERR_OFPBIC_BAD_LEN);
-    assert_int_equal(decode_of13_flow_mod(0, in_port, "ffff0008 00002320"),
-                     OFPERR_OFPBIC_BAD_EXPERIMENTER);
-    /* Actions: push_vlan of 0x0800; set_field of a VID without
-     * OFPVID_PRESENT, of a field set_field cannot write, masked (before
-     * OpenFlow 1.5); an output to the invalid port range; MPLS (not
-     * supported). */
-    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040010 00000000 "
-                                          "00110008 08000000"),
-                     OFPERR_OFPBAC_BAD_ARGUMENT);
-    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040018 00000000 "
-                                          "00190010 80000c02 0064 "
-                                          "000000000000"),
-                     OFPERR_OFPBAC_BAD_SET_ARGUMENT);
-    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040018 00000000 "
-                                          "00190010 80000a02 0800 "
-                                          "000000000000"),
-                     OFPERR_OFPBAC_BAD_SET_TYPE);
-    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040020 00000000 "
-                                          "00190018 8000090c 000000000001 "
-                                          "ffffffffffff 00000000"),
-                     OFPERR_OFPBAC_BAD_SET_ARGUMENT);
-    /* A set_field whose entry runs past the action. */
-    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040018 00000000 "
-                                          "00190010 80000810 000000000001 "
-                                          "0000"),
-                     OFPERR_OFPBAC_BAD_SET_LEN);
-    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040018 00000000 "
-                                          "00000010 ffffff00 ffff "
-                                          "000000000000"),
-                     OFPERR_OFPBAC_BAD_OUT_PORT);
-    assert_int_equal(decode_of13_flow_mod(0, in_port, "00040010 00000000 "
-                                          "00140008 08000000"),
-                     OFPERR_OFPBAC_BAD_TYPE);
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        assert_int_equal(decode_of13_flow_mod(cases[i].table,
+                                              cases[i].match,
+                                              cases[i].insts),
+                         cases[i].error);
+    }
 }
 
 /* An NXT_FLOW_MOD ADD with nx_match 'match' (hex, unpadded) and
