@@ -8,6 +8,7 @@
 #include <string.h>
 #include "dynamic-string.h"
 #include "json.h"
+#include "fatal-signal.h"
 #include "poll-loop.h"
 #include "reconnect.h"
 #include "stream.h"
@@ -591,7 +592,9 @@ jsonrpc_send_block(struct jsonrpc *rpc, struct jsonrpc_msg *msg)
 
     while (!error && jsonrpc_get_backlog(rpc)) {
         jsonrpc_wait(rpc);
+        fatal_signal_wait();
         poll_block();
+        fatal_signal_run();
         jsonrpc_run(rpc);
         error = rpc->status;
     }
@@ -613,7 +616,9 @@ jsonrpc_recv_block(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
         jsonrpc_run(rpc);
         jsonrpc_wait(rpc);
         jsonrpc_recv_wait(rpc);
+        fatal_signal_wait();
         poll_block();
+        fatal_signal_run();
     }
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fatal-signal.h"
 #include "poll-loop.h"
 #include "stream-provider.h"
 #include "timeval.h"
@@ -111,7 +112,9 @@ stream_open_block(int error, long long int timeout_msec,
             if (deadline != LLONG_MAX) {
                 poll_timer_wait_until(deadline);
             }
+            fatal_signal_wait();
             poll_block();
+            fatal_signal_run();
         }
     }
     if (error) {
@@ -349,7 +352,9 @@ pstream_accept_block(struct pstream *pstream, struct stream **streamp)
 
     while ((error = pstream_accept(pstream, streamp)) == EAGAIN) {
         pstream_wait(pstream);
+        fatal_signal_wait();
         poll_block();
+        fatal_signal_run();
     }
     return error;
 }
