@@ -89,6 +89,12 @@ VLOG_DEFINE_THIS_MODULE(connmgr);
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
 
 /* One OpenFlow connection. */
+/* OpenFlow 1.3+ controller roles. */
+enum {
+    OFPCR_ROLE_NOCHANGE = 0, OFPCR_ROLE_EQUAL = 1, OFPCR_ROLE_MASTER = 2,
+    OFPCR_ROLE_SLAVE = 3,
+};
+
 struct ofconn {
     struct connmgr *mgr;
     struct vconn *vconn;
@@ -104,6 +110,7 @@ struct ofconn {
     uint32_t port_status_mask;  /* 1 << OFPPR_*, for the "equal" role. */
     uint32_t flow_removed_mask; /* 1 << OFPRR_*, once 'async_set'. */
     bool async_set;             /* NXT_SET_ASYNC_CONFIG was received. */
+    uint32_t role;              /* OFPCR_ROLE_* (OpenFlow 1.3 role). */
 };
 
 struct connmgr {
@@ -120,6 +127,11 @@ struct connmgr {
 
     struct ofconn **conns;
     size_t n_conns;
+
+    /* The master generation id of OpenFlow 1.3 role requests, once a
+     * master or slave request has set one. */
+    uint64_t generation_id;
+    bool generation_set;
     bool more_work;             /* Something was left for the next run. */
 
     char *dp_desc;              /* NULL: CONNMGR_DP_DESC. */
@@ -360,6 +372,7 @@ ofconn_create(struct connmgr *mgr, struct vconn *vconn)
                              strncmp(vconn_get_name(vconn), "unix", 4)
                              ? "tcp" : "unix", mgr->n_accepted++);
     ofconn->miss_send_len = 0;  /* Management connections: 0, as OVS. */
+    ofconn->role = OFPCR_ROLE_EQUAL;
     ofconn->flow_format = NXFF_OPENFLOW10;
     ofconn->packet_in_format = NXPIF_STANDARD;
     mgr->conns = xrealloc(mgr->conns,
@@ -535,6 +548,8 @@ static enum ofperr handle_empty_stats_request(struct ofconn *,
                                               const struct ofp_header *);
 static enum ofperr handle_table_features_request(struct ofconn *,
                                                  const struct ofp_header *);
+static enum ofperr handle_role_request(struct ofconn *,
+                                       const struct ofp_header *);
 static enum ofperr handle_nicira_setting(struct ofconn *, enum ofptype,
                                          const struct ofp_header *);
 static enum ofperr handle_flow_mod(struct ofconn *, const struct ofp_header *);
@@ -573,6 +588,8 @@ handle_decoded(struct ofconn *ofconn, enum ofptype type,
         return handle_empty_stats_request(ofconn, oh);
     case OFPTYPE_TABLE_FEATURES_STATS_REQUEST:
         return handle_table_features_request(ofconn, oh);
+    case OFPTYPE_ROLE_REQUEST:
+        return handle_role_request(ofconn, oh);
     case OFPTYPE_SET_FLOW_FORMAT:
     case OFPTYPE_SET_PACKET_IN_FORMAT:
     case OFPTYPE_FLOW_MOD_TABLE_ID:
@@ -590,7 +607,6 @@ handle_decoded(struct ofconn *ofconn, enum ofptype type,
     /* Not implemented yet, and messages that only a switch sends. */
     case OFPTYPE_GROUP_MOD:
     case OFPTYPE_TABLE_MOD:
-    case OFPTYPE_ROLE_REQUEST:
     case OFPTYPE_GET_ASYNC_REQUEST:
     case OFPTYPE_BUNDLE_CONTROL:
     case OFPTYPE_BUNDLE_ADD_MESSAGE:
@@ -900,6 +916,60 @@ handle_table_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
         }
     }
     mp_finish(&mp);
+    return 0;
+}
+
+/* OpenFlow 1.3+ role request, answered as Open vSwitch answers it: every
+ * connection starts "equal"; a master or slave request whose generation
+ * id is older than the last one's (in serial-number order) is stale;
+ * becoming master makes any other master a slave; the reply says the
+ * role and the generation id (all ones before any was set).  The Nicira
+ * role request is not taken.  Roles change what the reply says and which
+ * connection is master; a slave is not yet refused the requests a slave
+ * may not make. */
+static enum ofperr
+handle_role_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct connmgr *mgr = ofconn->mgr;
+    enum ofpraw raw;
+
+    ofpraw_decode(&raw, oh);
+    if (raw != OFPRAW_OFPT13_ROLE_REQUEST) {
+        return OFPERR_OFPBRC_BAD_TYPE;
+    }
+    const uint8_t *body = msg_body(oh);
+    uint32_t role = ofp_get_be32(body);
+    uint64_t generation_id = ofp_get_be64(body + 8);
+
+    if (role > OFPCR_ROLE_SLAVE) {
+        return OFPERR_OFPRRFC_BAD_ROLE;
+    }
+    if (role == OFPCR_ROLE_MASTER || role == OFPCR_ROLE_SLAVE) {
+        if (mgr->generation_set
+            && (int64_t) (generation_id - mgr->generation_id) < 0) {
+            return OFPERR_OFPRRFC_STALE;
+        }
+        mgr->generation_id = generation_id;
+        mgr->generation_set = true;
+    }
+    if (role == OFPCR_ROLE_MASTER) {
+        for (size_t i = 0; i < mgr->n_conns; i++) {
+            if (mgr->conns[i]->role == OFPCR_ROLE_MASTER) {
+                mgr->conns[i]->role = OFPCR_ROLE_SLAVE;
+            }
+        }
+    }
+    if (role != OFPCR_ROLE_NOCHANGE) {
+        ofconn->role = role;
+    }
+
+    struct ofpbuf *reply = ofpraw_alloc_reply(OFPRAW_OFPT13_ROLE_REPLY, oh,
+                                              0);
+    uint8_t *p = ofpbuf_put_zeros(reply, 16);
+    ofp_put_be32(p, ofconn->role);
+    put_be64(p + 8, mgr->generation_set ? mgr->generation_id : UINT64_MAX);
+    ofpmsg_update_length(reply);
+    ofconn_send(ofconn, reply);
     return 0;
 }
 
