@@ -399,17 +399,19 @@ ofputil_append_flow_stats_reply(const struct ofputil_flow_stats *fs,
                                 struct ofpbuf ***replies, size_t *n_replies)
 {
     struct ofpbuf *reply = (*replies)[*n_replies - 1];
-    const struct ofp_header *oh = reply->header;
     enum ofpraw raw;
     size_t start = reply->size;
     uint8_t *p;
 
-    ofpraw_decode_partial(&raw, oh, reply->size);
+    /* The header moves as the reply grows: read what it says first. */
+    ofpraw_decode_partial(&raw, reply->header, reply->size);
+    const uint8_t version = ((const struct ofp_header *) reply->header)
+                            ->version;
     if (raw == OFPRAW_OFPST13_FLOW_REPLY) {
         ofpbuf_put_zeros(reply, FS11_LEN);
         ofputil_put_ofp11_match(reply, &fs->match);
         ofpacts_put_openflow_instructions(fs->ofpacts, fs->ofpacts_len, reply,
-                                          oh->version);
+                                          version);
         p = (uint8_t *) reply->data + start;
         p[FS_TABLE] = fs->table_id;
         ofp_put_be32(p + FS11_DURATION, fs->duration_sec);
@@ -418,7 +420,7 @@ ofputil_append_flow_stats_reply(const struct ofputil_flow_stats *fs,
         ofp_put_be16(p + FS11_IDLE, fs->idle_timeout);
         ofp_put_be16(p + FS11_HARD, fs->hard_timeout);
         ofp_put_be16(p + FS11_FLAGS, encode_flags13(fs->flags));
-        if (oh->version >= OFP14_VERSION) {
+        if (version >= OFP14_VERSION) {
             ofp_put_be16(p + FS11_IMPORTANCE, fs->importance);
         }
         put_be64(p + FS11_COOKIE, fs->cookie);
