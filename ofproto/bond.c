@@ -58,6 +58,13 @@ struct bond {
     bool lacp_negotiated;               /* As bond_run() last saw it. */
 };
 
+/* What bond_lacp_send() needs to send a member's LACPDU. */
+struct bond_lacp_send_aux {
+    struct bond *bond;
+    bond_send_cb *send;
+    void *aux;
+};
+
 /* Every bond, in creation order (main thread only): for the commands. */
 static struct bond **all_bonds;
 static size_t n_all_bonds;
@@ -100,23 +107,9 @@ static void bond_hash_cmd(struct unixctl_conn *, int argc,
 static void bond_migrate_cmd(struct unixctl_conn *, int argc,
                              const char *argv[], void *aux);
 
-/* Parses "xx:xx:xx:xx:xx:xx" into '*ea'.  (ofproto/ links nothing of the
- * packet library, which has eth_addr_parse().) */
-static bool
-bond_parse_mac(const char *s, struct eth_addr *ea)
-{
-    unsigned int b[ETH_ADDR_LEN];
-    char extra;
-
-    if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
-               &b[4], &b[5], &extra) != ETH_ADDR_LEN) {
-        return false;
-    }
-    for (size_t i = 0; i < ETH_ADDR_LEN; i++) {
-        ea->ea[i] = b[i];
-    }
-    return true;
-}
+static bool bond_parse_mac(const char *s, struct eth_addr *ea);
+static void
+bond_lacp_send(void *aux_, uint32_t dp_port, const uint8_t pdu[LACP_PDU_LEN]);
 
 /* Reads a bonded Port's settings into 'bs': 'bond_mode' (NULL if empty),
  * bond_updelay 'updelay', bond_downdelay 'downdelay', 'lacp' (NULL if
@@ -221,6 +214,14 @@ bond_settings_from_db(struct bond_settings *bs, const char *port_name,
     return full;
 }
 
+/* Frees what 'bs' owns. */
+void
+bond_settings_destroy(struct bond_settings *bs)
+{
+    free(bs->primary);
+    bs->primary = NULL;
+}
+
 /* Reads a member's LACP settings from its Interface 'other_config' into
  * 'ms' (whose 'ofport' is set): lacp-port-id, lacp-port-priority and
  * lacp-aggregation-key, each 1 to 65535.  A value that cannot be used is
@@ -257,14 +258,6 @@ bond_member_lacp_from_db(struct bond_member_settings *ms,
     char *full = xasprintf("interface %s: %s", ms->name, ds_cstr(&msg));
     ds_destroy(&msg);
     return full;
-}
-
-/* Frees what 'bs' owns. */
-void
-bond_settings_destroy(struct bond_settings *bs)
-{
-    free(bs->primary);
-    bs->primary = NULL;
 }
 
 /* Creates a bond named 'name' (the Port's name) with no members, in
@@ -485,86 +478,6 @@ bond_member_set_may_enable(struct bond *bond, uint32_t dp_port,
     pthread_mutex_unlock(&bond->mutex);
 }
 
-struct bond_lacp_send_aux {
-    struct bond *bond;
-    bond_send_cb *send;
-    void *aux;
-};
-
-/* lacp_run()'s sender: the PDU in a frame from the member's address. */
-static void
-bond_lacp_send(void *aux_, uint32_t dp_port, const uint8_t pdu[LACP_PDU_LEN])
-{
-    struct bond_lacp_send_aux *aux = aux_;
-    struct bond_member *m = bond_find_member(aux->bond, dp_port);
-    uint8_t frame[LACP_FRAME_LEN];
-
-    if (m) {
-        lacp_frame_compose(&m->mac, pdu, frame);
-        aux->send(aux->aux, dp_port, frame, sizeof frame);
-    }
-}
-
-/* See bond.h.  Main thread. */
-void
-bond_lacp_run(struct bond *bond, long long int now, bond_send_cb *send,
-              void *aux)
-{
-    pthread_mutex_lock(&bond->mutex);
-    if (bond->lacp) {
-        struct bond_lacp_send_aux sa = { bond, send, aux };
-
-        for (size_t i = 0; i < bond->n_members; i++) {
-            lacp_member_set_carrier(bond->lacp, bond->members[i].dp_port,
-                                    bond->members[i].link_up);
-        }
-        lacp_run(bond->lacp, now, bond_lacp_send, &sa);
-    }
-    pthread_mutex_unlock(&bond->mutex);
-}
-
-/* Returns 1 if member 'dp_port' of 'bond' hears its LACP partner, 0 if
- * not, -1 if the bond has no LACP or no such member (for
- * Interface:lacp_current).  Main thread. */
-int
-bond_member_lacp_current(struct bond *bond, uint32_t dp_port)
-{
-    pthread_mutex_lock(&bond->mutex);
-    int current = (bond->lacp && bond_find_member(bond, dp_port)
-                   ? lacp_member_is_current(bond->lacp, dp_port) : -1);
-    pthread_mutex_unlock(&bond->mutex);
-    return current;
-}
-
-/* See bond.h. */
-bool
-bond_is_lacp_pdu(const struct flow *flow)
-{
-    return (flow->dl_type == htons(LACP_ETH_TYPE)
-            && !memcmp(&flow->dl_dst, &lacp_dst, sizeof lacp_dst));
-}
-
-/* See bond.h. */
-bool
-bond_lacp_process(struct bond *bond, uint32_t dp_port, const void *frame,
-                  size_t size, bool *changed)
-{
-    bool taken = false;
-
-    *changed = false;
-    pthread_mutex_lock(&bond->mutex);
-    if (bond->lacp && bond_find_member(bond, dp_port)
-        && size >= ETH_HEADER_LEN) {
-        *changed = lacp_process_packet(bond->lacp, dp_port,
-                                       (const uint8_t *) frame
-                                       + ETH_HEADER_LEN,
-                                       size - ETH_HEADER_LEN, time_msec());
-        taken = true;
-    }
-    pthread_mutex_unlock(&bond->mutex);
-    return taken;
-}
-
 /* Applies link changes and delays at time 'now' (see "Link state" in
  * bond.h) and the rebalancing timer.  Returns true if a decision of
  * translation may have changed since the last call, for any reason
@@ -601,6 +514,66 @@ bond_run(struct bond *bond, long long int now)
     bond->changed = false;
     pthread_mutex_unlock(&bond->mutex);
     return changed;
+}
+
+/* See bond.h.  Main thread. */
+void
+bond_lacp_run(struct bond *bond, long long int now, bond_send_cb *send,
+              void *aux)
+{
+    pthread_mutex_lock(&bond->mutex);
+    if (bond->lacp) {
+        struct bond_lacp_send_aux sa = { bond, send, aux };
+
+        for (size_t i = 0; i < bond->n_members; i++) {
+            lacp_member_set_carrier(bond->lacp, bond->members[i].dp_port,
+                                    bond->members[i].link_up);
+        }
+        lacp_run(bond->lacp, now, bond_lacp_send, &sa);
+    }
+    pthread_mutex_unlock(&bond->mutex);
+}
+
+/* See bond.h. */
+bool
+bond_is_lacp_pdu(const struct flow *flow)
+{
+    return (flow->dl_type == htons(LACP_ETH_TYPE)
+            && !memcmp(&flow->dl_dst, &lacp_dst, sizeof lacp_dst));
+}
+
+/* Returns 1 if member 'dp_port' of 'bond' hears its LACP partner, 0 if
+ * not, -1 if the bond has no LACP or no such member (for
+ * Interface:lacp_current).  Main thread. */
+int
+bond_member_lacp_current(struct bond *bond, uint32_t dp_port)
+{
+    pthread_mutex_lock(&bond->mutex);
+    int current = (bond->lacp && bond_find_member(bond, dp_port)
+                   ? lacp_member_is_current(bond->lacp, dp_port) : -1);
+    pthread_mutex_unlock(&bond->mutex);
+    return current;
+}
+
+/* See bond.h. */
+bool
+bond_lacp_process(struct bond *bond, uint32_t dp_port, const void *frame,
+                  size_t size, bool *changed)
+{
+    bool taken = false;
+
+    *changed = false;
+    pthread_mutex_lock(&bond->mutex);
+    if (bond->lacp && bond_find_member(bond, dp_port)
+        && size >= ETH_HEADER_LEN) {
+        *changed = lacp_process_packet(bond->lacp, dp_port,
+                                       (const uint8_t *) frame
+                                       + ETH_HEADER_LEN,
+                                       size - ETH_HEADER_LEN, time_msec());
+        taken = true;
+    }
+    pthread_mutex_unlock(&bond->mutex);
+    return taken;
 }
 
 /* Returns when bond_run() next has work to do, or LLONG_MAX. */
@@ -772,6 +745,38 @@ bond_register_commands(void)
                              bond_enable_cmd, (void *) "enable");
     unixctl_command_register("bond/disable-slave", NULL, 2, 2,
                              bond_enable_cmd, NULL);
+}
+
+/* Parses "xx:xx:xx:xx:xx:xx" into '*ea'.  (ofproto/ links nothing of the
+ * packet library, which has eth_addr_parse().) */
+static bool
+bond_parse_mac(const char *s, struct eth_addr *ea)
+{
+    unsigned int b[ETH_ADDR_LEN];
+    char extra;
+
+    if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
+               &b[4], &b[5], &extra) != ETH_ADDR_LEN) {
+        return false;
+    }
+    for (size_t i = 0; i < ETH_ADDR_LEN; i++) {
+        ea->ea[i] = b[i];
+    }
+    return true;
+}
+
+/* lacp_run()'s sender: the PDU in a frame from the member's address. */
+static void
+bond_lacp_send(void *aux_, uint32_t dp_port, const uint8_t pdu[LACP_PDU_LEN])
+{
+    struct bond_lacp_send_aux *aux = aux_;
+    struct bond_member *m = bond_find_member(aux->bond, dp_port);
+    uint8_t frame[LACP_FRAME_LEN];
+
+    if (m) {
+        lacp_frame_compose(&m->mac, pdu, frame);
+        aux->send(aux->aux, dp_port, frame, sizeof frame);
+    }
 }
 
 /* Follows one member's link state at time 'now'. */

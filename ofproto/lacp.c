@@ -84,45 +84,12 @@ static bool lacp_may_tx(const struct lacp *, const struct lacp_member *);
 static void lacp_show(struct lacp *, struct ds *);
 static void lacp_show_stats(struct lacp *, struct ds *);
 
-/* Codec. */
-
+static void put_be16(uint8_t *p, uint16_t x);
+static void put_info(uint8_t *p, uint8_t type, const struct lacp_info *info);
+static void get_info(const uint8_t *p, struct lacp_info *info);
 static void
-put_be16(uint8_t *p, uint16_t x)
-{
-    p[0] = x >> 8;
-    p[1] = x & 0xff;
-}
-
-static uint16_t
-get_be16(const uint8_t *p)
-{
-    return p[0] << 8 | p[1];
-}
-
-static void
-put_info(uint8_t *p, uint8_t type, const struct lacp_info *info)
-{
-    p[0] = type;
-    p[1] = LACP_INFO_TLV_LEN;
-    put_be16(&p[2], info->sys_priority);
-    memcpy(&p[4], info->sys_id.ea, ETH_ADDR_LEN);
-    put_be16(&p[10], info->key);
-    put_be16(&p[12], info->port_priority);
-    put_be16(&p[14], info->port_id);
-    p[16] = info->state;
-    /* p[17..19] reserved, zero. */
-}
-
-static void
-get_info(const uint8_t *p, struct lacp_info *info)
-{
-    info->sys_priority = get_be16(&p[2]);
-    memcpy(info->sys_id.ea, &p[4], ETH_ADDR_LEN);
-    info->key = get_be16(&p[10]);
-    info->port_priority = get_be16(&p[12]);
-    info->port_id = get_be16(&p[14]);
-    info->state = p[16];
-}
+lacp_show_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
+              void *aux);
 
 /* See lacp.h. */
 void
@@ -468,6 +435,56 @@ lacp_member_may_enable(struct lacp *lacp, uint32_t handle)
     return may;
 }
 
+/* Registers lacp/show and lacp/show-stats.  Main thread, once. */
+void
+lacp_register_commands(void)
+{
+    unixctl_command_register("lacp/show", "[port]", 0, 1, lacp_show_cmd,
+                             NULL);
+    unixctl_command_register("lacp/show-stats", "[port]", 0, 1,
+                             lacp_show_cmd, (void *) "stats");
+}
+
+/* Codec. */
+
+static void
+put_be16(uint8_t *p, uint16_t x)
+{
+    p[0] = x >> 8;
+    p[1] = x & 0xff;
+}
+
+static uint16_t
+get_be16(const uint8_t *p)
+{
+    return p[0] << 8 | p[1];
+}
+
+static void
+put_info(uint8_t *p, uint8_t type, const struct lacp_info *info)
+{
+    p[0] = type;
+    p[1] = LACP_INFO_TLV_LEN;
+    put_be16(&p[2], info->sys_priority);
+    memcpy(&p[4], info->sys_id.ea, ETH_ADDR_LEN);
+    put_be16(&p[10], info->key);
+    put_be16(&p[12], info->port_priority);
+    put_be16(&p[14], info->port_id);
+    p[16] = info->state;
+    /* p[17..19] reserved, zero. */
+}
+
+static void
+get_info(const uint8_t *p, struct lacp_info *info)
+{
+    info->sys_priority = get_be16(&p[2]);
+    memcpy(info->sys_id.ea, &p[4], ETH_ADDR_LEN);
+    info->key = get_be16(&p[10]);
+    info->port_priority = get_be16(&p[12]);
+    info->port_id = get_be16(&p[14]);
+    info->state = p[16];
+}
+
 static struct lacp *
 lacp_find_by_name(const char *name)
 {
@@ -502,16 +519,6 @@ lacp_show_cmd(struct unixctl_conn *conn, int argc, const char *argv[],
     }
     unixctl_command_reply(conn, ds_cstr(&ds));
     ds_destroy(&ds);
-}
-
-/* Registers lacp/show and lacp/show-stats.  Main thread, once. */
-void
-lacp_register_commands(void)
-{
-    unixctl_command_register("lacp/show", "[port]", 0, 1, lacp_show_cmd,
-                             NULL);
-    unixctl_command_register("lacp/show-stats", "[port]", 0, 1,
-                             lacp_show_cmd, (void *) "stats");
 }
 
 /* Helpers. */
