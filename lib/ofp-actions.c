@@ -153,15 +153,6 @@ ofpacts_pull_openflow_instructions(struct ofpbuf *msg,
                                             ofpacts);
 }
 
-/* Encodes 'ofpacts' as OpenFlow 1.1+ instructions (see the header). */
-void
-ofpacts_put_openflow_instructions(const struct ofpact ofpacts[],
-                                  size_t ofpacts_len, struct ofpbuf *msg,
-                                  enum ofp_version version)
-{
-    ofpacts_encode_instructions_of11(ofpacts, ofpacts_len, msg, version);
-}
-
 /* Encodes 'ofpacts' as version 'version' actions (see the header): OpenFlow
  * 1.0's, or lib/ofp-actions-of11.c's, and the Nicira extensions. */
 size_t
@@ -181,32 +172,13 @@ ofpacts_put_openflow_actions(const struct ofpact ofpacts[],
     return msg->size - start;
 }
 
-/* Appends a zeroed 'len'-byte wire action (or instruction, whose header is
- * the same) of 'type' to 'msg' and returns it (see ofp-actions-of11.h). */
-uint8_t *
-ofpact_wire_put(struct ofpbuf *msg, uint16_t type, size_t len)
+/* Encodes 'ofpacts' as OpenFlow 1.1+ instructions (see the header). */
+void
+ofpacts_put_openflow_instructions(const struct ofpact ofpacts[],
+                                  size_t ofpacts_len, struct ofpbuf *msg,
+                                  enum ofp_version version)
 {
-    uint8_t *a = ofpbuf_put_zeros(msg, len);
-
-    ofp_put_be16(a, type);
-    ofp_put_be16(a + 2, len);
-    return a;
-}
-
-/* Appends output to 'port' (16-bit numbering) with 'max_len' to 'ofpacts',
- * or returns OFPERR_OFPBAC_BAD_OUT_PORT for a port no output can name
- * (see ofp-actions-of11.h). */
-enum ofperr
-ofpact_decode_output(ofp_port_t port, uint16_t max_len,
-                     struct ofpbuf *ofpacts)
-{
-    if (!output_port_ok(port)) {
-        return OFPERR_OFPBAC_BAD_OUT_PORT;
-    }
-    struct ofpact_output *o = ofpact_put_OUTPUT(ofpacts);
-    o->port = port;
-    o->max_len = max_len;
-    return 0;
+    ofpacts_encode_instructions_of11(ofpacts, ofpacts_len, msg, version);
 }
 
 /* Instructions in the order OpenFlow 1.1+ puts them (index 1 is every
@@ -359,6 +331,34 @@ ofpacts_output_to_group(const struct ofpact ofpacts[], size_t ofpacts_len,
         }
     }
     return false;
+}
+
+/* Appends a zeroed 'len'-byte wire action (or instruction, whose header is
+ * the same) of 'type' to 'msg' and returns it (see ofp-actions-of11.h). */
+uint8_t *
+ofpact_wire_put(struct ofpbuf *msg, uint16_t type, size_t len)
+{
+    uint8_t *a = ofpbuf_put_zeros(msg, len);
+
+    ofp_put_be16(a, type);
+    ofp_put_be16(a + 2, len);
+    return a;
+}
+
+/* Appends output to 'port' (16-bit numbering) with 'max_len' to 'ofpacts',
+ * or returns OFPERR_OFPBAC_BAD_OUT_PORT for a port no output can name
+ * (see ofp-actions-of11.h). */
+enum ofperr
+ofpact_decode_output(ofp_port_t port, uint16_t max_len,
+                     struct ofpbuf *ofpacts)
+{
+    if (!output_port_ok(port)) {
+        return OFPERR_OFPBAC_BAD_OUT_PORT;
+    }
+    struct ofpact_output *o = ofpact_put_OUTPUT(ofpacts);
+    o->port = port;
+    o->max_len = max_len;
+    return 0;
 }
 
 /* OpenFlow 1.0 action types. */

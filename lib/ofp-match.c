@@ -40,6 +40,14 @@ enum {
 
 #define NXM_NX_COOKIE_FIELD 30
 
+/* A field as NXM or OXM names it (the table nxm_fields[] below). */
+struct nxm_field {
+    uint16_t class;
+    uint8_t field;
+    uint8_t width;
+    enum match_field_id id;
+};
+
 static dps_be32 wcbits_to_netmask(int n);
 static int netmask_to_wcbits(dps_be32 mask);
 static bool is_cidr(dps_be32 mask);
@@ -76,6 +84,9 @@ format_be16_masked(struct ds *s, const char *name, dps_be16 v, dps_be16 m);
 static void
 format_u32_masked(struct ds *s, const char *name, uint32_t v, uint32_t m);
 static void format_tcp_flags(struct ds *s, uint16_t flags, uint16_t mask);
+
+static const struct nxm_field *nxm_field_by_header(uint32_t header);
+static const struct nxm_field *nxm_field_by_id(enum match_field_id id);
 
 /* Decodes OpenFlow 1.0 match 'om' into 'match' (see the header).  Does not
  * normalize: call ofputil_normalize_match() for that. */
@@ -358,6 +369,30 @@ ofputil_usable_protocols(const struct match *match, uint64_t cookie_mask)
     return of10 ? OFPUTIL_P_ANY : OFPUTIL_P_NXM_OXM_ANY;
 }
 
+/* The NXM header (mask bit clear) by which OpenFlow 1.0's Nicira actions
+ * (load, move) name field 'id', or 0 if it has none. */
+uint32_t
+nxm_header_from_field(enum match_field_id id)
+{
+    const struct nxm_field *nf = nxm_field_by_id(id);
+    return nf ? NXM_HEADER(nf->class, nf->field, 0, nf->width) : 0;
+}
+
+/* The field that NXM or OXM header 'header' (without a mask) names, with
+ * the width it has on the wire in '*width'; false if there is none. */
+bool
+nxm_field_from_header(uint32_t header, enum match_field_id *id,
+                      unsigned int *width)
+{
+    const struct nxm_field *nf = nxm_field_by_header(header);
+    if (!nf || NXM_HASMASK(header) || NXM_LENGTH(header) != nf->width) {
+        return false;
+    }
+    *id = nf->id;
+    *width = nf->width;
+    return true;
+}
+
 /* Pulls 'match_len' bytes of nx_match (and its padding to 8 bytes) off
  * 'b' into 'match', and the cookie filter into 'cookie' and 'cookie_mask'
  * (zero if none; both may be NULL, when a cookie entry is an error).
@@ -390,35 +425,6 @@ nx_put_match(struct ofpbuf *b, const struct match *match, uint64_t cookie,
     int match_len = b->size - start;
     ofpbuf_put_zeros(b, (match_len + 7) / 8 * 8 - match_len);
     return match_len;
-}
-
-/* Appends 'match' as OXM entries (OpenFlow 1.2+ field headers where there
- * are any, Open vSwitch's order), without padding; returns their
- * length. */
-int
-oxm_put_match(struct ofpbuf *b, const struct match *match)
-{
-    size_t start = b->size;
-
-    nx_put_raw(b, match, 0, 0, true);
-    return b->size - start;
-}
-
-/* Appends 'match' as an OpenFlow 1.1+ OXM match: the ofp11_match_header
- * (type OFPMT_OXM), the entries, padding to 8 bytes.  Returns the bytes
- * appended, padding included. */
-int
-ofputil_put_ofp11_match(struct ofpbuf *b, const struct match *match)
-{
-    size_t start = b->size;
-
-    ofpbuf_put_zeros(b, 4);
-    int fields_len = oxm_put_match(b, match);
-    uint8_t *p = (uint8_t *) b->data + start;
-    ofp_put_be16(p, OFPMT_OXM);
-    ofp_put_be16(p + 2, 4 + fields_len);
-    ofpbuf_put_zeros(b, (4 + fields_len + 7) / 8 * 8 - (4 + fields_len));
-    return b->size - start;
 }
 
 /* Pulls an OpenFlow 1.1+ match (header, OXM entries, padding) off 'b'
@@ -463,12 +469,52 @@ ofputil_pull_ofp11_match(struct ofpbuf *b, bool strict, struct match *match)
     return error;
 }
 
+/* Appends 'match' as an OpenFlow 1.1+ OXM match: the ofp11_match_header
+ * (type OFPMT_OXM), the entries, padding to 8 bytes.  Returns the bytes
+ * appended, padding included. */
+int
+ofputil_put_ofp11_match(struct ofpbuf *b, const struct match *match)
+{
+    size_t start = b->size;
+
+    ofpbuf_put_zeros(b, 4);
+    int fields_len = oxm_put_match(b, match);
+    uint8_t *p = (uint8_t *) b->data + start;
+    ofp_put_be16(p, OFPMT_OXM);
+    ofp_put_be16(p + 2, 4 + fields_len);
+    ofpbuf_put_zeros(b, (4 + fields_len + 7) / 8 * 8 - (4 + fields_len));
+    return b->size - start;
+}
+
+/* Appends 'match' as OXM entries (OpenFlow 1.2+ field headers where there
+ * are any, Open vSwitch's order), without padding; returns their
+ * length. */
+int
+oxm_put_match(struct ofpbuf *b, const struct match *match)
+{
+    size_t start = b->size;
+
+    nx_put_raw(b, match, 0, 0, true);
+    return b->size - start;
+}
+
 /* Appends the OXM headers of the fields dpswitch matches (see the
  * header). */
 size_t
 oxm_put_field_headers(struct ofpbuf *b, bool masked, bool writable)
 {
     return put_field_headers(b, masked, writable);
+}
+
+/* Decodes the one OXM entry of 'len' bytes at 'p' (a set_field action's)
+ * into its field, value and whether it is masked ('mask' set).  Returns 0,
+ * OFPERR_OFPBAC_BAD_SET_TYPE for a field it does not know,
+ * OFPERR_OFPBAC_BAD_SET_LEN for a length that does not fit the field. */
+enum ofperr
+oxm_pull_field(const uint8_t *p, size_t len, enum match_field_id *id,
+               union match_value *value, union match_value *mask)
+{
+    return oxm_decode_entry(p, len, id, value, mask);
 }
 
 /* Appends field 'id' = 'value' (under 'mask', or exactly if 'mask' is
@@ -486,17 +532,6 @@ oxm_put_field(struct ofpbuf *b, enum match_field_id id,
         return;
     }
     nxm_put_field(b, &match, true, id);
-}
-
-/* Decodes the one OXM entry of 'len' bytes at 'p' (a set_field action's)
- * into its field, value and whether it is masked ('mask' set).  Returns 0,
- * OFPERR_OFPBAC_BAD_SET_TYPE for a field it does not know,
- * OFPERR_OFPBAC_BAD_SET_LEN for a length that does not fit the field. */
-enum ofperr
-oxm_pull_field(const uint8_t *p, size_t len, enum match_field_id *id,
-               union match_value *value, union match_value *mask)
-{
-    return oxm_decode_entry(p, len, id, value, mask);
 }
 
 /* Appends 'match' in Open vSwitch's syntax (see the header). */
@@ -773,13 +808,6 @@ ipv6_is_zero(const struct ipv6_addr *a)
 /* One wire form of a field: class and field number, and its length on the
  * wire (which may exceed the field's n_bytes: ipv6_label is 3 bytes of
  * value in 4). */
-struct nxm_field {
-    uint16_t class;
-    uint8_t field;
-    uint8_t width;
-    enum match_field_id id;
-};
-
 #define NX(FIELD, WIDTH, ID) { NXM_OF, FIELD, WIDTH, ID }
 #define NX1(FIELD, WIDTH, ID) { NXM_NX, FIELD, WIDTH, ID }
 #define OXM(FIELD, WIDTH, ID) { OXM_OF_BASIC, FIELD, WIDTH, ID }
@@ -910,30 +938,6 @@ nxm_field_by_id(enum match_field_id id)
         }
     }
     return NULL;
-}
-
-/* The NXM header (mask bit clear) by which OpenFlow 1.0's Nicira actions
- * (load, move) name field 'id', or 0 if it has none. */
-uint32_t
-nxm_header_from_field(enum match_field_id id)
-{
-    const struct nxm_field *nf = nxm_field_by_id(id);
-    return nf ? NXM_HEADER(nf->class, nf->field, 0, nf->width) : 0;
-}
-
-/* The field that NXM or OXM header 'header' (without a mask) names, with
- * the width it has on the wire in '*width'; false if there is none. */
-bool
-nxm_field_from_header(uint32_t header, enum match_field_id *id,
-                      unsigned int *width)
-{
-    const struct nxm_field *nf = nxm_field_by_header(header);
-    if (!nf || NXM_HASMASK(header) || NXM_LENGTH(header) != nf->width) {
-        return false;
-    }
-    *id = nf->id;
-    *width = nf->width;
-    return true;
 }
 
 /* Converts 'width' wire bytes at 'p' into field 'mf''s value layout;
