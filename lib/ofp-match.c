@@ -133,11 +133,15 @@ ofputil_match_from_ofp10(const uint8_t om[OFP10_MATCH_LEN],
     match_set_nw_src_masked(match, ip, src_mask);
     memcpy(&ip, om + OM_NW_DST, 4);
     match_set_nw_dst_masked(match, ip, dst_mask);
-    /* ICMP's type and code are 8 bits in OpenFlow 1.0's 16-bit fields:
-     * the match holds them as NXM's icmp_type and icmp_code do. */
+    /* ICMP's and ICMPv6's type and code are 8 bits in OpenFlow 1.0's
+     * 16-bit fields: the match holds them as NXM's icmp_type and icmp_code
+     * (and icmpv6_type and icmpv6_code) do. */
+    uint16_t dl_type = ofp_get_be16(om + OM_DL_TYPE);
     bool icmp = (!(w & (OFPFW10_DL_TYPE | OFPFW10_NW_PROTO))
-                 && ofp_get_be16(om + OM_DL_TYPE) == ETH_TYPE_IP
-                 && om[OM_NW_PROTO] == IPPROTO_ICMP_);
+                 && ((dl_type == ETH_TYPE_IP
+                      && om[OM_NW_PROTO] == IPPROTO_ICMP_)
+                     || (dl_type == ETH_TYPE_IPV6
+                         && om[OM_NW_PROTO] == IPPROTO_ICMPV6_)));
     uint16_t tp_bits = icmp ? 0x00ff : 0xffff;
     if (!(w & OFPFW10_TP_SRC)) {
         match_set_tp_src_masked(match,
