@@ -974,8 +974,37 @@ bond_find_member_by_name(struct bond *bond, const char *name)
     return NULL;
 }
 
-/* Hashes a source address and VLAN with 'basis' (a multiplicative mix of
- * the 60 bits). */
+/* One step of the 32-bit Murmur3 mix that Open vSwitch's hash functions
+ * are built from: 'word' scrambled into 'hash'. */
+static uint32_t
+bond_mhash_add(uint32_t hash, uint32_t word)
+{
+    word *= 0xcc9e2d51;
+    word = word << 15 | word >> 17;
+    word *= 0x1b873593;
+    hash ^= word;
+    hash = hash << 13 | hash >> 19;
+    return hash * 5 + 0xe6546b64;
+}
+
+/* Murmur3's final avalanche of 'hash' after 'n_bytes' bytes. */
+static uint32_t
+bond_mhash_finish(uint32_t hash, uint32_t n_bytes)
+{
+    hash ^= n_bytes;
+    hash ^= hash >> 16;
+    hash *= 0x85ebca6b;
+    hash ^= hash >> 13;
+    hash *= 0xc2b2ae35;
+    hash ^= hash >> 16;
+    return hash;
+}
+
+/* Hashes a source address and VLAN with 'basis' as Open vSwitch 3.1 does
+ * for balance-slb and bond/hash: the VLAN in the top 16 bits of a 64-bit
+ * word above the address (its first byte most significant), the word's low
+ * then high half mixed into 'basis', finished as 8 bytes.  (Checked
+ * against Debian's bond/hash on random addresses, VLANs and bases.) */
 static uint32_t
 bond_hash_src(const struct eth_addr *mac, uint16_t vlan, uint32_t basis)
 {
@@ -984,12 +1013,9 @@ bond_hash_src(const struct eth_addr *mac, uint16_t vlan, uint32_t basis)
     for (size_t i = 0; i < 6; i++) {
         x = (x << 8) | mac->ea[i];
     }
-    x ^= (uint64_t) basis << 17;
-    x *= UINT64_C(0x9e3779b97f4a7c15);
-    x ^= x >> 29;
-    x *= UINT64_C(0xbf58476d1ce4e5b9);
-    x ^= x >> 32;
-    return (uint32_t) x;
+    uint32_t hash = bond_mhash_add(basis, (uint32_t) x);
+    hash = bond_mhash_add(hash, (uint32_t) (x >> 32));
+    return bond_mhash_finish(hash, 8);
 }
 
 static void
