@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "dpcls.h"
 #include "flow.h"
 
@@ -95,6 +96,8 @@ static inline bool dp_flow_is_dead(const struct dp_flow *);
 static inline const struct dp_flow_actions *
 dp_flow_get_actions(const struct dp_flow *);
 void dp_flow_set_actions(struct dp_flow *, const void *actions, size_t size);
+static inline bool dp_flow_actions_equal(const struct dp_flow_actions *,
+                                         const struct dp_flow_actions *);
 
 static inline void dp_flow_used(struct dp_flow *, uint32_t n_packets,
                                 uint32_t n_bytes, uint16_t tcp_flags,
@@ -124,6 +127,16 @@ static inline const struct dp_flow_actions *
 dp_flow_get_actions(const struct dp_flow *flow)
 {
     return __atomic_load_n(&flow->actions, __ATOMIC_ACQUIRE);
+}
+
+/* Returns true if 'a' and 'b' are the same actions, byte for byte: they
+ * do the same to any packet. */
+static inline bool
+dp_flow_actions_equal(const struct dp_flow_actions *a,
+                      const struct dp_flow_actions *b)
+{
+    return a == b || (a->size == b->size && !memcmp(a->data, b->data,
+                                                    a->size));
 }
 
 /* Accounts 'n_packets' packets of 'n_bytes' bytes in all, with TCP flags

@@ -61,6 +61,8 @@ _Static_assert(DP_PACKET_BATCH_SIZE <= 64, "per-burst bitmaps are 64 bits");
 
 static struct dp_netdev *the_dp;
 
+bool dp_netdev_no_action_merge;
+
 /* Threads. */
 static struct dp_netdev_pmd *pmd_create(struct dp_netdev *, int core_id);
 static void pmd_destroy(struct dp_netdev_pmd *);
@@ -2308,14 +2310,44 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
         }
     }
     dp_packet_batch_init(batch);
+
+    /* Flows whose actions are the same bytes run as one batch: NORMAL's
+     * megaflows towards one port, or many exact flows of one policy, then
+     * cost one pass through the actions and one hand-off to the port per
+     * burst, not one per flow.  Only the last few distinct action lists
+     * are compared, so that a burst of many different ones stays cheap. */
+    enum { MERGE_WINDOW = 4 };
+    struct dp_packet_batch *runs[DP_PACKET_BATCH_SIZE];
+    const struct dp_flow_actions *run_acts[DP_PACKET_BATCH_SIZE];
+    size_t n_runs = 0;
+    bool merge = !__atomic_load_n(&dp_netdev_no_action_merge,
+                                  __ATOMIC_RELAXED);
     for (size_t b = 0; b < n_fbs; b++) {
         struct flow_batch *fb = &fbs[b];
+        const struct dp_flow_actions *acts = dp_flow_get_actions(fb->flow);
+        size_t r = n_runs;
 
         if (fb->n_packets) {
             dp_flow_used(fb->flow, fb->n_packets, fb->n_bytes,
                          fb->tcp_flags, now);
         }
-        execute_actions(pmd, &fb->batch, dp_flow_get_actions(fb->flow));
+        if (merge) {
+            for (r = n_runs > MERGE_WINDOW ? n_runs - MERGE_WINDOW : 0;
+                 r < n_runs && !dp_flow_actions_equal(run_acts[r], acts);
+                 r++) {
+                continue;
+            }
+        }
+        if (r < n_runs) {
+            /* A burst has at most DP_PACKET_BATCH_SIZE packets: it fits. */
+            dp_packet_batch_append(runs[r], &fb->batch, 0);
+        } else {
+            runs[n_runs] = &fb->batch;
+            run_acts[n_runs++] = acts;
+        }
+    }
+    for (size_t r = 0; r < n_runs; r++) {
+        execute_actions(pmd, runs[r], run_acts[r]);
     }
 }
 

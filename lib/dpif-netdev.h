@@ -141,4 +141,11 @@ void dp_netdev_register_commands(struct dp_netdev *);
 void dp_netdev_execute(struct dp_netdev *, struct dp_packet *,
                        const struct dp_actions *);
 
+/* For benchmarks only (tests/perf/perf-dpif merge): while true, the PMDs
+ * run each flow's packets of a burst through its actions on their own,
+ * even when other flows of the burst have the same actions, so that what
+ * running those together saves can be measured.  Read (relaxed atomic)
+ * once a burst, so a benchmark may flip it while the PMDs run. */
+extern bool dp_netdev_no_action_merge;
+
 #endif /* dpif-netdev.h */

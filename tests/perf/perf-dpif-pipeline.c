@@ -112,7 +112,8 @@ static struct perf_source src = {
 
 /* What perf_dpif_check_cost() switches: netdev_send_skip_egress_check, or
  * a flag of its own that nothing reads (A/A) or that only the receive half
- * of the check reads (see perf_rx_fill()). */
+ * of the check reads (see perf_rx_fill()); perf_dpif_merge_cost():
+ * dp_netdev_no_action_merge. */
 static bool aa_flag;
 static bool rx_half_only;
 static bool *switched = &netdev_send_skip_egress_check;
@@ -583,7 +584,7 @@ source_fini(void)
     src.n_rule_slots = 0;
 }
 
-/* Flips netdev_send_skip_egress_check at random intervals of 1 to 4 ms
+/* Flips '*switched' at random intervals of 1 to 4 ms
  * for 'seconds', the PMD recording its windows, with the datapath's
  * housekeeping every 20 ms or so. */
 static void
@@ -615,6 +616,9 @@ run_toggling(struct dp_netdev *dp, double seconds)
 static int pipeline_run(uint32_t n_flows, const struct perf_dpif_mode *,
                         bool toggle, double seconds,
                         struct perf_dpif_result *res);
+static int toggled_run(double seconds, uint32_t n_flows,
+                       const struct perf_dpif_mode *,
+                       struct perf_dpif_check_result *);
 
 int
 perf_dpif_pipeline_run(uint32_t n_flows, bool emc_on, bool marked,
@@ -670,12 +674,35 @@ int
 perf_dpif_check_cost(double seconds, enum perf_check_mode mode,
                      struct perf_dpif_check_result *res)
 {
-    struct perf_dpif_result pr;
+    struct perf_dpif_mode dpmode = { .emc_on = true };
 
-    memset(res, 0, sizeof *res);
     switched = (mode == PERF_CHECK_ALL ? &netdev_send_skip_egress_check
                 : &aa_flag);
     rx_half_only = mode == PERF_CHECK_RX;
+    return toggled_run(seconds, 1, &dpmode, res);
+}
+
+int
+perf_dpif_merge_cost(double seconds, uint32_t n_flows, bool marked,
+                     struct perf_dpif_check_result *res)
+{
+    struct perf_dpif_mode dpmode = { .emc_on = true, .marked = marked };
+
+    switched = &dp_netdev_no_action_merge;
+    return toggled_run(seconds, n_flows, &dpmode, res);
+}
+
+/* One run of the datapath in 'dpmode' with 'n_flows' flows, during which
+ * '*switched' is flipped at random intervals: the PMD's windows filed
+ * under the flag's state, into 'res'.  Puts 'switched' back. */
+static int
+toggled_run(double seconds, uint32_t n_flows,
+            const struct perf_dpif_mode *dpmode,
+            struct perf_dpif_check_result *res)
+{
+    struct perf_dpif_result pr;
+
+    memset(res, 0, sizeof *res);
     /* A window is 4096 packets of about 100 to 300 cycles: 10 000 a second
      * is more than can be. */
     src.max_windows = 10000 * seconds + 1000;
@@ -683,14 +710,13 @@ perf_dpif_check_cost(double seconds, enum perf_check_mode mode,
         src.windows[i] = xcalloc(src.max_windows, sizeof *src.windows[i]);
         src.n_windows[i] = 0;
     }
-    struct perf_dpif_mode dpmode = { .emc_on = true };
-    int error = pipeline_run(1, &dpmode, true, seconds, &pr);
+    int error = pipeline_run(n_flows, dpmode, true, seconds, &pr);
     for (int i = 0; !error && i < 2; i++) {
         size_t n = src.n_windows[i];
 
         if (n < 10) {
-            fprintf(stderr, "perf-dpif: only %zu windows %s the check\n", n,
-                    i ? "with" : "without");
+            fprintf(stderr, "perf-dpif: only %zu windows with the switch "
+                    "%s\n", n, i ? "off" : "on");
             error = EIO;
             break;
         }

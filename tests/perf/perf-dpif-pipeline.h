@@ -67,6 +67,15 @@ enum perf_check_mode {
 int perf_dpif_check_cost(double seconds, enum perf_check_mode,
                          struct perf_dpif_check_result *);
 
+/* What running the flows of a burst that have the same actions as one batch
+ * saves: one run with 'n_flows' exact flows (all with the same actions,
+ * output to one port), EMC on, found by mark if 'marked', during which
+ * dp_netdev_no_action_merge is switched at random intervals of 1 to 4 ms:
+ * the PMD's windows with the batches merged ([1]) and one batch per flow
+ * ([0]). */
+int perf_dpif_merge_cost(double seconds, uint32_t n_flows, bool marked,
+                         struct perf_dpif_check_result *);
+
 /* Measures the cycles per packet of netdev_send() on a "perf" port (no
  * offloads, no chains) for batches of 32 linear 64-byte packets with
  * nothing pending, with the egress check ('*with_check') and without it

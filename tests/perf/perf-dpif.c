@@ -33,6 +33,8 @@
  *        perf-dpif marked [SECONDS [MAX_FLOWS]]       (defaults 1, 100000)
  *        perf-dpif smc [SECONDS [MAX_FLOWS [ROUNDS [MASKS]]]]
  *                                           (defaults 1, 100000, 1, 1)
+ *        perf-dpif merge [SECONDS [ROUNDS [MAX_FLOWS]]] (defaults 1, 3,
+ *                                                          100000)
  *
  * "marked" measures the partial-offload path: the whole datapath with
  * hw-offload=true on a port whose flow API marks every packet of an
@@ -40,6 +42,14 @@
  * no cache), against the same datapath without offload, EMC on and off.
  * Each cell gives the average cycles per packet and those of the PMD's
  * fastest window of 4096 packets, which a busy machine disturbs far less.
+ *
+ * "merge" measures what running a burst's flows that have the same actions
+ * as one batch saves (lib/dpif-netdev.c): at 1, 1000 and 100000 flows, EMC
+ * on, found by the caches and by mark, one run each per round during which
+ * dp_netdev_no_action_merge is switched on and off at random intervals of
+ * 1 to 4 ms, as "csum" switches its check.  Every flow of this benchmark
+ * outputs to the same port, so with many flows a burst of 32 packets is 32
+ * flows with the same actions.
  *
  * "smc" measures the signature-match cache (smc-enable): the whole datapath
  * at each flow count with the EMC on and off, and for each the SMC off and
@@ -537,6 +547,27 @@ median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* For 'n_cols' columns of 'rounds' values each, in pairs (column 2k "on",
+ * 2k + 1 "off"): each column's median into 'm', and into 'dm' the median
+ * over the rounds of each pair's difference (the rounds are paired: each
+ * round measured both sides in one run).  Sorts the columns. */
+static void
+paired_medians(double **v, int n_cols, int rounds, double *m, double *dm)
+{
+    double *d = xcalloc(rounds, sizeof *d);
+
+    for (int c = 0; c < n_cols; c += 2) {
+        for (int r = 0; r < rounds; r++) {
+            d[r] = v[c][r] - v[c + 1][r];
+        }
+        dm[c / 2] = median(d, rounds);
+    }
+    free(d);
+    for (int c = 0; c < n_cols; c++) {
+        m[c] = median(v[c], rounds);
+    }
+}
+
 /* perf-dpif csum: see the comment at the top. */
 static int
 run_csum(double seconds, int rounds, enum perf_check_mode mode)
@@ -588,20 +619,9 @@ run_csum(double seconds, int rounds, enum perf_check_mode mode)
         }
     }
     if (!error) {
-        /* The differences are paired, round by round: their medians. */
-        double *d = xcalloc(rounds, sizeof *d);
         double m[N_COLS], dm[N_COLS / 2];
 
-        for (int c = 0; c < N_COLS; c += 2) {
-            for (int r = 0; r < rounds; r++) {
-                d[r] = v[c][r] - v[c + 1][r];
-            }
-            dm[c / 2] = median(d, rounds);
-        }
-        free(d);
-        for (int c = 0; c < N_COLS; c++) {
-            m[c] = median(v[c], rounds);
-        }
+        paired_medians(v, N_COLS, rounds, m, dm);
         printf("%5s | %6.2f %6.2f %6.2f | %6.1f %6.1f %6.2f | %6.1f %6.1f "
                "%6.2f\n", "med", m[SEND_ON], m[SEND_OFF], dm[0],
                m[BEST_ON], m[BEST_OFF], dm[1], m[MED_ON], m[MED_OFF], dm[2]);
@@ -618,6 +638,83 @@ run_csum(double seconds, int rounds, enum perf_check_mode mode)
     }
     for (int c = 0; c < N_COLS; c++) {
         free(v[c]);
+    }
+    return error;
+}
+
+/* perf-dpif merge: see the comment at the top. */
+static int
+run_merge(double seconds, int rounds, uint32_t max_flows)
+{
+    static const uint32_t flow_counts[] = { 1, 1000, 100000 };
+    enum { BEST_ON, BEST_OFF, MED_ON, MED_OFF, N_COLS };
+    int error = 0;
+
+    if (!perf_dpif_pipeline_available()) {
+        fprintf(stderr, "perf-dpif: the datapath is not built in\n");
+        return 1;
+    }
+    check_quiet();
+    printf("flows with the same actions in a burst run as one batch, "
+           "switched on and off\nat random within each run; 64-byte UDP "
+           "packets, exact 5-tuple megaflows,\noutput to one port, EMC on; "
+           "TSC %.2f GHz, %.2f s per run; cycles per packet\n\n",
+           rte_get_tsc_hz() / 1e9, seconds);
+    printf("%7s %6s %5s | %6s %6s %6s | %6s %6s %6s %7s\n", "flows",
+           "path", "round", "best+", "best-", "delta", "med+", "med-",
+           "delta", "windows");
+    for (size_t fi = 0; fi < ARRAY_SIZE(flow_counts) && !error; fi++) {
+        for (int marked = 0; marked <= 1 && !error; marked++) {
+            uint32_t n_flows = flow_counts[fi];
+            double *v[N_COLS];
+
+            if (n_flows > max_flows) {
+                continue;
+            }
+            for (int c = 0; c < N_COLS; c++) {
+                v[c] = xcalloc(rounds, sizeof *v[c]);
+            }
+            for (int r = 0; r < rounds && !error; r++) {
+                struct perf_dpif_check_result cr;
+
+                error = perf_dpif_merge_cost(seconds, n_flows, marked, &cr);
+                if (error) {
+                    break;
+                }
+                v[BEST_ON][r] = cr.best[1];
+                v[BEST_OFF][r] = cr.best[0];
+                v[MED_ON][r] = cr.median[1];
+                v[MED_OFF][r] = cr.median[0];
+                printf("%7"PRIu32" %6s %5d | %6.1f %6.1f %6.1f | %6.1f %6.1f "
+                       "%6.1f %3zu/%-3zu\n", n_flows,
+                       marked ? "marked" : "EMC", r + 1,
+                       v[BEST_ON][r], v[BEST_OFF][r],
+                       v[BEST_ON][r] - v[BEST_OFF][r],
+                       v[MED_ON][r], v[MED_OFF][r],
+                       v[MED_ON][r] - v[MED_OFF][r],
+                       cr.n_windows[1], cr.n_windows[0]);
+                fflush(stdout);
+            }
+            if (!error && rounds > 1) {
+                double m[N_COLS], dm[N_COLS / 2];
+
+                paired_medians(v, N_COLS, rounds, m, dm);
+                printf("%7"PRIu32" %6s %5s | %6.1f %6.1f %6.1f | %6.1f %6.1f "
+                       "%6.1f\n", n_flows, marked ? "marked" : "EMC", "med",
+                       m[BEST_ON], m[BEST_OFF], dm[0], m[MED_ON],
+                       m[MED_OFF], dm[1]);
+            }
+            for (int c = 0; c < N_COLS; c++) {
+                free(v[c]);
+            }
+        }
+    }
+    if (!error) {
+        printf("\n+: merged (the default), -: one batch per flow "
+               "(dp_netdev_no_action_merge);\nbest: the fastest window of "
+               "4096 packets, med: the median window; delta < 0: merging "
+               "saves\n(med rows: medians over the rounds of each round's "
+               "difference)\n");
     }
     return error;
 }
@@ -774,6 +871,21 @@ main(int argc, char *argv[])
         int error = run_marked(seconds, max_flows);
         dp_test_fini();
         return error;
+    }
+    if (argc > 1 && !strcmp(argv[1], "merge")) {
+        double seconds = argc > 2 ? strtod(argv[2], NULL) : 1.0;
+        int rounds = argc > 3 ? atoi(argv[3]) : 3;
+        uint32_t max_flows = argc > 4 ? strtoul(argv[4], NULL, 0) : 100000;
+
+        util_set_program_name(argv[0]);
+        if (seconds <= 0 || rounds <= 0 || !max_flows) {
+            util_fatal(0, "usage: %s merge [SECONDS [ROUNDS [MAX_FLOWS]]]",
+                       argv[0]);
+        }
+        dp_test_init("perf-dpif");
+        int error = run_merge(seconds, rounds, max_flows);
+        dp_test_fini();
+        return error ? 1 : 0;
     }
     if (argc > 1 && !strcmp(argv[1], "csum")) {
         double seconds = argc > 2 ? strtod(argv[2], NULL) : 1.0;
