@@ -3,8 +3,12 @@
  * modules: their interface is lib/dpif-netdev.h.
  *
  * Threads.  The main thread owns everything here except what a comment
- * gives to a polling thread ("PMD writes").  It changes a PMD's poll list
- * and tx ports only while that PMD is paused (dp_netdev_pmd_pause()).
+ * gives to a polling thread ("PMD writes").  A running PMD's poll list and
+ * tx ports change without a pause: the main thread builds new ones (a
+ * struct dp_netdev_sched) and the PMD adopts them between two iterations,
+ * so that adding, removing or reconfiguring a port never stops the
+ * threads that go on polling other queues.  A PMD that is paused (one just
+ * created) gets them directly.
  * Counters a PMD writes are plain relaxed atomic stores by their one
  * writer; readers load them atomically.
  *
@@ -97,6 +101,8 @@ struct dp_netdev_port {
     bool is_pmd;
     bool emc_enabled;                   /* Interface:other_config. */
     bool need_reopen;                   /* Rx queues must be reopened. */
+    bool detached;                      /* No thread polls it or sends to
+                                         * it (being reconfigured). */
     int requested_txq;                  /* Last netdev_set_tx_multiq(). */
     char *rxq_affinity;                 /* Interface:other_config, or NULL. */
     const struct netdev_flow_api *flow_api;     /* Assigned with hw-offload,
@@ -119,6 +125,19 @@ struct dp_netdev_tx_port {
     struct dp_packet_batch batch;
 };
 
+/* A poll list and tx ports, as the main thread builds them for a thread
+ * to adopt (and, once adopted, the ones it gave up, for the main thread to
+ * free). */
+struct dp_netdev_sched {
+    struct dp_netdev_rxq **polls;
+    size_t n_polls;
+    struct dp_netdev_tx_port *tx_ports;
+    size_t n_tx_ports;
+    uint16_t *tx_index;
+    size_t tx_index_size;
+    uint16_t *dirty_tx;
+};
+
 /* A polling thread: a PMD thread, or the main thread for non-PMD ports. */
 struct dp_netdev_pmd {
     struct dp_netdev *dp;
@@ -138,7 +157,11 @@ struct dp_netdev_pmd {
     bool paused;
     bool exit_req;
 
-    /* What it polls and where it sends: changed only while paused. */
+    /* What it polls and where it sends.  The PMD changes them itself when
+     * it finds 'sched_req' set (atomic; cleared, under 'cond_mutex' with
+     * 'ack_cond' signalled, once adopted); the main thread while it is
+     * paused. */
+    struct dp_netdev_sched *sched_req;
     struct dp_netdev_rxq **polls;
     size_t n_polls;
     struct dp_netdev_tx_port *tx_ports;

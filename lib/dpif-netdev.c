@@ -71,7 +71,15 @@ static void *pmd_thread_main(void *);
 static void pmd_flush_all(struct dp_netdev_pmd *, bool force,
                           long long int now_us);
 static void pmd_flows_clear(struct dp_netdev_pmd *);
-static void pmd_set_tx_ports(struct dp_netdev_pmd *);
+static void pmd_install_sched(struct dp_netdev_pmd *,
+                              struct dp_netdev_rxq **polls, size_t n_polls);
+static void sched_build_tx(const struct dp_netdev_pmd *,
+                           struct dp_netdev_sched *);
+static void sched_swap(struct dp_netdev_pmd *, struct dp_netdev_sched *);
+static void sched_destroy(struct dp_netdev_sched *);
+static void pmd_adopt_sched(struct dp_netdev_pmd *);
+static inline struct dp_netdev_tx_port *pmd_lookup_tx(
+    struct dp_netdev_pmd *, uint32_t port_no);
 
 /* Pipeline. */
 static void pmd_process_batch(struct dp_netdev_pmd *, struct dp_netdev_rxq *,
@@ -86,6 +94,11 @@ static void port_open_rxqs(struct dp_netdev_port *);
 static void port_close_rxqs(struct dp_netdev_port *);
 static void port_destroy(struct dp_netdev_port *);
 static void assign_rxqs(struct dp_netdev *);
+static struct dp_netdev_rxq **polls_without_detached(
+    const struct dp_netdev_pmd *, size_t *n);
+static struct dp_netdev_rxq **assigned_polls(const struct dp_netdev *,
+                                             const struct dp_netdev_pmd *,
+                                             size_t *n);
 
 /* Flows. */
 static void flow_node_delete(struct dp_netdev_pmd *,
@@ -371,19 +384,11 @@ dp_netdev_port_add(struct dp_netdev *dp, struct netdev *netdev,
         port->flow_api = netdev_offload_assign(netdev);
     }
 
-    bool found;
-    size_t idx = port_index(dp, no, &found);
-    dp->ports = xrealloc(dp->ports, (dp->n_ports + 1) * sizeof *dp->ports);
-    memmove(&dp->ports[idx + 1], &dp->ports[idx],
-            (dp->n_ports - idx) * sizeof *dp->ports);
-    dp->ports[idx] = port;
-    dp->n_ports++;
-
-    /* Open the queues while no thread polls (a netdev that wants
-     * reconfiguration gets it first). */
-    for (size_t i = 0; i < dp->n_pmds; i++) {
-        dp_netdev_pmd_pause(dp->pmds[i]);
-    }
+    /* Set the port up (its tx queues, a reconfiguration, its rx queues)
+     * before any thread knows of it: the threads go on polling and
+     * sending meanwhile, however long a device takes. */
+    port->requested_txq = dp->n_pmds + 1;
+    netdev_set_tx_multiq(netdev, port->requested_txq);
     if (netdev_is_reconf_required(netdev)) {
         char *err = NULL;
         int error = netdev_reconfigure(netdev, &err);
@@ -395,8 +400,16 @@ dp_netdev_port_add(struct dp_netdev *dp, struct netdev *netdev,
         free(err);
     }
     port_open_rxqs(port);
+
+    bool found;
+    size_t idx = port_index(dp, no, &found);
+    dp->ports = xrealloc(dp->ports, (dp->n_ports + 1) * sizeof *dp->ports);
+    memmove(&dp->ports[idx + 1], &dp->ports[idx],
+            (dp->n_ports - idx) * sizeof *dp->ports);
+    dp->ports[idx] = port;
+    dp->n_ports++;
     dp->need_reconfigure = true;
-    dp_reconfigure(dp);             /* Resumes the PMDs. */
+    dp_reconfigure(dp);             /* Hands its queues to the threads. */
 
     VLOG_INFO("Datapath %s: added port %s as port %"PRIu32" (%s)",
               DP_NETDEV_NAME, netdev_get_name(netdev), no,
@@ -426,20 +439,13 @@ dp_netdev_port_del(struct dp_netdev *dp, uint32_t port_no)
             (dp->n_ports - idx - 1) * sizeof *dp->ports);
     dp->n_ports--;
 
-    /* Stop every thread from polling and sending to it, then close it. */
-    for (size_t i = 0; i < dp->n_pmds; i++) {
-        dp_netdev_pmd_pause(dp->pmds[i]);
-    }
-    for (size_t i = 0; i < dp->n_pmds; i++) {
-        pmd_set_tx_ports(dp->pmds[i]);
-    }
-    pmd_flush_all(dp->main_pmd, true, time_usec());
-    pmd_set_tx_ports(dp->main_pmd);
+    /* Every thread stops polling and sending to it (each between two of
+     * its iterations, without a pause), then it closes. */
     for (int q = 0; q < port->n_rxq; q++) {
         port->rxqs[q].pmd = NULL;
     }
     dp->need_reconfigure = true;
-    dp_reconfigure(dp);             /* Rebuilds poll lists, resumes. */
+    dp_reconfigure(dp);
     if (port->flow_api) {
         /* Nothing polls the port now, so no new request names it. */
         dp_offload_port_flush(dp->offload, port->netdev);
@@ -523,9 +529,6 @@ dp_netdev_run(struct dp_netdev *dp)
         }
     }
     if (dp->need_reconfigure) {
-        for (size_t i = 0; i < dp->n_pmds; i++) {
-            dp_netdev_pmd_pause(dp->pmds[i]);
-        }
         dp_reconfigure(dp);
     }
 
@@ -1122,8 +1125,10 @@ wanted_cores(const struct dp_netdev *dp, bool *wanted, size_t n_wanted)
 }
 
 /* Brings ports, PMD threads and rx queue assignment in line with the
- * configuration.  Every PMD thread must be paused on entry; all are resumed
- * on return. */
+ * configuration.  No thread pauses but those created or destroyed: a port
+ * that needs reconfiguring leaves every thread's poll list and tx ports
+ * first, and a queue that moves leaves its old thread before the new one
+ * polls it; each thread adopts its new lists between two iterations. */
 static void
 dp_reconfigure(struct dp_netdev *dp)
 {
@@ -1148,12 +1153,30 @@ dp_reconfigure(struct dp_netdev *dp)
         }
     }
 
-    /* Ports that asked for reconfiguration: no thread polls or sends. */
-    pmd_flush_all(dp->main_pmd, true, time_usec());
+    /* Ports that asked for reconfiguration: no thread polls or sends to
+     * them meanwhile; the threads go on with the other ports. */
+    bool any_detached = false;
     for (size_t i = 0; i < dp->n_ports; i++) {
         struct dp_netdev_port *port = dp->ports[i];
 
-        if (netdev_is_reconf_required(port->netdev) || port->need_reopen) {
+        port->detached = (netdev_is_reconf_required(port->netdev)
+                          || port->need_reopen);
+        any_detached |= port->detached;
+    }
+    if (any_detached) {
+        struct dp_netdev_pmd *pmd;
+
+        DP_FOR_EACH_THREAD (pmd, dp) {
+            size_t n;
+            struct dp_netdev_rxq **polls = polls_without_detached(pmd, &n);
+
+            pmd_install_sched(pmd, polls, n);
+        }
+    }
+    for (size_t i = 0; i < dp->n_ports; i++) {
+        struct dp_netdev_port *port = dp->ports[i];
+
+        if (port->detached) {
             char *err = NULL;
 
             port_close_rxqs(port);
@@ -1166,6 +1189,7 @@ dp_reconfigure(struct dp_netdev *dp)
             free(err);
             port_open_rxqs(port);
             port->need_reopen = false;
+            port->detached = false;
         }
     }
 
@@ -1215,35 +1239,85 @@ dp_reconfigure(struct dp_netdev *dp)
     assign_rxqs(dp);
     dp->need_rebalance = false;
 
-    /* Poll lists and tx ports. */
+    /* Poll lists and tx ports: first each thread gives up the queues it
+     * no longer polls (another may take them next), then every thread gets
+     * its new list and every port to send to. */
     struct dp_netdev_pmd *pmd;
     DP_FOR_EACH_THREAD (pmd, dp) {
-        free(pmd->polls);
-        pmd->polls = NULL;
-        pmd->n_polls = 0;
+        size_t n_new, n_keep = 0;
+        struct dp_netdev_rxq **polls = assigned_polls(dp, pmd, &n_new);
+
+        for (size_t i = 0; i < pmd->n_polls; i++) {
+            for (size_t j = 0; j < n_new; j++) {
+                if (polls[j] == pmd->polls[i]) {
+                    polls[n_keep++] = pmd->polls[i];
+                    break;
+                }
+            }
+        }
+        if (n_keep < pmd->n_polls) {
+            pmd_install_sched(pmd, polls, n_keep);
+        } else {
+            free(polls);
+        }
     }
+    DP_FOR_EACH_THREAD (pmd, dp) {
+        size_t n;
+        struct dp_netdev_rxq **polls = assigned_polls(dp, pmd, &n);
+
+        pmd_install_sched(pmd, polls, n);
+    }
+
+    /* The threads just created wait, paused, for their first lists. */
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        dp_netdev_pmd_resume(dp->pmds[i]);
+    }
+}
+
+/* Returns the rx queues that thread 'pmd' polls now, less those of ports
+ * being reconfigured, in a new array of '*n'. */
+static struct dp_netdev_rxq **
+polls_without_detached(const struct dp_netdev_pmd *pmd, size_t *n)
+{
+    struct dp_netdev_rxq **polls = xcalloc(pmd->n_polls + 1, sizeof *polls);
+
+    *n = 0;
+    for (size_t i = 0; i < pmd->n_polls; i++) {
+        if (!pmd->polls[i]->port->detached) {
+            polls[(*n)++] = pmd->polls[i];
+        }
+    }
+    return polls;
+}
+
+/* Returns the rx queues assigned to thread 'pmd' (the main thread takes
+ * those of non-PMD ports), in a new array of '*n', in port order. */
+static struct dp_netdev_rxq **
+assigned_polls(const struct dp_netdev *dp, const struct dp_netdev_pmd *pmd,
+               size_t *n)
+{
+    struct dp_netdev_rxq **polls = NULL;
+    size_t allocated = 0;
+
+    *n = 0;
     for (size_t i = 0; i < dp->n_ports; i++) {
         struct dp_netdev_port *port = dp->ports[i];
 
         for (int q = 0; q < port->n_rxq; q++) {
             struct dp_netdev_rxq *rxq = &port->rxqs[q];
-            struct dp_netdev_pmd *owner = port->is_pmd ? rxq->pmd
-                                                       : dp->main_pmd;
-            if (!owner) {
+            const struct dp_netdev_pmd *owner = (port->is_pmd ? rxq->pmd
+                                                 : dp->main_pmd);
+            if (owner != pmd) {
                 continue;
             }
-            owner->polls = xrealloc(owner->polls, (owner->n_polls + 1)
-                                    * sizeof *owner->polls);
-            owner->polls[owner->n_polls++] = rxq;
+            if (*n >= allocated) {
+                allocated = allocated ? 2 * allocated : 8;
+                polls = xrealloc(polls, allocated * sizeof *polls);
+            }
+            polls[(*n)++] = rxq;
         }
     }
-    DP_FOR_EACH_THREAD (pmd, dp) {
-        pmd_set_tx_ports(pmd);
-    }
-
-    for (size_t i = 0; i < dp->n_pmds; i++) {
-        dp_netdev_pmd_resume(dp->pmds[i]);
-    }
+    return polls ? polls : xcalloc(1, sizeof *polls);
 }
 
 static uint64_t
@@ -1533,31 +1607,57 @@ pmd_destroy(struct dp_netdev_pmd *pmd)
     free(pmd);
 }
 
-/* Rebuilds the tx ports of 'pmd' (paused, or the main thread) from the
- * datapath's ports.  Its output batches must be empty. */
+/* Gives thread 'pmd' the poll list 'polls' (of 'n_polls', taken over) and
+ * a tx port for every port of the datapath that is not detached, and frees
+ * what it had.  A running PMD adopts them between two of its iterations,
+ * going on polling meanwhile; this waits until it has.  Main thread only. */
 static void
-pmd_set_tx_ports(struct dp_netdev_pmd *pmd)
+pmd_install_sched(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq **polls,
+                  size_t n_polls)
+{
+    struct dp_netdev_sched sched = { .polls = polls, .n_polls = n_polls };
+
+    sched_build_tx(pmd, &sched);
+    if (!pmd->thread_started || pmd->pause_req) {
+        /* The main thread itself, or a PMD that is paused. */
+        pmd_flush_all(pmd, true, time_usec());
+        sched_swap(pmd, &sched);
+    } else {
+        pthread_mutex_lock(&pmd->cond_mutex);
+        __atomic_store_n(&pmd->sched_req, &sched, __ATOMIC_RELEASE);
+        pthread_cond_broadcast(&pmd->cond);     /* If it blocks, idle. */
+        while (__atomic_load_n(&pmd->sched_req, __ATOMIC_ACQUIRE)) {
+            pthread_cond_wait(&pmd->ack_cond, &pmd->cond_mutex);
+        }
+        pthread_mutex_unlock(&pmd->cond_mutex);
+    }
+    sched_destroy(&sched);
+}
+
+/* Fills the tx ports of 'sched' for thread 'pmd': one for each port of
+ * the datapath that is not detached, with the thread's queue on it. */
+static void
+sched_build_tx(const struct dp_netdev_pmd *pmd,
+               struct dp_netdev_sched *sched)
 {
     struct dp_netdev *dp = pmd->dp;
     size_t n_threads = dp->n_pmds + 1;
 
-    for (size_t i = 0; i < pmd->n_tx_ports; i++) {
-        dp_packet_batch_free(&pmd->tx_ports[i].batch);
-    }
-    free(pmd->tx_ports);
-    free(pmd->tx_index);
-    free(pmd->dirty_tx);
-    pmd->tx_ports = xcalloc(dp->n_ports ? dp->n_ports : 1,
-                            sizeof *pmd->tx_ports);
-    pmd->n_tx_ports = dp->n_ports;
-    pmd->dirty_tx = xcalloc(dp->n_ports ? dp->n_ports : 1,
-                            sizeof *pmd->dirty_tx);
-    pmd->n_dirty_tx = 0;
+    sched->tx_ports = xcalloc(dp->n_ports ? dp->n_ports : 1,
+                              sizeof *sched->tx_ports);
+    sched->dirty_tx = xcalloc(dp->n_ports ? dp->n_ports : 1,
+                              sizeof *sched->dirty_tx);
+    sched->n_tx_ports = 0;
 
     uint32_t max_no = 0;
     for (size_t i = 0; i < dp->n_ports; i++) {
         struct dp_netdev_port *port = dp->ports[i];
-        struct dp_netdev_tx_port *tx = &pmd->tx_ports[i];
+
+        if (port->detached) {
+            continue;
+        }
+
+        struct dp_netdev_tx_port *tx = &sched->tx_ports[sched->n_tx_ports++];
         int n_txq = netdev_n_txq(port->netdev);
 
         tx->port_no = port->port_no;
@@ -1581,12 +1681,76 @@ pmd_set_tx_ports(struct dp_netdev_pmd *pmd)
 
     /* Direct index by port number when numbers are small, which they are
      * unless requested otherwise. */
-    pmd->tx_index_size = max_no < 4096 ? max_no + 1 : 0;
-    pmd->tx_index = xcalloc(pmd->tx_index_size ? pmd->tx_index_size : 1,
-                            sizeof *pmd->tx_index);
-    for (size_t i = 0; i < pmd->n_tx_ports && pmd->tx_index_size; i++) {
-        pmd->tx_index[pmd->tx_ports[i].port_no] = i + 1;
+    sched->tx_index_size = max_no < 4096 ? max_no + 1 : 0;
+    sched->tx_index = xcalloc(sched->tx_index_size ? sched->tx_index_size : 1,
+                              sizeof *sched->tx_index);
+    for (size_t i = 0; i < sched->n_tx_ports && sched->tx_index_size; i++) {
+        sched->tx_index[sched->tx_ports[i].port_no] = i + 1;
     }
+}
+
+/* Exchanges the poll list and tx ports of 'pmd' with those of 'sched'.
+ * Called by the thread itself (or for it, while it is paused) with its
+ * output batches sent: a port that still holds packets back is asked
+ * again through its new tx port. */
+static void
+sched_swap(struct dp_netdev_pmd *pmd, struct dp_netdev_sched *sched)
+{
+    struct dp_netdev_sched old = {
+        .polls = pmd->polls, .n_polls = pmd->n_polls,
+        .tx_ports = pmd->tx_ports, .n_tx_ports = pmd->n_tx_ports,
+        .tx_index = pmd->tx_index, .tx_index_size = pmd->tx_index_size,
+        .dirty_tx = pmd->dirty_tx,
+    };
+    size_t n_old_dirty = pmd->n_dirty_tx;
+
+    pmd->polls = sched->polls;
+    pmd->n_polls = sched->n_polls;
+    pmd->tx_ports = sched->tx_ports;
+    pmd->n_tx_ports = sched->n_tx_ports;
+    pmd->tx_index = sched->tx_index;
+    pmd->tx_index_size = sched->tx_index_size;
+    pmd->dirty_tx = sched->dirty_tx;
+    pmd->n_dirty_tx = 0;
+    for (size_t i = 0; i < n_old_dirty; i++) {
+        const struct dp_netdev_tx_port *was = &old.tx_ports[old.dirty_tx[i]];
+        struct dp_netdev_tx_port *tx = pmd_lookup_tx(pmd, was->port_no);
+
+        if (was->flush_pending && tx && !tx->dirty) {
+            tx->flush_pending = tx->dirty = true;
+            pmd->dirty_tx[pmd->n_dirty_tx++] = tx - pmd->tx_ports;
+        }
+    }
+    *sched = old;
+}
+
+/* Frees what 'sched' holds. */
+static void
+sched_destroy(struct dp_netdev_sched *sched)
+{
+    for (size_t i = 0; i < sched->n_tx_ports; i++) {
+        dp_packet_batch_free(&sched->tx_ports[i].batch);
+    }
+    free(sched->tx_ports);
+    free(sched->tx_index);
+    free(sched->dirty_tx);
+    free(sched->polls);
+}
+
+/* Adopts the poll list and tx ports the main thread left in 'sched_req'
+ * (PMD thread, between two iterations), and tells it so. */
+static void
+pmd_adopt_sched(struct dp_netdev_pmd *pmd)
+{
+    struct dp_netdev_sched *sched = __atomic_load_n(&pmd->sched_req,
+                                                    __ATOMIC_ACQUIRE);
+
+    pmd_flush_all(pmd, true, 0);
+    sched_swap(pmd, sched);
+    pthread_mutex_lock(&pmd->cond_mutex);
+    __atomic_store_n(&pmd->sched_req, NULL, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&pmd->ack_cond);
+    pthread_mutex_unlock(&pmd->cond_mutex);
 }
 
 static inline struct dp_netdev_tx_port *
@@ -1667,8 +1831,8 @@ pmd_handle_pause(struct dp_netdev_pmd *pmd)
     dp_rcu_online(dp->rcu, pmd->rcu_id);
 }
 
-/* A PMD without queues blocks (it would only spin) until it is paused for
- * a new poll list or stopped. */
+/* A PMD without queues blocks (it would only spin) until it is given a new
+ * poll list, paused or stopped. */
 static void
 pmd_block_idle(struct dp_netdev_pmd *pmd)
 {
@@ -1677,7 +1841,7 @@ pmd_block_idle(struct dp_netdev_pmd *pmd)
     dp_emc_sweep(pmd->emc, DP_EMC_ENTRIES);
     dp_rcu_offline(dp->rcu, pmd->rcu_id);
     pthread_mutex_lock(&pmd->cond_mutex);
-    while (!pmd->pause_req && !pmd->exit_req) {
+    while (!pmd->pause_req && !pmd->exit_req && !pmd->sched_req) {
         pthread_cond_wait(&pmd->cond, &pmd->cond_mutex);
     }
     pthread_mutex_unlock(&pmd->cond_mutex);
@@ -1733,6 +1897,9 @@ pmd_thread_main(void *pmd_)
         }
         if (__atomic_load_n(&pmd->exit_req, __ATOMIC_ACQUIRE)) {
             break;
+        }
+        if (__atomic_load_n(&pmd->sched_req, __ATOMIC_ACQUIRE)) {
+            pmd_adopt_sched(pmd);
         }
         if (!pmd->n_polls) {
             pmd_block_idle(pmd);

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "dp-packet-csum.h"
 #include "dp-packet.h"
 #include "dpdk.h"
@@ -84,6 +85,9 @@ struct netdev_dummy {
     int requested_n_txq;
     int multiq_n_txq;           /* From netdev_set_tx_multiq(), or 0. */
     int options_n_txq;          /* From options:n_txq, or 0. */
+    int reconfigure_delay_ms;   /* options:reconfigure-delay-ms: how long
+                                 * 'reconfigure' takes, as a DPDK device's
+                                 * start does. */
 
     /* Capture files (options:rxq_pcap, tx_pcap; "pcap" sets both to one
      * file, which is then shared). */
@@ -485,6 +489,7 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
         "n_rxq", "n_txq", "numa_id", "pcap", "rxq_pcap", "tx_pcap",
         "ol_ip_csum", "ol_tcp_csum", "ol_udp_csum", "ol_sctp_csum",
         "ol_multi_seg", "ifindex", "stream", "pstream",
+        "reconfigure-delay-ms",
     };
     static const struct {
         const char *key;
@@ -531,6 +536,11 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
         /* Open vSwitch's tests give dummy ports an ifindex for offloads;
          * it is accepted and kept. */
         error = smap_parse_int(options, "ifindex", 0, INT_MAX, &ifindex);
+    }
+    long long int delay_ms = 0;
+    if (!error) {
+        error = smap_parse_int(options, "reconfigure-delay-ms", 0, 60000,
+                               &delay_ms);
     }
     for (size_t i = 0; !error && i < ARRAY_SIZE(caps); i++) {
         bool on = false;
@@ -590,6 +600,7 @@ netdev_dummy_set_config(struct netdev *netdev, const struct smap *options,
     dev->tx_caps = tx_caps;
     dev->requested_n_rxq = n_rxq;
     dev->options_n_txq = n_txq;
+    dev->reconfigure_delay_ms = delay_ms;
     int want_txq = (n_txq ? n_txq
                     : dev->multiq_n_txq ? dev->multiq_n_txq
                     : netdev->netdev_class->is_pmd ? NETDEV_DUMMY_PMD_N_TXQ
@@ -632,6 +643,15 @@ static int
 netdev_dummy_reconfigure(struct netdev *netdev, char **errp DPS_UNUSED)
 {
     struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    pthread_mutex_lock(&dev->mutex);
+    int delay_ms = dev->reconfigure_delay_ms;
+    pthread_mutex_unlock(&dev->mutex);
+    if (delay_ms) {
+        struct timespec ts = { delay_ms / 1000, delay_ms % 1000 * 1000000L };
+
+        nanosleep(&ts, NULL);
+    }
 
     pthread_mutex_lock(&dev->mutex);
     set_n_queues(dev, dev->requested_n_rxq);
