@@ -1882,8 +1882,8 @@ pmd_thread_main(void *pmd_)
     /* The clock, from the TSC between readings of CLOCK_MONOTONIC every
      * 1/16 s: a vDSO clock_gettime() per iteration costs more than polling
      * an empty queue.  'us_mult' is microseconds per cycle in 32.32 fixed
-     * point; without a known TSC rate (no EAL), every iteration reads the
-     * clock. */
+     * point; without a known TSC rate (no EAL), or while time/stop holds
+     * the clock, every iteration reads the clock. */
     uint64_t tsc_hz = rte_get_tsc_hz();
     uint64_t us_mult = tsc_hz ? (UINT64_C(1000000) << 32) / tsc_hz : 0;
     uint64_t clock_resync = tsc_hz / 16;
@@ -1909,7 +1909,7 @@ pmd_thread_main(void *pmd_)
 
         long long int now_us;
         uint64_t clock_delta = rte_rdtsc() - clock_tsc;
-        if (us_mult && clock_delta < clock_resync) {
+        if (us_mult && clock_delta < clock_resync && !time_is_stopped()) {
             now_us = clock_us + (long long int) ((clock_delta * us_mult)
                                                  >> 32);
         } else {

@@ -47,9 +47,19 @@ static bool want_mlockall;
 static enum netdev_dummy_mode dummy_mode = NETDEV_DUMMY_OFF;
 static char *dummy_numa;
 
+/* A time/warp in progress: its connection (NULL if none), the
+ * milliseconds still to go and the step. */
+static struct unixctl_conn *warp_conn;
+static long long int warp_left;
+static long long int warp_step;
+
 static char *parse_options(int argc, char *argv[], char **unixctl_pathp);
 static void usage(void) DPS_NO_RETURN;
 static unixctl_cb_func exit_cb;
+static unixctl_cb_func time_stop_cb;
+static unixctl_cb_func time_warp_cb;
+static void time_warp_step(void);
+static void time_warp_finish(void);
 
 int
 main(int argc, char *argv[])
@@ -88,6 +98,9 @@ main(int argc, char *argv[])
     coverage_register_unixctl_commands();
     memory_register_unixctl_commands();
     unixctl_command_register("exit", "[--cleanup]", 0, 1, exit_cb, NULL);
+    unixctl_command_register("time/stop", "", 0, 0, time_stop_cb, NULL);
+    unixctl_command_register("time/warp", "[large_msecs] msecs", 1, 2,
+                             time_warp_cb, NULL);
 
     netdev_dummy_register(dummy_mode);
     netdev_linux_register();
@@ -106,7 +119,9 @@ main(int argc, char *argv[])
         fatal_signal_run();
         coverage_run();
         unixctl_server_run(unixctl);
+        time_warp_step();
         bridge_run();
+        time_warp_finish();
         if (!started && bridge_initial_config_done()) {
             /* As Open vSwitch's: whoever started us with --detach gets
              * control back once the database's configuration is in
@@ -146,6 +161,62 @@ exit_cb(struct unixctl_conn *conn, int argc, const char *argv[],
     cleanup = argc > 1;
     exiting = true;
     unixctl_command_reply(conn, NULL);
+}
+
+/* time/stop: the monotonic clock stops; only time/warp moves it. */
+static void
+time_stop_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+             const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    time_stop();
+    unixctl_command_reply(conn, NULL);
+}
+
+/* time/warp [LARGE_MSECS] MSECS: moves the clocks MSECS ahead, or
+ * LARGE_MSECS ahead in steps of MSECS, the main loop running once after
+ * each step, as Open vSwitch's does; answers "warped" once done. */
+static void
+time_warp_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *aux DPS_UNUSED)
+{
+    long long int total = argc > 2 ? atoll(argv[1]) : 0;
+    long long int step = atoll(argv[argc - 1]);
+
+    if (step <= 0 || total < 0) {
+        unixctl_command_reply_error(conn, "invalid MSECS");
+        return;
+    }
+    if (warp_conn) {
+        unixctl_command_reply_error(conn, "a time/warp is in progress");
+        return;
+    }
+    warp_conn = conn;
+    warp_left = total ? total : step;
+    warp_step = step;
+    poll_immediate_wake();
+}
+
+/* The next step of a time/warp in progress, before the main loop's work. */
+static void
+time_warp_step(void)
+{
+    if (warp_conn && warp_left) {
+        long long int d = MIN(warp_step, warp_left);
+
+        time_warp(d);
+        warp_left -= d;
+        poll_immediate_wake();
+    }
+}
+
+/* Answers a time/warp whose last step the main loop has run. */
+static void
+time_warp_finish(void)
+{
+    if (warp_conn && !warp_left) {
+        unixctl_command_reply(warp_conn, "warped");
+        warp_conn = NULL;
+    }
 }
 
 /* Parses the command line; returns the database remote (malloc()ed). */
