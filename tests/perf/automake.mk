@@ -15,4 +15,5 @@ tests_perf_perf_dpif_LDADD = $(DPIF_LIBS)
 EXTRA_DIST += \
 	tests/perf/dps-bench \
 	tests/perf/dps-offload-bench \
+	tests/perf/reconf-loss \
 	Documentation/topics/benchmarks.rst
