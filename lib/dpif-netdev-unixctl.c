@@ -29,6 +29,27 @@
 #include "unixctl.h"
 #include "util.h"
 
+/* dpctl/dump-flows type=. */
+enum dump_type {
+    DUMP_PARTIAL = 1 << 0,
+    DUMP_NOT_OFFLOADED = 1 << 1,
+    DUMP_ALL = DUMP_PARTIAL | DUMP_NOT_OFFLOADED,
+};
+
+/* What dump_flows() dumps, and how. */
+struct dump_opts {
+    bool verbose;               /* -m. */
+    bool names;                 /* Ports by name. */
+    int pmd_core;               /* -2: all threads; -1: the main thread. */
+    unsigned int type;          /* DUMP_*. */
+    const struct flow *fkey;    /* filter=, or NULL. */
+    const struct flow *fmask;
+    bool headers;               /* dpctl's format, "flow-dump from ..."
+                                 * lines; else dpif/dump-flows'. */
+    bool (*keep_port)(uint32_t in_port, void *aux);     /* Or NULL. */
+    void *aux;
+};
+
 static unixctl_cb_func dpctl_dump_dps;
 static unixctl_cb_func dpctl_show;
 static unixctl_cb_func dpctl_dump_flows;
@@ -39,6 +60,38 @@ static unixctl_cb_func pmd_rxq_show;
 static unixctl_cb_func pmd_perf_show;
 static unixctl_cb_func pmd_rxq_rebalance;
 static unixctl_cb_func dpctl_offload_stats_show;
+
+static void
+dpctl_dump_dps(struct unixctl_conn *conn, int argc DPS_UNUSED,
+               const char *argv[] DPS_UNUSED, void *dp_ DPS_UNUSED);
+static void
+dpctl_show(struct unixctl_conn *conn, int argc, const char *argv[],
+           void *dp_);
+static void
+dump_flows(struct dp_netdev *dp, const struct dump_opts *o, struct ds *ds);
+static void
+dpctl_dump_flows(struct unixctl_conn *conn, int argc, const char *argv[],
+                 void *dp_);
+static void
+dpctl_del_flows(struct unixctl_conn *conn, int argc, const char *argv[],
+                void *dp_);
+static void
+pmd_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
+               void *dp_);
+static void
+pmd_stats_clear(struct unixctl_conn *conn, int argc, const char *argv[],
+                void *dp_);
+static void
+pmd_rxq_show(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *dp_);
+static void
+pmd_perf_show(struct unixctl_conn *conn, int argc, const char *argv[],
+              void *dp_);
+static void
+pmd_rxq_rebalance(struct unixctl_conn *conn, int argc, const char *argv[],
+                  void *dp_);
+static void dpctl_offload_stats_show(struct unixctl_conn *conn, int argc,
+                                     const char *argv[], void *dp_);
 
 /* Registers the commands for 'dp'. */
 void
@@ -68,6 +121,40 @@ dp_netdev_unixctl_register(struct dp_netdev *dp)
                              pmd_rxq_rebalance, dp);
     unixctl_command_register("dpctl/offload-stats-show", "[dp]", 0, 1,
                              dpctl_offload_stats_show, dp);
+}
+
+/* If 'arg' is one of the flow dumps' options "-m" ("--more"), "--names" or
+ * "--no-names", applies it to '*verbose' or '*names' (-1 until set) and
+ * returns true. */
+bool
+dp_netdev_parse_dump_option(const char *arg, bool *verbose, int *names)
+{
+    if (!strcmp(arg, "-m") || !strcmp(arg, "--more")) {
+        *verbose = true;
+    } else if (!strcmp(arg, "--names")) {
+        *names = 1;
+    } else if (!strcmp(arg, "--no-names")) {
+        *names = 0;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* dpif/dump-flows: appends to 'ds' the flows of 'dp' whose input port
+ * 'keep_port' accepts, in dpctl/dump-flows' format ('verbose' its -m,
+ * 'names' ports by name) without the per-thread headers. */
+void
+dp_netdev_dump_flows_of(struct dp_netdev *dp, struct ds *ds, bool verbose,
+                        bool names,
+                        bool (*keep_port)(uint32_t in_port, void *aux),
+                        void *aux)
+{
+    struct dump_opts opts = {
+        .verbose = verbose, .names = names, .pmd_core = -2,
+        .type = DUMP_ALL, .keep_port = keep_port, .aux = aux,
+    };
+    dump_flows(dp, &opts, ds);
 }
 
 /* Datapath names a command may be given: ours, in any of the forms
@@ -456,10 +543,14 @@ format_tcp_flags(struct ds *ds, uint16_t flags)
     }
 }
 
+/* Appends 'node''s flow to 'ds' as dpctl/dump-flows prints it ('verbose'
+ * for -m, 'names' for ports by name), or with 'dpif' as dpif/dump-flows
+ * does: the same, except that its -m form has the UFID followed by a space
+ * and nothing about where the flow runs. */
 static void
 format_dump_flow(struct ds *ds, struct dp_netdev *dp,
                  const struct dp_netdev_flow_node *node, bool verbose,
-                 bool names, long long int now)
+                 bool names, bool dpif, long long int now)
 {
     const struct dp_flow *f = node->flow;
     const struct dp_flow_actions *fa = dp_flow_get_actions(f);
@@ -473,7 +564,7 @@ format_dump_flow(struct ds *ds, struct dp_netdev *dp,
         struct flow first;
 
         dp_flow_ufid_format(&f->ufid, ufid);
-        ds_put_format(ds, "%s, ", ufid);
+        ds_put_format(ds, dpif ? "%s " : "%s, ", ufid);
         flow_key_to_flow(&node->first_key, &first);
         format_flow_verbose(ds, &first, &mask,
                             names ? port_name(dp, key.in_port) : NULL);
@@ -508,7 +599,7 @@ format_dump_flow(struct ds *ds, struct dp_netdev *dp,
         ds_put_cstr(ds, ", flags:");
         format_tcp_flags(ds, st.tcp_flags);
     }
-    if (verbose) {
+    if (verbose && !dpif) {
         /* Open vSwitch's order: the offload state, then the layer that
          * executes the actions (always ours: partial offload). */
         if (dp_flow_get_mark(f) != DP_FLOW_MARK_NONE) {
@@ -524,7 +615,7 @@ format_dump_flow(struct ds *ds, struct dp_netdev *dp,
     };
     ds_put_cstr(ds, ", actions:");
     dp_actions_format_names(&acts, ds, names ? port_name : NULL, dp);
-    if (verbose) {
+    if (verbose && !dpif) {
         /* Open vSwitch reports how many 64-bit words of its own flow layout
          * the mask uses in each of the two halves of its miniflow map.
          * Counted here on that layout: our metadata word is two there
@@ -547,11 +638,6 @@ format_dump_flow(struct ds *ds, struct dp_netdev *dp,
  * datapath ("dp:ovs"), offloaded partially or not at all, so "ovs" selects
  * them all, "partially-offloaded" the offloaded ones, "non-offloaded" the
  * others, and "offloaded" (fully), "dpdk" and "tc" none. */
-enum dump_type {
-    DUMP_PARTIAL = 1 << 0,
-    DUMP_NOT_OFFLOADED = 1 << 1,
-    DUMP_ALL = DUMP_PARTIAL | DUMP_NOT_OFFLOADED,
-};
 
 /* Returns true if 'node' passes the filter 'fkey'/'fmask' (every field the
  * filter names equal in the key of the flow's first packet) and 'type'. */
@@ -581,6 +667,72 @@ dump_filter_match(const struct dp_netdev_flow_node *node,
     return true;
 }
 
+
+static bool
+dump_keep(const struct dp_netdev_flow_node *node, const struct dump_opts *o)
+{
+    if (!dump_filter_match(node, o->fkey, o->fmask, o->type)) {
+        return false;
+    }
+    if (o->keep_port) {
+        struct flow key;
+
+        flow_key_to_flow(&node->first_key, &key);
+        return o->keep_port(key.in_port, o->aux);
+    }
+    return true;
+}
+
+/* Appends to 'ds' the flows of 'dp' that 'o' selects, thread by thread
+ * (the main thread first), each thread's oldest first. */
+static void
+dump_flows(struct dp_netdev *dp, const struct dump_opts *o, struct ds *ds)
+{
+    long long int now = time_msec();
+    struct dp_netdev_pmd *pmds[1 + 1024];
+    size_t n = 0;
+
+    /* The main thread first, then the PMDs, as Open vSwitch dumps. */
+    pmds[n++] = dp->main_pmd;
+    for (size_t i = 0; i < dp->n_pmds && n < ARRAY_SIZE(pmds); i++) {
+        pmds[n++] = dp->pmds[i];
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct dp_netdev_pmd *pmd = pmds[i];
+
+        if (o->pmd_core != -2 && o->pmd_core != pmd->core_id) {
+            continue;
+        }
+        pthread_mutex_lock(&pmd->flow_mutex);
+        bool any = false;
+        for (struct dp_netdev_flow_node *node = pmd->flows; node && !any;
+             node = node->next) {
+            any = dump_keep(node, o);
+        }
+        if (any && o->headers) {
+            if (pmd->core_id == OVS_CORE_UNSPEC) {
+                ds_put_cstr(ds, "flow-dump from the main thread:\n");
+            } else {
+                ds_put_format(ds, "flow-dump from pmd on cpu core: %d\n",
+                              pmd->core_id);
+            }
+        }
+        /* Oldest first. */
+        struct dp_netdev_flow_node *last = pmd->flows;
+        while (last && last->next) {
+            last = last->next;
+        }
+        for (struct dp_netdev_flow_node *node = last; node;
+             node = node->prev) {
+            if (dump_keep(node, o)) {
+                format_dump_flow(ds, dp, node, o->verbose, o->names,
+                                 !o->headers, now);
+            }
+        }
+        pthread_mutex_unlock(&pmd->flow_mutex);
+    }
+}
+
 static void
 dpctl_dump_flows(struct unixctl_conn *conn, int argc, const char *argv[],
                  void *dp_)
@@ -595,12 +747,8 @@ dpctl_dump_flows(struct unixctl_conn *conn, int argc, const char *argv[],
     bool filter = false;
 
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-m") || !strcmp(argv[i], "--more")) {
-            verbose = true;
-        } else if (!strcmp(argv[i], "--names")) {
-            names = 1;
-        } else if (!strcmp(argv[i], "--no-names")) {
-            names = 0;
+        if (dp_netdev_parse_dump_option(argv[i], &verbose, &names)) {
+            continue;
         } else if (!strncmp(argv[i], "filter=", 7)) {
             char *err = odp_flow_parse(argv[i] + 7, &fkey, &fmask);
 
@@ -653,50 +801,12 @@ dpctl_dump_flows(struct unixctl_conn *conn, int argc, const char *argv[],
         names = verbose;
     }
 
-    long long int now = time_msec();
-    struct dp_netdev_pmd *pmds[1 + 1024];
-    size_t n = 0;
-
-    /* The main thread first, then the PMDs, as Open vSwitch dumps. */
-    pmds[n++] = dp->main_pmd;
-    for (size_t i = 0; i < dp->n_pmds && n < ARRAY_SIZE(pmds); i++) {
-        pmds[n++] = dp->pmds[i];
-    }
-    for (size_t i = 0; i < n; i++) {
-        struct dp_netdev_pmd *pmd = pmds[i];
-
-        if (pmd_core != -2 && pmd_core != pmd->core_id) {
-            continue;
-        }
-        pthread_mutex_lock(&pmd->flow_mutex);
-        bool any = false;
-        for (struct dp_netdev_flow_node *node = pmd->flows; node && !any;
-             node = node->next) {
-            any = dump_filter_match(node, filter ? &fkey : NULL, &fmask,
-                                    type);
-        }
-        if (any) {
-            if (pmd->core_id == OVS_CORE_UNSPEC) {
-                ds_put_cstr(&ds, "flow-dump from the main thread:\n");
-            } else {
-                ds_put_format(&ds, "flow-dump from pmd on cpu core: %d\n",
-                              pmd->core_id);
-            }
-        }
-        /* Oldest first. */
-        struct dp_netdev_flow_node *last = pmd->flows;
-        while (last && last->next) {
-            last = last->next;
-        }
-        for (struct dp_netdev_flow_node *node = last; node;
-             node = node->prev) {
-            if (dump_filter_match(node, filter ? &fkey : NULL, &fmask,
-                                  type)) {
-                format_dump_flow(&ds, dp, node, verbose, names, now);
-            }
-        }
-        pthread_mutex_unlock(&pmd->flow_mutex);
-    }
+    struct dump_opts opts = {
+        .verbose = verbose, .names = names, .pmd_core = pmd_core,
+        .type = type, .fkey = filter ? &fkey : NULL, .fmask = &fmask,
+        .headers = true,
+    };
+    dump_flows(dp, &opts, &ds);
     unixctl_command_reply(conn, ds_cstr(&ds));
     ds_destroy(&ds);
 }

@@ -142,6 +142,9 @@ static char *parse_affinity(const char *list, int n_rxq, int *cores);
  * those that dpif-netdev-private.h gives the other dpif-netdev files.
  * Static helpers follow, from high level to low. */
 
+static struct dp_netdev_pmd *
+dp_all_threads(const struct dp_netdev *dp, size_t i);
+
 /* Creation. */
 
 /* Creates the datapath with its internal port 0, "ovs-netdev", and its
@@ -716,6 +719,22 @@ void
 dp_netdev_register_commands(struct dp_netdev *dp)
 {
     dp_netdev_unixctl_register(dp);
+}
+
+/* The flow limit in force: other_config:flow-limit, or what
+ * dp_netdev_set_flow_limit() set since. */
+unsigned int
+dp_netdev_get_flow_limit(const struct dp_netdev *dp)
+{
+    return __atomic_load_n(&dp->flow_limit, __ATOMIC_RELAXED);
+}
+
+/* Sets the flow limit (ovs-appctl upcall/set-flow-limit) until the next
+ * dp_netdev_set_config(). */
+void
+dp_netdev_set_flow_limit(struct dp_netdev *dp, unsigned int limit)
+{
+    __atomic_store_n(&dp->flow_limit, limit, __ATOMIC_RELAXED);
 }
 
 /* Execution. */

@@ -134,6 +134,14 @@ struct dp_netdev_stats {
 void dp_netdev_get_stats(const struct dp_netdev *, struct dp_netdev_stats *);
 
 void dp_netdev_register_commands(struct dp_netdev *);
+unsigned int dp_netdev_get_flow_limit(const struct dp_netdev *);
+void dp_netdev_set_flow_limit(struct dp_netdev *, unsigned int limit);
+struct ds;
+bool dp_netdev_parse_dump_option(const char *arg, bool *verbose, int *names);
+void dp_netdev_dump_flows_of(struct dp_netdev *, struct ds *, bool verbose,
+                             bool names,
+                             bool (*keep_port)(uint32_t in_port, void *aux),
+                             void *aux);
 
 /* Executes 'actions' on 'packet' (which it consumes) as if it had been
  * received on its md.in_port, from the main thread: for packets the slow

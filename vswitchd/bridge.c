@@ -292,6 +292,18 @@ static long long int next_stats;
 static long long int next_status_poll;
 static char *stats_interval_warning;
 
+/* upcall/show's view of the flow dumps (each statistics pushback dumps
+ * every flow): the flows at the last one, their running average and
+ * maximum, and how long it took; upcall/disable-ufid's setting. */
+static unsigned int dump_n_flows, dump_avg_flows, dump_max_flows;
+static long long int dump_duration_msec;
+static bool ufid_enabled = true;
+
+/* revalidator/wait requests, answered once the main loop has revalidated
+ * and pushed the statistics. */
+static struct unixctl_conn **reval_waiters;
+static size_t n_reval_waiters;
+
 /* other_config:flow-restore-wait holds (see flow_restore_wait_update()). */
 static bool flow_restore_waiting = true;
 
@@ -318,6 +330,15 @@ static void port_apply_policing(struct port *, const struct port_want *,
                                 bool force);
 static void register_columns(void);
 static void register_commands(void);
+static void bridge_answer_reval_waiters(void);
+static unixctl_cb_func ofproto_list_cb;
+static unixctl_cb_func dpif_dump_dps_cb;
+static unixctl_cb_func dpif_dump_flows_cb;
+static unixctl_cb_func revalidator_wait_cb;
+static unixctl_cb_func revalidator_purge_cb;
+static unixctl_cb_func upcall_show_cb;
+static unixctl_cb_func upcall_set_flow_limit_cb;
+static unixctl_cb_func upcall_ufid_cb;
 static struct netdev *iface_netdev_or_reply(struct unixctl_conn *,
                                             const char *name);
 static void qos_show_cb(struct unixctl_conn *, int argc, const char *argv[],
@@ -479,6 +500,9 @@ bridge_run(void)
     }
     if (dp && now >= next_stats_push) {
         bridge_push_stats();
+    }
+    if (n_reval_waiters) {
+        bridge_answer_reval_waiters();
     }
 
     if (ovs && dp) {
@@ -2094,10 +2118,39 @@ push_stats_cb(void *aux DPS_UNUSED, const struct flow *key,
 static void
 bridge_push_stats(void)
 {
-    next_stats_push = time_msec() + STATS_PUSH_MSEC;
+    long long int start = time_msec();
+
+    next_stats_push = start + STATS_PUSH_MSEC;
     if (dp) {
+        struct dp_netdev_stats st;
+
         dp_netdev_push_stats(dp, push_stats_cb, NULL);
+        dp_netdev_get_stats(dp, &st);
+        dump_n_flows = st.n_flows;
+        dump_avg_flows = (dump_avg_flows + dump_n_flows) / 2;
+        dump_max_flows = MAX(dump_max_flows, dump_n_flows);
+        dump_duration_msec = time_msec() - start;
     }
+}
+
+/* Answers every revalidator/wait: the changes of this main-loop iteration
+ * were revalidated, the late revalidation still due is done now, and the
+ * datapath's counts reached the OpenFlow flows. */
+static void
+bridge_answer_reval_waiters(void)
+{
+    if (dp) {
+        if (late_revalidation != LLONG_MAX) {
+            bridge_late_revalidate();
+        }
+        bridge_push_stats();
+    }
+    for (size_t i = 0; i < n_reval_waiters; i++) {
+        unixctl_command_reply(reval_waiters[i], NULL);
+    }
+    free(reval_waiters);
+    reval_waiters = NULL;
+    n_reval_waiters = 0;
 }
 
 /* Remembers what the revalidation in progress looked at, for the late
@@ -3953,6 +4006,24 @@ register_commands(void)
     unixctl_command_register("fdb/stats-clear", "[bridge]", 0, 1,
                              fdb_stats_clear_cb, NULL);
     unixctl_command_register("dpif/show", "", 0, 0, dpif_show_cb, NULL);
+    unixctl_command_register("dpif/dump-dps", "", 0, 0, dpif_dump_dps_cb,
+                             NULL);
+    unixctl_command_register("dpif/dump-flows",
+                             "[-m] [--names | --no-names] bridge", 1, INT_MAX,
+                             dpif_dump_flows_cb, NULL);
+    unixctl_command_register("ofproto/list", "", 0, 0, ofproto_list_cb,
+                             NULL);
+    unixctl_command_register("revalidator/wait", "", 0, 0,
+                             revalidator_wait_cb, NULL);
+    unixctl_command_register("revalidator/purge", "", 0, 0,
+                             revalidator_purge_cb, NULL);
+    unixctl_command_register("upcall/show", "", 0, 0, upcall_show_cb, NULL);
+    unixctl_command_register("upcall/set-flow-limit", "flow-limit-number",
+                             1, 1, upcall_set_flow_limit_cb, NULL);
+    unixctl_command_register("upcall/disable-ufid", "", 0, 0,
+                             upcall_ufid_cb, (void *) "disable");
+    unixctl_command_register("upcall/enable-ufid", "", 0, 0,
+                             upcall_ufid_cb, (void *) "enable");
     unixctl_command_register("qos/show-types", "interface", 1, 1,
                              qos_show_cb, netdev_format_qos_types);
     unixctl_command_register("qos/show", "interface", 1, 1, qos_show_cb,
@@ -4064,4 +4135,170 @@ static void
 compat_report(const char *message)
 {
     VLOG_WARN("%s", message);
+}
+
+/* The bridges, sorted by name (the caller frees the array, whose size is
+ * n_bridges). */
+static struct bridge **
+sorted_bridges(void)
+{
+    struct bridge **sorted = xmalloc(MAX(n_bridges, 1) * sizeof *sorted);
+
+    if (n_bridges) {
+        memcpy(sorted, bridges, n_bridges * sizeof *sorted);
+        qsort(sorted, n_bridges, sizeof *sorted, compare_bridges_by_name);
+    }
+    return sorted;
+}
+
+/* ofproto/list: the bridges' names, one a line. */
+static void
+ofproto_list_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    struct bridge **sorted = sorted_bridges();
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    for (size_t i = 0; i < n_bridges; i++) {
+        ds_put_format(&ds, "%s\n", sorted[i]->name);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+    free(sorted);
+}
+
+/* dpif/dump-dps: each bridge's datapath, as TYPE@BRIDGE. */
+static void
+dpif_dump_dps_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                 const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    struct bridge **sorted = sorted_bridges();
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    for (size_t i = 0; i < n_bridges; i++) {
+        ds_put_format(&ds, "netdev@%s\n", sorted[i]->name);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+    free(sorted);
+}
+
+static bool
+port_is_bridges(uint32_t in_port, void *br)
+{
+    return upcall_lookup(in_port) == br;
+}
+
+/* dpif/dump-flows [-m] [--names | --no-names] BRIDGE: the datapath flows
+ * whose input port is one of BRIDGE's, as dpctl/dump-flows prints them
+ * without its per-thread headers.  The main thread is the only writer of
+ * the port index, so it reads it unlocked. */
+static void
+dpif_dump_flows_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+                   void *aux DPS_UNUSED)
+{
+    bool verbose = false;
+    int names = -1;
+
+    for (int i = 1; i < argc - 1; i++) {
+        dp_netdev_parse_dump_option(argv[i], &verbose, &names);
+    }
+
+    struct bridge *br = bridge_find(argv[argc - 1]);
+    if (!br) {
+        unixctl_command_reply_error(conn, "no such bridge");
+        return;
+    }
+
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    if (dp) {
+        dp_netdev_dump_flows_of(dp, &ds, verbose,
+                                names < 0 ? verbose : names,
+                                port_is_bridges, br);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+/* revalidator/wait: answered by bridge_answer_reval_waiters(). */
+static void
+revalidator_wait_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                    const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    reval_waiters = xrealloc(reval_waiters,
+                             (n_reval_waiters + 1) * sizeof *reval_waiters);
+    reval_waiters[n_reval_waiters++] = conn;
+    poll_immediate_wake();
+}
+
+/* revalidator/purge: every datapath flow goes, its counts first pushed to
+ * the OpenFlow flows. */
+static void
+revalidator_purge_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                     const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    if (dp) {
+        bridge_push_stats();
+        dp_netdev_flush_flows(dp);
+    }
+    unixctl_command_reply(conn, NULL);
+}
+
+/* upcall/show, in Open vSwitch 3.1's layout.  The flow dumps are the
+ * statistics pushbacks of the main thread, which is the only revalidator:
+ * one "keys" line, numbered 1.  The limit is the one the datapath
+ * enforces. */
+static void
+upcall_show_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+               const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    if (dp && n_bridges) {
+        struct dp_netdev_stats st;
+
+        dp_netdev_get_stats(dp, &st);
+        ds_put_format(&ds, "netdev@%s:\n", DP_NETDEV_NAME);
+        ds_put_format(&ds, "  flows         : (current %u) (avg %u) "
+                      "(max %u) (limit %u)\n", dump_n_flows, dump_avg_flows,
+                      dump_max_flows, dp_netdev_get_flow_limit(dp));
+        ds_put_format(&ds, "  dump duration : %lldms\n",
+                      MAX(dump_duration_msec, 1));
+        ds_put_format(&ds, "  ufid enabled : %s\n",
+                      ufid_enabled ? "true" : "false");
+        ds_put_format(&ds, "\n  1: (keys %"PRIu64")\n", st.n_flows);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+/* upcall/set-flow-limit N: the datapath's flow limit until the database's
+ * other_config next changes. */
+static void
+upcall_set_flow_limit_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                         const char *argv[], void *aux DPS_UNUSED)
+{
+    unsigned int limit = strtoul(argv[1], NULL, 10);
+    char *msg = xasprintf("set flow_limit to %u", limit);
+
+    if (dp) {
+        dp_netdev_set_flow_limit(dp, limit);
+    }
+    unixctl_command_reply(conn, msg);
+    free(msg);
+}
+
+/* upcall/disable-ufid and upcall/enable-ufid: the userspace datapath
+ * always dumps by UFID, so only upcall/show's line follows them, as in
+ * Open vSwitch with this datapath. */
+static void
+upcall_ufid_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+               const char *argv[] DPS_UNUSED, void *what)
+{
+    ufid_enabled = !strcmp(what, "enable");
+    unixctl_command_reply(conn, (ufid_enabled
+                                 ? "Datapath dumping tersely using UFID "
+                                   "enabled for supported datapaths"
+                                 : "Datapath dumping tersely using UFID "
+                                   "disabled"));
 }
