@@ -66,6 +66,8 @@ lib_libdpswitch_a_SOURCES += \
 	lib/ofp-errors.h \
 	lib/ofp-flow.c \
 	lib/ofp-flow.h \
+	lib/ofp-group.c \
+	lib/ofp-group.h \
 	lib/ofp-match.c \
 	lib/ofp-match.h \
 	lib/ofp-msgs.c \

@@ -379,6 +379,7 @@ enum {
     NXAST_RESUBMIT_TABLE = 14,
     NXAST_DEC_TTL = 18,
     NXAST_CONTROLLER = 20,
+    NXAST_GROUP = 40,
 };
 
 static bool
@@ -425,6 +426,13 @@ decode_nicira(const uint8_t *a, size_t len, struct ofpbuf *ofpacts)
             return OFPERR_OFPBAC_BAD_LEN;
         }
         ofpact_put_DEC_TTL(ofpacts);
+        return 0;
+
+    case NXAST_GROUP:
+        if (len != 16) {
+            return OFPERR_OFPBAC_BAD_LEN;
+        }
+        ofpact_put_GROUP(ofpacts)->group_id = ofp_get_be32(a + 12);
         return 0;
 
     case NXAST_REG_MOVE: {
@@ -716,6 +724,10 @@ encode_ofp10(const struct ofpact *a, struct ofpbuf *msg)
         put_reg_load(msg, MATCH_F_NW_TTL, 0, 8, ofpact_get_SET_IP_TTL(a)->ttl);
         break;
     case OFPACT_GROUP:
+        /* Open vSwitch's extension. */
+        p = put_nicira(msg, NXAST_GROUP, 16);
+        ofp_put_be32(p + 12, ofpact_get_GROUP(a)->group_id);
+        break;
     case OFPACT_PUSH_VLAN:
     case OFPACT_CLEAR_ACTIONS:
     case OFPACT_WRITE_ACTIONS:

@@ -111,13 +111,25 @@ struct ofpbuf;
     E(OFPFMFC_BAD_COMMAND, 5, 6, 3, 4, "Unsupported or unknown command.") \
     E(OFPFMFC_BAD_FLAGS, 5, 7, NX10(3), 258, "Unsupported or unknown flags.") \
     E(OFPMMFC_UNKNOWN_METER, 12, 2, -1, -1, "Meter not added because meter specified is invalid, or invalid meter in meter action.") \
-    E(OFPGMFC_GROUP_EXISTS, 6, 0, -1, -1, "Group not added because a group ADD attempted to replace an already-present group.") \
-    E(OFPGMFC_INVALID_GROUP, 6, 1, -1, -1, "Group not added because Group specified is invalid.") \
-    E(OFPGMFC_OUT_OF_GROUPS, 6, 3, -1, -1, "The group table is full.")  \
-    E(OFPGMFC_UNKNOWN_GROUP, 6, 8, -1, -1, "Group not modified because a group MODIFY attempted to modify a non-existent group.") \
-    E(OFPGMFC_BAD_TYPE, 6, 10, -1, -1, "Unsupported or unknown group type.") \
-    E(OFPGMFC_BAD_COMMAND, 6, 11, -1, -1, "Unsupported or unknown command.") \
-    E(OFPGMFC_BAD_BUCKET, 6, 12, -1, -1, "Error in bucket.")            \
+    E(OFPGMFC_GROUP_EXISTS, 6, 0, NX10(6), 0, "Group not added because a group ADD attempted to replace an already-present group.") \
+    E(OFPGMFC_INVALID_GROUP, 6, 1, NX10(6), 1, "Group not added because Group specified is invalid.") \
+    E(OFPGMFC_WEIGHT_UNSUPPORTED, 6, 2, NX10(6), 2, "Switch does not support unequal load sharing with select groups.") \
+    E(OFPGMFC_OUT_OF_GROUPS, 6, 3, NX10(6), 3, "The group table is full.")  \
+    E(OFPGMFC_OUT_OF_BUCKETS, 6, 4, NX10(6), 4, "The maximum number of action buckets for a group has been exceeded.") \
+    E(OFPGMFC_CHAINING_UNSUPPORTED, 6, 5, NX10(6), 5, "Switch does not support groups that forward to groups.") \
+    E(OFPGMFC_WATCH_UNSUPPORTED, 6, 6, NX10(6), 6, "This group cannot watch the watch_port or watch_group specified.") \
+    E(OFPGMFC_LOOP, 6, 7, NX10(6), 7, "Group entry would cause a loop.") \
+    E(OFPGMFC_UNKNOWN_GROUP, 6, 8, NX10(6), 8, "Group not modified because a group MODIFY attempted to modify a non-existent group.") \
+    E(OFPGMFC_CHAINED_GROUP, 6, 9, NX10(6), 9, "Group not deleted because another group is forwarding to it.") \
+    E(OFPGMFC_BAD_TYPE, 6, 10, NX10(6), 10, "Unsupported or unknown group type.") \
+    E(OFPGMFC_BAD_COMMAND, 6, 11, NX10(6), 11, "Unsupported or unknown command.") \
+    E(OFPGMFC_BAD_BUCKET, 6, 12, NX10(6), 12, "Error in bucket.")            \
+    E(OFPGMFC_BAD_WATCH, 6, 13, NX10(6), 13, "Error in watch port/group.")  \
+    E(OFPGMFC_EPERM, 6, 14, NX10(6), 14, "Permissions error.")               \
+    E(OFPGMFC_UNKNOWN_BUCKET, 6, 15, NX10(6), 15, "Invalid bucket identifier used in INSERT BUCKET or REMOVE BUCKET command.") \
+    E(OFPGMFC_BUCKET_EXISTS, 6, 16, NX10(6), 16, "Can't insert bucket because a bucket with that identifier already exists.") \
+    E(OFPBPC_BAD_TYPE, 14, 0, -1, -1, "Unknown property type.")       \
+    E(OFPBPC_BAD_LEN, 14, 1, -1, -1, "Length problem in property.")   \
     E(OFPPMFC_BAD_PORT, 7, 0, 4, 0, "Specified port does not exist.")   \
     E(OFPPMFC_BAD_HW_ADDR, 7, 1, 4, 1, "Specified hardware address does not match the port number.") \
     E(OFPPMFC_BAD_CONFIG, 7, 2, -1, -1, "Specified config is invalid.") \

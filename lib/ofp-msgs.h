@@ -93,8 +93,10 @@ _Static_assert(sizeof(struct ofp_header) == 8, "ofp_header");
       8, 40, 8, "OFPT_FLOW_MOD")                                          \
     R(OFPRAW_OFPT10_PORT_MOD, OFPTYPE_PORT_MOD, 1, 1, 15, -1, -1,         \
       8, 24, 0, "OFPT_PORT_MOD")                                          \
-    R(OFPRAW_OFPT13_GROUP_MOD, OFPTYPE_GROUP_MOD, 4, 6, 15, -1, -1,       \
+    R(OFPRAW_OFPT11_GROUP_MOD, OFPTYPE_GROUP_MOD, 2, 5, 15, -1, -1,       \
       8, 8, 8, "OFPT_GROUP_MOD")                                          \
+    R(OFPRAW_OFPT15_GROUP_MOD, OFPTYPE_GROUP_MOD, 6, 6, 15, -1, -1,       \
+      8, 16, 8, "OFPT_GROUP_MOD")                                         \
     R(OFPRAW_OFPT13_PORT_MOD, OFPTYPE_PORT_MOD, 4, 4, 16, -1, -1,         \
       8, 32, 0, "OFPT_PORT_MOD")                                          \
     R(OFPRAW_OFPT14_PORT_MOD, OFPTYPE_PORT_MOD, 5, 6, 16, -1, -1,         \
@@ -165,14 +167,24 @@ _Static_assert(sizeof(struct ofp_header) == 8, "ofp_header");
       4, -1, 16, 0, 112, "OFPST_PORT reply")                              \
     R(OFPRAW_OFPST14_PORT_REPLY, OFPTYPE_PORT_STATS_REPLY, 5, 6, 19,      \
       4, -1, 16, 0, 8, "OFPST_PORT reply")                                \
-    R(OFPRAW_OFPST13_GROUP_REQUEST, OFPTYPE_GROUP_STATS_REQUEST, 4, 6,    \
+    R(OFPRAW_OFPST11_GROUP_REQUEST, OFPTYPE_GROUP_STATS_REQUEST, 2, 6,    \
       18, 6, -1, 16, 8, 0, "OFPST_GROUP request")                         \
+    R(OFPRAW_OFPST11_GROUP_REPLY, OFPTYPE_GROUP_STATS_REPLY, 2, 3, 19,    \
+      6, -1, 16, 0, 8, "OFPST_GROUP reply")                               \
     R(OFPRAW_OFPST13_GROUP_REPLY, OFPTYPE_GROUP_STATS_REPLY, 4, 6, 19,    \
       6, -1, 16, 0, 8, "OFPST_GROUP reply")                               \
-    R(OFPRAW_OFPST13_GROUP_DESC_REQUEST, OFPTYPE_GROUP_DESC_STATS_REQUEST, \
-      4, 5, 18, 7, -1, 16, 0, 0, "OFPST_GROUP_DESC request")              \
-    R(OFPRAW_OFPST13_GROUP_DESC_REPLY, OFPTYPE_GROUP_DESC_STATS_REPLY,    \
-      4, 6, 19, 7, -1, 16, 0, 8, "OFPST_GROUP_DESC reply")                \
+    R(OFPRAW_OFPST11_GROUP_DESC_REQUEST, OFPTYPE_GROUP_DESC_STATS_REQUEST, \
+      2, 5, 18, 7, -1, 16, 0, 0, "OFPST_GROUP_DESC request")              \
+    R(OFPRAW_OFPST15_GROUP_DESC_REQUEST, OFPTYPE_GROUP_DESC_STATS_REQUEST, \
+      6, 6, 18, 7, -1, 16, 8, 0, "OFPST_GROUP_DESC request")              \
+    R(OFPRAW_OFPST11_GROUP_DESC_REPLY, OFPTYPE_GROUP_DESC_STATS_REPLY,    \
+      2, 6, 19, 7, -1, 16, 0, 8, "OFPST_GROUP_DESC reply")                \
+    R(OFPRAW_OFPST12_GROUP_FEATURES_REQUEST,                             \
+      OFPTYPE_GROUP_FEATURES_STATS_REQUEST, 3, 6, 18, 8, -1, 16, 0, 0,   \
+      "OFPST_GROUP_FEATURES request")                                     \
+    R(OFPRAW_OFPST12_GROUP_FEATURES_REPLY,                               \
+      OFPTYPE_GROUP_FEATURES_STATS_REPLY, 3, 6, 19, 8, -1, 16, 40, 0,    \
+      "OFPST_GROUP_FEATURES reply")                                       \
     R(OFPRAW_OFPST13_TABLE_FEATURES_REQUEST,                             \
       OFPTYPE_TABLE_FEATURES_STATS_REQUEST, 4, 6, 18, 12, -1, 16, 0, 8,  \
       "OFPST_TABLE_FEATURES request")                                     \
@@ -217,6 +229,22 @@ _Static_assert(sizeof(struct ofp_header) == 8, "ofp_header");
       -1, 20, 16, 8, 0, "NXT_SET_CONTROLLER_ID")                          \
     R(OFPRAW_NXT_PACKET_IN2, OFPTYPE_PACKET_IN, 1, 6, 4, -1, 30, 16, 0,   \
       8, "NXT_PACKET_IN2")                                                \
+    R(OFPRAW_NXT_GROUP_MOD, OFPTYPE_GROUP_MOD, 1, 1, 4, -1, 31, 16, 16,  \
+      8, "NXT_GROUP_MOD")                                                 \
+    R(OFPRAW_NXST_GROUP_REQUEST, OFPTYPE_GROUP_STATS_REQUEST, 1, 1, 16,   \
+      0xffff, 7, 24, 8, 0, "NXST_GROUP request")                          \
+    R(OFPRAW_NXST_GROUP_REPLY, OFPTYPE_GROUP_STATS_REPLY, 1, 1, 17,       \
+      0xffff, 7, 24, 0, 8, "NXST_GROUP reply")                            \
+    R(OFPRAW_NXST_GROUP_DESC_REQUEST, OFPTYPE_GROUP_DESC_STATS_REQUEST,   \
+      1, 1, 16, 0xffff, 8, 24, 8, 0, "NXST_GROUP_DESC request")           \
+    R(OFPRAW_NXST_GROUP_DESC_REPLY, OFPTYPE_GROUP_DESC_STATS_REPLY, 1, 1, \
+      17, 0xffff, 8, 24, 0, 8, "NXST_GROUP_DESC reply")                   \
+    R(OFPRAW_NXST_GROUP_FEATURES_REQUEST,                                \
+      OFPTYPE_GROUP_FEATURES_STATS_REQUEST, 1, 1, 16, 0xffff, 9, 24, 0,  \
+      0, "NXST_GROUP_FEATURES request")                                   \
+    R(OFPRAW_NXST_GROUP_FEATURES_REPLY,                                  \
+      OFPTYPE_GROUP_FEATURES_STATS_REPLY, 1, 1, 17, 0xffff, 9, 24, 40, 0, \
+      "NXST_GROUP_FEATURES reply")                                        \
     R(OFPRAW_NXST_FLOW_REQUEST, OFPTYPE_FLOW_STATS_REQUEST, 1, 1, 16,     \
       0xffff, 0, 24, 8, 8, "NXST_FLOW request")                           \
     R(OFPRAW_NXST_FLOW_REPLY, OFPTYPE_FLOW_STATS_REPLY, 1, 1, 17,         \
@@ -252,6 +280,7 @@ enum ofptype {
     OFPTYPE_PORT_STATS_REQUEST, OFPTYPE_PORT_STATS_REPLY,
     OFPTYPE_GROUP_STATS_REQUEST, OFPTYPE_GROUP_STATS_REPLY,
     OFPTYPE_GROUP_DESC_STATS_REQUEST, OFPTYPE_GROUP_DESC_STATS_REPLY,
+    OFPTYPE_GROUP_FEATURES_STATS_REQUEST, OFPTYPE_GROUP_FEATURES_STATS_REPLY,
     OFPTYPE_PORT_DESC_STATS_REQUEST, OFPTYPE_PORT_DESC_STATS_REPLY,
     OFPTYPE_TABLE_FEATURES_STATS_REQUEST, OFPTYPE_TABLE_FEATURES_STATS_REPLY,
     OFPTYPE_SET_FLOW_FORMAT, OFPTYPE_FLOW_MOD_TABLE_ID,

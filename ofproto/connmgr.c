@@ -12,6 +12,7 @@
 #include "dirs.h"
 #include "ofp-actions.h"
 #include "ofp-flow.h"
+#include "ofp-group.h"
 #include "ofp-msgs.h"
 #include "ofp-packet.h"
 #include "ofpbuf.h"
@@ -544,8 +545,14 @@ static enum ofperr handle_port_stats_request(struct ofconn *,
                                              const struct ofp_header *);
 static enum ofperr handle_port_desc_stats_request(struct ofconn *,
                                                   const struct ofp_header *);
-static enum ofperr handle_empty_stats_request(struct ofconn *,
+static enum ofperr handle_group_stats_request(struct ofconn *,
                                               const struct ofp_header *);
+static enum ofperr handle_group_desc_request(struct ofconn *,
+                                             const struct ofp_header *);
+static enum ofperr handle_group_features_request(struct ofconn *,
+                                                 const struct ofp_header *);
+static enum ofperr handle_group_mod(struct ofconn *,
+                                    const struct ofp_header *);
 static enum ofperr handle_table_features_request(struct ofconn *,
                                                  const struct ofp_header *);
 static enum ofperr handle_role_request(struct ofconn *,
@@ -584,8 +591,13 @@ handle_decoded(struct ofconn *ofconn, enum ofptype type,
     case OFPTYPE_PORT_DESC_STATS_REQUEST:
         return handle_port_desc_stats_request(ofconn, oh);
     case OFPTYPE_GROUP_STATS_REQUEST:
+        return handle_group_stats_request(ofconn, oh);
     case OFPTYPE_GROUP_DESC_STATS_REQUEST:
-        return handle_empty_stats_request(ofconn, oh);
+        return handle_group_desc_request(ofconn, oh);
+    case OFPTYPE_GROUP_FEATURES_STATS_REQUEST:
+        return handle_group_features_request(ofconn, oh);
+    case OFPTYPE_GROUP_MOD:
+        return handle_group_mod(ofconn, oh);
     case OFPTYPE_TABLE_FEATURES_STATS_REQUEST:
         return handle_table_features_request(ofconn, oh);
     case OFPTYPE_ROLE_REQUEST:
@@ -605,7 +617,6 @@ handle_decoded(struct ofconn *ofconn, enum ofptype type,
         return handle_packet_out(ofconn, oh);
 
     /* Not implemented yet, and messages that only a switch sends. */
-    case OFPTYPE_GROUP_MOD:
     case OFPTYPE_TABLE_MOD:
     case OFPTYPE_GET_ASYNC_REQUEST:
     case OFPTYPE_BUNDLE_CONTROL:
@@ -628,6 +639,7 @@ handle_decoded(struct ofconn *ofconn, enum ofptype type,
     case OFPTYPE_PORT_STATS_REPLY:
     case OFPTYPE_GROUP_STATS_REPLY:
     case OFPTYPE_GROUP_DESC_STATS_REPLY:
+    case OFPTYPE_GROUP_FEATURES_STATS_REPLY:
     case OFPTYPE_PORT_DESC_STATS_REPLY:
     case OFPTYPE_TABLE_FEATURES_STATS_REPLY:
     case OFPTYPE_FLOW_AGE:
@@ -854,6 +866,14 @@ mp_reserve(struct mp_reply *mp, size_t size)
         mp->b = ofpraw_alloc_reply(mp->raw, mp->request, 0);
     }
     return ofpbuf_put_zeros(mp->b, size);
+}
+
+/* Appends 'entry', one whole entry, to the reply and frees it. */
+static void
+mp_put_entry(struct mp_reply *mp, struct ofpbuf *entry)
+{
+    memcpy(mp_reserve(mp, entry->size), entry->data, entry->size);
+    ofpbuf_uninit(entry);
 }
 
 static void
@@ -1221,8 +1241,7 @@ handle_port_desc_stats_request(struct ofconn *ofconn,
 
             ofpbuf_init(&tmp, port_size(oh->version));
             ofputil_put_phy_port(oh->version, &p, &tmp);
-            memcpy(mp_reserve(&mp, tmp.size), tmp.data, tmp.size);
-            ofpbuf_uninit(&tmp);
+            mp_put_entry(&mp, &tmp);
         }
     }
     free(ports);
@@ -1230,23 +1249,122 @@ handle_port_desc_stats_request(struct ofconn *ofconn,
     return 0;
 }
 
-/* Group statistics and descriptions: there are no groups. */
-static enum ofperr
-handle_empty_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+/* ------------------------------------------------------------------------
+ * Groups.
+ * ------------------------------------------------------------------------ */
+
+/* The flows whose actions send to group 'group_id' (a group's ref_count,
+ * as Open vSwitch counts it). */
+static uint32_t
+group_ref_count(const struct ofproto *ofproto, uint32_t group_id)
 {
-    enum ofpraw raw;
-    enum ofperr error = ofpraw_decode(&raw, oh);
+    struct ofproto_flow_query q;
+    struct ofproto_rule **rules;
 
-    if (error) {
-        return error;
-    }
+    ofproto_flow_query_init(&q);
+    q.table_id = OFPROTO_TABLE_ALL;
+    q.out_group = group_id;
+    size_t n = ofproto_collect(ofproto, &q, &rules);
+    free(rules);
+    return n;
+}
 
+static enum ofperr
+handle_group_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    const struct ofproto *ofproto = ofconn->mgr->ofproto;
+    uint32_t group_id = ofputil_decode_group_request(oh);
+    long long now = time_msec();
     struct mp_reply mp;
-    mp_start(&mp, ofconn, (raw == OFPRAW_OFPST13_GROUP_REQUEST
-                           ? OFPRAW_OFPST13_GROUP_REPLY
-                           : OFPRAW_OFPST13_GROUP_DESC_REPLY), oh);
+
+    mp_start(&mp, ofconn, (oh->version == OFP10_VERSION
+                           ? OFPRAW_NXST_GROUP_REPLY
+                           : oh->version < OFP13_VERSION
+                           ? OFPRAW_OFPST11_GROUP_REPLY
+                           : OFPRAW_OFPST13_GROUP_REPLY), oh);
+
+    const struct ofproto_group **groups;
+    size_t n = ofproto_groups(ofproto, &groups);
+    for (size_t i = 0; i < n; i++) {
+        const struct ofproto_group *g = groups[i];
+        if (group_id != OFPG_ALL && group_id != g->group_id) {
+            continue;
+        }
+
+        long long age = now - g->created;
+        struct ofputil_group_stats gs = {
+            .group_id = g->group_id,
+            .ref_count = group_ref_count(ofproto, g->group_id),
+            .packet_count = g->packet_count,
+            .byte_count = g->byte_count,
+            .duration_sec = age / 1000,
+            .duration_nsec = (age % 1000) * 1000000,
+            .n_buckets = g->n_buckets,
+            .bucket_packets = g->bucket_packets,
+            .bucket_bytes = g->bucket_bytes,
+        };
+        struct ofpbuf tmp;
+        ofpbuf_init(&tmp, 64);
+        ofputil_append_group_stats(&tmp, oh->version, &gs);
+        mp_put_entry(&mp, &tmp);
+    }
+    free(groups);
     mp_finish(&mp);
     return 0;
+}
+
+static enum ofperr
+handle_group_desc_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    uint32_t group_id = ofputil_decode_group_request(oh);
+    struct mp_reply mp;
+
+    mp_start(&mp, ofconn, (oh->version == OFP10_VERSION
+                           ? OFPRAW_NXST_GROUP_DESC_REPLY
+                           : OFPRAW_OFPST11_GROUP_DESC_REPLY), oh);
+
+    const struct ofproto_group **groups;
+    size_t n = ofproto_groups(ofconn->mgr->ofproto, &groups);
+    for (size_t i = 0; i < n; i++) {
+        const struct ofproto_group *g = groups[i];
+        if (group_id == OFPG_ALL || group_id == g->group_id) {
+            struct ofpbuf tmp;
+            ofpbuf_init(&tmp, 128);
+            ofputil_append_group_desc(&tmp, oh->version, g->group_id,
+                                      g->type, g->buckets, g->n_buckets);
+            mp_put_entry(&mp, &tmp);
+        }
+    }
+    free(groups);
+    mp_finish(&mp);
+    return 0;
+}
+
+static enum ofperr
+handle_group_features_request(struct ofconn *ofconn,
+                              const struct ofp_header *oh)
+{
+    struct mp_reply mp;
+
+    mp_start(&mp, ofconn, (oh->version == OFP10_VERSION
+                           ? OFPRAW_NXST_GROUP_FEATURES_REPLY
+                           : OFPRAW_OFPST12_GROUP_FEATURES_REPLY), oh);
+    ofputil_put_group_features(mp.b, oh->version);
+    mp_finish(&mp);
+    return 0;
+}
+
+static enum ofperr
+handle_group_mod(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_group_mod gm;
+    enum ofperr error = ofputil_decode_group_mod(oh, &gm);
+
+    if (!error) {
+        error = ofproto_group_mod(ofconn->mgr->ofproto, &gm, time_msec());
+        ofputil_group_mod_uninit(&gm);
+    }
+    return error;
 }
 
 /* The Nicira extension messages that change a connection's settings. */
@@ -1301,10 +1419,10 @@ handle_nicira_setting(struct ofconn *ofconn, enum ofptype type,
 
 /* Checks 'ofpacts' of a flow for table 'table_id' as Open vSwitch does
  * before it adds or modifies flows: a goto_table must go to a later table,
- * and there are no groups for a group action to name. */
+ * and a group action must name a group of 'ofproto'. */
 static enum ofperr
-check_instructions(const struct ofpact *ofpacts, size_t ofpacts_len,
-                   uint8_t table_id)
+check_instructions(const struct ofproto *ofproto, const struct ofpact *ofpacts,
+                   size_t ofpacts_len, uint8_t table_id)
 {
     const struct ofpact *a;
 
@@ -1317,11 +1435,14 @@ check_instructions(const struct ofpact *ofpacts, size_t ofpacts_len,
                 return OFPERR_OFPBIC_BAD_TABLE_ID;
             }
         } else if (a->type == OFPACT_GROUP) {
-            return OFPERR_OFPBAC_BAD_OUT_GROUP;
+            if (!ofproto_group_exists(ofproto,
+                                      ofpact_get_GROUP(a)->group_id)) {
+                return OFPERR_OFPBAC_BAD_OUT_GROUP;
+            }
         } else if (a->type == OFPACT_WRITE_ACTIONS) {
             const struct ofpact_nest *on = ofpact_get_WRITE_ACTIONS(a);
             enum ofperr error = check_instructions(
-                ofpact_nest_get_actions(on), ofpact_nest_get_action_len(on),
+                ofproto, ofpact_nest_get_actions(on), ofpact_nest_get_action_len(on),
                 table_id);
             if (error) {
                 return error;
@@ -1358,7 +1479,8 @@ handle_flow_mod(struct ofconn *ofconn, const struct ofp_header *oh)
         goto out;
     }
     if (adds) {
-        error = check_instructions(fm.ofpacts, fm.ofpacts_len,
+        error = check_instructions(ofconn->mgr->ofproto, fm.ofpacts,
+                                   fm.ofpacts_len,
                                    fm.table_id == OFPTT_ALL ? 0
                                    : fm.table_id);
         if (error) {

@@ -26,7 +26,9 @@
  *   barrier                  every earlier request is done by then
  *   Nicira set_flow_format, set_packet_in_format, flow_mod_table_id,
  *   set_async_config, set_controller_id
- *   group stats, group desc  empty (there are no groups yet)
+ *   group_mod                ofproto_group_mod() (lib/ofp-group.h decodes)
+ *   group stats, desc,       the bridge's groups; Open vSwitch's features
+ *   features
  *
  * and any other message with the error Open vSwitch 3.1 gives for it:
  * OFPBRC_BAD_VERSION for a version other than the negotiated one,

@@ -17,6 +17,7 @@
 #include "ofp-actions.h"
 #include "ofp-match.h"
 #include "ofp-port.h"
+#include "ofp-group.h"
 #include "ofproto/normal.h"
 #include "ofproto/ofproto.h"
 #include "ofproto/trace.h"
@@ -65,6 +66,7 @@ static void xlate_run(const struct xlate_bridge *, const struct match_flow *,
                       const struct ofpact *, size_t ofpacts_len,
                       long long now, struct xlate_out *);
 static void xlate_error(struct xlate_ctx *, const char *text);
+static bool too_deep(struct xlate_ctx *);
 static void normal_grat_arp_mask(const struct flow *key, struct flow *mask);
 static void trace_normal(struct xlate_ctx *, const struct flow *key,
                          const struct normal_xlate_out *);
@@ -76,6 +78,15 @@ static void do_actions(struct xlate_ctx *, const struct ofpact *,
                        size_t len);
 static void do_action_set(struct xlate_ctx *);
 static void do_output(struct xlate_ctx *, uint32_t ofport);
+static void do_group(struct xlate_ctx *, uint32_t group_id);
+static void do_bucket(struct xlate_ctx *, struct ofproto_group *,
+                      size_t bucket);
+static bool bucket_is_live(const struct xlate_ctx *,
+                           const struct ofproto_group *,
+                           const struct ofputil_bucket *, int depth);
+static size_t select_bucket(struct xlate_ctx *, const struct ofproto_group *);
+static void record_group_hit(struct xlate_ctx *, struct ofproto_group *,
+                             size_t bucket);
 static void do_normal(struct xlate_ctx *);
 static void commit(struct xlate_ctx *);
 static void set_dp_tag(struct xlate_ctx *, dps_be16 tpid, dps_be16 tci);
@@ -111,6 +122,7 @@ xlate_out_destroy(struct xlate_out *out)
 {
     dp_actions_destroy(&out->actions);
     free(out->rules);
+    free(out->group_hits);
 }
 
 /* Translates the upcall of datapath key 'key' through 'xb''s tables into
@@ -205,10 +217,11 @@ xlate_run(const struct xlate_bridge *xb, const struct match_flow *flow,
                && (!in || xlate_mirror_input(ctx, in->dp_port))) {
         do_table(ctx, 0, false);
     }
-    ofproto_unlock(xb->ofproto);
     if (!ctx->stop) {
+        /* Under the lock too: a group in the action set is read now. */
         do_action_set(ctx);
     }
+    ofproto_unlock(xb->ofproto);
 
     /* The OpenFlow in_port is the datapath one; metadata and registers
      * start at zero for every packet, so they never reach the megaflow. */
@@ -269,12 +282,7 @@ do_table(struct xlate_ctx *ctx, uint8_t table_id, bool deepens)
 {
     struct xlate_out *out = ctx->out;
 
-    if (ctx->depth >= XLATE_MAX_DEPTH) {
-        if (ctx->trace) {
-            trace_add(ctx->trace, TRACE_ERROR, "over max translation depth "
-                      "%d", XLATE_MAX_DEPTH);
-        }
-        xlate_error(ctx, "Recursion too deep");
+    if (too_deep(ctx)) {
         return;
     }
     if (out->n_lookups > XLATE_MAX_RESUBMITS) {
@@ -336,6 +344,22 @@ do_table(struct xlate_ctx *ctx, uint8_t table_id, bool deepens)
     ctx->trace = old_trace;
 }
 
+/* Whether nesting has reached XLATE_MAX_DEPTH (translation then stops
+ * with Open vSwitch's error). */
+static bool
+too_deep(struct xlate_ctx *ctx)
+{
+    if (ctx->depth < XLATE_MAX_DEPTH) {
+        return false;
+    }
+    if (ctx->trace) {
+        trace_add(ctx->trace, TRACE_ERROR, "over max translation depth %d",
+                  XLATE_MAX_DEPTH);
+    }
+    xlate_error(ctx, "Recursion too deep");
+    return true;
+}
+
 /* Translation stops here for 'text' (see xlate_out's 'error_text'). */
 static void
 xlate_error(struct xlate_ctx *ctx, const char *text)
@@ -374,8 +398,10 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
             do_output(ctx, ofpact_get_ENQUEUE(a)->port);
             break;
         case OFPACT_CONTROLLER:
+            /* No controller connections yet: nothing leaves. */
+            break;
         case OFPACT_GROUP:
-            /* No controller connections or groups yet: nothing leaves. */
+            do_group(ctx, ofpact_get_GROUP(a)->group_id);
             break;
         case OFPACT_RESUBMIT: {
             const struct ofpact_resubmit *r = ofpact_get_RESUBMIT(a);
@@ -625,6 +651,253 @@ do_output(struct xlate_ctx *ctx, uint32_t ofport)
         }
         break;
     }
+}
+
+/* A group action: the buckets the group's type picks, each on the packet
+ * as it is now (a bucket's changes do not outlast it, as if each had a
+ * copy), as Open vSwitch's translation does.  A group that no longer
+ * exists does nothing (its rules go with it). */
+static void
+do_group(struct xlate_ctx *ctx, uint32_t group_id)
+{
+    struct ofproto_group *g = ofproto_group_find(ctx->xb->ofproto, group_id);
+
+    if (!g) {
+        return;
+    }
+    if (too_deep(ctx)) {
+        return;
+    }
+    record_group_hit(ctx, g, SIZE_MAX);
+
+    size_t chosen = SIZE_MAX;
+    switch (g->type) {
+    case OFPGT11_ALL:
+    case OFPGT11_INDIRECT:
+        for (size_t i = 0; i < g->n_buckets && !ctx->stop; i++) {
+            do_bucket(ctx, g, i);
+        }
+        return;
+    case OFPGT11_FF:
+        for (size_t i = 0; i < g->n_buckets; i++) {
+            const struct ofputil_bucket *b = &g->buckets[i];
+            if (bucket_is_live(ctx, g, b, 0)) {
+                chosen = i;
+                break;
+            }
+            if (ctx->trace && b->watch_port != OFPUTIL_WATCH_PORT_ANY) {
+                trace_add(ctx->trace, TRACE_DETAIL, "bucket %"PRIu32": not "
+                          "live due to port %"PRIu32, b->bucket_id,
+                          b->watch_port);
+            } else if (ctx->trace) {
+                trace_add(ctx->trace, TRACE_DETAIL, "bucket %"PRIu32": not "
+                          "live due to group %"PRIu32, b->bucket_id,
+                          b->watch_group);
+            }
+        }
+        break;
+    case OFPGT11_SELECT:
+        chosen = select_bucket(ctx, g);
+        break;
+    default:
+        return;
+    }
+    if (chosen == SIZE_MAX) {
+        if (ctx->trace) {
+            trace_add(ctx->trace, TRACE_DETAIL, "no live bucket");
+        }
+        return;
+    }
+    if (ctx->trace) {
+        trace_add(ctx->trace, TRACE_DETAIL, "using bucket %"PRIu32,
+                  g->buckets[chosen].bucket_id);
+    }
+    do_bucket(ctx, g, chosen);
+}
+
+/* Executes bucket 'bucket' of 'g'.  A bucket's actions are an action set,
+ * as in Open vSwitch: VLAN pops, pushes and dec_ttl (the last of each),
+ * every field change in order, then the last group, else the last output,
+ * else the last resubmit; without any of those, nothing. */
+static void
+do_bucket(struct xlate_ctx *ctx, struct ofproto_group *g, size_t bucket)
+{
+    static const enum ofpact_type firsts[] = {
+        OFPACT_STRIP_VLAN, OFPACT_PUSH_VLAN, OFPACT_DEC_TTL,
+    };
+    static const enum ofpact_type lasts[] = {
+        OFPACT_GROUP, OFPACT_OUTPUT, OFPACT_RESUBMIT,
+    };
+    const struct ofputil_bucket *b = &g->buckets[bucket];
+    const struct ofpact *last[OFPACT_N_TYPES] = { NULL };
+    const struct ofpact *a;
+
+    OFPACT_FOR_EACH (a, b->ofpacts, b->ofpacts_len) {
+        last[a->type] = a;
+    }
+
+    struct trace_list *old_trace = ctx->trace;
+    if (ctx->trace) {
+        ctx->trace = trace_add(ctx->trace, TRACE_ACTION, "bucket %"PRIu32,
+                               b->bucket_id);
+    }
+    record_group_hit(ctx, g, bucket);
+
+    struct match_flow old_flow = ctx->flow;
+    const struct ofpact *end = NULL;
+    for (size_t i = 0; i < ARRAY_SIZE(lasts) && !end; i++) {
+        end = last[lasts[i]];
+    }
+    ctx->depth++;
+    if (end) {
+        for (size_t i = 0; i < ARRAY_SIZE(firsts); i++) {
+            if (last[firsts[i]]) {
+                do_actions(ctx, last[firsts[i]],
+                           OFPACT_ALIGN(last[firsts[i]]->len));
+            }
+        }
+        OFPACT_FOR_EACH (a, b->ofpacts, b->ofpacts_len) {
+            bool firstish = false;
+            for (size_t i = 0; i < ARRAY_SIZE(firsts); i++) {
+                firstish |= a->type == firsts[i];
+            }
+            for (size_t i = 0; i < ARRAY_SIZE(lasts); i++) {
+                firstish |= a->type == lasts[i];
+            }
+            if (!firstish && a->type != OFPACT_CONTROLLER
+                && a->type != OFPACT_ENQUEUE && a->type != OFPACT_NOTE) {
+                do_actions(ctx, a, OFPACT_ALIGN(a->len));
+            }
+        }
+        do_actions(ctx, end, OFPACT_ALIGN(end->len));
+    }
+    ctx->depth--;
+
+    /* The next bucket, and what follows the group, see the packet as it
+     * was; a bucket that stopped (dec_ttl at 1) stops only itself. */
+    ctx->flow = old_flow;
+    ctx->trace = old_trace;
+    if (!ctx->out->error) {
+        ctx->stop = false;
+    }
+}
+
+/* Whether bucket 'b' of 'g' may be used: its watched port's link is up or
+ * its watched group has a live bucket (either, when it watches both), or
+ * it watches nothing; a select group's buckets of weight 0 never are. */
+static bool
+bucket_is_live(const struct xlate_ctx *ctx, const struct ofproto_group *g,
+               const struct ofputil_bucket *b, int depth)
+{
+    if (depth >= 32) {
+        return false;
+    }
+    if (g->type == OFPGT11_SELECT && !b->weight) {
+        return false;
+    }
+    if (b->watch_port == OFPUTIL_WATCH_PORT_ANY && b->watch_group == OFPG_ANY) {
+        return true;
+    }
+    if (b->watch_port != OFPUTIL_WATCH_PORT_ANY) {
+        ofp_port_t port;
+        if (ofp_port_from_ofp11(b->watch_port, &port)) {
+            const struct xlate_port *p = port_by_ofport(
+                ctx->xb, port == OFPP_LOCAL ? MATCH_OFPP_LOCAL : port);
+            if (p && p->live) {
+                return true;
+            }
+        }
+    }
+    if (b->watch_group != OFPG_ANY) {
+        const struct ofproto_group *wg = ofproto_group_find(
+            ctx->xb->ofproto, b->watch_group);
+        for (size_t i = 0; wg && i < wg->n_buckets; i++) {
+            if (bucket_is_live(ctx, wg, &wg->buckets[i], depth + 1)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* A select group's bucket for this packet: a hash of its addresses,
+ * protocol and ports (which the megaflow then matches, as Open vSwitch's
+ * hash selection does), scored against each live bucket's id and scaled
+ * by its weight; the best score wins.  SIZE_MAX if no bucket is live. */
+static size_t
+select_bucket(struct xlate_ctx *ctx, const struct ofproto_group *g)
+{
+    const struct flow *f = &ctx->flow.dp;
+    struct flow *wc = &ctx->wc.dp;
+    uint32_t basis = 2166136261u;
+
+#define MIX(FIELD)                                                      \
+    do {                                                                \
+        const uint8_t *p_ = (const uint8_t *) &f->FIELD;                \
+        for (size_t i_ = 0; i_ < sizeof f->FIELD; i_++) {               \
+            basis = (basis ^ p_[i_]) * 16777619u;                       \
+        }                                                               \
+        memset(&wc->FIELD, 0xff, sizeof wc->FIELD);                     \
+    } while (0)
+    MIX(dl_src);
+    MIX(dl_dst);
+    MIX(dl_type);
+    if (f->dl_type == htons(ETH_TYPE_IP)) {
+        MIX(nw_src);
+        MIX(nw_dst);
+        MIX(nw_proto);
+    } else if (f->dl_type == htons(ETH_TYPE_IPV6)) {
+        MIX(ipv6_src);
+        MIX(ipv6_dst);
+        MIX(nw_proto);
+    }
+    if ((f->dl_type == htons(ETH_TYPE_IP) || f->dl_type == htons(ETH_TYPE_IPV6))
+        && (f->nw_proto == IPPROTO_TCP_ || f->nw_proto == IPPROTO_UDP_
+            || f->nw_proto == IPPROTO_SCTP_)
+        && !(f->nw_frag & FLOW_NW_FRAG_LATER)) {
+        MIX(tp_src);
+        MIX(tp_dst);
+    }
+#undef MIX
+
+    size_t best = SIZE_MAX;
+    uint64_t best_score = 0;
+    for (size_t i = 0; i < g->n_buckets; i++) {
+        const struct ofputil_bucket *b = &g->buckets[i];
+        if (!bucket_is_live(ctx, g, b, 0)) {
+            continue;
+        }
+        uint32_t h = (basis ^ b->bucket_id) * 2654435761u;
+        h ^= h >> 15;
+        uint64_t score = (uint64_t) ((h & 0xffff) + 1) * b->weight;
+        if (best == SIZE_MAX || score > best_score) {
+            best = i;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+/* Notes that the packet went through 'g' ('bucket', or SIZE_MAX for the
+ * group itself) for the caller's statistics. */
+static void
+record_group_hit(struct xlate_ctx *ctx, struct ofproto_group *g,
+                 size_t bucket)
+{
+    struct xlate_out *out = ctx->out;
+
+    if (!out->record_rules && !ctx->packet_out) {
+        return;
+    }
+    if (out->n_group_hits >= out->allocated_group_hits) {
+        out->allocated_group_hits = MAX(4, 2 * out->allocated_group_hits);
+        out->group_hits = xrealloc(out->group_hits,
+                                   (out->allocated_group_hits
+                                    * sizeof *out->group_hits));
+    }
+    out->group_hits[out->n_group_hits].group = g;
+    out->group_hits[out->n_group_hits].bucket = bucket;
+    out->n_group_hits++;
 }
 
 /* The NORMAL action: NORMAL switching of the packet as it is now.  Its

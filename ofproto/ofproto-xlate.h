@@ -52,6 +52,7 @@ struct normal_bridge;
 struct ofpact;
 struct ofputil_port_map;
 struct ofproto;
+struct ofproto_group;
 struct ofproto_rule;
 struct trace_list;
 
@@ -59,6 +60,9 @@ struct trace_list;
 struct xlate_port {
     uint32_t ofport;            /* MATCH_OFPP_LOCAL for the local port. */
     uint32_t dp_port;
+    bool live;                  /* Link up (administratively and carrier):
+                                 * what a fast_failover bucket's
+                                 * watch_port asks. */
 };
 
 /* What translation needs of a bridge.  The caller keeps it unchanged for
@@ -96,6 +100,14 @@ struct xlate_out {
     bool record_rules;
     struct ofproto_rule **rules;
     size_t n_rules, allocated_rules;
+
+    /* Likewise the groups the packet went through, each with the bucket it
+     * took (SIZE_MAX: the group itself, counted once per pass). */
+    struct xlate_group_hit {
+        struct ofproto_group *group;
+        size_t bucket;
+    } *group_hits;
+    size_t n_group_hits, allocated_group_hits;
 
     /* Set by the caller for ofproto/trace (ofproto/trace.h): 'trace' gets
      * translation's notes, 'final_flow' the flow as the actions left it;

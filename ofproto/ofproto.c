@@ -9,6 +9,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ofp-errors.h"
+#include "ofp-group.h"
 #include "util.h"
 
 struct ofproto {
@@ -21,6 +23,8 @@ struct ofproto {
     ofproto_flow_removed_cb *removed_cb;
     void *removed_aux;
     ofproto_outputs_to_cb *outputs_to;
+    struct ofproto_group **groups;      /* By group id. */
+    size_t n_groups, allocated_groups;
 };
 
 static enum ofproto_error add_flow(struct ofproto *,
@@ -30,7 +34,7 @@ static enum ofproto_error modify_flows(struct ofproto *,
                                        const struct ofproto_flow_mod *,
                                        long long now);
 static void delete_flows(struct ofproto *, const struct ofproto_flow_mod *,
-                         long long now);
+                         enum ofproto_removed_reason, long long now);
 static void remove_rule(struct ofproto *, struct ofproto_rule *,
                         enum ofproto_removed_reason, long long now,
                         bool report);
@@ -45,6 +49,12 @@ static bool cookie_matches(const struct ofproto_rule *, uint64_t cookie,
                            uint64_t cookie_mask);
 static struct ofproto_rule *rule_from_cls(const struct cls_rule *);
 static void wrlock(struct ofproto *);
+static size_t group_index(const struct ofproto *, uint32_t group_id,
+                          bool *found);
+static void group_set(struct ofproto_group *,
+                      const struct ofputil_group_mod *, long long now);
+static void group_free(struct ofproto_group *);
+static void delete_group(struct ofproto *, size_t index, long long now);
 
 /* Creates a bridge's flow tables, all empty, named 'name' (for logs). */
 struct ofproto *
@@ -77,6 +87,10 @@ ofproto_destroy(struct ofproto *ofproto)
         free(rules);
         classifier_destroy(&ofproto->tables[i]);
     }
+    for (size_t i = 0; i < ofproto->n_groups; i++) {
+        group_free(ofproto->groups[i]);
+    }
+    free(ofproto->groups);
     pthread_rwlock_destroy(&ofproto->rwlock);
     free(ofproto->name);
     free(ofproto);
@@ -140,7 +154,7 @@ ofproto_flow_mod(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
         break;
     case OFPROTO_FC_DELETE:
     case OFPROTO_FC_DELETE_STRICT:
-        delete_flows(ofproto, fm, now);
+        delete_flows(ofproto, fm, OFPROTO_RR_DELETE, now);
         break;
     default:
         error = OFPROTO_ERR_BAD_COMMAND;
@@ -389,6 +403,112 @@ ofproto_collect(const struct ofproto *ofproto,
     return n_out;
 }
 
+/* Carries out group_mod 'gm' (see "Groups" in ofproto.h).  Returns 0 or
+ * the OpenFlow error, having changed nothing. */
+enum ofperr
+ofproto_group_mod(struct ofproto *ofproto, const struct ofputil_group_mod *gm,
+                  long long now)
+{
+    enum ofperr error = 0;
+    bool found;
+
+    wrlock(ofproto);
+    size_t i = group_index(ofproto, gm->group_id, &found);
+    switch (gm->command) {
+    case OFPGC11_ADD:
+    case OFPGC11_MODIFY:
+    case OFPGC11_ADD_OR_MOD:
+        if (gm->group_id > OFPG_MAX) {
+            error = OFPERR_OFPGMFC_INVALID_GROUP;
+        } else if (gm->command == OFPGC11_ADD && found) {
+            error = OFPERR_OFPGMFC_GROUP_EXISTS;
+        } else if (gm->command == OFPGC11_MODIFY && !found) {
+            error = OFPERR_OFPGMFC_UNKNOWN_GROUP;
+        }
+        if (error) {
+            break;
+        }
+        if (found) {
+            group_set(ofproto->groups[i], gm, now);
+            break;
+        }
+        if (ofproto->n_groups >= ofproto->allocated_groups) {
+            ofproto->allocated_groups = MAX(8, 2 * ofproto->allocated_groups);
+            ofproto->groups = xrealloc(ofproto->groups,
+                                       (ofproto->allocated_groups
+                                        * sizeof *ofproto->groups));
+        }
+        memmove(&ofproto->groups[i + 1], &ofproto->groups[i],
+                (ofproto->n_groups - i) * sizeof *ofproto->groups);
+        ofproto->n_groups++;
+        ofproto->groups[i] = xzalloc(sizeof *ofproto->groups[i]);
+        ofproto->groups[i]->group_id = gm->group_id;
+        group_set(ofproto->groups[i], gm, now);
+        break;
+    case OFPGC11_DELETE:
+        if (gm->group_id == OFPG_ALL) {
+            while (ofproto->n_groups) {
+                delete_group(ofproto, ofproto->n_groups - 1, now);
+            }
+        } else if (found) {
+            delete_group(ofproto, i, now);
+        }
+        break;
+    default:
+        error = OFPERR_OFPGMFC_BAD_COMMAND;
+        break;
+    }
+    if (!error) {
+        __atomic_add_fetch(&ofproto->version, 1, __ATOMIC_RELEASE);
+    }
+    ofproto_unlock(ofproto);
+    return error;
+}
+
+/* Returns group 'group_id', or NULL (see "Groups" for the locking). */
+struct ofproto_group *
+ofproto_group_find(const struct ofproto *ofproto, uint32_t group_id)
+{
+    bool found;
+    size_t i = group_index(ofproto, group_id, &found);
+
+    return found ? ofproto->groups[i] : NULL;
+}
+
+bool
+ofproto_group_exists(const struct ofproto *ofproto, uint32_t group_id)
+{
+    return ofproto_group_find(ofproto, group_id) != NULL;
+}
+
+/* Stores the groups, by group id, in '*groupsp' (an array the caller
+ * frees; valid until the groups change) and returns how many. */
+size_t
+ofproto_groups(const struct ofproto *ofproto,
+               const struct ofproto_group ***groupsp)
+{
+    size_t n = ofproto->n_groups;
+
+    *groupsp = xmemdup(ofproto->groups,
+                       MAX(n, 1) * sizeof *ofproto->groups);
+    return n;
+}
+
+/* Counts 'n_packets' and 'n_bytes' against 'group''s 'bucket'th bucket,
+ * or (SIZE_MAX) against the group itself.  Main thread. */
+void
+ofproto_group_credit(struct ofproto_group *group, size_t bucket,
+                     uint64_t n_packets, uint64_t n_bytes)
+{
+    if (bucket == SIZE_MAX) {
+        group->packet_count += n_packets;
+        group->byte_count += n_bytes;
+    } else if (bucket < group->n_buckets) {
+        group->bucket_packets[bucket] += n_packets;
+        group->bucket_bytes[bucket] += n_bytes;
+    }
+}
+
 /* Adds datapath statistics to 'rule' (see ofproto.h). */
 void
 ofproto_rule_credit(struct ofproto_rule *rule, uint64_t n_packets,
@@ -483,13 +603,13 @@ modify_flows(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
 
 static void
 delete_flows(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
-             long long now)
+             enum ofproto_removed_reason reason, long long now)
 {
     struct ofproto_rule **rules;
     size_t n = collect_for_flow_mod(ofproto, fm, &rules);
 
     for (size_t i = 0; i < n; i++) {
-        remove_rule(ofproto, rules[i], OFPROTO_RR_DELETE, now, true);
+        remove_rule(ofproto, rules[i], reason, now, true);
     }
     free(rules);
 }
@@ -575,4 +695,73 @@ static void
 wrlock(struct ofproto *ofproto)
 {
     pthread_rwlock_wrlock(&ofproto->rwlock);
+}
+
+/* The index of group 'group_id' in 'ofproto->groups' ('*found'), or where
+ * it would go. */
+static size_t
+group_index(const struct ofproto *ofproto, uint32_t group_id, bool *found)
+{
+    size_t lo = 0, hi = ofproto->n_groups;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t id = ofproto->groups[mid]->group_id;
+        if (id == group_id) {
+            *found = true;
+            return mid;
+        } else if (id < group_id) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    *found = false;
+    return lo;
+}
+
+/* Gives 'group' the type and buckets of 'gm', with fresh counters. */
+static void
+group_set(struct ofproto_group *group, const struct ofputil_group_mod *gm,
+          long long now)
+{
+    ofputil_buckets_free(group->buckets, group->n_buckets);
+    free(group->bucket_packets);
+    free(group->bucket_bytes);
+    group->type = gm->type;
+    group->buckets = ofputil_buckets_clone(gm->buckets, gm->n_buckets);
+    group->n_buckets = gm->n_buckets;
+    group->bucket_packets = xzalloc(MAX(gm->n_buckets, 1) * sizeof(uint64_t));
+    group->bucket_bytes = xzalloc(MAX(gm->n_buckets, 1) * sizeof(uint64_t));
+    group->packet_count = group->byte_count = 0;
+    group->created = now;
+}
+
+static void
+group_free(struct ofproto_group *group)
+{
+    if (group) {
+        ofputil_buckets_free(group->buckets, group->n_buckets);
+        free(group->bucket_packets);
+        free(group->bucket_bytes);
+        free(group);
+    }
+}
+
+/* Removes the group at 'index' and the rules that send to it. */
+static void
+delete_group(struct ofproto *ofproto, size_t index, long long now)
+{
+    struct ofproto_group *group = ofproto->groups[index];
+    struct ofproto_flow_mod fm;
+
+    ofproto_flow_mod_init(&fm, OFPROTO_FC_DELETE);
+    fm.table_id = OFPROTO_TABLE_ALL;
+    fm.out_group = group->group_id;
+    delete_flows(ofproto, &fm, OFPROTO_RR_GROUP_DELETE, now);
+
+    memmove(&ofproto->groups[index], &ofproto->groups[index + 1],
+            (ofproto->n_groups - index - 1) * sizeof *ofproto->groups);
+    ofproto->n_groups--;
+    group_free(group);
 }

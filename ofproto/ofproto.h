@@ -63,6 +63,7 @@
 #include "classifier.h"
 #include "compiler.h"
 #include "match.h"
+#include "ofp-errors.h"
 
 struct ofproto;
 
@@ -222,6 +223,43 @@ void ofproto_flow_query_init(struct ofproto_flow_query *);
 size_t ofproto_collect(const struct ofproto *,
                        const struct ofproto_flow_query *,
                        struct ofproto_rule ***rulesp);
+
+/* Groups (OpenFlow 1.1+ group table, Open vSwitch's semantics):
+ *
+ *   add      OFPGMFC_GROUP_EXISTS if 'group_id' is taken,
+ *            OFPGMFC_INVALID_GROUP past OFPG_MAX.
+ *   modify   replaces the type and buckets (the counters start again);
+ *            OFPGMFC_UNKNOWN_GROUP if there is no such group.
+ *   add_or_mod (Open vSwitch's extension) either.
+ *   delete   removes the group (OFPG_ALL: every group) and the rules whose
+ *            actions name it, reported with OFPROTO_RR_GROUP_DELETE; a
+ *            group that does not exist is no error.
+ *
+ * A rule's group action must name a group that exists
+ * (OFPBAC_BAD_OUT_GROUP; the caller checks with ofproto_group_exists()); a
+ * bucket's need not, as in Open vSwitch (translation skips it).  Every change increases ofproto_version().  Groups
+ * are read like rules: under ofproto_rdlock() from any thread, without it
+ * on the main thread. */
+struct ofproto_group {
+    uint32_t group_id;
+    uint8_t type;               /* OFPGT11_*. */
+    struct ofputil_bucket *buckets;
+    size_t n_buckets;
+    long long created;          /* time_msec() when added or modified. */
+    uint64_t packet_count, byte_count;
+    uint64_t *bucket_packets, *bucket_bytes;    /* Per bucket. */
+};
+
+struct ofputil_group_mod;
+enum ofperr ofproto_group_mod(struct ofproto *, const struct ofputil_group_mod *,
+                              long long now);
+struct ofproto_group *ofproto_group_find(const struct ofproto *,
+                                         uint32_t group_id);
+bool ofproto_group_exists(const struct ofproto *, uint32_t group_id);
+size_t ofproto_groups(const struct ofproto *,
+                      const struct ofproto_group ***groupsp);
+void ofproto_group_credit(struct ofproto_group *, size_t bucket,
+                          uint64_t n_packets, uint64_t n_bytes);
 
 /* Datapath statistics flowing back: 'n_packets' more packets and 'n_bytes'
  * more bytes hit 'rule', the last at 'used'.  Main thread. */

@@ -88,7 +88,7 @@ TESTSUITE_AT += tests/ofproto-macros.at tests/vswitchd.at \
 	tests/offload.at tests/vswitchd-diff.at tests/ovs-ofctl.at tests/system-kernel.at \
 	tests/system-afxdp.at tests/ofproto-openflow.at tests/qos.at \
 	tests/ofproto-flows.at tests/ofproto-trace.at tests/ovs-ofctl-switch.at \
-	tests/ofproto-of13.at tests/bond.at tests/lacp.at \
+	tests/ofproto-of13.at tests/ofproto-group.at tests/bond.at tests/lacp.at \
 	tests/mirror.at
 # TCP through kernel ports against Open vSwitch (run by hand, as root).
 EXTRA_DIST += tests/perf/kernel-tcp.sh tests/perf/csum-gain

@@ -31,7 +31,8 @@ static const struct normal_port_config nports[] = {
       .vlan_mode = NORMAL_VLAN_TRUNK },
 };
 static const struct xlate_port xports[] = {
-    { 1, 11 }, { 2, 12 }, { 3, 13 }, { MATCH_OFPP_LOCAL, 0 },
+    { 1, 11, true }, { 2, 12, true }, { 3, 13, true },
+    { MATCH_OFPP_LOCAL, 0, true },
 };
 
 struct fixture {

@@ -312,6 +312,8 @@ static void bridge_write_status(const struct ovsrec_open_vswitch *ovs);
 static void bridge_poll_status(void);
 static void bridge_revalidate(void);
 static void bridge_refresh(void);
+static void bridge_update_liveness(struct bridge *, const struct port *);
+static bool port_may_enable(const struct port *);
 static void bridge_late_revalidate(void);
 static void bridge_push_stats(void);
 static long long int refresh_interval(void);
@@ -478,6 +480,7 @@ bridge_run(void)
                                 != port->of_change_seq) {
                 port->of_change_seq = netdev_get_change_seq(port->netdev);
                 connmgr_ports_changed(br->connmgr);
+                bridge_update_liveness(br, port);
             }
         }
         connmgr_run(br->connmgr);
@@ -1808,7 +1811,7 @@ bridge_publish(void)
             revalidate = true;
         }
         pcs = xmalloc(MAX(br->n_ports, 1) * sizeof *pcs);
-        struct xlate_port *xps = xmalloc(MAX(br->n_ports, 1) * sizeof *xps);
+        struct xlate_port *xps = xzalloc(MAX(br->n_ports, 1) * sizeof *xps);
         for (size_t j = 0; j < br->n_ports; j++) {
             struct port *port = br->ports[j];
 
@@ -1834,6 +1837,7 @@ bridge_publish(void)
             }
             xps[n_pcs].ofport = port->ofport;
             xps[n_pcs].dp_port = port->dp_port;
+            xps[n_pcs].live = port_may_enable(port);
             n_pcs++;
 
             map = xrealloc(map, (n_map + 1) * sizeof *map);
@@ -2105,6 +2109,11 @@ push_stats_cb(void *aux DPS_UNUSED, const struct flow *key,
         for (size_t i = 0; i < out.n_rules; i++) {
             ofproto_rule_credit(out.rules[i], n_packets, n_bytes, used);
         }
+        for (size_t i = 0; i < out.n_group_hits; i++) {
+            ofproto_group_credit(out.group_hits[i].group,
+                                 out.group_hits[i].bucket, n_packets,
+                                 n_bytes);
+        }
         mirror_set_credit(br->mirrors, out.mirrors, n_packets, n_bytes);
     }
     xlate_out_destroy(&out);
@@ -2348,6 +2357,25 @@ bridge_find_bond(struct bridge *br, const char *name)
         }
     }
     return NULL;
+}
+
+/* 'port''s link may have gone up or down: fast_failover groups that watch
+ * it choose again (its xlate_port's 'live', and every megaflow of 'br'). */
+static void
+bridge_update_liveness(struct bridge *br, const struct port *port)
+{
+    bool live = port_may_enable(port);
+
+    for (size_t i = 0; i < br->n_xports; i++) {
+        struct xlate_port *xp = &br->xports[i];
+        if (xp->ofport == (uint32_t) port->ofport && xp->live != live) {
+            pthread_rwlock_wrlock(&upcall_rwlock);
+            xp->live = live;
+            pthread_rwlock_unlock(&upcall_rwlock);
+            br->revalidate_all = true;
+            latch_set(&revalidate_latch);
+        }
+    }
 }
 
 /* Whether 'port''s link is up: administratively up with carrier, as Open
@@ -3377,6 +3405,10 @@ bridge_of_packet_out(void *br_, const struct ofputil_packet_out *po)
                           po->ofpacts_len, now, &out);
     for (size_t i = 0; i < out.n_rules; i++) {
         ofproto_rule_credit(out.rules[i], 1, po->packet_len, now);
+    }
+    for (size_t i = 0; i < out.n_group_hits; i++) {
+        ofproto_group_credit(out.group_hits[i].group,
+                             out.group_hits[i].bucket, 1, po->packet_len);
     }
     mirror_set_credit(br->mirrors, out.mirrors, 1, po->packet_len);
     if (out.actions.n_actions && po->packet_len >= ETH_HEADER_LEN) {

@@ -1,0 +1,117 @@
+/* OpenFlow groups on the wire: group_mod, group desc, group stats and group
+ * features in OpenFlow 1.1-1.4 (ofp11 buckets: weight, watch_port and
+ * watch_group in the bucket header), OpenFlow 1.5 (ofp15 buckets: a
+ * bucket id and properties) and OpenFlow 1.0, where Open vSwitch carries
+ * groups as Nicira extensions (NXT_GROUP_MOD, NXST_GROUP,
+ * NXST_GROUP_DESC, NXST_GROUP_FEATURES) with OpenFlow 1.5's bodies and
+ * OpenFlow 1.0 actions.
+ *
+ * Buckets decoded from OpenFlow 1.1-1.4 get ids 0, 1, 2... in order, as in
+ * Open vSwitch, so that a group reads back the same in every version.
+ *
+ * Licensed under the Apache License, Version 2.0 (see LICENSE). */
+
+#ifndef OFP_GROUP_H
+#define OFP_GROUP_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ofp-errors.h"
+#include "ofp-types.h"
+
+struct ds;
+struct ofp_header;
+struct ofpbuf;
+struct ofputil_port_map;
+
+/* Group types (OFPGT11_*). */
+enum ofputil_group_type {
+    OFPGT11_ALL = 0,
+    OFPGT11_SELECT = 1,
+    OFPGT11_INDIRECT = 2,
+    OFPGT11_FF = 3,
+};
+
+/* group_mod commands (OFPGC11_*, OFPGC15_*). */
+enum ofputil_group_command {
+    OFPGC11_ADD = 0,
+    OFPGC11_MODIFY = 1,
+    OFPGC11_DELETE = 2,
+    OFPGC15_INSERT_BUCKET = 3,
+    OFPGC15_REMOVE_BUCKET = 5,
+    OFPGC11_ADD_OR_MOD = 0x8000,        /* Open vSwitch's extension. */
+};
+
+/* Special bucket ids (OpenFlow 1.5). */
+#define OFPG15_BUCKET_MAX 0xffffff00u
+#define OFPG15_BUCKET_FIRST 0xfffffffdu
+#define OFPG15_BUCKET_LAST 0xfffffffeu
+#define OFPG15_BUCKET_ALL 0xffffffffu
+
+/* Group capabilities (OFPGFC_*). */
+#define OFPGFC_SELECT_WEIGHT 1
+#define OFPGFC_SELECT_LIVENESS 2
+#define OFPGFC_CHAINING 4
+
+/* A bucket.  'watch_port' is an OpenFlow 1.1 port number (OFPP11_ANY,
+ * 0xffffffff, for none), 'watch_group' a group (OFPG_ANY for none). */
+struct ofputil_bucket {
+    uint32_t bucket_id;
+    uint16_t weight;
+    uint32_t watch_port;
+    uint32_t watch_group;
+    struct ofpact *ofpacts;     /* malloc()ed. */
+    size_t ofpacts_len;
+};
+
+#define OFPUTIL_WATCH_PORT_ANY 0xffffffffu
+
+struct ofputil_group_mod {
+    uint16_t command;           /* OFPGC*. */
+    uint8_t type;               /* OFPGT11_*. */
+    uint32_t group_id;
+    uint32_t command_bucket_id; /* OpenFlow 1.5 insert/remove bucket. */
+    struct ofputil_bucket *buckets;     /* malloc()ed. */
+    size_t n_buckets;
+};
+
+/* A group's counters (stats reply). */
+struct ofputil_group_stats {
+    uint32_t group_id;
+    uint32_t ref_count;
+    uint64_t packet_count, byte_count;
+    uint32_t duration_sec, duration_nsec;
+    size_t n_buckets;
+    uint64_t *bucket_packets, *bucket_bytes;    /* 'n_buckets' each. */
+};
+
+/* group_mod. */
+enum ofperr ofputil_decode_group_mod(const struct ofp_header *,
+                                     struct ofputil_group_mod *);
+struct ofpbuf *ofputil_encode_group_mod(enum ofp_version,
+                                        const struct ofputil_group_mod *);
+void ofputil_group_mod_uninit(struct ofputil_group_mod *);
+void ofputil_buckets_free(struct ofputil_bucket *, size_t n);
+struct ofputil_bucket *ofputil_buckets_clone(const struct ofputil_bucket *,
+                                             size_t n);
+
+/* Multipart bodies.  The appenders add one entry to 'reply', a multipart
+ * reply being built for 'version' (after its header). */
+void ofputil_append_group_desc(struct ofpbuf *reply, enum ofp_version,
+                               uint32_t group_id, uint8_t type,
+                               const struct ofputil_bucket *, size_t n);
+void ofputil_append_group_stats(struct ofpbuf *reply, enum ofp_version,
+                                const struct ofputil_group_stats *);
+void ofputil_put_group_features(struct ofpbuf *reply, enum ofp_version);
+
+/* The group a stats or desc request asks for (OFPG_ALL for every one). */
+uint32_t ofputil_decode_group_request(const struct ofp_header *);
+
+/* Text, as Open vSwitch's ovs-ofctl shows it. */
+const char *ofputil_group_type_to_string(uint8_t type);
+void ofputil_format_buckets(struct ds *, enum ofp_version,
+                            const struct ofputil_bucket *, size_t n,
+                            const struct ofputil_port_map *);
+
+#endif /* ofp-group.h */
