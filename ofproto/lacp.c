@@ -282,7 +282,10 @@ lacp_process_packet(struct lacp *lacp, uint32_t handle, const void *pdu,
         goto out;
     }
     if (size >= 1 && ((const uint8_t *) pdu)[0] == LACP_MARKER_SUBTYPE) {
+        /* Open vSwitch 3.1 counts a marker PDU and logs it, and sends no
+         * marker response (tests/lacp.at checks that against Debian's). */
         m->n_rx_marker++;
+        VLOG_DBG("%s: received a LACP marker PDU.", lacp->name);
         goto out;
     }
     if (!lacp_pdu_decode(pdu, size, &actor, &partner)) {

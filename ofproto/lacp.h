@@ -27,7 +27,8 @@
  * Transmission.  A member sends when its carrier is up and the bond is
  * active or the member has a partner: at once when what it would say
  * changes, and then every 1 s if the partner asked for fast timeouts, else
- * every 30 s.  Marker requests are counted, not answered.
+ * every 30 s.  Marker requests are counted (and logged at debug level),
+ * not answered, as in Open vSwitch 3.1: no marker responder.
  *
  * Threads.  Each lacp has a mutex; every function takes it, so the
  * upcall threads may hand in packets while the main thread runs it.
