@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ struct bond_member {
     uint32_t dp_port;
     struct eth_addr mac;
     bool enabled;               /* Carries traffic. */
+    uint64_t load;              /* Rebalancing: its buckets' bytes. */
     bool link_up;               /* Its link is up. */
     bool may_enable;            /* Its link is up and LACP, if configured,
                                  * allows it. */
@@ -52,6 +54,8 @@ struct bond {
     long long int next_rebalance;       /* LLONG_MAX if none. */
     size_t next_rr;                     /* Round robin for new buckets. */
     struct bond_member *buckets[BOND_N_BUCKETS];
+    uint64_t bucket_bytes[BOND_N_BUCKETS];  /* Load: bytes sent, halved at
+                                             * each rebalancing. */
     bool changed;                       /* Decisions may differ. */
     bool send_learning_packets;
     struct lacp *lacp;                  /* NULL unless LACP is configured. */
@@ -88,6 +92,11 @@ static uint32_t bond_hash_src(const struct eth_addr *, uint16_t vlan,
 static uint32_t bond_hash_tcp(const struct flow *, uint16_t vlan,
                               uint32_t basis, struct flow *mask);
 static bool bond_carries_nothing(const struct bond *);
+static bool bond_is_balanced(const struct bond *);
+static void bond_rebalance(struct bond *);
+static struct bond_member *bond_choose_bucket(struct bond *,
+                                              uint32_t bucket,
+                                              struct bond_hits *);
 static const char *bond_mode_to_string(enum bond_mode);
 static struct bond *bond_find(const char *name);
 static void bond_show(struct bond *, struct ds *);
@@ -378,6 +387,9 @@ bond_reconfigure(struct bond *bond, const struct bond_settings *s,
     for (size_t i = 0; i < BOND_N_BUCKETS; i++) {
         struct bond_member *b = bond->buckets[i];
         bond->buckets[i] = b && same_hash ? moved[b - bond->members] : NULL;
+        if (!same_hash) {
+            bond->bucket_bytes[i] = 0;
+        }
     }
     if (n != bond->n_members) {
         bond->next_rr = 0;
@@ -506,9 +518,10 @@ bond_run(struct bond *bond, long long int now)
     }
     bond_choose_active(bond);
     if (now >= bond->next_rebalance) {
-        /* Rebalancing by load is not implemented: buckets stay with their
-         * member, as with a bond whose traffic is already even. */
         bond->next_rebalance = now + bond->settings.rebalance_interval;
+        if (bond_is_balanced(bond)) {
+            bond_rebalance(bond);
+        }
     }
     bool changed = bond->changed;
     bond->changed = false;
@@ -679,10 +692,10 @@ out:
 
 /* Returns the datapath port of the member that sends a packet with key
  * 'flow' in 'vlan', or BOND_NO_MEMBER.  Adds the fields the choice hashed
- * to 'mask'. */
+ * to 'mask' and, for a balanced bond, the bucket to 'hits' (if nonnull). */
 uint32_t
 bond_choose_output(struct bond *bond, const struct flow *flow,
-                   uint16_t vlan, struct flow *mask)
+                   uint16_t vlan, struct flow *mask, struct bond_hits *hits)
 {
     struct bond_member *m = NULL;
 
@@ -696,26 +709,42 @@ bond_choose_output(struct bond *bond, const struct flow *flow,
     } else if (mode == BOND_BALANCE_SLB) {
         uint32_t hash = bond_hash_src(&flow->dl_src, vlan,
                                       bond->settings.hash_basis);
-        struct bond_member **bucket = &bond->buckets[hash % BOND_N_BUCKETS];
 
         memset(&mask->dl_src, 0xff, sizeof mask->dl_src);
-        if (!*bucket || !(*bucket)->enabled) {
-            *bucket = bond_next_enabled(bond);
-        }
-        m = *bucket;
+        m = bond_choose_bucket(bond, hash % BOND_N_BUCKETS, hits);
     } else if (mode == BOND_BALANCE_TCP) {
         uint32_t hash = bond_hash_tcp(flow, vlan, bond->settings.hash_basis,
                                       mask);
-        struct bond_member **bucket = &bond->buckets[hash % BOND_N_BUCKETS];
 
-        if (!*bucket || !(*bucket)->enabled) {
-            *bucket = bond_next_enabled(bond);
-        }
-        m = *bucket;
+        m = bond_choose_bucket(bond, hash % BOND_N_BUCKETS, hits);
     }
     uint32_t dp_port = m && m->enabled ? m->dp_port : BOND_NO_MEMBER;
     pthread_mutex_unlock(&bond->mutex);
     return dp_port;
+}
+
+/* Adds the hits of 'from' to 'to' (as many as fit). */
+void
+bond_hits_merge(struct bond_hits *to, const struct bond_hits *from)
+{
+    for (size_t i = 0; i < from->n && to->n < BOND_MAX_HITS; i++) {
+        to->hits[to->n++] = from->hits[i];
+    }
+}
+
+/* See bond.h. */
+void
+bond_hits_credit(const struct bond_hits *hits, uint64_t n_bytes)
+{
+    for (size_t i = 0; i < hits->n; i++) {
+        struct bond *bond = hits->hits[i].bond;
+
+        pthread_mutex_lock(&bond->mutex);
+        if (bond_is_balanced(bond)) {
+            bond->bucket_bytes[hits->hits[i].bucket] += n_bytes;
+        }
+        pthread_mutex_unlock(&bond->mutex);
+    }
 }
 
 /* Registers the bond/ commands.  Main thread, once. */
@@ -934,6 +963,147 @@ bond_carries_nothing(const struct bond *bond)
         return !bond->lacp_negotiated && !s->lacp_fallback_ab;
     }
     return s->mode == BOND_BALANCE_TCP;
+}
+
+/* True while load-based rebalancing applies: a nonzero interval, and the
+ * bond balances now (balance-slb, or balance-tcp over negotiated LACP;
+ * not while lacp-fallback-ab makes it active-backup). */
+static bool
+bond_is_balanced(const struct bond *bond)
+{
+    return (bond->settings.rebalance_interval
+            && bond_effective_mode(bond) != BOND_ACTIVE_BACKUP
+            && !bond_carries_nothing(bond));
+}
+
+/* The member of bucket 'bucket', given the next enabled member in turn if
+ * it has none that is enabled; records the bucket in 'hits'. */
+static struct bond_member *
+bond_choose_bucket(struct bond *bond, uint32_t bucket,
+                   struct bond_hits *hits)
+{
+    struct bond_member **m = &bond->buckets[bucket];
+
+    if (!*m || !(*m)->enabled) {
+        *m = bond_next_enabled(bond);
+    }
+    if (hits && *m && hits->n < BOND_MAX_HITS) {
+        hits->hits[hits->n].bond = bond;
+        hits->hits[hits->n].bucket = bucket;
+        hits->n++;
+    }
+    return *m;
+}
+
+/* The enabled member of 'bond' with the most (or, with 'least', the least)
+ * load, among those 'skip' does not mark; the first in configuration order
+ * on a tie. */
+static struct bond_member *
+bond_extreme_member(struct bond *bond, const bool *skip, bool least)
+{
+    struct bond_member *best = NULL;
+
+    for (size_t i = 0; i < bond->n_members; i++) {
+        struct bond_member *m = &bond->members[i];
+
+        if (m->enabled && !skip[i]
+            && (!best || (least ? m->load < best->load
+                          : m->load > best->load))) {
+            best = m;
+        }
+    }
+    return best;
+}
+
+/* The bucket of 'from' worth moving to 'to' in this rebalancing (not one
+ * 'moved' marks): the first, in bucket order, whose move brings the ratio
+ * of their loads nearer 1 and lowers it by more than 0.1 (any bucket, if
+ * 'to' carries nothing), and only if 'from' has more than one bucket with
+ * load (moving its only one would just move the imbalance).  -1 if none.
+ * (Open vSwitch 3.1 takes the same kind of bucket, but when several
+ * qualify it may take another of them.) */
+static int
+bond_bucket_to_move(const struct bond *bond, const struct bond_member *from,
+                    const struct bond_member *to, const bool *moved)
+{
+    size_t n_loaded = 0;
+    int best = -1;
+
+    for (int i = 0; i < BOND_N_BUCKETS; i++) {
+        uint64_t bytes = bond->bucket_bytes[i];
+
+        if (bond->buckets[i] != from || !bytes) {
+            continue;
+        }
+        n_loaded++;
+        if (best >= 0 || moved[i]) {
+            continue;
+        }
+        if (!to->load) {
+            best = i;
+            continue;
+        }
+        double old_ratio = (double) from->load / to->load;
+        double new_ratio = ((double) (from->load - bytes)
+                            / (to->load + bytes));
+        if (old_ratio - new_ratio > 0.1
+            && fabs(new_ratio - 1.0) < fabs(old_ratio - 1.0)) {
+            best = i;
+        }
+    }
+    return n_loaded > 1 ? best : -1;
+}
+
+/* One rebalancing of 'bond' (see bond.h): while the most loaded enabled
+ * member carries at least 100,000 bytes, and 1/32 of the least loaded's
+ * load, more than the least loaded one, moves to the latter a bucket that
+ * evens them out (bond_bucket_to_move(); a bucket moves at most once per
+ * rebalancing); a member with no such bucket is left out.  Then every
+ * bucket's load is halved. */
+static void
+bond_rebalance(struct bond *bond)
+{
+    bool *skip = xcalloc(MAX(bond->n_members, 1), sizeof *skip);
+    bool moved[BOND_N_BUCKETS] = { false };
+
+    for (size_t i = 0; i < bond->n_members; i++) {
+        bond->members[i].load = 0;
+    }
+    for (size_t i = 0; i < BOND_N_BUCKETS; i++) {
+        if (bond->buckets[i]) {
+            bond->buckets[i]->load += bond->bucket_bytes[i];
+        }
+    }
+    for (;;) {
+        struct bond_member *from = bond_extreme_member(bond, skip, false);
+        struct bond_member *to = bond_extreme_member(bond, skip, true);
+        if (!from || !to || from == to) {
+            break;
+        }
+        uint64_t overload = from->load - to->load;
+        if (overload < to->load >> 5 || overload < 100000) {
+            break;
+        }
+        int bucket = bond_bucket_to_move(bond, from, to, moved);
+        if (bucket < 0) {
+            skip[from - bond->members] = true;
+            continue;
+        }
+        uint64_t bytes = bond->bucket_bytes[bucket];
+        from->load -= bytes;
+        to->load += bytes;
+        bond->buckets[bucket] = to;
+        moved[bucket] = true;
+        bond->changed = true;
+        VLOG_INFO("bond %s: shift %"PRIu64"kB of load (with hash %d) from "
+                  "%s to %s (now carrying %"PRIu64"kB and %"PRIu64"kB load, "
+                  "respectively)", bond->name, bytes / 1024, bucket,
+                  from->name, to->name, from->load / 1024, to->load / 1024);
+    }
+    free(skip);
+    for (size_t i = 0; i < BOND_N_BUCKETS; i++) {
+        bond->bucket_bytes[i] /= 2;
+    }
 }
 
 /* The next enabled member in turn, for a bucket that has none. */
@@ -1172,8 +1342,16 @@ bond_show(struct bond *bond, struct ds *ds)
                           m->enabled ? "downdelay" : "updelay",
                           m->delay_expires - now);
         }
-        ds_put_format(ds, "  may_enable: %s\n\n",
+        ds_put_format(ds, "  may_enable: %s\n",
                       m->may_enable ? "true" : "false");
+        for (int j = 0; balanced && j < BOND_N_BUCKETS; j++) {
+            uint64_t kb = bond->bucket_bytes[j] / 1024;
+
+            if (bond->buckets[j] == m && kb) {
+                ds_put_format(ds, "  hash %d: %"PRIu64" kB load\n", j, kb);
+            }
+        }
+        ds_put_char(ds, '\n');
     }
     free(sorted);
     pthread_mutex_unlock(&bond->mutex);

@@ -163,12 +163,40 @@ long long int bond_next_wakeup(struct bond *);
 bool bond_take_learning_packets(struct bond *);
 bool bond_get_active_mac(struct bond *, struct eth_addr *);
 
+/* The buckets of balanced bonds that one translation sent through, for
+ * crediting them with the bytes the resulting flow carries (load-based
+ * rebalancing).  A translation that sends through more than BOND_MAX_HITS
+ * buckets credits only the first. */
+#define BOND_MAX_HITS 8
+struct bond_hits {
+    struct {
+        struct bond *bond;
+        uint32_t bucket;
+    } hits[BOND_MAX_HITS];
+    size_t n;
+};
+
 /* Translation, from any thread. */
 bool bond_has_member(struct bond *, uint32_t dp_port);
 enum bond_verdict bond_admit(struct bond *, uint32_t dp_port,
                              const struct flow *);
 uint32_t bond_choose_output(struct bond *, const struct flow *,
-                            uint16_t vlan, struct flow *mask);
+                            uint16_t vlan, struct flow *mask,
+                            struct bond_hits *);
+void bond_hits_merge(struct bond_hits *, const struct bond_hits *);
+
+/* Rebalancing (balance-slb, and balance-tcp once LACP has negotiated, with
+ * a nonzero other_config:bond-rebalance-interval).  bond_hits_credit()
+ * adds 'n_bytes' to the load of each bucket in 'hits' whose bond balances
+ * now (the bonds must still exist: main thread, right after the
+ * translation; Open vSwitch too counts nothing with an interval of 0);
+ * every interval
+ * bond_run() moves buckets from the most to the least loaded enabled
+ * member while that brings their loads closer, logging each move as Open
+ * vSwitch does, and then halves every bucket's load, so that old traffic
+ * counts less and less.  bond/show lists each member's buckets that carry
+ * at least 1 kB ("hash N: X kB load"). */
+void bond_hits_credit(const struct bond_hits *, uint64_t n_bytes);
 
 void bond_register_commands(void);
 

@@ -404,7 +404,8 @@ normal_port_encode(struct normal_bridge *nb, uint32_t dp_port, uint16_t vlan,
         *out_tci = normal_port_tci(p, vlan, &now, &pcp_read);
         *out_port = p->dp_port;
         if (p->bond) {
-            *out_port = bond_choose_output(p->bond, &now, vlan, mask);
+            *out_port = bond_choose_output(p->bond, &now, vlan, mask,
+                                           NULL);
             ok = *out_port != BOND_NO_MEMBER;
         }
     }
@@ -739,7 +740,8 @@ normal_output(const struct normal_port *port, uint16_t vlan,
     bool pcp_read;
 
     if (port->bond) {
-        dp_port = bond_choose_output(port->bond, flow, vlan, &out->mask);
+        dp_port = bond_choose_output(port->bond, flow, vlan, &out->mask,
+                                     &out->bonds);
         if (dp_port == BOND_NO_MEMBER) {
             return;
         }

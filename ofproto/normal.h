@@ -71,6 +71,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "bond.h"
 #include "compiler.h"
 #include "dp-actions.h"
 #include "flow.h"
@@ -171,6 +172,8 @@ struct normal_xlate_out {
     enum normal_reason reason;
     int vlan;                   /* The packet's VLAN, -1 if not found. */
     enum mac_learning_result learn; /* MAC_LEARNING_REFUSED if not learned. */
+    struct bond_hits bonds;     /* The balanced bonds' buckets it sent
+                                 * through. */
 
     /* NORMAL_DROP_VLAN: the VLAN the input port refused, and the port's
      * access VLAN (-1 if it is not an access port). */

@@ -249,6 +249,7 @@ xlate_run(const struct xlate_bridge *xb, const struct match_flow *flow,
          * it costs no more upcalls than the packets that need it. */
         dp_actions_clear(&out->actions);
         out->mirrors = 0;
+        out->bonds.n = 0;
     }
     free(ctx);
 }
@@ -935,6 +936,7 @@ do_normal(struct xlate_ctx *ctx)
      * not learn from the megaflow's key. */
     nout.peek = ctx->out->record_rules || ctx->out->no_learn;
     normal_xlate(ctx->xb->nb, &key, ctx->now, &nout);
+    bond_hits_merge(&ctx->out->bonds, &nout.bonds);
     if (ctx->trace) {
         trace_normal(ctx, &key, &nout);
     }

@@ -45,6 +45,7 @@
 #include <stdint.h>
 #include "dp-actions.h"
 #include "flow.h"
+#include "ofproto/bond.h"
 #include "ofproto/mirror.h"
 
 struct match_flow;
@@ -92,6 +93,8 @@ struct xlate_out {
     const char *error_text;     /* Then why, as Open vSwitch says it
                                  * ("Recursion too deep"). */
     mirror_mask_t mirrors;      /* The mirrors that copied the packet. */
+    struct bond_hits bonds;     /* The balanced bonds' buckets NORMAL sent
+                                 * it through (bond_hits_credit()). */
 
     /* With 'record_rules' set by the caller, the rules the lookups found,
      * in order (valid on the main thread until the tables change), for

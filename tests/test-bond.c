@@ -132,7 +132,7 @@ test_delays(void **state)
     struct flow flow = flow_from(1, false);
     struct flow mask;
     memset(&mask, 0, sizeof mask);
-    assert_int_equal(bond_choose_output(bond, &flow, 0, &mask), 12);
+    assert_int_equal(bond_choose_output(bond, &flow, 0, &mask, NULL), 12);
     assert_int_equal(bond_admit(bond, 11, &flow), BOND_DROP);
 
     bond_member_set_may_enable(bond, 11, true);
@@ -157,7 +157,7 @@ test_all_down(void **state)
     bond_member_set_may_enable(bond, 12, false);
     assert_true(bond_run(bond, t));
     assert_int_equal(active_port(bond), 0);
-    assert_int_equal(bond_choose_output(bond, &flow, 0, &mask),
+    assert_int_equal(bond_choose_output(bond, &flow, 0, &mask, NULL),
                      BOND_NO_MEMBER);
     assert_int_equal(bond_admit(bond, 11, &flow), BOND_DROP);
 
@@ -191,7 +191,7 @@ test_admit(void **state)
     struct bond *tcp = make_bond(BOND_BALANCE_TCP, 0, 0);
     assert_int_equal(bond_admit(tcp, 11, &uni), BOND_DROP);
     struct flow mask;
-    assert_int_equal(bond_choose_output(tcp, &uni, 0, &mask),
+    assert_int_equal(bond_choose_output(tcp, &uni, 0, &mask, NULL),
                      BOND_NO_MEMBER);
     bond_destroy(tcp);
 }
@@ -209,7 +209,7 @@ test_slb_buckets(void **state)
     for (int i = 0; i < 8; i++) {
         struct flow flow = flow_from(i, false), mask;
         memset(&mask, 0, sizeof mask);
-        first[i] = bond_choose_output(bond, &flow, 0, &mask);
+        first[i] = bond_choose_output(bond, &flow, 0, &mask, NULL);
         assert_true(first[i] == 11 || first[i] == 12);
         assert_memory_equal(&mask.dl_src, "\xff\xff\xff\xff\xff\xff", 6);
     }
@@ -228,7 +228,7 @@ test_slb_buckets(void **state)
      * differently.) */
     for (int i = 7; i >= 0; i--) {
         struct flow flow = flow_from(i, false), mask;
-        assert_int_equal(bond_choose_output(bond, &flow, 0, &mask),
+        assert_int_equal(bond_choose_output(bond, &flow, 0, &mask, NULL),
                          first[i]);
     }
 
@@ -236,7 +236,7 @@ test_slb_buckets(void **state)
     assert_true(bond_run(bond, 1000000));
     for (int i = 0; i < 8; i++) {
         struct flow flow = flow_from(i, false), mask;
-        assert_int_equal(bond_choose_output(bond, &flow, 0, &mask), 12);
+        assert_int_equal(bond_choose_output(bond, &flow, 0, &mask, NULL), 12);
     }
     bond_destroy(bond);
 }
@@ -300,7 +300,7 @@ test_lacp_fallback(void **state)
                                       "active", &oc));
     bond_reconfigure(bond, &bs, ms, 2);
     bond_settings_destroy(&bs);
-    assert_int_equal(bond_choose_output(bond, &flow, 0, &mask),
+    assert_int_equal(bond_choose_output(bond, &flow, 0, &mask, NULL),
                      BOND_NO_MEMBER);
     assert_int_equal(bond_admit(bond, 11, &flow), BOND_DROP);
 
@@ -309,7 +309,7 @@ test_lacp_fallback(void **state)
                                       "active", &oc));
     bond_reconfigure(bond, &bs, ms, 2);
     bond_settings_destroy(&bs);
-    assert_int_equal(bond_choose_output(bond, &flow, 0, &mask), 11);
+    assert_int_equal(bond_choose_output(bond, &flow, 0, &mask, NULL), 11);
     assert_int_equal(bond_admit(bond, 11, &flow), BOND_ACCEPT);
     assert_int_equal(bond_admit(bond, 12, &flow), BOND_DROP);
     smap_destroy(&oc);

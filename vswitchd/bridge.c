@@ -2089,7 +2089,8 @@ revalidate_cb(void *aux, const struct flow *key,
 }
 
 /* A megaflow's new counts go to the OpenFlow rules its translation
- * consults now.  Main thread. */
+ * consults now, its mirrors, and the buckets of the balanced bonds it sends
+ * through (for rebalancing).  Main thread. */
 static void
 push_stats_cb(void *aux DPS_UNUSED, const struct flow *key,
               const struct flow *mask DPS_UNUSED, uint64_t n_packets,
@@ -2115,6 +2116,7 @@ push_stats_cb(void *aux DPS_UNUSED, const struct flow *key,
                                  n_bytes);
         }
         mirror_set_credit(br->mirrors, out.mirrors, n_packets, n_bytes);
+        bond_hits_credit(&out.bonds, n_bytes);
     }
     xlate_out_destroy(&out);
 }
@@ -2680,7 +2682,8 @@ bridge_send_learning_packets(struct bridge *br, struct bond *bond,
         struct flow flow, mask;
         memset(&flow, 0, sizeof flow);
         flow.dl_src = e->mac;
-        uint32_t member = bond_choose_output(bond, &flow, e->vlan, &mask);
+        uint32_t member = bond_choose_output(bond, &flow, e->vlan, &mask,
+                                             NULL);
         if (member == BOND_NO_MEMBER) {
             continue;
         }
