@@ -422,9 +422,18 @@ format_flow_verbose(struct ds *ds, const struct flow *k, const struct flow *m,
 {
     int n_tags = 0;
 
-    ds_put_cstr(ds, "skb_priority(0/0),skb_mark(0/0),ct_state(0/0),"
-                "ct_zone(0/0),ct_mark(0/0),ct_label(0/0),");
-    ds_put_format(ds, "recirc_id(%"PRIu32"),dp_hash(0/0),", k->recirc_id);
+    bool exact = flow_mask_meta_exact(m);
+
+    if (exact) {
+        /* An exact-match flow, as Open vSwitch prints its metadata. */
+        ds_put_cstr(ds, "skb_priority(0),skb_mark(0),ct_state(0/0xff),"
+                    "ct_zone(0),ct_mark(0),ct_label(0),");
+    } else {
+        ds_put_cstr(ds, "skb_priority(0/0),skb_mark(0/0),ct_state(0/0),"
+                    "ct_zone(0/0),ct_mark(0/0),ct_label(0/0),");
+    }
+    ds_put_format(ds, "recirc_id(%"PRIu32"),dp_hash(%s),", k->recirc_id,
+                  exact ? "0" : "0/0");
     if (in_port_name) {
         ds_put_format(ds, "in_port(%s)", in_port_name);
     } else {

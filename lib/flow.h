@@ -80,6 +80,20 @@ struct flow {
     uint8_t pad3[2];
 };
 
+/* In a mask, pad1[0] set to FLOW_MASK_META_EXACT says that the flow also
+ * matches exactly the packet metadata Open vSwitch's datapath has and this
+ * one does not (skb_priority, skb_mark, the conntrack state, zone, mark and
+ * label, dp_hash), which is always zero here: an exact-match flow made
+ * under upcall/disable-megaflows.  It changes only how the flow prints
+ * (the key's pad is always zero, so the match is the same). */
+#define FLOW_MASK_META_EXACT 0xff
+
+static inline bool
+flow_mask_meta_exact(const struct flow *mask)
+{
+    return mask->pad1[0] == FLOW_MASK_META_EXACT;
+}
+
 #define FLOW_N_WORDS (sizeof(struct flow) / 8)
 _Static_assert(sizeof(struct flow) == 15 * 8, "struct flow layout");
 _Static_assert(FLOW_N_WORDS <= 64, "flow_key map is 64 bits");

@@ -131,7 +131,18 @@ odp_flow_format(const struct flow *key, const struct flow *mask,
                            .first = true };
     int n_tags = 0;
 
+    bool meta_exact = mask && flow_mask_meta_exact(mask);
+    if (meta_exact) {
+        /* As Open vSwitch prints an exact-match flow. */
+        ds_put_cstr(ds, "skb_priority(0),skb_mark(0),"
+                    "ct_state(-new-est-rel-rpl-inv-trk-snat-dnat),"
+                    "ct_zone(0),ct_mark(0),ct_label(0)");
+        f.first = false;
+    }
     format_attr(&f, A_RECIRC, 0);
+    if (meta_exact) {
+        ds_put_cstr(ds, ",dp_hash(0)");
+    }
     if (format_attr(&f, A_IN_PORT, 0)) {
         /* Open vSwitch's userspace datapath matches the packet type exactly
          * and prints it after the port; here it is always Ethernet. */

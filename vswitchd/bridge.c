@@ -299,6 +299,10 @@ static unsigned int dump_n_flows, dump_avg_flows, dump_max_flows;
 static long long int dump_duration_msec;
 static bool ufid_enabled = true;
 
+/* upcall/disable-megaflows: while false (atomic), each upcall's flow
+ * matches every field of its packet exactly. */
+static bool megaflows_enabled = true;
+
 /* revalidator/wait requests, answered once the main loop has revalidated
  * and pushed the statistics. */
 static struct unixctl_conn **reval_waiters;
@@ -341,6 +345,8 @@ static unixctl_cb_func revalidator_purge_cb;
 static unixctl_cb_func upcall_show_cb;
 static unixctl_cb_func upcall_set_flow_limit_cb;
 static unixctl_cb_func upcall_ufid_cb;
+static unixctl_cb_func upcall_megaflows_cb;
+static void mask_exact(const struct flow *key, struct flow *mask);
 static struct netdev *iface_netdev_or_reply(struct unixctl_conn *,
                                             const char *name);
 static void qos_show_cb(struct unixctl_conn *, int argc, const char *argv[],
@@ -1990,8 +1996,10 @@ bridge_xlate_bridge(const struct bridge *br)
 }
 
 /* Translates datapath key 'key' through 'br''s OpenFlow tables (whose
- * default flow hands it to NORMAL switching) into 'actions' and 'mask'.
- * The caller holds the upcall lock or is the main thread. */
+ * default flow hands it to NORMAL switching) into 'actions' and 'mask'
+ * (exact while upcall/disable-megaflows holds, for upcalls and
+ * revalidation alike).  The caller holds the upcall lock or is the main
+ * thread. */
 static int
 bridge_xlate(struct bridge *br, const struct flow *key, long long int now,
              struct dp_actions *actions, struct flow *mask)
@@ -2004,6 +2012,9 @@ bridge_xlate(struct bridge *br, const struct flow *key, long long int now,
     if (!error) {
         copy_actions(actions, &out.actions);
         *mask = out.mask;
+        if (!__atomic_load_n(&megaflows_enabled, __ATOMIC_RELAXED)) {
+            mask_exact(key, mask);
+        }
     }
     xlate_out_destroy(&out);
     return error;
@@ -4059,6 +4070,10 @@ register_commands(void)
                              upcall_ufid_cb, (void *) "disable");
     unixctl_command_register("upcall/enable-ufid", "", 0, 0,
                              upcall_ufid_cb, (void *) "enable");
+    unixctl_command_register("upcall/disable-megaflows", "", 0, 0,
+                             upcall_megaflows_cb, (void *) "disable");
+    unixctl_command_register("upcall/enable-megaflows", "", 0, 0,
+                             upcall_megaflows_cb, (void *) "enable");
     unixctl_command_register("qos/show-types", "interface", 1, 1,
                              qos_show_cb, netdev_format_qos_types);
     unixctl_command_register("qos/show", "interface", 1, 1, qos_show_cb,
@@ -4336,4 +4351,43 @@ upcall_ufid_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
                                    "enabled for supported datapaths"
                                  : "Datapath dumping tersely using UFID "
                                    "disabled"));
+}
+
+/* upcall/disable-megaflows and upcall/enable-megaflows: from now on each
+ * upcall installs an exact-match flow, or a megaflow again; the datapath's
+ * flows go, as in Open vSwitch, so that the next packets make the new
+ * kind. */
+static void
+upcall_megaflows_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                    const char *argv[] DPS_UNUSED, void *what)
+{
+    bool enable = !strcmp(what, "enable");
+
+    __atomic_store_n(&megaflows_enabled, enable, __ATOMIC_RELAXED);
+    if (dp) {
+        bridge_push_stats();
+        dp_netdev_flush_flows(dp);
+    }
+    unixctl_command_reply(conn, enable ? "megaflows enabled"
+                                       : "megaflows disabled");
+}
+
+/* Makes 'mask' match every field of 'key' exactly: the fields a packet
+ * does not have are zero in its key, so this is an exact match on the
+ * packet, as Open vSwitch's flows are with megaflows disabled.  ICMP's type
+ * and code are 8 bits. */
+static void
+mask_exact(const struct flow *key, struct flow *mask)
+{
+    memset(mask, 0xff, sizeof *mask);
+    memset(mask->pad1, 0, sizeof mask->pad1);
+    memset(mask->pad2, 0, sizeof mask->pad2);
+    memset(mask->pad3, 0, sizeof mask->pad3);
+    mask->nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+    mask->tcp_flags = htons(TCP_FLAGS_MASK);
+    mask->ipv6_label = htonl(0xfffff);
+    mask->pad1[0] = FLOW_MASK_META_EXACT;
+    if (key->nw_proto == IPPROTO_ICMP_ || key->nw_proto == IPPROTO_ICMPV6_) {
+        mask->tp_src = mask->tp_dst = htons(0xff);
+    }
 }
