@@ -6,6 +6,7 @@
 #include "connmgr.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 #include "ofpbuf.h"
 #include "ofproto.h"
 #include "poll-loop.h"
+#include "reconnect.h"
+#include "smap.h"
 #include "timeval.h"
 #include "util.h"
 #include "vconn.h"
@@ -96,9 +99,14 @@ enum {
     OFPCR_ROLE_SLAVE = 3,
 };
 
+struct ofcontroller;
+
 struct ofconn {
     struct connmgr *mgr;
     struct vconn *vconn;
+    struct ofcontroller *ctl;   /* Active controller's connection, or
+                                 * NULL. */
+    int error;                  /* Why it ended (errno, EOF), or 0. */
     char *name;                 /* "br0<->unix#3", for logs. */
     bool connected;             /* Version negotiated. */
 
@@ -112,6 +120,27 @@ struct ofconn {
     uint32_t flow_removed_mask; /* 1 << OFPRR_*, once 'async_set'. */
     bool async_set;             /* NXT_SET_ASYNC_CONFIG was received. */
     uint32_t role;              /* OFPCR_ROLE_* (OpenFlow 1.3 role). */
+};
+
+/* A Controller table row (see connmgr_set_controllers()). */
+struct ofcontroller {
+    struct connmgr *mgr;
+    char *target;
+    bool passive;
+    int max_backoff;            /* Milliseconds. */
+    int probe_interval;         /* Milliseconds, 0 for none. */
+
+    /* Active. */
+    struct reconnect *rc;
+    struct ofconn *ofconn;      /* Connecting or connected, or NULL. */
+    int last_error;             /* Sticky, as Open vSwitch's. */
+    long long last_admitted;    /* Creation, or the last admitted
+                                 * message. */
+    bool admitted;              /* Since the current connection began. */
+
+    /* Passive. */
+    struct pvconn *pvconn;      /* NULL until it could be opened. */
+    long long next_listen;
 };
 
 struct connmgr {
@@ -135,6 +164,11 @@ struct connmgr {
     bool generation_set;
     bool more_work;             /* Something was left for the next run. */
 
+    struct ofcontroller **ctls;
+    size_t n_ctls;
+    bool fail_secure;           /* Bridge fail_mode is "secure". */
+    unsigned int status_seqno;  /* See connmgr_status_seqno(). */
+
     char *dp_desc;              /* NULL: CONNMGR_DP_DESC. */
     enum connmgr_frag_handling frag;
 
@@ -146,7 +180,7 @@ struct connmgr {
 
 static void mgmt_open(struct connmgr *);
 static void mgmt_close(struct connmgr *);
-static void ofconn_create(struct connmgr *, struct vconn *);
+static struct ofconn *ofconn_create(struct connmgr *, struct vconn *);
 static void ofconn_destroy(struct ofconn *);
 static bool ofconn_run(struct ofconn *);
 static void ofconn_send(struct ofconn *, struct ofpbuf *);
@@ -156,6 +190,14 @@ static void handle_msg(struct ofconn *, struct ofpbuf *);
 static enum ofperr handle_decoded(struct ofconn *, enum ofptype,
                                   const struct ofp_header *);
 static void update_ports(struct connmgr *, const struct ofconn *source);
+static void ofcontroller_destroy(struct ofcontroller *);
+static void ofcontroller_heard(struct ofcontroller *,
+                               const struct ofp_header *);
+static void ofcontroller_run(struct ofcontroller *, long long now);
+static void ofcontroller_wait(struct ofcontroller *, long long now);
+static bool has_controllers(const struct connmgr *);
+static void flushed(struct connmgr *, long long now);
+static void fail_open_run(struct connmgr *, long long now);
 static ofproto_flow_removed_cb send_flow_removed;
 static ofproto_outputs_to_cb rule_outputs_to;
 
@@ -182,6 +224,7 @@ connmgr_create(struct ofproto *ofproto, const char *bridge_name,
                                bridge_name);
     mgr->frag = CONNMGR_FRAG_NORMAL;
     mgr->ports_changed = true;
+    mgr->fail_secure = true;    /* Until the bridge says, as in OVS. */
     ofproto_set_flow_removed_cb(ofproto, send_flow_removed, mgr);
     ofproto_set_outputs_to_cb(ofproto, rule_outputs_to);
     return mgr;
@@ -196,6 +239,10 @@ connmgr_destroy(struct connmgr *mgr)
         return;
     }
     mgmt_close(mgr);
+    for (size_t i = 0; i < mgr->n_ctls; i++) {
+        ofcontroller_destroy(mgr->ctls[i]);
+    }
+    free(mgr->ctls);
     ofproto_set_flow_removed_cb(mgr->ofproto, NULL, NULL);
     free(mgr->conns);
     free(mgr->ports);
@@ -250,6 +297,147 @@ connmgr_get_frag_handling(const struct connmgr *mgr)
     return mgr->frag;
 }
 
+/* Makes 'ctls' the bridge's controllers (see the header).  Targets that
+ * stay keep their connections; their settings change in place. */
+void
+connmgr_set_controllers(struct connmgr *mgr,
+                        const struct connmgr_controller *ctls, size_t n)
+{
+    bool had_controllers = has_controllers(mgr);
+    long long now = time_msec();
+    struct ofcontroller **new = xcalloc(MAX(n, 1), sizeof *new);
+    size_t n_new = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        const struct connmgr_controller *c = &ctls[i];
+        struct ofcontroller *ctl = NULL;
+
+        for (size_t j = 0; j < n_new; j++) {
+            if (!strcmp(new[j]->target, c->target)) {
+                goto next;      /* A target given twice counts once. */
+            }
+        }
+        for (size_t j = 0; j < mgr->n_ctls; j++) {
+            if (mgr->ctls[j] && !strcmp(mgr->ctls[j]->target, c->target)) {
+                ctl = mgr->ctls[j];
+                mgr->ctls[j] = NULL;
+                break;
+            }
+        }
+        if (!ctl) {
+            ctl = xzalloc(sizeof *ctl);
+            ctl->mgr = mgr;
+            ctl->target = xstrdup(c->target);
+            ctl->passive = pvconn_verify_name(c->target) == 0;
+            ctl->last_admitted = now;
+            if (!ctl->passive) {
+                char *name = xasprintf("%s<->%s", mgr->name, c->target);
+                ctl->rc = reconnect_create(now);
+                reconnect_set_name(ctl->rc, name);
+                free(name);
+                reconnect_enable(ctl->rc, now);
+            }
+            VLOG_INFO("%s: added %s controller \"%s\"", mgr->name,
+                      ctl->passive ? "service" : "primary", ctl->target);
+        }
+        /* Open vSwitch probes no more often than every 5 s. */
+        ctl->probe_interval = (c->probe_interval > 0
+                               ? MAX(c->probe_interval, 5000) : 0);
+        ctl->max_backoff = MAX(c->max_backoff, 1000);
+        if (ctl->rc) {
+            reconnect_set_backoff(ctl->rc, 1000, ctl->max_backoff);
+            reconnect_set_probe_interval(ctl->rc, ctl->probe_interval);
+        }
+        new[n_new++] = ctl;
+    next:;
+    }
+    for (size_t j = 0; j < mgr->n_ctls; j++) {
+        if (mgr->ctls[j]) {
+            VLOG_INFO("%s: removed %s controller \"%s\"", mgr->name,
+                      mgr->ctls[j]->passive ? "service" : "primary",
+                      mgr->ctls[j]->target);
+            ofcontroller_destroy(mgr->ctls[j]);
+        }
+    }
+    free(mgr->ctls);
+    mgr->ctls = new;
+    mgr->n_ctls = n_new;
+    mgr->status_seqno++;
+
+    if (had_controllers != has_controllers(mgr)) {
+        ofproto_set_fail_open(mgr->ofproto, false, now);
+        ofproto_flush(mgr->ofproto, now);
+        flushed(mgr, now);
+    }
+}
+
+/* Sets the bridge's fail mode (see the header). */
+void
+connmgr_set_fail_mode(struct connmgr *mgr, bool secure)
+{
+    if (mgr->fail_secure != secure) {
+        long long now = time_msec();
+
+        mgr->fail_secure = secure;
+        if (secure) {
+            ofproto_set_fail_open(mgr->ofproto, false, now);
+        }
+        if (!has_controllers(mgr)) {
+            ofproto_flush(mgr->ofproto, now);
+            flushed(mgr, now);
+        }
+    }
+}
+
+/* Reports the status of controller 'target' (see the header).  '*status'
+ * must be initialized; the pairs are added to it. */
+bool
+connmgr_get_controller_status(const struct connmgr *mgr, const char *target,
+                              bool *is_connected, const char **role,
+                              struct smap *status)
+{
+    for (size_t i = 0; i < mgr->n_ctls; i++) {
+        const struct ofcontroller *ctl = mgr->ctls[i];
+
+        if (strcmp(ctl->target, target) || !ctl->rc) {
+            continue;
+        }
+
+        long long now = time_msec();
+        struct reconnect_stats st;
+        reconnect_get_stats(ctl->rc, now, &st);
+        *is_connected = st.is_connected;
+        *role = NULL;
+        if (st.is_connected && ctl->ofconn) {
+            uint32_t r = ctl->ofconn->role;
+            *role = (r == OFPCR_ROLE_MASTER ? "master"
+                     : r == OFPCR_ROLE_SLAVE ? "slave" : "other");
+        }
+        if (ctl->last_error) {
+            smap_add(status, "last_error", util_strerror(ctl->last_error));
+        }
+        smap_add(status, "state", (!strcmp(st.state, "RECONNECT")
+                                   ? "ACTIVE" : st.state));
+        if (st.last_connected != LLONG_MAX) {
+            smap_add_format(status, "sec_since_connect", "%lld",
+                            (now - st.last_connected) / 1000);
+        }
+        if (st.last_disconnected != LLONG_MAX) {
+            smap_add_format(status, "sec_since_disconnect", "%lld",
+                            (now - st.last_disconnected) / 1000);
+        }
+        return true;
+    }
+    return false;
+}
+
+/* Changes whenever a controller's status may have (see the header). */
+unsigned int
+connmgr_status_seqno(const struct connmgr *mgr)
+{
+    return mgr->status_seqno;
+}
+
 /* Notes that the bridge's ports may have changed (see the header). */
 void
 connmgr_ports_changed(struct connmgr *mgr)
@@ -288,6 +476,11 @@ connmgr_run(struct connmgr *mgr)
         update_ports(mgr, NULL);
     }
 
+    long long now = time_msec();
+    for (size_t i = 0; i < mgr->n_ctls; i++) {
+        ofcontroller_run(mgr->ctls[i], now);
+    }
+
     for (size_t i = 0; i < mgr->n_conns;) {
         struct ofconn *ofconn = mgr->conns[i];
         if (ofconn_run(ofconn)) {
@@ -296,6 +489,7 @@ connmgr_run(struct connmgr *mgr)
             ofconn_destroy(ofconn);
         }
     }
+    fail_open_run(mgr, now);
 }
 
 /* Makes poll_block() wake when connmgr_run() has work. */
@@ -309,6 +503,13 @@ connmgr_wait(struct connmgr *mgr)
         pvconn_wait(mgr->mgmt);
     } else {
         poll_timer_wait_until(mgr->next_listen);
+    }
+    long long now = time_msec();
+    for (size_t i = 0; i < mgr->n_ctls; i++) {
+        ofcontroller_wait(mgr->ctls[i], now);
+    }
+    if (!mgr->fail_secure && has_controllers(mgr)) {
+        poll_timer_wait_until(now + 1000);      /* fail_open_run(). */
     }
     for (size_t i = 0; i < mgr->n_conns; i++) {
         struct vconn *vconn = mgr->conns[i]->vconn;
@@ -362,7 +563,7 @@ mgmt_close(struct connmgr *mgr)
     mgr->mgmt = NULL;
 }
 
-static void
+static struct ofconn *
 ofconn_create(struct connmgr *mgr, struct vconn *vconn)
 {
     struct ofconn *ofconn = xzalloc(sizeof *ofconn);
@@ -372,7 +573,7 @@ ofconn_create(struct connmgr *mgr, struct vconn *vconn)
     ofconn->name = xasprintf("%s<->%s#%u", mgr->name,
                              strncmp(vconn_get_name(vconn), "unix", 4)
                              ? "tcp" : "unix", mgr->n_accepted++);
-    ofconn->miss_send_len = 0;  /* Management connections: 0, as OVS. */
+    ofconn->miss_send_len = 0;  /* Service connections: 0, as OVS. */
     ofconn->role = OFPCR_ROLE_EQUAL;
     ofconn->flow_format = NXFF_OPENFLOW10;
     ofconn->packet_in_format = NXPIF_STANDARD;
@@ -380,6 +581,7 @@ ofconn_create(struct connmgr *mgr, struct vconn *vconn)
                           (mgr->n_conns + 1) * sizeof *mgr->conns);
     mgr->conns[mgr->n_conns++] = ofconn;
     VLOG_DBG("%s: accepted", ofconn->name);
+    return ofconn;
 }
 
 static void
@@ -396,6 +598,21 @@ ofconn_destroy(struct ofconn *ofconn)
         }
     }
     VLOG_DBG("%s: closed", ofconn->name);
+    if (ofconn->ctl) {
+        struct ofcontroller *ctl = ofconn->ctl;
+        long long now = time_msec();
+
+        if (ofconn->connected) {
+            reconnect_disconnected(ctl->rc, now, ofconn->error);
+        } else {
+            reconnect_connect_failed(ctl->rc, now, ofconn->error);
+        }
+        if (ofconn->error) {
+            ctl->last_error = ofconn->error;
+        }
+        ctl->ofconn = NULL;
+        mgr->status_seqno++;
+    }
     vconn_close(ofconn->vconn);
     free(ofconn->name);
     free(ofconn);
@@ -415,12 +632,17 @@ ofconn_run(struct ofconn *ofconn)
     } else if (error) {
         VLOG_DBG("%s: connection ended (%s)", ofconn->name,
                  error == EOF ? "closed by peer" : util_strerror(error));
+        ofconn->error = error;
         return false;
     }
     if (!ofconn->connected) {
         ofconn->connected = true;
         VLOG_DBG("%s: OpenFlow version 0x%02x", ofconn->name,
                  vconn_get_version(vconn));
+        if (ofconn->ctl) {
+            reconnect_connected(ofconn->ctl->rc, time_msec());
+            ofconn->mgr->status_seqno++;
+        }
     }
 
     for (int i = 0; i < MAX_MSGS_PER_RUN; i++) {
@@ -436,7 +658,11 @@ ofconn_run(struct ofconn *ofconn)
         } else if (error) {
             VLOG_DBG("%s: connection ended (%s)", ofconn->name,
                      error == EOF ? "closed by peer" : util_strerror(error));
+            ofconn->error = error;
             return false;
+        }
+        if (ofconn->ctl) {
+            ofcontroller_heard(ofconn->ctl, msg->data);
         }
         handle_msg(ofconn, msg);
         ofpbuf_delete(msg);
@@ -1802,4 +2028,228 @@ update_ports(struct connmgr *mgr, const struct ofconn *source)
     free(mgr->ports);
     mgr->ports = ports;
     mgr->n_ports = n;
+}
+
+/* ------------------------------------------------------------------------
+ * Controllers and fail mode.
+ * ------------------------------------------------------------------------ */
+
+static void
+ofcontroller_destroy(struct ofcontroller *ctl)
+{
+    if (ctl->ofconn) {
+        ofconn_destroy(ctl->ofconn);
+    }
+    pvconn_close(ctl->pvconn);
+    reconnect_destroy(ctl->rc);
+    free(ctl->target);
+    free(ctl);
+}
+
+/* Whether a message of 'type' from a controller shows that it has taken
+ * charge (Open vSwitch's "admitted"): anything but the messages of the
+ * handshake. */
+static bool
+is_admitted_type(uint8_t type)
+{
+    enum { HELLO, ERROR, ECHO_REQUEST, ECHO_REPLY, EXPERIMENTER,
+           FEATURES_REQUEST, FEATURES_REPLY, GET_CONFIG_REQUEST,
+           GET_CONFIG_REPLY, SET_CONFIG };
+
+    return type > SET_CONFIG || type == EXPERIMENTER;
+}
+
+/* 'ctl''s connection received 'oh'. */
+static void
+ofcontroller_heard(struct ofcontroller *ctl, const struct ofp_header *oh)
+{
+    long long now = time_msec();
+
+    reconnect_activity(ctl->rc, now);
+    if (is_admitted_type(oh->type)) {
+        ctl->admitted = true;
+        ctl->last_admitted = now;
+    }
+}
+
+/* Starts a connection to active controller 'ctl'. */
+static void
+ofcontroller_connect(struct ofcontroller *ctl, long long now)
+{
+    struct connmgr *mgr = ctl->mgr;
+    struct vconn *vconn;
+
+    int error = vconn_open(ctl->target, mgr->versions, &vconn);
+    if (error) {
+        reconnect_connect_failed(ctl->rc, now, error);
+        ctl->last_error = error;
+        mgr->status_seqno++;
+        return;
+    }
+    reconnect_connecting(ctl->rc, now);
+
+    struct ofconn *ofconn = ofconn_create(mgr, vconn);
+    free(ofconn->name);
+    ofconn->name = xstrdup(reconnect_get_name(ctl->rc));
+    ofconn->ctl = ctl;
+    ofconn->miss_send_len = 128;        /* OFP_DEFAULT_MISS_SEND_LEN. */
+    ofconn->port_status_mask = (1u << OFPPR_ADD | 1u << OFPPR_DELETE
+                                | 1u << OFPPR_MODIFY);
+    ctl->ofconn = ofconn;
+    ctl->admitted = false;
+    mgr->status_seqno++;
+}
+
+static void
+ofcontroller_run(struct ofcontroller *ctl, long long now)
+{
+    struct connmgr *mgr = ctl->mgr;
+
+    if (ctl->passive) {
+        if (!ctl->pvconn && now >= ctl->next_listen) {
+            int error = pvconn_open(ctl->target, mgr->versions,
+                                    &ctl->pvconn);
+            if (error) {
+                VLOG_WARN_RL(&rl, "%s: %s: listen failed (%s)", mgr->name,
+                             ctl->target, util_strerror(error));
+                ctl->pvconn = NULL;
+                ctl->next_listen = now + LISTEN_RETRY_MSEC;
+            }
+        }
+        for (int i = 0; ctl->pvconn && i < MAX_ACCEPTS_PER_RUN; i++) {
+            struct vconn *vconn;
+            int error = pvconn_accept(ctl->pvconn, &vconn);
+
+            if (error) {
+                if (error != EAGAIN) {
+                    VLOG_WARN_RL(&rl, "%s: accept failed (%s)", ctl->target,
+                                 util_strerror(error));
+                }
+                break;
+            }
+            ofconn_create(mgr, vconn);
+            if (i == MAX_ACCEPTS_PER_RUN - 1) {
+                mgr->more_work = true;
+            }
+        }
+        return;
+    }
+
+    switch (reconnect_run(ctl->rc, now)) {
+    case RECONNECT_CONNECT:
+        if (!ctl->ofconn) {
+            ofcontroller_connect(ctl, now);
+        }
+        break;
+    case RECONNECT_DISCONNECT:
+        if (ctl->ofconn) {
+            ctl->ofconn->error = ctl->ofconn->connected ? 0 : ETIMEDOUT;
+            ofconn_destroy(ctl->ofconn);
+        } else {
+            reconnect_disconnected(ctl->rc, now, 0);
+        }
+        break;
+    case RECONNECT_PROBE:
+        if (ctl->ofconn && ctl->ofconn->connected) {
+            struct ofpbuf *echo = ofpraw_alloc(OFPRAW_OFPT_ECHO_REQUEST,
+                                               vconn_get_version(
+                                                   ctl->ofconn->vconn), 0,
+                                               0);
+            ofconn_send(ctl->ofconn, echo);
+        }
+        break;
+    case RECONNECT_NONE:
+    default:
+        break;
+    }
+}
+
+static void
+ofcontroller_wait(struct ofcontroller *ctl, long long now)
+{
+    if (ctl->rc) {
+        reconnect_wait(ctl->rc, now);
+    } else if (ctl->pvconn) {
+        pvconn_wait(ctl->pvconn);
+    } else {
+        poll_timer_wait_until(ctl->next_listen);
+    }
+}
+
+/* Whether the bridge has primary (active) controllers. */
+static bool
+has_controllers(const struct connmgr *mgr)
+{
+    for (size_t i = 0; i < mgr->n_ctls; i++) {
+        if (!mgr->ctls[i]->passive) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* After a flush: without controllers, fail mode standalone gets the
+ * default flow back. */
+static void
+flushed(struct connmgr *mgr, long long now)
+{
+    if (!has_controllers(mgr) && !mgr->fail_secure) {
+        struct ofpbuf ofpacts;
+        struct match match;
+
+        ofpbuf_init(&ofpacts, 0);
+        ofpact_put_OUTPUT(&ofpacts)->port = OFPP_NORMAL;
+        match_init_catchall(&match);
+        ofproto_add_flow(mgr->ofproto, 0, &match, 0, ofpacts.data,
+                         ofpacts.size, now);
+        ofpbuf_uninit(&ofpacts);
+    }
+}
+
+/* Seconds since some primary controller was last connected and admitted
+ * (0 if one is now), as Open vSwitch measures a failure. */
+static long long
+failure_duration(const struct connmgr *mgr, long long now)
+{
+    long long min = LLONG_MAX;
+
+    for (size_t i = 0; i < mgr->n_ctls; i++) {
+        const struct ofcontroller *ctl = mgr->ctls[i];
+
+        if (!ctl->passive) {
+            bool up = (ctl->ofconn && ctl->ofconn->connected
+                       && ctl->admitted);
+            min = MIN(min, up ? 0 : (now - ctl->last_admitted) / 1000);
+        }
+    }
+    return min;
+}
+
+/* Fail mode standalone with controllers: fails open after three of the
+ * longest probe intervals without an admitted controller, and recovers
+ * once one is admitted. */
+static void
+fail_open_run(struct connmgr *mgr, long long now)
+{
+    if (mgr->fail_secure || !has_controllers(mgr)) {
+        return;
+    }
+
+    long long trigger = 0;
+    for (size_t i = 0; i < mgr->n_ctls; i++) {
+        trigger = MAX(trigger, mgr->ctls[i]->probe_interval / 1000 * 3);
+    }
+    long long failed = failure_duration(mgr, now);
+    bool is_open = ofproto_is_fail_open(mgr->ofproto);
+
+    if (failed && failed >= trigger && !is_open) {
+        VLOG_WARN("Could not connect to controller (or switch failed "
+                  "controller's post-connection admission control policy) "
+                  "for %lld seconds, failing open", failed);
+        ofproto_flush(mgr->ofproto, now);
+        ofproto_set_fail_open(mgr->ofproto, true, now);
+    } else if (!failed && is_open) {
+        VLOG_WARN("No longer in fail-open mode");
+        ofproto_set_fail_open(mgr->ofproto, false, now);
+    }
 }

@@ -56,6 +56,8 @@
 #include "ofp-errors.h"
 #include "ofp-port.h"
 
+struct smap;
+
 struct connmgr;
 struct ofproto;
 struct ofputil_packet_out;
@@ -127,6 +129,46 @@ void connmgr_set_versions(struct connmgr *, uint32_t versions);
 uint32_t connmgr_get_versions(const struct connmgr *);
 void connmgr_set_dp_desc(struct connmgr *, const char *dp_desc);
 enum connmgr_frag_handling connmgr_get_frag_handling(const struct connmgr *);
+
+/* The bridge's controllers: the rows of its Controller table.  An active
+ * target ("tcp:", "unix:", "ssl:") is connected to, and connected again
+ * after a failure with back-off doubling from 1 s up to 'max_backoff'
+ * milliseconds; the connection is probed with an echo request after
+ * 'probe_interval' milliseconds of silence (0: never) and dropped after a
+ * second silent interval.  Such a connection is a primary controller:
+ * miss_send_len 128 and every asynchronous message, as Open vSwitch's.  A
+ * passive target ("ptcp:", "punix:", "pssl:") listens; what connects
+ * there is a service connection, as on the management socket ("punix:"
+ * only under <rundir>/<bridge>.*, as Open vSwitch requires).
+ *
+ * Whenever the bridge goes from no primary controller to some, or back,
+ * every flow is deleted; without controllers, fail mode standalone then
+ * adds "priority=0 actions=NORMAL" to table 0 (connmgr_set_fail_mode()
+ * does the same when the mode changes while there is no controller).  With
+ * controllers in standalone mode, once none has been connected (and has
+ * sent something besides hello, echo, features and config messages) for
+ * three times the longest probe interval, the bridge "fails open": every
+ * flow is deleted and ofproto's hidden fail-open rule sends every packet
+ * to NORMAL until a controller is back. */
+struct connmgr_controller {
+    const char *target;
+    int max_backoff;            /* Milliseconds. */
+    int probe_interval;         /* Milliseconds, 0 for none. */
+};
+void connmgr_set_controllers(struct connmgr *,
+                             const struct connmgr_controller *, size_t n);
+void connmgr_set_fail_mode(struct connmgr *, bool secure);
+
+/* What Open vSwitch writes in the Controller row of 'target': whether it
+ * is connected, its role ("master", "slave", "other" or NULL) and its
+ * status (state, last_error, sec_since_connect, sec_since_disconnect).
+ * Returns false if 'target' has nothing to report (a passive target, or
+ * one not configured).  connmgr_status_seqno() changes whenever any of
+ * these may have. */
+bool connmgr_get_controller_status(const struct connmgr *,
+                                   const char *target, bool *is_connected,
+                                   const char **role, struct smap *status);
+unsigned int connmgr_status_seqno(const struct connmgr *);
 
 /* The bridge's ports may have changed: the next connmgr_run() compares
  * them with what it last reported and sends port status messages. */

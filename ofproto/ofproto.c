@@ -9,8 +9,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ofp-actions.h"
 #include "ofp-errors.h"
 #include "ofp-group.h"
+#include "ofpbuf.h"
 #include "util.h"
 
 struct ofproto {
@@ -25,6 +27,7 @@ struct ofproto {
     ofproto_outputs_to_cb *outputs_to;
     struct ofproto_group **groups;      /* By group id. */
     size_t n_groups, allocated_groups;
+    struct ofproto_rule *fail_open;     /* Hidden, see ofproto_set_fail_open(). */
 };
 
 static enum ofproto_error add_flow(struct ofproto *,
@@ -91,6 +94,9 @@ ofproto_destroy(struct ofproto *ofproto)
         group_free(ofproto->groups[i]);
     }
     free(ofproto->groups);
+    if (ofproto->fail_open) {
+        rule_free(ofproto, ofproto->fail_open);
+    }
     pthread_rwlock_destroy(&ofproto->rwlock);
     free(ofproto->name);
     free(ofproto);
@@ -194,6 +200,59 @@ ofproto_error_to_string(enum ofproto_error error)
         return "bad flow_mod command";
     }
     return "unknown error";
+}
+
+/* Deletes every rule of every table, reporting each with reason
+ * OFPROTO_RR_DELETE, as Open vSwitch's flush when the bridge gains its
+ * first controller, loses its last one, changes fail mode without
+ * controllers or fails open.  The fail-open rule is not touched. */
+void
+ofproto_flush(struct ofproto *ofproto, long long now)
+{
+    struct ofproto_flow_mod fm;
+
+    ofproto_flow_mod_init(&fm, OFPROTO_FC_DELETE);
+    fm.table_id = OFPROTO_TABLE_ALL;
+    ofproto_flow_mod(ofproto, &fm, now);
+}
+
+/* Turns the fail-open rule on or off: while it is on, every lookup in
+ * table 0 finds it first, whatever the packet, and it sends the packet to
+ * NORMAL.  It is Open vSwitch's hidden "priority=15790320 actions=NORMAL"
+ * rule: no flow_mod reaches it and no flow statistics request lists it. */
+void
+ofproto_set_fail_open(struct ofproto *ofproto, bool fail_open, long long now)
+{
+    if (fail_open == (ofproto->fail_open != NULL)) {
+        return;
+    }
+    wrlock(ofproto);
+    if (fail_open) {
+        struct ofproto_rule *rule = xzalloc(sizeof *rule);
+        struct ofpbuf ofpacts;
+        struct match match;
+
+        match_init_catchall(&match);
+        cls_rule_init(&rule->cr, &match, OFPROTO_FAIL_OPEN_PRIORITY);
+        ofpbuf_init(&ofpacts, 0);
+        ofpact_put_OUTPUT(&ofpacts)->port = OFPP_NORMAL;
+        set_actions(rule, ofpacts.data, ofpacts.size);
+        ofpbuf_uninit(&ofpacts);
+        rule->created = rule->modified = rule->used = now;
+        ofproto->fail_open = rule;
+    } else {
+        rule_free(ofproto, ofproto->fail_open);
+        ofproto->fail_open = NULL;
+    }
+    __atomic_add_fetch(&ofproto->version, 1, __ATOMIC_RELEASE);
+    ofproto_unlock(ofproto);
+}
+
+/* Whether the fail-open rule is on. */
+bool
+ofproto_is_fail_open(const struct ofproto *ofproto)
+{
+    return ofproto->fail_open != NULL;
 }
 
 /* Removes the rules whose idle or hard timeout has passed at 'now'. */
@@ -332,6 +391,9 @@ ofproto_lookup(const struct ofproto *ofproto, uint8_t table_id,
 {
     if (table_id >= OFPROTO_N_TABLES) {
         return NULL;
+    }
+    if (!table_id && ofproto->fail_open) {
+        return ofproto->fail_open;
     }
     struct cls_rule *cr = classifier_lookup(&ofproto->tables[table_id], flow,
                                             wc);

@@ -68,6 +68,7 @@
 struct ofproto;
 
 #define OFPROTO_N_TABLES 255
+#define OFPROTO_FAIL_OPEN_PRIORITY 0xf0f0f0   /* The fail-open rule's. */
 #define OFPROTO_TABLE_ALL 0xff          /* OFPTT_ALL. */
 #define OFPROTO_OFPP_ANY MATCH_OFPP_NONE
 #define OFPROTO_OFPG_ANY 0xffffffff
@@ -188,6 +189,9 @@ enum ofproto_error ofproto_add_flow(struct ofproto *, uint8_t table_id,
                                     const void *ofpacts, size_t ofpacts_len,
                                     long long now);
 const char *ofproto_error_to_string(enum ofproto_error);
+void ofproto_flush(struct ofproto *, long long now);
+void ofproto_set_fail_open(struct ofproto *, bool fail_open, long long now);
+bool ofproto_is_fail_open(const struct ofproto *);
 
 void ofproto_run(struct ofproto *, long long now);
 long long ofproto_next_wakeup(const struct ofproto *);

@@ -17,6 +17,7 @@
 #include "compat.h"
 #include "coverage.h"
 #include "dp-actions.h"
+#include "dirs.h"
 #include "dp-packet.h"
 #include "dpdk.h"
 #include "dpif-netdev.h"
@@ -163,6 +164,7 @@ struct bridge {
     struct xlate_port *xports;
     size_t n_xports;
     uint64_t ofproto_version;
+    unsigned int ctl_status_seqno;      /* Controller status written. */
     struct port **ports;
     size_t n_ports;
     struct bridge_bond *bonds;
@@ -490,6 +492,9 @@ bridge_run(void)
             }
         }
         connmgr_run(br->connmgr);
+        if (connmgr_status_seqno(br->connmgr) != br->ctl_status_seqno) {
+            status_dirty = true;
+        }
         ofproto_run(br->ofproto, now);
         if (ofproto_version(br->ofproto) != br->ofproto_version) {
             /* The tables changed: no megaflow of the bridge may stay. */
@@ -631,7 +636,8 @@ register_columns(void)
         OVSREC_BRIDGE_COL_PORTS, OVSREC_BRIDGE_COL_FLOOD_VLANS,
         OVSREC_BRIDGE_COL_OTHER_CONFIG, OVSREC_BRIDGE_COL_DATAPATH_ID,
         OVSREC_BRIDGE_COL_DATAPATH_VERSION, OVSREC_BRIDGE_COL_PROTOCOLS,
-        OVSREC_BRIDGE_COL_MIRRORS,
+        OVSREC_BRIDGE_COL_MIRRORS, OVSREC_BRIDGE_COL_CONTROLLER,
+        OVSREC_BRIDGE_COL_FAIL_MODE,
     };
     static const enum ovsrec_port_column_id port_cols[] = {
         OVSREC_PORT_COL_NAME, OVSREC_PORT_COL_INTERFACES, OVSREC_PORT_COL_TAG,
@@ -680,6 +686,13 @@ register_columns(void)
     ovsrec_qos_add_column(idl, OVSREC_QOS_COL_QUEUES);
     ovsrec_queue_add_table(idl);
     ovsrec_queue_add_column(idl, OVSREC_QUEUE_COL_OTHER_CONFIG);
+    ovsrec_controller_add_table(idl);
+    ovsrec_controller_add_column(idl, OVSREC_CONTROLLER_COL_TARGET);
+    ovsrec_controller_add_column(idl, OVSREC_CONTROLLER_COL_MAX_BACKOFF);
+    ovsrec_controller_add_column(idl, OVSREC_CONTROLLER_COL_INACTIVITY_PROBE);
+    ovsrec_controller_add_column(idl, OVSREC_CONTROLLER_COL_IS_CONNECTED);
+    ovsrec_controller_add_column(idl, OVSREC_CONTROLLER_COL_ROLE);
+    ovsrec_controller_add_column(idl, OVSREC_CONTROLLER_COL_STATUS);
     ovsrec_mirror_add_table(idl);
     for (int c = OVSREC_MIRROR_COL_NAME; c <= OVSREC_MIRROR_COL_STATISTICS;
          c++) {
@@ -960,23 +973,6 @@ bridge_remove_stale(const struct bridge_want *wants, size_t n_wants,
     }
 }
 
-/* Installs the flow Open vSwitch puts in table 0 of a new bridge,
- * "priority=0 actions=NORMAL", so that a bridge without OpenFlow rules is
- * a learning switch. */
-static void
-bridge_add_default_flows(struct bridge *br)
-{
-    struct ofpbuf ofpacts;
-    struct match match;
-
-    ofpbuf_init(&ofpacts, 0);
-    ofpact_put_OUTPUT(&ofpacts)->port = OFPP_NORMAL;
-    match_init_catchall(&match);
-    ofproto_add_flow(br->ofproto, 0, &match, 0, ofpacts.data, ofpacts.size,
-                     time_msec());
-    ofpbuf_uninit(&ofpacts);
-}
-
 static struct bridge *
 bridge_create(const char *name)
 {
@@ -986,7 +982,6 @@ bridge_create(const char *name)
     br->nb = normal_bridge_create();
     br->mirrors = mirror_set_create();
     br->ofproto = ofproto_create(name);
-    bridge_add_default_flows(br);
     br->connmgr = connmgr_create(br->ofproto, name, &bridge_connmgr_hooks,
                                  br);
     br->ofproto_version = ofproto_version(br->ofproto);
@@ -3221,6 +3216,98 @@ bridge_datapath_id(const struct bridge *br)
  * bridge.
  * ------------------------------------------------------------------------ */
 
+/* Whether Controller 'target' may be used by bridge 'br': as in Open
+ * vSwitch, a "unix:" path must be in the run directory and a "punix:" one
+ * must be <rundir>/<bridge>.<name>, so that a database client cannot make
+ * the switch connect to or overwrite any file. */
+static bool
+controller_target_allowed(const struct bridge *br, const char *target)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    bool ok = true;
+    char *allowed;
+
+    if (!strncmp(target, "unix:", 5)) {
+        allowed = xasprintf("unix:%s/", dirs_rundir());
+        ok = (!strchr(target, '/')
+              || !strncmp(target, allowed, strlen(allowed)));
+        if (!ok) {
+            VLOG_ERR_RL(&rl, "bridge %s: not connecting to socket controller "
+                        "\"%s\": the socket must be in \"%s\" (or use "
+                        "\"unix:%s/%s.mgmt\", always there)", br->name,
+                        target, allowed, dirs_rundir(), br->name);
+        }
+    } else if (!strncmp(target, "punix:", 6)) {
+        allowed = xasprintf("punix:%s/%s.", dirs_rundir(), br->name);
+        ok = (!strncmp(target, allowed, strlen(allowed))
+              && !strchr(target + strlen(allowed), '/'));
+        if (!ok) {
+            VLOG_ERR_RL(&rl, "bridge %s: not adding Unix domain socket "
+                        "controller \"%s\", which could overwrite a local "
+                        "file: its path must be \"%s*\" (or connect to "
+                        "\"unix:%s/%s.mgmt\", always there)", br->name,
+                        target, allowed, dirs_rundir(), br->name);
+        }
+    } else {
+        return true;
+    }
+    free(allowed);
+    return ok;
+}
+
+/* Applies the Bridge row's controllers (Controller table) and fail_mode
+ * to the connection manager. */
+static void
+bridge_configure_controllers(struct bridge *br,
+                             const struct ovsrec_bridge *row)
+{
+    struct connmgr_controller *ctls = xcalloc(MAX(row->n_controller, 1),
+                                              sizeof *ctls);
+    size_t n = 0;
+
+    for (size_t i = 0; i < row->n_controller; i++) {
+        const struct ovsrec_controller *c = row->controller[i];
+
+        if (!controller_target_allowed(br, c->target)) {
+            continue;
+        }
+        ctls[n++] = (struct connmgr_controller) {
+            .target = c->target,
+            /* Open vSwitch keeps these in whole seconds. */
+            .max_backoff = (c->n_max_backoff
+                            ? *c->max_backoff / 1000 * 1000 : 8000),
+            .probe_interval = (c->n_inactivity_probe
+                               ? *c->inactivity_probe / 1000 * 1000 : 5000),
+        };
+    }
+    connmgr_set_controllers(br->connmgr, ctls, n);
+    free(ctls);
+    connmgr_set_fail_mode(br->connmgr, (row->fail_mode
+                                        && !strcmp(row->fail_mode,
+                                                   "secure")));
+}
+
+/* Writes each Controller row's is_connected, role and status. */
+static void
+bridge_write_controllers(struct ovsdb_idl_txn *txn, struct bridge *br,
+                         const struct ovsrec_bridge *row)
+{
+    br->ctl_status_seqno = connmgr_status_seqno(br->connmgr);
+    for (size_t i = 0; i < row->n_controller; i++) {
+        const struct ovsrec_controller *c = row->controller[i];
+        struct smap status = SMAP_INITIALIZER;
+        const char *role = NULL;
+        bool connected = false;
+
+        connmgr_get_controller_status(br->connmgr, c->target, &connected,
+                                      &role, &status);
+        ovsrec_controller_set_is_connected(txn, c, connected);
+        ovsrec_controller_set_role(txn, c, role);
+        ovsrec_controller_set_status(txn, c, &status);
+        smap_destroy(&status);
+    }
+}
+
 /* Applies the Bridge row's OpenFlow settings: protocols (the versions the
  * management socket offers) and other_config:dp-desc. */
 static void
@@ -3237,6 +3324,7 @@ bridge_configure_openflow(struct bridge *br, const struct ovsrec_bridge *row,
     }
     connmgr_set_versions(br->connmgr, versions);
     connmgr_set_dp_desc(br->connmgr, smap_get(oc, "dp-desc"));
+    bridge_configure_controllers(br, row);
     connmgr_ports_changed(br->connmgr);
 }
 
@@ -3515,6 +3603,9 @@ bridge_write_status(const struct ovsrec_open_vswitch *ovs)
         }
         if (row && with_stats) {
             bridge_write_mirror_stats(txn, br, row);
+        }
+        if (row) {
+            bridge_write_controllers(txn, br, row);
         }
     bridge_write_bonds(txn, br);
     }
