@@ -29,8 +29,9 @@ VLOG_DEFINE_THIS_MODULE(ovsdb_idl);
 
 enum idl_state {
     IDL_S_NEW,                  /* Connected, nothing sent yet. */
-    IDL_S_SERVER_REQUESTED,     /* Several remotes: "_Server" asked whether
-                                 * this one serves the database. */
+    IDL_S_SERVER_REQUESTED,     /* Several remotes: a monitor of "_Server"'s
+                                 * "Database" table asked for, to learn
+                                 * whether this one serves the database. */
     IDL_S_SCHEMA_REQUESTED,     /* "get_schema" sent. */
     IDL_S_MONITOR_REQUESTED,    /* A monitor request sent. */
     IDL_S_MONITORING,           /* Replica current. */
@@ -95,11 +96,18 @@ struct ovsdb_idl {
 
     /* "REMOTE1,REMOTE2,...": the remotes, tried in turn until one whose
      * "_Server" row says it serves the database (connected to its cluster
-     * and, if 'leader_only', its leader), as Open vSwitch's IDL does. */
+     * and, if 'leader_only', its leader), as Open vSwitch's IDL does.  The
+     * row stays monitored: when it stops saying so (a new leader, a
+     * partition), the IDL moves on to the next remote, and a transaction
+     * in flight comes back as "try again". */
     char **remotes;
     size_t n_remotes, cur_remote, n_tried;
     bool retry, leader_only;
     long long int next_remote_try; /* After all were tried: wait. */
+    json_t *server_monitor_id;  /* ["server", DB]. */
+    struct uuid server_row;     /* Our database's "_Server" row, or zero. */
+    int64_t min_index;          /* Highest cluster "index" seen: a server
+                                 * behind it has stale data. */
 
     unsigned int conn_seqno;    /* Session seqno last seen. */
     unsigned int change_seqno;
@@ -236,6 +244,8 @@ ovsdb_idl_create(const char *remote, const char *db_name, bool retry)
     idl->state = IDL_S_NEW;
     idl->monitor_id = jsonx_array(2, json_string("monid"),
                                   json_string(db_name));
+    idl->server_monitor_id = jsonx_array(2, json_string("server"),
+                                         json_string(db_name));
     uuid_zero(&idl->last_txn_id);
     return idl;
 }
@@ -277,6 +287,7 @@ ovsdb_idl_destroy(struct ovsdb_idl *idl)
     free(idl->lock_name);
     json_decref(idl->request_id);
     json_decref(idl->monitor_id);
+    json_decref(idl->server_monitor_id);
     json_decref(idl->lock_request_id);
     free(idl);
 }
@@ -1148,47 +1159,105 @@ idl_next_remote(struct ovsdb_idl *idl)
     idl_restart(idl);
 }
 
-/* Asks the server for its "_Server" row of our database. */
+/* Asks the server to monitor the "Database" table of its "_Server". */
 static void
 idl_send_server_request(struct ovsdb_idl *idl)
 {
-    json_t *params = json_pack("[s, {s:s, s:s, s:[[s,s,s]], s:[s,s,s]}]",
-                               "_Server", "op", "select", "table", "Database",
-                               "where", "name", "==", idl->db_name,
-                               "columns", "model", "connected", "leader");
+    json_t *params = json_pack("[s, O, {s:{s:[s,s,s,s,s,s]}}]", "_Server",
+                               idl->server_monitor_id, "Database", "columns",
+                               "name", "model", "connected", "leader",
+                               "schema", "index");
 
     json_decref(idl->request_id);
     idl->request_id = NULL;
+    uuid_zero(&idl->server_row);
     jsonrpc_session_send(idl->session,
-                         jsonrpc_create_request("transact", params,
+                         jsonrpc_create_request("monitor", params,
                                                 &idl->request_id));
     idl->state = IDL_S_SERVER_REQUESTED;
 }
 
-/* Whether the "_Server" reply 'msg' says that this server will do: it has
- * no "_Server" (an old server) or says nothing of a cluster, or is a
- * connected member of its cluster and, if 'leader_only', its leader. */
+/* Whether the "_Server" row 'row' (NULL: there is none for our database)
+ * says that this server will do: a standalone database, or a connected
+ * member of its cluster (or a relay in sync) that is, if 'leader_only',
+ * its leader, and not behind what the IDL has already seen.  Logs why
+ * not, with Open vSwitch's words. */
 static bool
-idl_server_will_do(const struct ovsdb_idl *idl, const struct jsonrpc_msg *msg)
+idl_server_will_do(struct ovsdb_idl *idl, const json_t *row)
 {
-    const json_t *rows, *row;
-    const char *model;
+    const char *name = jsonrpc_session_get_name(idl->session);
+    const char *model, *why = NULL;
+    const json_t *schema, *index;
+    bool relay;
 
-    if (msg->type == JSONRPC_ERROR) {
-        return true;
-    }
-    rows = json_object_get(json_array_get(msg->result, 0), "rows");
-    row = json_array_get(rows, 0);
     if (!row) {
-        return true;
-    }
-    model = json_string_value(json_object_get(row, "model"));
-    if (model && !strcmp(model, "clustered")
-        && !json_is_true(json_object_get(row, "connected"))) {
+        VLOG_INFO("%s: server does not have %s database", name, idl->db_name);
         return false;
     }
-    return (!idl->leader_only
-            || !json_is_false(json_object_get(row, "leader")));
+    model = json_string_value(json_object_get(row, "model"));
+    relay = model && !strcmp(model, "relay");
+    if (!relay && (!model || strcmp(model, "clustered"))) {
+        return true;
+    }
+    schema = json_object_get(row, "schema");
+    index = json_object_get(row, "index");
+    if (!json_is_string(schema)) {
+        why = (relay ? "has not yet connected to the relay source"
+               : "has not yet joined cluster");
+    } else if (!json_is_true(json_object_get(row, "connected"))) {
+        why = (relay ? "is disconnected from the relay source"
+               : "is disconnected from cluster");
+    } else if (idl->leader_only && relay) {
+        why = "cannot be a leader";
+    } else if (idl->leader_only
+               && !json_is_true(json_object_get(row, "leader"))) {
+        why = "is not cluster leader";
+    } else if (!relay && json_is_integer(index)
+               && json_integer_value(index) < idl->min_index) {
+        why = "has stale data";
+    }
+    if (why) {
+        VLOG_INFO("%s: %s database server %s; trying another server",
+                  name, relay ? "relay" : "clustered", why);
+        return false;
+    }
+    if (json_is_integer(index)) {
+        idl->min_index = json_integer_value(index);
+    }
+    return true;
+}
+
+/* Applies the "_Server" monitor's 'updates' (its first reply when
+ * 'initial') to the IDL's idea of our database's row, and returns whether
+ * the server will still do.  A plain "monitor" sends every column in
+ * "new", so the row is the latest "new" with our database's name. */
+static bool
+idl_server_update(struct ovsdb_idl *idl, const json_t *updates, bool initial)
+{
+    const json_t *rows = json_object_get(updates, "Database");
+    const json_t *found = NULL, *update;
+    const char *id;
+    bool touched = initial;
+
+    json_object_foreach ((json_t *) rows, id, update) {
+        const json_t *new = json_object_get(update, "new");
+        const char *name = json_string_value(json_object_get(new, "name"));
+        struct uuid uuid;
+
+        if (!uuid_from_string(&uuid, id)) {
+            continue;
+        }
+        if (name && !strcmp(name, idl->db_name)) {
+            idl->server_row = uuid;
+            found = new;
+            touched = true;
+        } else if (uuid_equals(&uuid, &idl->server_row)) {
+            uuid_zero(&idl->server_row);
+            found = NULL;
+            touched = true;
+        }
+    }
+    return !touched || idl_server_will_do(idl, found);
 }
 
 static void
@@ -1418,7 +1487,9 @@ idl_process_reply(struct ovsdb_idl *idl, const struct jsonrpc_msg *msg)
     idl->request_id = NULL;
 
     if (idl->state == IDL_S_SERVER_REQUESTED) {
-        if (idl_server_will_do(idl, msg)) {
+        /* A server without "_Server" (an old one) will do. */
+        if (msg->type == JSONRPC_ERROR
+            || idl_server_update(idl, msg->result, true)) {
             idl_send_schema_request(idl);
         } else {
             idl_next_remote(idl);
@@ -1535,6 +1606,17 @@ idl_process_msg(struct ovsdb_idl *idl, struct jsonrpc_msg *msg)
             bool v3 = !strcmp(msg->method, "update3");
             size_t n = v3 ? 3 : 2;
 
+            if (idl->state != IDL_S_NEW && idl->state != IDL_S_ERROR
+                && !strcmp(msg->method, "update")
+                && json_is_array(params) && json_array_size(params) == 2
+                && json_equal(json_array_get(params, 0),
+                              idl->server_monitor_id)) {
+                if (!idl_server_update(idl, json_array_get(params, 1),
+                                       false)) {
+                    idl_next_remote(idl);
+                }
+                return;
+            }
             if (idl->state != IDL_S_MONITORING
                 && idl->state != IDL_S_MONITOR_REQUESTED) {
                 return;

@@ -217,6 +217,7 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
         OPT_DB = UCHAR_MAX + 1, OPT_NO_WAIT, OPT_DRY_RUN, OPT_ONELINE,
         OPT_RETRY, OPT_COLUMNS, OPT_BARE, OPT_NO_HEADINGS, OPT_PRETTY,
         OPT_NO_SYSLOG, OPT_LOCAL, OPT_NO_LEADER_ONLY,
+        VLOG_OPTION_ENUMS,
         STREAM_SSL_OPTION_ENUMS
     };
     static const struct option long_options[] = {
@@ -234,7 +235,7 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
         {"no-headings", no_argument, NULL, OPT_NO_HEADINGS},
         {"pretty", no_argument, NULL, OPT_PRETTY},
         {"no-syslog", no_argument, NULL, OPT_NO_SYSLOG},
-        {"verbose", optional_argument, NULL, 'v'},
+        VLOG_LONG_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         /* Command options given before the first command. */
@@ -311,9 +312,7 @@ parse_options(int argc, char *argv[], char ***prep, size_t *n_prep)
             break;
         case OPT_NO_SYSLOG:
             break;
-        case 'v':
-            vlog_set_verbosity(optarg);
-            break;
+        VLOG_OPTION_HANDLERS
         case 'h':
             usage();
         case 'V':
