@@ -181,7 +181,7 @@ ovsdb_file_commit(struct ovsdb_file *file, const struct ovsdb_txn *txn,
     if (!json) {
         return NULL;
     } else if (file->raft) {
-        return raft_propose(file->raft, json);
+        return raft_propose(file->raft, NULL, json);
     }
     error = ovsdb_log_write(file->log, json);
     json_decref(json);

@@ -42,6 +42,7 @@ static int json_flags = OVSDB_JSON_SORT;
 static bool headings = true;
 static bool timestamp;
 static bool force;
+static bool leader_only = true; /* --no-leader-only clears it. */
 static int timeout_secs;
 
 /* The connection and what the command line named. */
@@ -50,6 +51,8 @@ struct context {
     const char *server;         /* The server's remote, as named. */
     const char *db;             /* Database name. */
     char *db_name;              /* Owned copy of 'db', if any. */
+    size_t remote;              /* Which of a list of servers 'rpc' is. */
+    bool clustered;             /* 'db' is clustered there. */
     int argc;                   /* Remaining arguments. */
     char **argv;
 };
@@ -63,6 +66,8 @@ struct command {
 
 static const struct command *find_command(const char *name);
 static void do_wait(struct context *);
+static void do_convert(struct context *);
+static void choose_server(struct context *, bool always);
 static char *restore_row_name(const char *uuid);
 static struct jsonrpc *open_rpc(const char *server);
 static const char *choose_db(struct context *, const char *server,
@@ -129,6 +134,7 @@ main(int argc, char *argv[])
     if (command->needs_db) {
         ctx.db = choose_db(&ctx, server, &args, &n_args,
                            command->min_args);
+        choose_server(&ctx, false);
     }
     if (n_args < command->min_args || n_args > command->max_args) {
         util_fatal(0, "invalid syntax for '%s' (use --help for help)",
@@ -144,9 +150,32 @@ main(int argc, char *argv[])
     return 0;
 }
 
+/* Connects to the first server of the comma-separated list 'server',
+ * from the '*ip'th on, that answers, and stores its index in '*ip'.
+ * Returns NULL if none does. */
+static struct jsonrpc *
+open_rpc_from(const char *server, size_t *ip)
+{
+    char *copy = xstrdup(server), *save = NULL, *r;
+    struct stream *stream = NULL;
+    size_t i = 0;
+
+    for (r = strtok_r(copy, ",", &save); r && !stream;
+         r = strtok_r(NULL, ",", &save), i++) {
+        if (i >= *ip
+            && !stream_open_block(stream_open(r, &stream), -1, &stream)) {
+            *ip = i;
+        } else {
+            stream = NULL;
+        }
+    }
+    free(copy);
+    return stream ? jsonrpc_open(stream) : NULL;
+}
+
 /* Connects to 'server', exiting with Open vSwitch's message on failure.
  * 'server' may be a comma-separated list (the servers of a cluster): the
- * first that answers will do, as for Open vSwitch's ovsdb-client. */
+ * first that answers, for now (see choose_server()). */
 static struct jsonrpc *
 open_rpc(const char *server)
 {
@@ -154,19 +183,13 @@ open_rpc(const char *server)
     int error = ENOENT;
 
     if (strchr(server, ',')) {
-        char *copy = xstrdup(server), *save = NULL, *r;
+        size_t i = 0;
+        struct jsonrpc *rpc = open_rpc_from(server, &i);
 
-        for (r = strtok_r(copy, ",", &save); r && !stream;
-             r = strtok_r(NULL, ",", &save)) {
-            error = stream_open_block(stream_open(r, &stream), -1, &stream);
-            if (error) {
-                stream = NULL;
-            }
-        }
-        free(copy);
-        if (error) {
+        if (!rpc) {
             util_fatal(0, "no servers were available");
         }
+        return rpc;
     } else {
         error = stream_open_block(stream_open(server, &stream), -1, &stream);
     }
@@ -252,6 +275,68 @@ choose_db(struct context *ctx, const char *server, char ***argsp,
     return ctx->db_name;
 }
 
+/* Whether the server of 'ctx' will do for its database, by its "_Server"
+ * row, as Open vSwitch's ovsdb-client asks: for a 'list' of servers, a
+ * clustered database must be connected to its cluster and, unless
+ * --no-leader-only, be its leader.  Notes whether it is clustered.  A
+ * server without "_Server" will do. */
+static bool
+server_will_do(struct context *ctx, bool list)
+{
+    json_t *params = json_pack("[s,{s:[[s,s,s]],s:s,s:s}]", "_Server",
+                               "where", "name", "==", ctx->db, "op",
+                               "select", "table", "Database");
+    const json_t *row;
+    struct jsonrpc_msg *reply;
+    const char *model;
+    bool ok = true;
+    int error;
+
+    error = jsonrpc_transact_block(ctx->rpc,
+                                   jsonrpc_create_request("transact", params,
+                                                          NULL), &reply);
+    if (error) {
+        if (list) {
+            return false;
+        }
+        util_fatal(0, "transaction failed (%s)",
+                   error == EOF ? "End of file" : util_strerror(error));
+    }
+    row = json_array_get(json_object_get(json_array_get(reply->result, 0),
+                                         "rows"), 0);
+    model = json_string_value(json_object_get(row, "model"));
+    ctx->clustered = model && !strcmp(model, "clustered");
+    if (list && ctx->clustered) {
+        ok = (json_is_true(json_object_get(row, "connected"))
+              && (!leader_only
+                  || json_is_true(json_object_get(row, "leader"))));
+    }
+    jsonrpc_msg_destroy(reply);
+    return ok;
+}
+
+/* Given a list of servers, moves on from the one 'ctx' is connected to
+ * until one will do for its database (server_will_do()), or exits with
+ * Open vSwitch's "no servers were available".  With one server, asks only
+ * if 'always'. */
+static void
+choose_server(struct context *ctx, bool always)
+{
+    bool list = strchr(ctx->server, ',') != NULL;
+
+    if (!list && !always) {
+        return;
+    }
+    while (!server_will_do(ctx, list)) {
+        jsonrpc_close(ctx->rpc);
+        ctx->remote++;
+        ctx->rpc = open_rpc_from(ctx->server, &ctx->remote);
+        if (!ctx->rpc) {
+            util_fatal(0, "no servers were available");
+        }
+    }
+}
+
 static void
 parse_options(int argc, char *argv[])
 {
@@ -261,6 +346,7 @@ parse_options(int argc, char *argv[])
         OPT_PRETTY,
         OPT_BARE,
         OPT_FORCE,
+        OPT_NO_LEADER_ONLY,
         STREAM_SSL_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
@@ -272,6 +358,7 @@ parse_options(int argc, char *argv[])
         {"pretty", no_argument, NULL, OPT_PRETTY},
         {"bare", no_argument, NULL, OPT_BARE},
         {"force", no_argument, NULL, OPT_FORCE},
+        {"no-leader-only", no_argument, NULL, OPT_NO_LEADER_ONLY},
         {"timestamp", no_argument, NULL, OPT_TIMESTAMP},
         {"timeout", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},
@@ -324,6 +411,10 @@ parse_options(int argc, char *argv[])
 
         case OPT_FORCE:
             force = true;
+            break;
+
+        case OPT_NO_LEADER_ONLY:
+            leader_only = false;
             break;
 
         case OPT_BARE:
@@ -1760,6 +1851,16 @@ do_convert(struct context *ctx)
     struct ovsdb_schema *schema = read_schema_arg(ctx);
     json_t *params = json_array();
 
+    ctx->db = schema->name;
+    choose_server(ctx, true);
+    if (ctx->clustered) {
+        /* As Open vSwitch's client does: a cluster keeps every column. */
+        ovsdb_schema_persist_ephemeral_columns(schema,
+                                               ctx->argv[ctx->argc - 1]);
+    }
+    /* The conversion does not disconnect a client that knows of it. */
+    json_decref(request(ctx, "set_db_change_aware",
+                        jsonx_array(1, json_true())));
     json_array_append_new(params, json_string(schema->name));
     json_array_append_new(params, ovsdb_schema_to_json(schema));
     /* Open vSwitch's wording for an error, which scripts match. */

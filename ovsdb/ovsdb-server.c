@@ -141,6 +141,7 @@ struct trigger {
     long long int deadline;     /* LLONG_MAX for none. */
     json_t *results;            /* Proposed to its cluster: the results to
                                  * reply once it commits, else NULL. */
+    bool convert;               /* A "convert" of a clustered database. */
 };
 
 /* An OVSDB lock: 'holders[0]' owns it, the others wait in order. */
@@ -157,6 +158,16 @@ static struct remote *remotes;
 static size_t n_remotes;
 static struct session *sessions;
 static struct trigger *triggers;
+
+static void start_trigger(struct session *, struct db *,
+                          const struct jsonrpc_msg *, bool convert);
+static void trigger_free(struct trigger *);
+static bool cluster_convert_try(struct trigger *);
+static struct ovsdb_error *convert_db(const struct db *, const json_t *,
+                                      struct ovsdb **);
+static void convert_failed(struct session *, const struct db *,
+                           const json_t *id, struct ovsdb_error *);
+static void disconnect_unaware_sessions(const struct db *);
 static struct lock *locks;
 static size_t n_locks;
 static char server_id[UUID_LEN + 1];
@@ -1660,6 +1671,10 @@ run_clusters(void)
         raft_run(db->raft);
         new = raft_take_new_db(db->raft);
         if (new) {
+            /* A snapshot from the leader, or a conversion. */
+            if (!ovsdb_schema_equal(new->schema, db->ovsdb->schema)) {
+                disconnect_unaware_sessions(db);
+            }
             db->ovsdb->file = NULL;
             raft_attach(db->raft, new, new->file);
             install_converted_db(db, new);
@@ -1783,10 +1798,7 @@ session_destroy(struct session *s)
 
         if (t->session == s) {
             *tp = t->next;
-            json_decref(t->id);
-            json_decref(t->params);
-            json_decref(t->results);
-            free(t);
+            trigger_free(t);
         } else {
             tp = &t->next;
         }
@@ -2072,6 +2084,9 @@ trigger_try(struct trigger *t, long long int now)
     long long int timeout;
     json_t *result;
 
+    if (t->convert) {
+        return cluster_convert_try(t);
+    }
     memset(&options, 0, sizeof options);
     options.elapsed_msec = now - t->created;
     options.lock_held = lock_held;
@@ -2146,7 +2161,6 @@ static void
 handle_transact(struct session *s, const struct jsonrpc_msg *msg)
 {
     struct db *db = lookup_db(s, msg);
-    struct trigger *t;
 
     if (!db) {
         return;
@@ -2155,21 +2169,39 @@ handle_transact(struct session *s, const struct jsonrpc_msg *msg)
         relay_forward(db->relay, s, msg->id, msg->params);
         return;
     }
-    t = xzalloc(sizeof *t);
+    start_trigger(s, db, msg, false);
+}
+
+/* Runs the request 'msg' from 's' on 'db' ("transact", or if 'convert' a
+ * "convert" of a clustered database) now, or keeps it to run again until
+ * it is replied to. */
+static void
+start_trigger(struct session *s, struct db *db, const struct jsonrpc_msg *msg,
+              bool convert)
+{
+    struct trigger *t = xzalloc(sizeof *t);
+
     t->session = s;
     t->db = db;
     t->id = json_incref(msg->id);
     t->params = json_incref(msg->params);
     t->created = time_msec();
+    t->convert = convert;
     if (trigger_try(t, t->created)) {
-        json_decref(t->id);
-        json_decref(t->params);
-        json_decref(t->results);
-        free(t);
+        trigger_free(t);
     } else {
         t->next = triggers;
         triggers = t;
     }
+}
+
+static void
+trigger_free(struct trigger *t)
+{
+    json_decref(t->id);
+    json_decref(t->params);
+    json_decref(t->results);
+    free(t);
 }
 
 static void
@@ -2184,10 +2216,7 @@ handle_cancel(struct session *s, const struct jsonrpc_msg *msg)
         if (t->session == s && id && json_equal(t->id, id)) {
             send_error(s, t->id, ovsdb_error("canceled", NULL));
             *tp = t->next;
-            json_decref(t->id);
-            json_decref(t->params);
-            json_decref(t->results);
-            free(t);
+            trigger_free(t);
             return;
         }
     }
@@ -2348,10 +2377,8 @@ static void install_converted_db(struct db *, struct ovsdb *);
 static void
 handle_convert(struct session *s, const struct jsonrpc_msg *msg)
 {
-    struct ovsdb_schema *schema = NULL;
     struct ovsdb_error *error;
     struct ovsdb *new = NULL;
-    struct session *other;
     struct db *db;
 
     if (!json_is_array(msg->params) || json_array_size(msg->params) != 2) {
@@ -2371,48 +2398,78 @@ handle_convert(struct session *s, const struct jsonrpc_msg *msg)
         return;
     }
     if (db->raft) {
-        /* A conversion must be an entry of the cluster's log, which this
-         * server does not propose yet: converting only its own file would
-         * part it from the cluster. */
-        send_error(s, msg->id, ovsdb_error("not supported", "conversion "
-                                           "of clustered database %s is "
-                                           "not supported",
-                                           db->ovsdb->schema->name));
+        /* The conversion is an entry of the cluster's log. */
+        start_trigger(s, db, msg, true);
         return;
     }
-    error = ovsdb_schema_from_json(json_array_get(msg->params, 1), &schema);
-    if (!error && strcmp(schema->name, db->ovsdb->schema->name)) {
-        error = ovsdb_error("invalid parameters", "new schema name (%s) "
-                            "does not match database name (%s)",
-                            schema->name, db->ovsdb->schema->name);
-    }
-    if (!error) {
-        error = ovsdb_convert(db->ovsdb, schema, &new);
-    }
+    error = convert_db(db, json_array_get(msg->params, 1), &new);
     if (!error) {
         error = write_converted_db(db, new);
         if (error) {
             ovsdb_destroy(new);
         }
     }
-    ovsdb_schema_destroy(schema);
     if (error) {
-        char *text = ovsdb_error_to_string(error);
-
-        VLOG_INFO("%s: conversion of database %s failed: %s",
-                  jsonrpc_get_name(s->rpc), db->ovsdb->schema->name, text);
-        free(text);
-        send_error(s, msg->id, error);
+        convert_failed(s, db, msg->id, error);
         return;
     }
     VLOG_INFO("%s: converted database %s to schema version %s",
               jsonrpc_get_name(s->rpc), new->schema->name,
               new->schema->version);
     send_msg(s, jsonrpc_create_reply(json_object(), msg->id));
+    disconnect_unaware_sessions(db);
+    install_converted_db(db, new);
+}
 
-    /* Like Open vSwitch, drop the other sessions before they see anything
-     * more: their blocked transactions end with the connection, not with
-     * an error. */
+/* Converts 'db' to the schema in 'schema_json', which must have 'db''s
+ * name, into '*newp'. */
+static struct ovsdb_error *
+convert_db(const struct db *db, const json_t *schema_json,
+           struct ovsdb **newp)
+{
+    struct ovsdb_schema *schema;
+    struct ovsdb_error *error;
+
+    *newp = NULL;
+    error = ovsdb_schema_from_json(schema_json, &schema);
+    if (!error && strcmp(schema->name, db->ovsdb->schema->name)) {
+        error = ovsdb_error("invalid parameters", "new schema name (%s) "
+                            "does not match database name (%s)",
+                            schema->name, db->ovsdb->schema->name);
+    }
+    if (!error && db->raft) {
+        /* A cluster keeps every column.  (Open vSwitch 3.1's server takes
+         * ephemeral columns into the entry and then fails to apply it.) */
+        ovsdb_schema_persist_ephemeral_columns(schema, "convert");
+    }
+    if (!error) {
+        error = ovsdb_convert(db->ovsdb, schema, newp);
+    }
+    ovsdb_schema_destroy(schema);
+    return error;
+}
+
+/* Logs and replies 'error' (taken) to the conversion request 'id'. */
+static void
+convert_failed(struct session *s, const struct db *db, const json_t *id,
+               struct ovsdb_error *error)
+{
+    char *text = ovsdb_error_to_string(error);
+
+    VLOG_INFO("%s: conversion of database %s failed: %s",
+              jsonrpc_get_name(s->rpc), db->ovsdb->schema->name, text);
+    free(text);
+    send_error(s, id, error);
+}
+
+/* Like Open vSwitch after a conversion of 'db', drops the sessions that
+ * did not send "set_db_change_aware" before they see anything more: their
+ * blocked transactions end with the connection, not with an error. */
+static void
+disconnect_unaware_sessions(const struct db *db)
+{
+    struct session *other;
+
     for (other = sessions; other; other = other->next) {
         if (!other->change_aware && !other->closing) {
             VLOG_INFO("%s: disconnecting (committed %s database schema "
@@ -2422,7 +2479,71 @@ handle_convert(struct session *s, const struct jsonrpc_msg *msg)
             poll_immediate_wake();
         }
     }
-    install_converted_db(db, new);
+}
+
+/* Runs trigger 't', a "convert" of a clustered database, as Open vSwitch
+ * does: once no other proposal is in progress and a leader is known, the
+ * converted database (the new schema and every row) is proposed as one
+ * entry; the reply waits for it to commit.  Each server replaces its
+ * database when it applies the entry (run_clusters()).  Returns true once
+ * 't' is replied to. */
+static bool
+cluster_convert_try(struct trigger *t)
+{
+    struct raft *raft = t->db->raft;
+    enum raft_proposal_state state;
+    struct ovsdb_error *error;
+    const char *reason;
+    struct ovsdb *new;
+    json_t *data;
+
+    state = raft_proposal_state(raft, &reason);
+    if (t->results) {
+        if (state == RAFT_PROPOSAL_PENDING) {
+            return false;
+        }
+        json_decref(t->results);
+        t->results = NULL;
+        raft_proposal_clear(raft);
+        if (state == RAFT_PROPOSAL_DONE) {
+            send_msg(t->session, jsonrpc_create_reply(json_object(), t->id));
+            return true;
+        } else if (state != RAFT_PROPOSAL_RETRY) {
+            send_error(t->session, t->id,
+                       ovsdb_error("cluster error", "%s",
+                                   reason ? reason : "conversion failed"));
+            return true;
+        }
+        state = RAFT_PROPOSAL_NONE;
+    }
+    if (state != RAFT_PROPOSAL_NONE || !raft_is_connected(raft)) {
+        t->deadline = LLONG_MAX;
+        return false;
+    }
+    error = convert_db(t->db, json_array_get(t->params, 1), &new);
+    if (error) {
+        convert_failed(t->session, t->db, t->id, error);
+        return true;
+    }
+    data = ovsdb_file_snapshot_to_json(new, "converted by ovsdb-server");
+    if (!data) {
+        data = json_object();
+    }
+    json_object_set_new(data, "_is_diff", json_true());
+    error = raft_propose(raft, ovsdb_schema_to_json(new->schema), data);
+    ovsdb_destroy(new);
+    if (error && raft_proposal_tag(error)
+        && raft_proposal_state(raft, NULL) == RAFT_PROPOSAL_PENDING) {
+        ovsdb_error_destroy(error);
+        t->results = json_object();
+        t->deadline = LLONG_MAX;
+        return false;
+    }
+    if (!error) {
+        error = ovsdb_error("cluster error", "conversion not proposed");
+    }
+    convert_failed(t->session, t->db, t->id, error);
+    return true;
 }
 
 static void
@@ -2586,10 +2707,7 @@ run_triggers(bool force)
 
         if ((force || now >= t->deadline) && trigger_try(t, now)) {
             *tp = t->next;
-            json_decref(t->id);
-            json_decref(t->params);
-            json_decref(t->results);
-            free(t);
+            trigger_free(t);
         } else {
             tp = &t->next;
         }
@@ -3209,15 +3327,12 @@ cancel_db_users(struct db *db, bool notify_all)
     for (tp = &triggers; *tp; ) {
         struct trigger *t = *tp;
 
-        if (t->db == db) {
+        if (t->db == db && !(t->convert && t->results)) {
             if (!t->session->closing) {
                 send_error(t->session, t->id, ovsdb_error("canceled", NULL));
             }
             *tp = t->next;
-            json_decref(t->id);
-            json_decref(t->params);
-            json_decref(t->results);
-            free(t);
+            trigger_free(t);
         } else {
             tp = &t->next;
         }

@@ -557,15 +557,20 @@ raft_is_applying(const struct raft *raft)
     return raft->applying;
 }
 
-/* Proposes transaction record 'txn_json' (taken) as a new entry.  Returns
- * an error whose tag raft_proposal_tag() recognizes if it was proposed (the
- * transaction must not commit here now: it is applied when the entry
- * commits), or another error. */
+/* Proposes transaction record 'txn_json' (taken) as a new entry, with
+ * 'schema_json' (taken; NULL for none) for a schema change: then
+ * 'txn_json' has every row of the converted database, and each server
+ * replaces its database when the entry commits (raft_take_new_db()), as
+ * an Open vSwitch cluster does for "convert".  Returns an error whose tag
+ * raft_proposal_tag() recognizes if it was proposed (the transaction must
+ * not commit here now: it is applied when the entry commits), or another
+ * error. */
 struct ovsdb_error *
-raft_propose(struct raft *raft, json_t *txn_json)
+raft_propose(struct raft *raft, json_t *schema_json, json_t *txn_json)
 {
     struct raft_proposal *p = &raft->proposal;
-    json_t *data = ovsdb_json_pair(json_null(), txn_json);
+    json_t *data = ovsdb_json_pair(schema_json ? schema_json : json_null(),
+                                   txn_json);
     const char *problem = NULL;
 
     if (raft->joining || raft->left || raft->leaving) {

@@ -56,7 +56,8 @@ enum raft_proposal_state {
     RAFT_PROPOSAL_FAILED        /* Not committed (see the reason). */
 };
 bool raft_is_applying(const struct raft *);
-struct ovsdb_error *raft_propose(struct raft *, json_t *txn_json);
+struct ovsdb_error *raft_propose(struct raft *, json_t *schema_json,
+                                 json_t *txn_json);
 enum raft_proposal_state raft_proposal_state(const struct raft *,
                                              const char **reason);
 void raft_proposal_clear(struct raft *);
