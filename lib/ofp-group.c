@@ -8,12 +8,16 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "dynamic-string.h"
 #include "ofp-actions.h"
 #include "ofp-msgs.h"
 #include "ofp-port.h"
 #include "ofpbuf.h"
 #include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(ofp_group);
 
 /* OpenFlow 1.5 bucket property types. */
 enum {
@@ -31,6 +35,8 @@ static enum ofperr pull_bucket_actions(struct ofpbuf *, size_t len,
                                        enum ofp_version,
                                        struct ofputil_bucket *);
 static struct ofputil_bucket *add_bucket(struct ofputil_group_mod *);
+static enum ofperr pull_reply_header(const struct ofp_header *,
+                                     struct ofpbuf *body);
 static enum ofperr check_group_mod(const struct ofputil_group_mod *);
 static void put_buckets(struct ofpbuf *, enum ofp_version, uint8_t type,
                         const struct ofputil_bucket *, size_t n);
@@ -231,6 +237,123 @@ ofputil_decode_group_request(const struct ofp_header *oh)
     return ofp_get_be32((const uint8_t *) oh + ofpraw_get_hdr_size(raw));
 }
 
+bool
+ofputil_group_from_string(const char *s, uint32_t *group_id)
+{
+    char *end;
+
+    if (!strcasecmp(s, "all")) {
+        *group_id = OFPG_ALL;
+        return true;
+    } else if (!strcasecmp(s, "any")) {
+        *group_id = OFPG_ANY;
+        return true;
+    }
+    unsigned long long n = strtoull(s, &end, 10);
+    if (*s >= '0' && *s <= '9' && !*end && n <= UINT32_MAX) {
+        *group_id = n;
+        return true;
+    }
+    VLOG_WARN("%s is not a valid group ID.  (Valid group IDs are 32-bit "
+              "nonnegative integers or the keywords ANY or ALL.)", s);
+    return false;
+}
+
+/* Prints desc reply 'oh''s groups, one " group_id=..." line each. */
+enum ofperr
+ofputil_format_group_desc_reply(struct ds *s, const struct ofp_header *oh,
+                                const struct ofputil_port_map *port_map)
+{
+    bool of15 = oh->version == OFP10_VERSION || oh->version >= OFP15_VERSION;
+    struct ofpbuf msg;
+    enum ofperr error = pull_reply_header(oh, &msg);
+
+    if (error) {
+        return error;
+    }
+    while (msg.size) {
+        const uint8_t *p = msg.data;
+        size_t hdr = of15 ? 16 : 8;
+        size_t len = msg.size >= hdr ? ofp_get_be16(p) : 0;
+        if (len < hdr || len > msg.size || len % 8) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+
+        struct ofputil_group_mod gm;
+        struct ofpbuf entry;
+        memset(&gm, 0, sizeof gm);
+        gm.type = p[2];
+        gm.group_id = ofp_get_be32(p + 4);
+        ofpbuf_use_const(&entry, p + hdr, len - hdr);
+        if (of15) {
+            size_t buckets_len = ofp_get_be16(p + 8);
+            error = (buckets_len > entry.size ? OFPERR_OFPBRC_BAD_LEN
+                     : pull_ofp15_buckets(&entry, buckets_len, oh->version,
+                                          &gm));
+        } else {
+            error = pull_ofp11_buckets(&entry, oh->version, &gm);
+        }
+        if (!error) {
+            const char *type = ofputil_group_type_to_string(gm.type);
+            ds_put_format(s, "\n group_id=%"PRIu32",type=", gm.group_id);
+            if (type) {
+                ds_put_cstr(s, type);
+            } else {
+                ds_put_format(s, "%"PRIu8, gm.type);
+            }
+            ofputil_format_buckets(s, oh->version, gm.buckets, gm.n_buckets,
+                                   port_map);
+        }
+        ofputil_group_mod_uninit(&gm);
+        if (error) {
+            return error;
+        }
+        ofpbuf_pull(&msg, len);
+    }
+    ds_put_char(s, '\n');
+    return 0;
+}
+
+/* Prints stats reply 'oh''s groups, one " group_id=..." line each. */
+enum ofperr
+ofputil_format_group_stats_reply(struct ds *s, const struct ofp_header *oh)
+{
+    bool durations = oh->version == OFP10_VERSION
+                     || oh->version >= OFP13_VERSION;
+    size_t hdr = durations ? 40 : 32;
+    struct ofpbuf msg;
+    enum ofperr error = pull_reply_header(oh, &msg);
+
+    if (error) {
+        return error;
+    }
+    while (msg.size) {
+        const uint8_t *p = msg.data;
+        size_t len = msg.size >= hdr ? ofp_get_be16(p) : 0;
+        if (len < hdr || len > msg.size || (len - hdr) % 16) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        ds_put_format(s, "\n group_id=%"PRIu32, ofp_get_be32(p + 4));
+        if (durations) {
+            uint32_t nsec = ofp_get_be32(p + 36);
+            ds_put_format(s, ",duration=%"PRIu32".%03"PRIu32"s",
+                          ofp_get_be32(p + 32), nsec / 1000000);
+        }
+        ds_put_format(s, ",ref_count=%"PRIu32",packet_count=%"PRIu64
+                      ",byte_count=%"PRIu64, ofp_get_be32(p + 8),
+                      ofp_get_be64(p + 16), ofp_get_be64(p + 24));
+        for (size_t i = 0; hdr + 16 * i < len; i++) {
+            const uint8_t *q = p + hdr + 16 * i;
+            ds_put_format(s, ",bucket%zu:packet_count=%"PRIu64
+                          ",byte_count=%"PRIu64, i, ofp_get_be64(q),
+                          ofp_get_be64(q + 8));
+        }
+        ofpbuf_pull(&msg, len);
+    }
+    ds_put_char(s, '\n');
+    return 0;
+}
+
 /* Returns Open vSwitch's name for group 'type' ("all", "select",
  * "indirect", "ff"), or NULL. */
 const char *
@@ -412,6 +535,20 @@ pull_bucket_actions(struct ofpbuf *msg, size_t len, enum ofp_version version,
     b->ofpacts_len = ofpacts.size;
     b->ofpacts = xmemdup(ofpacts.data, MAX(ofpacts.size, 1));
     ofpbuf_uninit(&ofpacts);
+    return error;
+}
+
+/* Points 'body' at the body of multipart reply 'oh'. */
+static enum ofperr
+pull_reply_header(const struct ofp_header *oh, struct ofpbuf *body)
+{
+    enum ofpraw raw;
+    enum ofperr error = ofpraw_decode(&raw, oh);
+
+    if (!error) {
+        ofpbuf_use_const(body, oh, ntohs(oh->length));
+        ofpbuf_pull(body, ofpraw_get_hdr_size(raw));
+    }
     return error;
 }
 

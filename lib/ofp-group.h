@@ -108,7 +108,18 @@ void ofputil_put_group_features(struct ofpbuf *reply, enum ofp_version);
 /* The group a stats or desc request asks for (OFPG_ALL for every one). */
 uint32_t ofputil_decode_group_request(const struct ofp_header *);
 
-/* Text, as Open vSwitch's ovs-ofctl shows it. */
+/* Parses group id 's' (a number, "all" or "any") into '*group_id'; logs
+ * Open vSwitch's warning and returns false if it is none of those. */
+bool ofputil_group_from_string(const char *s, uint32_t *group_id);
+
+/* Text, as Open vSwitch's ovs-ofctl shows it.  The format_*_reply
+ * functions print a group desc or stats reply's body (after the header
+ * line) and return 0 or the error that made them stop. */
+enum ofperr ofputil_format_group_desc_reply(struct ds *,
+                                            const struct ofp_header *,
+                                            const struct ofputil_port_map *);
+enum ofperr ofputil_format_group_stats_reply(struct ds *,
+                                             const struct ofp_header *);
 const char *ofputil_group_type_to_string(uint8_t type);
 void ofputil_format_buckets(struct ds *, enum ofp_version,
                             const struct ofputil_bucket *, size_t n,

@@ -13,6 +13,7 @@
 #include "dynamic-string.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
+#include "ofp-group.h"
 #include "ofp-msgs.h"
 #include "ofp-packet.h"
 #include "ofp-port.h"
@@ -960,6 +961,13 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
     case OFPRAW_OFPT10_FEATURES_REPLY:
     case OFPRAW_OFPT13_FEATURES_REPLY:
         return print_features_reply(s, oh, body);
+    case OFPRAW_OFPST11_GROUP_DESC_REPLY:
+    case OFPRAW_NXST_GROUP_DESC_REPLY:
+        return ofputil_format_group_desc_reply(s, oh, port_map);
+    case OFPRAW_OFPST11_GROUP_REPLY:
+    case OFPRAW_OFPST13_GROUP_REPLY:
+    case OFPRAW_NXST_GROUP_REPLY:
+        return ofputil_format_group_stats_reply(s, oh);
     case OFPRAW_OFPST10_PORT_DESC_REPLY:
     case OFPRAW_OFPST13_PORT_DESC_REPLY:
     case OFPRAW_OFPST14_PORT_DESC_REPLY: {

@@ -25,6 +25,7 @@
 #include "ofp-actions.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
+#include "ofp-group.h"
 #include "ofp-match.h"
 #include "ofp-msgs.h"
 #include "ofp-packet.h"
@@ -392,6 +393,7 @@ use_names(void)
 }
 
 static void fetch_port_names(const char *name, struct ofputil_port_map *);
+static void fetch_port_map(const char *name, struct ofputil_port_map *);
 
 /* Sends 'request' and prints every part of its multipart reply.  With
  * 'names_from' (a switch) and use_names(), ports are shown by their names
@@ -517,6 +519,89 @@ ofctl_dump_ports_desc(int argc DPS_UNUSED, char *argv[])
     dump_transaction(vconn, encode_port_desc_request(version_of(vconn)),
                      NULL);
     vconn_close(vconn);
+}
+
+/* Group dumps, as Open vSwitch's ovs-ofctl parses them: "dump-groups
+ * SWITCH [GROUP_ID]" (a number, "all" or "any"; anything else is warned
+ * about and dumps every group) and "dump-group-stats SWITCH [group_id=ID]"
+ * (another keyword is an error). */
+static uint32_t
+parse_group_arg(int argc, char *argv[], bool stats)
+{
+    uint32_t group_id = OFPG_ALL;
+
+    if (argc <= 2) {
+        return OFPG_ALL;
+    }
+    if (!stats) {
+        if (!ofputil_group_from_string(argv[2], &group_id)) {
+            group_id = OFPG_ALL;
+        }
+        return group_id;
+    }
+
+    char *copy = xstrdup(argv[2]);
+    char *save = NULL;
+    for (char *kv = strtok_r(copy, ", \t", &save); kv;
+         kv = strtok_r(NULL, ", \t", &save)) {
+        char *value = strchr(kv, '=');
+        if (value) {
+            *value++ = '\0';
+        }
+        if (strcmp(kv, "group_id") || !value) {
+            util_fatal(0, "unknown keyword %s", kv);
+        }
+        if (!ofputil_group_from_string(value, &group_id)) {
+            util_fatal(0, "invalid group id %s", value);
+        }
+    }
+    free(copy);
+    return group_id;
+}
+
+static void
+dump_groups(int argc, char *argv[], bool stats)
+{
+    uint32_t group_id = parse_group_arg(argc, argv, stats);
+    struct ofputil_port_map map = OFPUTIL_PORT_MAP_INITIALIZER;
+
+    if (stats) {
+        /* Read and unused, as Open vSwitch's ovs-ofctl does. */
+        fetch_port_map(argv[1], &map);
+        ofputil_port_map_destroy(&map);
+    }
+
+    struct vconn *vconn = open_vconn(argv[1]);
+    enum ofp_version version = version_of(vconn);
+    enum ofpraw raw = (version == OFP10_VERSION
+                       ? (stats ? OFPRAW_NXST_GROUP_REQUEST
+                          : OFPRAW_NXST_GROUP_DESC_REQUEST)
+                       : ofpraw_for_type(stats
+                                         ? OFPTYPE_GROUP_STATS_REQUEST
+                                         : OFPTYPE_GROUP_DESC_STATS_REQUEST,
+                                         version));
+    struct ofpbuf *b = ofpraw_alloc(raw, version, ofpmsg_next_xid(), 0);
+
+    if (raw != OFPRAW_OFPST11_GROUP_DESC_REQUEST) {
+        uint8_t body[8] = { 0 };
+        ofp_put_be32(body, group_id);
+        ofpbuf_put(b, body, sizeof body);
+        ofpmsg_update_length(b);
+    }
+    dump_transaction(vconn, b, NULL);
+    vconn_close(vconn);
+}
+
+static void
+ofctl_dump_groups(int argc, char *argv[])
+{
+    dump_groups(argc, argv, false);
+}
+
+static void
+ofctl_dump_group_stats(int argc, char *argv[])
+{
+    dump_groups(argc, argv, true);
 }
 
 static void
@@ -1945,6 +2030,8 @@ static const struct ofctl_command commands[] = {
     { "dump-tables", "switch", 1, 1, ofctl_dump_tables },
     { "dump-ports", "switch [port]", 1, 2, ofctl_dump_ports },
     { "dump-ports-desc", "switch [port]", 1, 2, ofctl_dump_ports_desc },
+    { "dump-groups", "switch [group]", 1, 2, ofctl_dump_groups },
+    { "dump-group-stats", "switch [group]", 1, 2, ofctl_dump_group_stats },
     { "mod-port", "switch iface act", 3, 3, ofctl_mod_port },
     { "get-frags", "switch", 1, 1, ofctl_get_frags },
     { "set-frags", "switch frag_mode", 2, 2, ofctl_set_frags },
@@ -2042,6 +2129,8 @@ usage(void)
            "  diff-flows SOURCE1 SOURCE2  compare flows from two sources\n"
            "  packet-out SWITCH IN_PORT ACTIONS PACKET...\n"
            "                              execute ACTIONS on PACKET\n"
+           "  dump-groups SWITCH [GROUP]  print group description\n"
+           "  dump-group-stats SWITCH [GROUP]  print group statistics\n"
            "\nFor OpenFlow switches and controllers:\n"
            "  probe TARGET                probe whether TARGET is up\n"
            "SWITCH or TARGET is an active OpenFlow connection method.\n"
