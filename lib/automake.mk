@@ -27,6 +27,7 @@ lib_libdpswitch_a_SOURCES = \
 	lib/match.h \
 	lib/memory.c \
 	lib/memory.h \
+	lib/murmur.h \
 	lib/poll-loop.c \
 	lib/poll-loop.h \
 	lib/reconnect.c \

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "dynamic-string.h"
 #include "lacp.h"
+#include "murmur.h"
 #include "smap.h"
 #include "timeval.h"
 #include "unixctl.h"
@@ -1144,32 +1145,6 @@ bond_find_member_by_name(struct bond *bond, const char *name)
     return NULL;
 }
 
-/* One step of the 32-bit Murmur3 mix that Open vSwitch's hash functions
- * are built from: 'word' scrambled into 'hash'. */
-static uint32_t
-bond_mhash_add(uint32_t hash, uint32_t word)
-{
-    word *= 0xcc9e2d51;
-    word = word << 15 | word >> 17;
-    word *= 0x1b873593;
-    hash ^= word;
-    hash = hash << 13 | hash >> 19;
-    return hash * 5 + 0xe6546b64;
-}
-
-/* Murmur3's final avalanche of 'hash' after 'n_bytes' bytes. */
-static uint32_t
-bond_mhash_finish(uint32_t hash, uint32_t n_bytes)
-{
-    hash ^= n_bytes;
-    hash ^= hash >> 16;
-    hash *= 0x85ebca6b;
-    hash ^= hash >> 13;
-    hash *= 0xc2b2ae35;
-    hash ^= hash >> 16;
-    return hash;
-}
-
 /* Hashes a source address and VLAN with 'basis' as Open vSwitch 3.1 does
  * for balance-slb and bond/hash: the VLAN in the top 16 bits of a 64-bit
  * word above the address (its first byte most significant), the word's low
@@ -1183,9 +1158,9 @@ bond_hash_src(const struct eth_addr *mac, uint16_t vlan, uint32_t basis)
     for (size_t i = 0; i < 6; i++) {
         x = (x << 8) | mac->ea[i];
     }
-    uint32_t hash = bond_mhash_add(basis, (uint32_t) x);
-    hash = bond_mhash_add(hash, (uint32_t) (x >> 32));
-    return bond_mhash_finish(hash, 8);
+    uint32_t hash = murmur_add(basis, (uint32_t) x);
+    hash = murmur_add(hash, (uint32_t) (x >> 32));
+    return murmur_finish(hash, 8);
 }
 
 static void

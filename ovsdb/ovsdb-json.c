@@ -9,6 +9,7 @@
 #include <string.h>
 #include "dynamic-string.h"
 #include "json.h"
+#include "murmur.h"
 #include "ovsdb-error.h"
 #include "util.h"
 
@@ -97,7 +98,6 @@ ovsdb_json_from_string(const char *string, json_t **jsonp)
 uint32_t
 ovsdb_json_ovs_hash(const char *name)
 {
-    static const uint32_t c1 = 0xcc9e2d51, c2 = 0x1b873593;
     size_t n = strlen(name), i;
     uint32_t hash = 0;
 
@@ -105,18 +105,9 @@ ovsdb_json_ovs_hash(const char *name)
         uint32_t word = 0;
 
         memcpy(&word, name + i, n - i < 4 ? n - i : 4);
-        word = le32toh(word) * c1;
-        word = (word << 15 | word >> 17) * c2;
-        hash ^= word;
-        hash = (hash << 13 | hash >> 19) * 5 + 0xe6546b64;
+        hash = murmur_add(hash, le32toh(word));
     }
-    hash ^= n;
-    hash ^= hash >> 16;
-    hash *= 0x85ebca6b;
-    hash ^= hash >> 13;
-    hash *= 0xc2b2ae35;
-    hash ^= hash >> 16;
-    return hash;
+    return murmur_finish(hash, n);
 }
 
 /* Replays inserting 'n' names with 'hashes', in that order, into an Open
