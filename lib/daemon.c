@@ -41,6 +41,7 @@ static uid_t new_uid;
 static gid_t new_gid;
 static int *extra_caps;
 static size_t n_extra_caps;
+static bool saved_fds[3];       /* Standard fds --detach leaves alone. */
 
 /* Write end of the pipe on which the process that waits for this daemon to
  * be ready (the --detach parent or the monitor) reads one byte, or -1. */
@@ -210,6 +211,17 @@ daemon_add_capability(int capability)
 void
 daemon_disable_self_confinement(void)
 {
+}
+
+/* Keeps standard fd 'fd' (STDOUT_FILENO or STDERR_FILENO) as it is when
+ * the daemon detaches, as Open vSwitch's daemon_save_fd(): for a program
+ * whose output the user redirects (ovs-ofctl monitor). */
+void
+daemon_save_fd(int fd)
+{
+    if (fd >= STDIN_FILENO && fd <= STDERR_FILENO) {
+        saved_fds[fd] = true;
+    }
 }
 
 /* Prints the help text for the daemon options on stdout. */
@@ -616,9 +628,11 @@ redirect_standard_fds(void)
     if (fd < 0) {
         VLOG_FATAL("could not open /dev/null (%s)", util_strerror(errno));
     }
-    dup2(fd, STDIN_FILENO);
-    dup2(fd, STDOUT_FILENO);
-    dup2(fd, STDERR_FILENO);
+    for (int i = STDIN_FILENO; i <= STDERR_FILENO; i++) {
+        if (!saved_fds[i]) {
+            dup2(fd, i);
+        }
+    }
     if (fd > STDERR_FILENO) {
         close(fd);
     }

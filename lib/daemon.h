@@ -111,6 +111,7 @@ void daemon_set_user_group(const char *spec);
 char *daemon_parse_user_group(const char *spec, uid_t *uid, gid_t *gid);
 void daemon_add_capability(int capability);
 void daemon_disable_self_confinement(void);
+void daemon_save_fd(int fd);
 void daemon_usage(void);
 
 /* Start-up. */

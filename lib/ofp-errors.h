@@ -130,9 +130,13 @@ struct ofpbuf;
     E(OFPGMFC_BUCKET_EXISTS, 6, 16, NX10(6), 16, "Can't insert bucket because a bucket with that identifier already exists.") \
     E(OFPBPC_BAD_TYPE, 14, 0, -1, -1, "Unknown property type.")       \
     E(OFPBPC_BAD_LEN, 14, 1, -1, -1, "Length problem in property.")   \
+    E(OFPBPC_BAD_VALUE, 14, 4, -1, -1, "Unsupported property value.")  \
     E(OFPPMFC_BAD_PORT, 7, 0, 4, 0, "Specified port does not exist.")   \
     E(OFPPMFC_BAD_HW_ADDR, 7, 1, 4, 1, "Specified hardware address does not match the port number.") \
     E(OFPPMFC_BAD_CONFIG, 7, 2, -1, -1, "Specified config is invalid.") \
+    E(OFPQOFC_BAD_PORT, 9, 0, 5, 0, "Invalid port (or port does not exist).") \
+    E(OFPQOFC_BAD_QUEUE, 9, 1, 5, 1, "Queue does not exist.")           \
+    E(OFPQOFC_EPERM, 9, 2, 5, 2, "Permissions error.")                  \
     E(OFPTMFC_BAD_TABLE, 8, 0, -1, -1, "Specified table does not exist.") \
     E(OFPTMFC_BAD_CONFIG, 8, 1, -1, -1, "Specified config is invalid.") \
     E(OFPSCFC_BAD_FLAGS, 10, 0, -1, -1, "Specified flags is invalid.")  \

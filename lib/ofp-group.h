@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "compiler.h"
 #include "ofp-errors.h"
 #include "ofp-types.h"
 
@@ -67,6 +68,21 @@ struct ofputil_bucket {
 
 #define OFPUTIL_WATCH_PORT_ANY 0xffffffffu
 
+/* A bucket id a group_mod lets the encoder choose (buckets ovs-ofctl
+ * parsed without "bucket_id:"). */
+#define OFPUTIL_BUCKET_ID_UNSET OFPG15_BUCKET_ALL
+
+/* Group properties: Netronome's selection method property, which Open
+ * vSwitch carries in OpenFlow 1.5 and in its OpenFlow 1.0 extension (1.1-1.4
+ * have no room for it).  'fields' holds the property's fields as on the
+ * wire: each an OXM or NXM header without the mask bit, then the mask. */
+struct ofputil_group_props {
+    char selection_method[16];  /* "" for none. */
+    uint64_t selection_method_param;
+    uint8_t *fields;            /* malloc()ed, may be NULL. */
+    size_t fields_len;
+};
+
 struct ofputil_group_mod {
     uint16_t command;           /* OFPGC*. */
     uint8_t type;               /* OFPGT11_*. */
@@ -74,6 +90,7 @@ struct ofputil_group_mod {
     uint32_t command_bucket_id; /* OpenFlow 1.5 insert/remove bucket. */
     struct ofputil_bucket *buckets;     /* malloc()ed. */
     size_t n_buckets;
+    struct ofputil_group_props props;
 };
 
 /* A group's counters (stats reply). */
@@ -96,11 +113,41 @@ void ofputil_buckets_free(struct ofputil_bucket *, size_t n);
 struct ofputil_bucket *ofputil_buckets_clone(const struct ofputil_bucket *,
                                              size_t n);
 
+/* The buckets of a group of 'type' with the 'n_old' buckets of 'old' once
+ * insert_bucket or remove_bucket 'gm' is done, in '*newp' and '*n_newp'
+ * (malloc()ed: the caller frees them with ofputil_buckets_free()).
+ * Buckets are inserted at the start (command bucket id "first"), at the end
+ * ("last") or after the bucket with the id given, as Open vSwitch inserts
+ * them.  Returns 0, or Open vSwitch's error: OFPGMFC_UNKNOWN_BUCKET for a
+ * bucket id the group lacks, OFPGMFC_BUCKET_EXISTS for an inserted
+ * bucket's id that it has.  As in Open vSwitch, the result is not checked
+ * against the group's type. */
+enum ofperr ofputil_group_edit_buckets(const struct ofputil_group_mod *gm,
+                                       uint8_t type,
+                                       const struct ofputil_bucket *old,
+                                       size_t n_old,
+                                       struct ofputil_bucket **newp,
+                                       size_t *n_newp);
+
+/* ovs-ofctl(8)'s "Group Syntax": parses 'string' as a group_mod 'command'
+ * (OFPGC*; with 'keywords', a leading "add", "modify", "add_or_mod",
+ * "delete", "insert_bucket" or "remove_bucket" may choose another, as
+ * ovs-ofctl add-groups lets a file's lines do) into '*gm', naming ports by
+ * 'port_map' (may be NULL).  '*usable_versions' gets the OpenFlow versions
+ * (1 << OFP*_VERSION) that can carry it.  Returns NULL, or Open vSwitch's
+ * error message (for the caller to free; '*gm' is then empty). */
+char *ofputil_parse_group_mod(struct ofputil_group_mod *gm, int command,
+                              bool keywords, const char *string,
+                              const struct ofputil_port_map *port_map,
+                              uint32_t *usable_versions)
+    DPS_WARN_UNUSED_RESULT;
+
 /* Multipart bodies.  The appenders add one entry to 'reply', a multipart
  * reply being built for 'version' (after its header). */
 void ofputil_append_group_desc(struct ofpbuf *reply, enum ofp_version,
                                uint32_t group_id, uint8_t type,
-                               const struct ofputil_bucket *, size_t n);
+                               const struct ofputil_bucket *, size_t n,
+                               const struct ofputil_group_props *);
 void ofputil_append_group_stats(struct ofpbuf *reply, enum ofp_version,
                                 const struct ofputil_group_stats *);
 void ofputil_put_group_features(struct ofpbuf *reply, enum ofp_version);
@@ -121,8 +168,12 @@ enum ofperr ofputil_format_group_desc_reply(struct ds *,
 enum ofperr ofputil_format_group_stats_reply(struct ds *,
                                              const struct ofp_header *);
 const char *ofputil_group_type_to_string(uint8_t type);
-void ofputil_format_buckets(struct ds *, enum ofp_version,
+void ofputil_format_buckets(struct ds *, enum ofp_version, uint8_t type,
                             const struct ofputil_bucket *, size_t n,
                             const struct ofputil_port_map *);
+enum ofperr ofputil_format_group_mod(struct ds *, const struct ofp_header *,
+                                     const struct ofputil_port_map *);
+enum ofperr ofputil_format_group_features_reply(struct ds *,
+                                                const struct ofp_header *);
 
 #endif /* ofp-group.h */

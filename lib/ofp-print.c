@@ -883,21 +883,137 @@ print_port_stats_reply(struct ds *s, enum ofp_version version,
     return error;
 }
 
+/* The port a port or queue stats request's body starts with. */
+static enum ofperr
+get_request_port(enum ofp_version version, const uint8_t *body,
+                 ofp_port_t *port)
+{
+    if (version == OFP10_VERSION) {
+        *port = ofp_get_be16(body);
+    } else if (!ofp_port_from_ofp11(ofp_get_be32(body), port)) {
+        return OFPERR_OFPBAC_BAD_OUT_PORT;
+    }
+    return 0;
+}
+
 static enum ofperr
 print_port_stats_request(struct ds *s, enum ofp_version version,
                          const uint8_t *body,
                          const struct ofputil_port_map *port_map)
 {
     ofp_port_t port;
+    enum ofperr error = get_request_port(version, body, &port);
 
-    if (version == OFP10_VERSION) {
-        port = ofp_get_be16(body);
-    } else if (!ofp_port_from_ofp11(ofp_get_be32(body), &port)) {
-        return OFPERR_OFPBAC_BAD_OUT_PORT;
+    if (error) {
+        return error;
     }
     ds_put_cstr(s, " port_no=");
     put_port(s, port, port_map);
     ds_put_char(s, '\n');
+    return 0;
+}
+
+/* Queue stats: "port=P queue=Q" (a request), or each queue's counters (a
+ * reply), as Open vSwitch prints them. */
+static void
+put_queue_id(struct ds *s, uint32_t queue)
+{
+    if (queue == 0xffffffffu) {
+        ds_put_cstr(s, "ALL");
+    } else {
+        ds_put_format(s, "%"PRIu32, queue);
+    }
+}
+
+static enum ofperr
+print_queue_stats_request(struct ds *s, enum ofp_version version,
+                          const uint8_t *body,
+                          const struct ofputil_port_map *port_map)
+{
+    ofp_port_t port;
+    enum ofperr error = get_request_port(version, body, &port);
+
+    if (error) {
+        return error;
+    }
+    if (version == OFP10_VERSION && port == OFPP_ALL) {
+        port = OFPP_ANY;
+    }
+    ds_put_cstr(s, " port=");
+    put_port(s, port, port_map);
+    ds_put_cstr(s, " queue=");
+    put_queue_id(s, ofp_get_be32(body + 4));
+    ds_put_char(s, '\n');
+    return 0;
+}
+
+static void
+put_queue_counter(struct ds *s, const char *label, uint64_t value)
+{
+    if (value == UINT64_MAX) {
+        ds_put_format(s, "%s=?, ", label);
+    } else {
+        ds_put_format(s, "%s=%"PRIu64", ", label, value);
+    }
+}
+
+static enum ofperr
+print_queue_stats_reply(struct ds *s, enum ofp_version version,
+                        const uint8_t *body, size_t len,
+                        const struct ofputil_port_map *port_map)
+{
+    size_t n = 0;
+
+    /* Count first: the header line says how many. */
+    for (size_t ofs = 0; ofs < len; n++) {
+        size_t size = (version == OFP10_VERSION ? 32
+                       : version == OFP13_VERSION ? 40
+                       : ofp_get_be16(body + ofs));
+        if (size < (version >= OFP14_VERSION ? 48 : 32) || ofs + size > len) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        ofs += size;
+    }
+    ds_put_format(s, " %zu queues\n", n);
+
+    for (size_t ofs = 0; ofs < len; ) {
+        const uint8_t *p = body + ofs;
+        ofp_port_t port;
+        uint32_t sec = UINT32_MAX, nsec = 0;
+
+        if (version == OFP10_VERSION) {
+            port = ofp_get_be16(p);
+            p += 4;
+            ofs += 32;
+        } else {
+            if (version >= OFP14_VERSION) {
+                ofs += ofp_get_be16(p);
+                p += 8;
+            } else {
+                ofs += 40;
+            }
+            if (!ofp_port_from_ofp11(ofp_get_be32(p), &port)) {
+                return OFPERR_OFPBAC_BAD_OUT_PORT;
+            }
+            sec = ofp_get_be32(p + 32);
+            nsec = ofp_get_be32(p + 36);
+            p += 4;
+        }
+        ds_put_cstr(s, "  port ");
+        put_port(s, port, port_map);
+        ds_put_cstr(s, " queue ");
+        put_queue_id(s, ofp_get_be32(p));
+        ds_put_cstr(s, ": ");
+        put_queue_counter(s, "bytes", ofp_get_be64(p + 4));
+        put_queue_counter(s, "pkts", ofp_get_be64(p + 12));
+        put_queue_counter(s, "errors", ofp_get_be64(p + 20));
+        if (sec == UINT32_MAX) {
+            ds_put_cstr(s, "duration=?\n");
+        } else {
+            ds_put_format(s, "duration=%"PRIu32".%03"PRIu32"s\n", sec,
+                          nsec / 1000000);
+        }
+    }
     return 0;
 }
 
@@ -968,6 +1084,13 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
     case OFPRAW_OFPST13_GROUP_REPLY:
     case OFPRAW_NXST_GROUP_REPLY:
         return ofputil_format_group_stats_reply(s, oh);
+    case OFPRAW_OFPT11_GROUP_MOD:
+    case OFPRAW_OFPT15_GROUP_MOD:
+    case OFPRAW_NXT_GROUP_MOD:
+        return ofputil_format_group_mod(s, oh, port_map);
+    case OFPRAW_OFPST12_GROUP_FEATURES_REPLY:
+    case OFPRAW_NXST_GROUP_FEATURES_REPLY:
+        return ofputil_format_group_features_reply(s, oh);
     case OFPRAW_OFPST10_PORT_DESC_REPLY:
     case OFPRAW_OFPST13_PORT_DESC_REPLY:
     case OFPRAW_OFPST14_PORT_DESC_REPLY: {
@@ -1021,6 +1144,14 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
     case OFPRAW_OFPST10_PORT_REQUEST:
     case OFPRAW_OFPST13_PORT_REQUEST:
         return print_port_stats_request(s, oh->version, body, port_map);
+    case OFPRAW_OFPST10_QUEUE_REQUEST:
+    case OFPRAW_OFPST11_QUEUE_REQUEST:
+        return print_queue_stats_request(s, oh->version, body, port_map);
+    case OFPRAW_OFPST10_QUEUE_REPLY:
+    case OFPRAW_OFPST13_QUEUE_REPLY:
+    case OFPRAW_OFPST14_QUEUE_REPLY:
+        return print_queue_stats_reply(s, oh->version, body, body_len,
+                                       port_map);
     case OFPRAW_OFPST10_PORT_REPLY:
     case OFPRAW_OFPST13_PORT_REPLY:
     case OFPRAW_OFPST14_PORT_REPLY:

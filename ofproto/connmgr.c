@@ -1557,7 +1557,8 @@ handle_group_desc_request(struct ofconn *ofconn, const struct ofp_header *oh)
             struct ofpbuf tmp;
             ofpbuf_init(&tmp, 128);
             ofputil_append_group_desc(&tmp, oh->version, g->group_id,
-                                      g->type, g->buckets, g->n_buckets);
+                                      g->type, g->buckets, g->n_buckets,
+                                      &g->props);
             mp_put_entry(&mp, &tmp);
         }
     }

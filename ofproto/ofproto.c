@@ -56,6 +56,9 @@ static size_t group_index(const struct ofproto *, uint32_t group_id,
                           bool *found);
 static void group_set(struct ofproto_group *,
                       const struct ofputil_group_mod *, long long now);
+static enum ofperr group_edit_buckets(struct ofproto_group *,
+                                      const struct ofputil_group_mod *,
+                                      long long now);
 static void group_free(struct ofproto_group *);
 static void delete_group(struct ofproto *, size_t index, long long now);
 
@@ -507,6 +510,14 @@ ofproto_group_mod(struct ofproto *ofproto, const struct ofputil_group_mod *gm,
         ofproto->groups[i]->group_id = gm->group_id;
         group_set(ofproto->groups[i], gm, now);
         break;
+    case OFPGC15_INSERT_BUCKET:
+    case OFPGC15_REMOVE_BUCKET:
+        if (!found) {
+            error = OFPERR_OFPGMFC_UNKNOWN_GROUP;
+        } else {
+            error = group_edit_buckets(ofproto->groups[i], gm, now);
+        }
+        break;
     case OFPGC11_DELETE:
         if (gm->group_id == OFPG_ALL) {
             while (ofproto->n_groups) {
@@ -787,6 +798,13 @@ static void
 group_set(struct ofproto_group *group, const struct ofputil_group_mod *gm,
           long long now)
 {
+    struct ofputil_group_props props = gm->props;
+
+    /* 'gm' may hold 'group''s own properties (group_edit_buckets()). */
+    props.fields = (gm->props.fields_len
+                    ? xmemdup(gm->props.fields, gm->props.fields_len) : NULL);
+    free(group->props.fields);
+    group->props = props;
     ofputil_buckets_free(group->buckets, group->n_buckets);
     free(group->bucket_packets);
     free(group->bucket_bytes);
@@ -799,10 +817,33 @@ group_set(struct ofproto_group *group, const struct ofputil_group_mod *gm,
     group->created = now;
 }
 
+/* Inserts or removes buckets of 'group' as 'gm' says; the group's counters
+ * start again, as a modify's do. */
+static enum ofperr
+group_edit_buckets(struct ofproto_group *group,
+                   const struct ofputil_group_mod *gm, long long now)
+{
+    struct ofputil_group_mod edited;
+    enum ofperr error;
+
+    memset(&edited, 0, sizeof edited);
+    edited.type = group->type;
+    edited.props = group->props;
+    error = ofputil_group_edit_buckets(gm, group->type, group->buckets,
+                                       group->n_buckets, &edited.buckets,
+                                       &edited.n_buckets);
+    if (!error) {
+        group_set(group, &edited, now);
+        ofputil_buckets_free(edited.buckets, edited.n_buckets);
+    }
+    return error;
+}
+
 static void
 group_free(struct ofproto_group *group)
 {
     if (group) {
+        free(group->props.fields);
         ofputil_buckets_free(group->buckets, group->n_buckets);
         free(group->bucket_packets);
         free(group->bucket_bytes);

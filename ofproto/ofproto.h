@@ -64,6 +64,7 @@
 #include "compiler.h"
 #include "match.h"
 #include "ofp-errors.h"
+#include "ofp-group.h"
 
 struct ofproto;
 
@@ -238,6 +239,12 @@ size_t ofproto_collect(const struct ofproto *,
  *   delete   removes the group (OFPG_ALL: every group) and the rules whose
  *            actions name it, reported with OFPROTO_RR_GROUP_DELETE; a
  *            group that does not exist is no error.
+ *   insert_bucket, remove_bucket (OpenFlow 1.5) insert buckets where
+ *            command_bucket_id says, or remove the one it names
+ *            (ofputil_group_edit_buckets(): its errors, and
+ *            OFPGMFC_UNKNOWN_GROUP); the counters start again.
+ * A select group keeps the selection method it was given (and prints it
+ * back); translation selects as it always does.
  *
  * A rule's group action must name a group that exists
  * (OFPBAC_BAD_OUT_GROUP; the caller checks with ofproto_group_exists()); a
@@ -252,6 +259,7 @@ struct ofproto_group {
     long long created;          /* time_msec() when added or modified. */
     uint64_t packet_count, byte_count;
     uint64_t *bucket_packets, *bucket_bytes;    /* Per bucket. */
+    struct ofputil_group_props props;   /* Selection method, if any. */
 };
 
 struct ofputil_group_mod;

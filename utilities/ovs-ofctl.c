@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include "daemon.h"
 #include "dirs.h"
 #include "dynamic-string.h"
 #include "fatal-signal.h"
@@ -33,6 +35,9 @@
 #include "ofp-port.h"
 #include "ofp-print.h"
 #include "ofpbuf.h"
+#include "poll-loop.h"
+#include "timeval.h"
+#include "unixctl.h"
 #include "util.h"
 #include "vconn.h"
 #include "vlog.h"
@@ -72,6 +77,22 @@ static bool readd;
 /* --read-only: refuse the commands that change a switch (and those Open
  * vSwitch's ovs-ofctl counts with them). */
 static bool read_only;
+
+/* --may-create: mod-group adds the groups that do not exist. */
+static bool may_create;
+
+/* -P, --packet-in-format: the packet-in format monitor asks for (NXPIF_*),
+ * or -1 for Open vSwitch's choice. */
+static int packet_in_format = -1;
+
+/* -m, --more: how much more monitor and snoop say of each message. */
+static int more_verbosity;
+
+/* --timestamp: monitor and snoop print the time before each message. */
+static bool timestamp;
+
+/* --unixctl: monitor's and snoop's control socket (NULL: the default). */
+static char *unixctl_path;
 
 /* -F, --flow-format: the flow formats (OFPUTIL_P_*) flow commands may
  * use; all by default. */
@@ -184,6 +205,20 @@ add_sort_criterion(const char *field, int order)
     sort_criteria[n_sort_criteria++] = (struct sort_criterion) { mf, order };
 }
 
+/* -P: Open vSwitch's names of the packet-in formats. */
+static int
+parse_packet_in_format(const char *name)
+{
+    if (!strcmp(name, "standard") || !strcmp(name, "openflow10")) {
+        return 0;
+    } else if (!strcmp(name, "nxt_packet_in")) {
+        return 1;
+    } else if (!strcmp(name, "nxt_packet_in2")) {
+        return 2;
+    }
+    util_fatal(0, "unknown packet-in format `%s'", name);
+}
+
 static void
 parse_options(int argc, char *argv[])
 {
@@ -198,6 +233,10 @@ parse_options(int argc, char *argv[])
         OPT_NO_STATS,
         OPT_READ_ONLY,
         OPT_READD,
+        OPT_MAY_CREATE,
+        OPT_TIMESTAMP,
+        OPT_UNIXCTL,
+        DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS
     };
     static const struct option long_options[] = {
@@ -212,13 +251,19 @@ parse_options(int argc, char *argv[])
         {"no-stats", no_argument, NULL, OPT_NO_STATS},
         {"read-only", no_argument, NULL, OPT_READ_ONLY},
         {"readd", no_argument, NULL, OPT_READD},
+        {"may-create", no_argument, NULL, OPT_MAY_CREATE},
+        {"packet-in-format", required_argument, NULL, 'P'},
+        {"more", no_argument, NULL, 'm'},
+        {"timestamp", no_argument, NULL, OPT_TIMESTAMP},
+        {"unixctl", required_argument, NULL, OPT_UNIXCTL},
+        DAEMON_LONG_OPTIONS,
         {"flow-format", required_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         VLOG_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
-    static const char short_options[] = "t:O:F:hVv::";
+    static const char short_options[] = "t:O:F:P:mhVv::";
 
     for (;;) {
         int c = getopt_long(argc, argv, short_options, long_options, NULL);
@@ -264,6 +309,28 @@ parse_options(int argc, char *argv[])
             readd = true;
             break;
 
+        case OPT_MAY_CREATE:
+            may_create = true;
+            break;
+
+        case 'P':
+            packet_in_format = parse_packet_in_format(optarg);
+            break;
+
+        case 'm':
+            more_verbosity++;
+            break;
+
+        case OPT_TIMESTAMP:
+            timestamp = true;
+            break;
+
+        case OPT_UNIXCTL:
+            unixctl_path = optarg;
+            break;
+
+        DAEMON_OPTION_HANDLERS
+
         case OPT_NAMES:
         case OPT_NO_NAMES:
             show_names = c == OPT_NAMES;
@@ -294,8 +361,18 @@ parse_options(int argc, char *argv[])
 /* Opens 'name': an OpenFlow connection name ("tcp:..."), a socket file, or
  * a bridge (its management socket in the run directory).  Dies with Open
  * vSwitch's messages if that fails. */
+static struct vconn *open_vconn__(const char *name, const char *suffix);
+
 static struct vconn *
 open_vconn(const char *name)
+{
+    return open_vconn__(name, "mgmt");
+}
+
+/* Opens 'name' as open_vconn() does, a bridge being its socket
+ * "<rundir>/<bridge>.<suffix>" ("mgmt", or "snoop" for snoop). */
+static struct vconn *
+open_vconn__(const char *name, const char *suffix)
 {
     long long int timeout_msec = timeout ? timeout * 1000LL : -1;
     struct vconn *vconn;
@@ -313,7 +390,7 @@ open_vconn(const char *name)
     }
 
     char *vconn_name;
-    char *bridge_path = xasprintf("%s/%s.mgmt", dirs_rundir(), name);
+    char *bridge_path = xasprintf("%s/%s.%s", dirs_rundir(), name, suffix);
     if (!stat(name, &st) && S_ISSOCK(st.st_mode)) {
         vconn_name = xasprintf("unix:%s", name);
     } else if (!stat(bridge_path, &st) && S_ISSOCK(st.st_mode)) {
@@ -662,6 +739,40 @@ ofctl_dump_ports(int argc, char *argv[])
     vconn_close(vconn);
 }
 
+/* queue-stats SWITCH [PORT [QUEUE]]: every queue of every port by
+ * default; QUEUE is "all" or a number, read as atoi() reads it, as Open
+ * vSwitch's ovs-ofctl does. */
+static void
+ofctl_queue_stats(int argc, char *argv[])
+{
+    struct vconn *vconn = open_vconn(argv[1]);
+    enum ofp_version version = version_of(vconn);
+    ofp_port_t port = argc > 2 ? port_from_arg(argv[1], argv[2]) : OFPP_ANY;
+    uint32_t queue = 0xffffffffu;
+
+    if (argc > 3 && strcasecmp(argv[3], "all")) {
+        queue = (uint32_t) strtol(argv[3], NULL, 10);
+    }
+    if (port == OFPP_ALL) {
+        port = OFPP_ANY;        /* As Open vSwitch's: both mean every port. */
+    }
+
+    struct ofpbuf *request = ofpraw_alloc(
+        (version == OFP10_VERSION ? OFPRAW_OFPST10_QUEUE_REQUEST
+         : OFPRAW_OFPST11_QUEUE_REQUEST), version, ofpmsg_next_xid(), 8);
+    uint8_t *body = ofpbuf_put_zeros(request, 8);
+    if (version == OFP10_VERSION) {
+        /* OpenFlow 1.0 says "every port" with OFPP_ALL. */
+        ofp_put_be16(body, port == OFPP_ANY ? OFPP_ALL : port);
+    } else {
+        ofp_put_be32(body, ofp_port_to_ofp11(port));
+    }
+    ofp_put_be32(body + 4, queue);
+    ofpmsg_update_length(request);
+    dump_transaction(vconn, request, NULL);
+    vconn_close(vconn);
+}
+
 static const char *const frag_modes[] = {
     "normal", "drop", "reassemble", "nx-match"
 };
@@ -867,6 +978,63 @@ ofctl_ofp_print(int argc, char *argv[])
     fputs(s, stdout);
     free(s);
     ofpbuf_uninit(&b);
+}
+
+/* Reads 'n' bytes of 'file' (named 'name') into 'buf'; returns false at the
+ * end of the file before the first byte, dies at one after it. */
+static bool
+read_message_bytes(FILE *file, const char *name, void *buf, size_t n,
+                   bool first)
+{
+    size_t got = fread(buf, 1, n, file);
+
+    if (got == n) {
+        return true;
+    } else if (ferror(file)) {
+        util_fatal(errno, "%s: read failed", name);
+    } else if (!got && first) {
+        return false;
+    }
+    util_fatal(0, "%s: unexpected end of file mid-message", name);
+}
+
+/* ofp-parse FILE: prints each OpenFlow message of binary FILE ('-':
+ * stdin), as Open vSwitch's ovs-ofctl does. */
+static void
+ofctl_ofp_parse(int argc DPS_UNUSED, char *argv[])
+{
+    const char *name = argv[1];
+    FILE *file = !strcmp(name, "-") ? stdin : fopen(name, "rb");
+
+    if (!file) {
+        util_fatal(errno, "%s: open", name);
+    }
+    for (;;) {
+        struct ofp_header oh;
+
+        if (!read_message_bytes(file, name, &oh, sizeof oh, true)) {
+            break;
+        }
+        size_t length = ntohs(oh.length);
+        if (length < sizeof oh) {
+            util_fatal(0, "%s: %zu-byte message is too short for OpenFlow",
+                       name, length);
+        }
+
+        struct ofpbuf *msg = ofpbuf_new(length);
+        ofpbuf_put(msg, &oh, sizeof oh);
+        read_message_bytes(file, name, ofpbuf_put_uninit(msg,
+                                                         length - sizeof oh),
+                           length - sizeof oh, false);
+        char *text = ofp_to_string(msg->data, msg->size,
+                                   more_verbosity + 2);
+        fputs(text, stdout);
+        free(text);
+        ofpbuf_delete(msg);
+    }
+    if (file != stdin) {
+        fclose(file);
+    }
 }
 
 static void
@@ -2021,23 +2189,571 @@ ofctl_replace_flows(int argc DPS_UNUSED, char *argv[])
     flow_entries_destroy(&fes);
 }
 
+/* Groups. */
+
+/* Parses the groups of add-group, mod-group, del-groups, insert-buckets
+ * and remove-buckets (group_mod 'command'): 'argv[2]', or 'dflt' without
+ * it, or with "-" (and for add-groups, 'file' names a file) one a line
+ * ('keywords': a line may start with its command), into '*gmsp' and '*np';
+ * '*usable' gets the versions that can carry them all. */
+static void
+parse_group_mods(const char *name, const char *group, const char *file,
+                 int command, bool keywords,
+                 struct ofputil_group_mod **gmsp, size_t *np,
+                 uint32_t *usable)
+{
+    struct ofputil_port_map map = OFPUTIL_PORT_MAP_INITIALIZER;
+    struct flow_lines lines;
+    char *one[] = { (char *) group };
+
+    fetch_port_map(name, &map);
+    if (file) {
+        read_flow_lines(file, "open failed", &lines);
+    } else {
+        lines.flows = one;
+        lines.where = NULL;
+        lines.n = 1;
+    }
+
+    struct ofputil_group_mod *gms = xcalloc(MAX(lines.n, 1), sizeof *gms);
+    *usable = OFPUTIL_SUPPORTED_VERSIONS;
+    for (size_t i = 0; i < lines.n; i++) {
+        uint32_t u;
+        char *error = ofputil_parse_group_mod(&gms[i], command, keywords,
+                                              lines.flows[i], &map, &u);
+        if (error) {
+            if (file) {
+                util_fatal(0, "%s: %s", lines.where[i], error);
+            }
+            util_fatal(0, "%s", error);
+        }
+        *usable &= u;
+    }
+    *gmsp = gms;
+    *np = lines.n;
+    if (file) {
+        flow_lines_destroy(&lines);
+    }
+    ofputil_port_map_destroy(&map);
+}
+
+/* Sends the 'n' group_mods of 'gms' to 'name', each with a barrier, and
+ * frees them.  Dies as Open vSwitch's ovs-ofctl does if none of the
+ * versions -O allows can carry them ('usable'), or if the version the
+ * switch talks cannot carry one. */
+static void
+send_group_mods(const char *name, struct ofputil_group_mod *gms, size_t n,
+                uint32_t usable)
+{
+    if (!(usable & allowed_versions)) {
+        struct ds u = DS_EMPTY_INITIALIZER, a = DS_EMPTY_INITIALIZER;
+
+        for (int v = OFP10_VERSION; v <= OFP15_VERSION; v++) {
+            const char *oxm = v == OFP10_VERSION ? "OpenFlow10,NXM" : "OXM";
+            if (usable & (1u << v)) {
+                ds_put_format(&u, "%s%s", u.length ? "," : "", oxm);
+                if (v != OFP10_VERSION) {
+                    ds_put_format(&u, "-OpenFlow1%d", v - 1);
+                }
+            }
+            if (allowed_versions & (1u << v)) {
+                ds_put_format(&a, "%s%s", a.length ? "," : "", oxm);
+                if (v != OFP10_VERSION) {
+                    ds_put_format(&a, "-OpenFlow1%d", v - 1);
+                }
+            }
+        }
+        util_fatal(0, "none of the usable flow formats (%s) is among the "
+                   "allowed flow formats (%s)", ds_cstr(&u), ds_cstr(&a));
+    }
+
+    struct vconn *vconn = open_vconn(name);
+    enum ofp_version version = version_of(vconn);
+    for (size_t i = 0; i < n; i++) {
+        struct ofputil_group_mod *gm = &gms[i];
+
+        if (version != OFP10_VERSION && version < OFP15_VERSION
+            && (gm->command == OFPGC15_INSERT_BUCKET
+                || gm->command == OFPGC15_REMOVE_BUCKET)) {
+            util_fatal(0, "%s needs OpenFlow 1.5 or later ('-O OpenFlow15')",
+                       (gm->command == OFPGC15_INSERT_BUCKET
+                        ? "insert-bucket" : "remove-bucket"));
+        }
+        transact_noreply(vconn, ofputil_encode_group_mod(version, gm));
+        ofputil_group_mod_uninit(gm);
+    }
+    vconn_close(vconn);
+    free(gms);
+}
+
+/* add-group, mod-group, del-groups, insert-buckets, remove-buckets: one
+ * group, or "-" for a file of them on stdin ('keywords' as in
+ * parse_group_mods()). */
+static void
+group_mod_command(int argc, char *argv[], int command, bool keywords,
+                  const char *dflt)
+{
+    const char *group = argc > 2 ? argv[2] : dflt;
+    bool from_stdin = !strcmp(group, "-");
+    struct ofputil_group_mod *gms;
+    uint32_t usable;
+    size_t n;
+
+    parse_group_mods(argv[1], group, from_stdin ? "-" : NULL, command,
+                     from_stdin && keywords, &gms, &n, &usable);
+    send_group_mods(argv[1], gms, n, usable);
+}
+
+static void
+ofctl_add_group(int argc, char *argv[])
+{
+    group_mod_command(argc, argv, OFPGC11_ADD, true, "");
+}
+
+/* add-groups SWITCH FILE: one group a line, each of which may start with
+ * its command ("delete group_id=1"). */
+static void
+ofctl_add_groups(int argc DPS_UNUSED, char *argv[])
+{
+    struct ofputil_group_mod *gms;
+    uint32_t usable;
+    size_t n;
+
+    parse_group_mods(argv[1], NULL, argv[2], OFPGC11_ADD, true, &gms, &n,
+                     &usable);
+    send_group_mods(argv[1], gms, n, usable);
+}
+
+static void
+ofctl_mod_group(int argc, char *argv[])
+{
+    group_mod_command(argc, argv,
+                      may_create ? OFPGC11_ADD_OR_MOD : OFPGC11_MODIFY,
+                      false, "");
+}
+
+static void
+ofctl_del_groups(int argc, char *argv[])
+{
+    group_mod_command(argc, argv, OFPGC11_DELETE, false, "group_id=all");
+}
+
+static void
+ofctl_insert_buckets(int argc, char *argv[])
+{
+    group_mod_command(argc, argv, OFPGC15_INSERT_BUCKET, false, "");
+}
+
+static void
+ofctl_remove_buckets(int argc, char *argv[])
+{
+    group_mod_command(argc, argv, OFPGC15_REMOVE_BUCKET, false, "");
+}
+
+static void
+ofctl_dump_group_features(int argc DPS_UNUSED, char *argv[])
+{
+    struct vconn *vconn = open_vconn(argv[1]);
+    enum ofp_version version = version_of(vconn);
+    enum ofpraw raw = (version == OFP10_VERSION
+                       ? OFPRAW_NXST_GROUP_FEATURES_REQUEST
+                       : OFPRAW_OFPST12_GROUP_FEATURES_REQUEST);
+
+    dump_transaction(vconn, ofpraw_alloc(raw, version, ofpmsg_next_xid(), 0),
+                     NULL);
+    vconn_close(vconn);
+}
+
+/* parse-group GROUP: the group_mod (add) that GROUP is, as Open vSwitch's
+ * ovs-ofctl prints it, in the lowest version -O allows. */
+static void
+ofctl_parse_group(int argc DPS_UNUSED, char *argv[])
+{
+    struct ofputil_group_mod gm;
+    uint32_t usable;
+    char *error = ofputil_parse_group_mod(&gm, OFPGC11_ADD, false, argv[1],
+                                          NULL, &usable);
+    int version;
+
+    if (error) {
+        util_fatal(0, "%s", error);
+    }
+    for (version = OFP10_VERSION; version <= OFP15_VERSION; version++) {
+        if (allowed_versions & usable & (1u << version)) {
+            break;
+        }
+    }
+    printf("usable protocols: any\nchosen version: %s\n",
+           ofputil_version_to_string(version));
+
+    struct ofpbuf *msg = ofputil_encode_group_mod(version, &gm);
+    print_msg(msg);
+    ofpbuf_delete(msg);
+    ofputil_group_mod_uninit(&gm);
+}
+
+/* monitor and snoop. */
+
+/* What the control commands of monitor_vconn() share with it. */
+struct monitor {
+    struct vconn *vconn;
+    bool exiting;
+    bool blocked;
+    struct unixctl_conn *barrier_conn;  /* Waiting for a barrier reply. */
+};
+
+/* Prints 'msg' on stderr as monitor does, after 'prefix'. */
+static void
+monitor_print(const char *prefix, const struct ofpbuf *msg)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (timestamp) {
+        ds_put_strftime(&s, "%Y-%m-%d %H:%M:%S.###: ", time_wall_msec(),
+                        true);
+    }
+    ds_put_cstr(&s, prefix);
+    ofp_print(msg->data, msg->size, more_verbosity + 2, &s);
+    fputs(ds_cstr(&s), stderr);
+    fflush(stderr);
+    ds_destroy(&s);
+}
+
+static void
+monitor_exit(struct unixctl_conn *conn, int argc DPS_UNUSED,
+             const char *argv[] DPS_UNUSED, void *m_)
+{
+    struct monitor *m = m_;
+
+    m->exiting = true;
+    unixctl_command_reply(conn, NULL);
+}
+
+/* ofctl/send OFMSG...: sends each message (in hex), printing it. */
+static void
+monitor_send(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *m_)
+{
+    struct monitor *m = m_;
+    struct ds reply = DS_EMPTY_INITIALIZER;
+
+    for (int i = 1; i < argc; i++) {
+        struct ofpbuf *msg = ofpbuf_new(64);
+        const struct ofp_header *oh;
+        const char *end;
+
+        ofpbuf_put_hex(msg, argv[i], &end);
+        oh = msg->data;
+        const char *error = (*end ? "Trailing garbage in hex data"
+                             : msg->size < sizeof *oh
+                             ? "Message too short for OpenFlow"
+                             : ntohs(oh->length) != msg->size
+                             ? "Message size does not match length in "
+                               "OpenFlow header"
+                             : NULL);
+        if (error) {
+            ofpbuf_delete(msg);
+            unixctl_command_reply_error(conn, error);
+            ds_destroy(&reply);
+            return;
+        }
+        monitor_print("send: ", msg);
+        int retval = vconn_send_block(m->vconn, msg);
+        if (retval) {
+            unixctl_command_reply_error(conn, util_strerror(retval));
+            ds_destroy(&reply);
+            return;
+        }
+        ds_put_cstr(&reply, "sent\n");
+    }
+    unixctl_command_reply(conn, ds_cstr(&reply));
+    ds_destroy(&reply);
+}
+
+/* ofctl/packet-out PACKET-OUT: sends a packet-out ("Packet-Out Syntax"). */
+static void
+monitor_packet_out(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                   const char *argv[], void *m_)
+{
+    struct monitor *m = m_;
+    struct ofputil_packet_out po;
+    struct ofpbuf ofpacts, packet;
+
+    ofpbuf_init(&ofpacts, 64);
+    ofpbuf_init(&packet, 128);
+    char *error = ofputil_parse_packet_out(&po, argv[1], NULL, &ofpacts,
+                                           &packet);
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
+    } else {
+        struct ofpbuf *msg = ofputil_encode_packet_out(
+            &po, version_of(m->vconn));
+        monitor_print("send: ", msg);
+        int retval = vconn_send_block(m->vconn, msg);
+        if (retval) {
+            unixctl_command_reply_error(conn, util_strerror(retval));
+        } else {
+            unixctl_command_reply(conn, NULL);
+        }
+    }
+    ofpbuf_uninit(&ofpacts);
+    ofpbuf_uninit(&packet);
+}
+
+/* ofctl/set-output-file FILE: monitor's output goes to FILE. */
+static void
+monitor_set_output_file(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                        const char *argv[], void *m_ DPS_UNUSED)
+{
+    int fd = open(argv[1], O_CREAT | O_TRUNC | O_WRONLY, 0666);
+
+    if (fd < 0) {
+        unixctl_command_reply_error(conn, util_strerror(errno));
+        return;
+    }
+    fflush(stderr);
+    dup2(fd, STDERR_FILENO);
+    close(fd);
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+monitor_block(struct unixctl_conn *conn, int argc DPS_UNUSED,
+              const char *argv[], void *m_)
+{
+    struct monitor *m = m_;
+    bool block = !strcmp(argv[0], "ofctl/block");
+
+    if (m->blocked == block) {
+        unixctl_command_reply_error(conn, block ? "already blocking"
+                                                : "already unblocked");
+        return;
+    }
+    m->blocked = block;
+    unixctl_command_reply(conn, NULL);
+}
+
+/* ofctl/barrier: answers once the switch has answered a barrier. */
+static void
+monitor_barrier(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                const char *argv[] DPS_UNUSED, void *m_)
+{
+    struct monitor *m = m_;
+
+    if (m->barrier_conn) {
+        unixctl_command_reply_error(conn, "already waiting for barrier "
+                                    "reply");
+        return;
+    }
+    int retval = vconn_send_block(m->vconn, ofputil_encode_barrier_request(
+                                      version_of(m->vconn)));
+    if (retval) {
+        unixctl_command_reply_error(conn, util_strerror(retval));
+        return;
+    }
+    m->barrier_conn = conn;
+}
+
+/* Prints every message 'vconn' receives on stderr, answering echo requests
+ * if 'echo' (monitor; not snoop, whose switch answers), as a daemon with a
+ * control socket, as Open vSwitch's monitor and snoop do. */
+static void
+monitor_vconn(struct vconn *vconn, bool echo)
+{
+    struct monitor m = { vconn, false, false, NULL };
+    struct unixctl_server *server;
+
+    daemon_save_fd(STDERR_FILENO);
+    daemon_save_fd(STDOUT_FILENO);
+    daemon_start();
+    int error = unixctl_server_create(unixctl_path, &server);
+    if (error) {
+        util_fatal(error, "failed to create unixctl server");
+    }
+    unixctl_command_register("exit", "", 0, 0, monitor_exit, &m);
+    unixctl_command_register("ofctl/send", "OFMSG...", 1, INT_MAX,
+                             monitor_send, &m);
+    unixctl_command_register("ofctl/packet-out",
+                             "\"in_port=<port> packet=<hex data> "
+                             "actions=...\"", 1, 1, monitor_packet_out, &m);
+    unixctl_command_register("ofctl/set-output-file", "FILE", 1, 1,
+                             monitor_set_output_file, &m);
+    unixctl_command_register("ofctl/block", "", 0, 0, monitor_block, &m);
+    unixctl_command_register("ofctl/unblock", "", 0, 0, monitor_block, &m);
+    unixctl_command_register("ofctl/barrier", "", 0, 0, monitor_barrier,
+                             &m);
+    daemon_complete();
+
+    while (!m.exiting) {
+        fatal_signal_run();
+        unixctl_server_run(server);
+        while (!m.blocked && !m.exiting) {
+            struct ofpbuf *msg;
+            int retval = vconn_recv(vconn, &msg);
+            if (retval == EAGAIN) {
+                break;
+            } else if (retval) {
+                util_fatal(0, "vconn_recv (%s)",
+                           retval == EOF ? "End of file"
+                           : util_strerror(retval));
+            }
+
+            enum ofptype type;
+            monitor_print("", msg);
+            if (ofptype_decode(&type, msg->data)) {
+                type = OFPTYPE_HELLO;   /* Nothing to do. */
+            }
+            if (type == OFPTYPE_BARRIER_REPLY && m.barrier_conn) {
+                unixctl_command_reply(m.barrier_conn, NULL);
+                m.barrier_conn = NULL;
+            } else if (type == OFPTYPE_ECHO_REQUEST && echo) {
+                retval = vconn_send_block(
+                    vconn, ofputil_encode_echo_reply(msg->data));
+                if (retval) {
+                    util_fatal(retval, "failed to send echo reply");
+                }
+            }
+            ofpbuf_delete(msg);
+        }
+        if (m.exiting) {
+            break;
+        }
+        vconn_run(vconn);
+        vconn_run_wait(vconn);
+        if (!m.blocked) {
+            vconn_recv_wait(vconn);
+        }
+        unixctl_server_wait(server);
+        fatal_signal_wait();
+        poll_block();
+    }
+    vconn_close(vconn);
+    unixctl_server_destroy(server);
+}
+
+/* The OpenFlow 1.0-1.2 config flag for packet-ins on an invalid TTL. */
+#define OFPC_INVALID_TTL_TO_CONTROLLER 4
+
+/* Sends 'config' (flags, miss_send_len) to 'vconn' as a set_config, with a
+ * barrier. */
+static void
+set_config(struct vconn *vconn, const uint8_t config[4])
+{
+    struct ofpbuf *set = ofpraw_alloc(OFPRAW_OFPT_SET_CONFIG,
+                                      version_of(vconn), ofpmsg_next_xid(),
+                                      4);
+    ofpbuf_put(set, config, 4);
+    ofpmsg_update_length(set);
+    transact_noreply(vconn, set);
+}
+
+/* Asks 'vconn' for packet-in format 'format'; true if the switch takes it.
+ * With 'must_succeed', an error reply is printed and fatal. */
+static bool
+set_packet_in_format(struct vconn *vconn, int format, bool must_succeed)
+{
+    struct ofpbuf *msg = ofpraw_alloc(OFPRAW_NXT_SET_PACKET_IN_FORMAT,
+                                      version_of(vconn), ofpmsg_next_xid(),
+                                      4);
+    uint8_t body[4];
+
+    ofp_put_be32(body, format);
+    ofpbuf_put(msg, body, 4);
+    ofpmsg_update_length(msg);
+    if (must_succeed) {
+        transact_noreply(vconn, msg);
+        return true;
+    }
+
+    struct ofpbuf *reply;
+    int error = vconn_transact_noreply(vconn, msg, &reply);
+    if (error) {
+        util_fatal(error, "talking to %s", vconn_get_name(vconn));
+    }
+    ofpbuf_delete(reply);
+    return !reply;
+}
+
+/* monitor SWITCH [MISSLEN] [invalid_ttl] [watch:[SPEC...]]: as Open
+ * vSwitch's: each argument in turn (a miss length and invalid_ttl through
+ * get_config and set_config), then the packet-in format (-P's, or
+ * NXT_PACKET_IN2, or in OpenFlow 1.0 NXT_PACKET_IN if the switch refuses
+ * that), then every message the switch sends is printed on stderr. */
+static void
+ofctl_monitor(int argc, char *argv[])
+{
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "invalid_ttl")) {
+            allowed_versions &= 1u << OFP10_VERSION;
+            if (!allowed_versions) {
+                util_fatal(0, "invalid_ttl requires one of the OpenFlow "
+                           "versions OpenFlow10, OpenFlow11, OpenFlow12 but "
+                           "none is enabled (use -O)");
+            }
+        }
+    }
+
+    struct vconn *vconn = open_vconn(argv[1]);
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
+        uint8_t config[4];
+
+        if (arg[0] >= '0' && arg[0] <= '9') {
+            fetch_config(vconn, config);
+            ofp_put_be16(config + 2, atoi(arg));
+            set_config(vconn, config);
+        } else if (!strcmp(arg, "invalid_ttl")) {
+            fetch_config(vconn, config);
+            if (!(config[1] & OFPC_INVALID_TTL_TO_CONTROLLER)) {
+                config[1] |= OFPC_INVALID_TTL_TO_CONTROLLER;
+                set_config(vconn, config);
+                fetch_config(vconn, config);
+                if (!(config[1] & OFPC_INVALID_TTL_TO_CONTROLLER)) {
+                    util_fatal(0, "setting invalid_ttl_to_controller "
+                               "failed (this switch probably doesn't "
+                               "support this flag)");
+                }
+            }
+        } else if (!strncmp(arg, "watch:", 6)) {
+            util_fatal(0, "%s: flow monitoring is not supported by this "
+                       "ovs-ofctl yet", arg);
+        } else {
+            util_fatal(0, "%s: unsupported \"monitor\" argument", arg);
+        }
+    }
+
+    if (packet_in_format >= 0) {
+        set_packet_in_format(vconn, packet_in_format, true);
+    } else if (!set_packet_in_format(vconn, 2, false)
+               && version_of(vconn) == OFP10_VERSION) {
+        set_packet_in_format(vconn, 1, false);
+    }
+    monitor_vconn(vconn, true);
+}
+
+/* snoop SWITCH: prints what the switch and its controller say to each other,
+ * from the switch's "<rundir>/<bridge>.snoop". */
+static void
+ofctl_snoop(int argc DPS_UNUSED, char *argv[])
+{
+    monitor_vconn(open_vconn__(argv[1], "snoop"), false);
+}
+
 static void ofctl_list_commands(int argc, char *argv[]);
 static void ofctl_help(int argc, char *argv[]);
 
 static const struct ofctl_command commands[] = {
+    /* In the order of Open vSwitch's list-commands, with its usages. */
     { "show", "switch", 1, 1, ofctl_show },
+    { "monitor", "switch [misslen] [invalid_ttl] [watch:[...]]",
+      1, 3, ofctl_monitor },
+    { "snoop", "switch", 1, 1, ofctl_snoop },
     { "dump-desc", "switch", 1, 1, ofctl_dump_desc },
     { "dump-tables", "switch", 1, 1, ofctl_dump_tables },
-    { "dump-ports", "switch [port]", 1, 2, ofctl_dump_ports },
-    { "dump-ports-desc", "switch [port]", 1, 2, ofctl_dump_ports_desc },
-    { "dump-groups", "switch [group]", 1, 2, ofctl_dump_groups },
-    { "dump-group-stats", "switch [group]", 1, 2, ofctl_dump_group_stats },
-    { "mod-port", "switch iface act", 3, 3, ofctl_mod_port },
-    { "get-frags", "switch", 1, 1, ofctl_get_frags },
-    { "set-frags", "switch frag_mode", 2, 2, ofctl_set_frags },
-    { "probe", "target", 1, 1, ofctl_probe },
-    { "dump-flows", "switch [flow]", 1, 2, ofctl_dump_flows },
-    { "dump-aggregate", "switch [flow]", 1, 2, ofctl_dump_aggregate },
+    { "dump-flows", "switch", 1, 2, ofctl_dump_flows },
+    { "dump-aggregate", "switch", 1, 2, ofctl_dump_aggregate },
+    { "queue-stats", "switch [port [queue]]", 1, 3, ofctl_queue_stats },
     { "add-flow", "switch flow", 2, 2, ofctl_add_flow },
     { "add-flows", "switch file", 2, 2, ofctl_add_flows },
     { "mod-flows", "switch flow", 2, 2, ofctl_mod_flows },
@@ -2046,14 +2762,31 @@ static const struct ofctl_command commands[] = {
     { "diff-flows", "source1 source2", 2, 2, ofctl_diff_flows },
     { "packet-out", "switch \"in_port=<port> packet=<hex data> actions=...\"",
       2, INT_MAX, ofctl_packet_out },
+    { "dump-ports", "switch [port]", 1, 2, ofctl_dump_ports },
+    { "dump-ports-desc", "switch [port]", 1, 2, ofctl_dump_ports_desc },
+    { "mod-port", "switch iface act", 3, 3, ofctl_mod_port },
+    { "get-frags", "switch", 1, 1, ofctl_get_frags },
+    { "set-frags", "switch frag_mode", 2, 2, ofctl_set_frags },
+    { "probe", "target", 1, 1, ofctl_probe },
+    { "ofp-parse", "file", 1, 1, ofctl_ofp_parse },
+    { "add-group", "switch group", 1, 2, ofctl_add_group },
+    { "add-groups", "switch file", 2, 2, ofctl_add_groups },
+    { "mod-group", "switch group", 1, 2, ofctl_mod_group },
+    { "del-groups", "switch [group]", 1, 2, ofctl_del_groups },
+    { "insert-buckets", "switch [group]", 1, 2, ofctl_insert_buckets },
+    { "remove-buckets", "switch [group]", 1, 2, ofctl_remove_buckets },
+    { "dump-groups", "switch [group]", 1, 2, ofctl_dump_groups },
+    { "dump-group-stats", "switch [group]", 1, 2, ofctl_dump_group_stats },
+    { "dump-group-features", "switch", 1, 1, ofctl_dump_group_features },
     { "help", "", 0, INT_MAX, ofctl_help },
     { "list-commands", "", 0, INT_MAX, ofctl_list_commands },
 
     /* Undocumented commands for testing. */
+    { "parse-group", "", 1, 1, ofctl_parse_group },
+    { "parse-actions", "", 1, 1, ofctl_parse_actions },
     { "print-error", "", 1, 1, ofctl_print_error },
     { "ofp-print", "", 1, 2, ofctl_ofp_print },
     { "encode-hello", "", 1, 1, ofctl_encode_hello },
-    { "parse-actions", "", 1, 1, ofctl_parse_actions },
 };
 
 static const struct ofctl_command *
@@ -2076,7 +2809,10 @@ is_read_write(const char *name)
     static const char *const names[] = {
         "mod-port", "set-frags", "add-flow", "add-flows", "mod-flows",
         "del-flows", "replace-flows", "diff-flows", "packet-out",
+        "add-group", "add-groups", "mod-group", "del-groups",
+        "insert-buckets", "remove-buckets",
         "print-error", "ofp-print", "encode-hello", "parse-actions",
+        "parse-group", "ofp-parse",
     };
 
     for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
@@ -2105,6 +2841,8 @@ ofctl_help(int argc DPS_UNUSED, char *argv[] DPS_UNUSED)
 static void
 usage(void)
 {
+    /* Open vSwitch's text, less the commands and options dpswitch's
+     * ovs-ofctl does not have. */
     printf("%s: OpenFlow switch management utility\n"
            "usage: %s [OPTIONS] COMMAND [ARG...]\n"
            "\nFor OpenFlow switches:\n"
@@ -2121,6 +2859,7 @@ usage(void)
            "  dump-flows SWITCH FLOW      print matching FLOWs\n"
            "  dump-aggregate SWITCH       print aggregate flow statistics\n"
            "  dump-aggregate SWITCH FLOW  print aggregate stats for FLOWs\n"
+           "  queue-stats SWITCH [PORT [QUEUE]]  dump queue stats\n"
            "  add-flow SWITCH FLOW        add flow described by FLOW\n"
            "  add-flows SWITCH FILE       add flows from FILE\n"
            "  mod-flows SWITCH FLOW       modify actions of matching FLOWs\n"
@@ -2129,37 +2868,73 @@ usage(void)
            "  diff-flows SOURCE1 SOURCE2  compare flows from two sources\n"
            "  packet-out SWITCH IN_PORT ACTIONS PACKET...\n"
            "                              execute ACTIONS on PACKET\n"
+           "  monitor SWITCH [MISSLEN] [invalid_ttl] [watch:[...]]\n"
+           "                              print packets received from SWITCH\n"
+           "  snoop SWITCH                snoop on SWITCH and its controller\n"
+           "  add-group SWITCH GROUP      add group described by GROUP\n"
+           "  add-groups SWITCH FILE      add group from FILE\n"
+           "  [--may-create] mod-group SWITCH GROUP   modify specific group\n"
+           "  del-groups SWITCH [GROUP]   delete matching GROUPs\n"
+           "  insert-buckets SWITCH [GROUP] add buckets to GROUP\n"
+           "  remove-buckets SWITCH [GROUP] remove buckets from GROUP\n"
+           "  dump-group-features SWITCH  print group features\n"
            "  dump-groups SWITCH [GROUP]  print group description\n"
            "  dump-group-stats SWITCH [GROUP]  print group statistics\n"
            "\nFor OpenFlow switches and controllers:\n"
            "  probe TARGET                probe whether TARGET is up\n"
            "SWITCH or TARGET is an active OpenFlow connection method.\n"
+           "\nOther commands:\n"
+           "  ofp-parse FILE              print messages read from FILE\n"
            "\nActive OpenFlow connection methods:\n"
            "  tcp:HOST[:PORT]         PORT (default: 6653) at remote HOST\n"
            "  ssl:HOST[:PORT]         SSL PORT (default: 6653) at remote "
            "HOST\n"
            "  unix:FILE               Unix domain socket named FILE\n"
+           "\nDaemon options:\n"
+           "  --detach                run in background as daemon\n"
+           "  --monitor               creates a process to monitor this "
+           "daemon\n"
+           "  --user=username[:group] changes the effective daemon "
+           "user:group\n"
+           "  --no-chdir              do not chdir to '/'\n"
+           "  --pidfile[=FILE]        create pidfile (default: %s/%s.pid)\n"
+           "  --overwrite-pidfile     with --pidfile, start even if already "
+           "running\n"
            "\nOpenFlow version options:\n"
            "  -V, --version           display version information\n"
            "  -O, --protocols         set allowed OpenFlow versions\n"
            "                          (default: OpenFlow10)\n"
-           "\nFlow options:\n"
-           "  --strict                    use strict match for flow commands\n"
-           "  --read-only                 "
-           "do not execute read/write commands\n"
-           "  --readd                     "
-           "replace flows that haven't changed\n"
+           "\nLogging options:\n"
+           "  -vSPEC, --verbose=SPEC   set logging levels\n"
+           "  -v, --verbose            set maximum verbosity level\n"
+           "  --log-file[=FILE]        enable logging to specified FILE\n"
+           "                           (default: %s/%s.log)\n"
+           "  --syslog-method=(libc|unix:file|udp:ip:port)\n"
+           "                           specify how to send messages to "
+           "syslog daemon\n"
+           "  --syslog-target=HOST:PORT  also send syslog msgs to HOST:PORT "
+           "via UDP\n"
+           "\nOther options:\n"
+           "  --strict                    use strict match for flow "
+           "commands\n"
+           "  --read-only                 do not execute read/write "
+           "commands\n"
+           "  --readd                     replace flows that haven't "
+           "changed\n"
            "  -F, --flow-format=FORMAT    force particular flow format\n"
+           "  -P, --packet-in-format=FRMT force particular packet in format\n"
+           "  -m, --more                  be more verbose printing OpenFlow\n"
+           "  --timestamp                 (monitor, snoop) print timestamps\n"
+           "  -t, --timeout=SECS          give up after SECS seconds\n"
            "  --sort[=field]              sort in ascending order\n"
            "  --rsort[=field]             sort in descending order\n"
-           "  --names                     "
-           "show port names instead of numbers\n"
-           "  --no-names                  "
-           "show port numbers, but not names\n"
-           "  --stats, --no-stats         show (or not) flow statistics\n"
-           "\nOther options:\n"
-           "  -t, --timeout=SECS      give up after SECS seconds\n"
-           "  -h, --help              display this help message\n",
-           util_program_name(), util_program_name());
+           "  --names                     show port names instead of "
+           "numbers\n"
+           "  --no-names                  show port numbers, but not names\n"
+           "  --unixctl=SOCKET            set control socket name\n"
+           "  -h, --help                  display this help message\n"
+           "  -V, --version               display version information\n",
+           util_program_name(), util_program_name(), dirs_rundir(),
+           util_program_name(), dirs_logdir(), util_program_name());
     exit(EXIT_SUCCESS);
 }
