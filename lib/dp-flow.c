@@ -4,6 +4,8 @@
 
 #include <config.h>
 #include "dp-flow.h"
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +180,43 @@ dp_flow_ufid_format(const struct dp_ufid *ufid, char s[DP_UFID_STRLEN])
     snprintf(s, DP_UFID_STRLEN, "ufid:%08x-%04x-%04x-%04x-%04x%08x",
              ufid->u32[0], ufid->u32[1] >> 16, ufid->u32[1] & 0xffff,
              ufid->u32[2] >> 16, ufid->u32[2] & 0xffff, ufid->u32[3]);
+}
+
+/* Parses the UFID at the start of 's', "ufid:" and a UUID as
+ * dp_flow_ufid_format() writes it (text after it is not looked at), into
+ * 'ufid'.  Returns the length of the UFID's text, 0 if 's' does not start
+ * with "ufid:", or -EINVAL if what follows is not a UUID. */
+int
+dp_flow_ufid_parse(const char *s, struct dp_ufid *ufid)
+{
+    static const int group_len[] = { 8, 4, 4, 4, 12 };
+    char hex[33];
+    size_t n = 0;
+
+    if (strncmp(s, "ufid:", 5)) {
+        return 0;
+    }
+    const char *p = s + 5;
+    for (size_t g = 0; g < ARRAY_SIZE(group_len); g++) {
+        if (g && *p++ != '-') {
+            return -EINVAL;
+        }
+        for (int i = 0; i < group_len[g]; i++, p++) {
+            if (!isxdigit((unsigned char) *p)) {
+                return -EINVAL;
+            }
+            hex[n++] = *p;
+        }
+    }
+    hex[n] = '\0';
+    for (int i = 0; i < 4; i++) {
+        char word[9];
+
+        memcpy(word, hex + i * 8, 8);
+        word[8] = '\0';
+        ufid->u32[i] = strtoul(word, NULL, 16);
+    }
+    return p - s;
 }
 
 static struct dp_flow_actions *

@@ -112,6 +112,7 @@ void dp_flow_ufid_from_key(const struct flow_key *masked_key,
                            struct dp_ufid *);
 bool dp_flow_ufid_equal(const struct dp_ufid *, const struct dp_ufid *);
 void dp_flow_ufid_format(const struct dp_ufid *, char s[DP_UFID_STRLEN]);
+int dp_flow_ufid_parse(const char *s, struct dp_ufid *);
 
 /* Returns true if 'flow' was deleted: a cache that finds it must act as if
  * it had not. */

@@ -210,6 +210,9 @@ struct dp_netdev_flow_node {
     uint32_t upcall_packets;            /* The packet whose upcall made the */
     uint32_t upcall_bytes;              /* flow, not in its stats: pushed
                                          * with the first push. */
+    bool by_hand;                       /* Put by dp_netdev_flow_put():
+                                         * 'first_key' is the key as given,
+                                         * printed unmasked. */
 };
 
 enum dp_rxq_assign {
@@ -325,6 +328,41 @@ dp_netdev_get_mark_to_flow(const struct dp_netdev *dp, uint32_t mark)
 /* Offload hooks: see struct dp_netdev_flow_hooks above. */
 void dp_netdev_set_flow_hooks(struct dp_netdev *,
                               const struct dp_netdev_flow_hooks *);
+
+/* Flows put by hand ("ovs-appctl dpctl/add-flow" and the like), with Open
+ * vSwitch's userspace datapath's semantics.  Main thread.
+ *
+ * dp_netdev_flow_put() works on every thread's table (as Open vSwitch
+ * puts a flow on every polling thread): in each, the flow that matches
+ * 'key' (under 'mask', as if it were a packet's) is modified with
+ * DP_NETDEV_PUT_MODIFY (its counters added to 'stats' first, then
+ * EOPNOTSUPP with DP_NETDEV_PUT_ZERO_STATS: counters cannot be cleared
+ * from here), or without that flag makes the put fail with EEXIST; with
+ * none, DP_NETDEV_PUT_CREATE installs a new flow named 'ufid' (NULL: from
+ * the masked key) and ENOENT is the answer without it.  The input port and
+ * recirculation id are always matched exactly.  Returns 0 or the last
+ * thread's error.
+ *
+ * dp_netdev_flow_del() deletes the flow named 'ufid' from every thread
+ * that has it, summing their counters into 'stats'; returns ENOENT if some
+ * thread had none. */
+enum dp_netdev_put_flags {
+    DP_NETDEV_PUT_CREATE = 1 << 0,
+    DP_NETDEV_PUT_MODIFY = 1 << 1,
+    DP_NETDEV_PUT_ZERO_STATS = 1 << 2,
+};
+struct dp_flow_stats;
+struct dp_ufid;
+int dp_netdev_flow_put(struct dp_netdev *, const struct flow *key,
+                       const struct flow *mask, const struct dp_actions *,
+                       const struct dp_ufid *, unsigned int flags,
+                       struct dp_flow_stats *);
+void dp_netdev_flow_ufid(const struct flow *key, const struct flow *mask,
+                         struct dp_ufid *);
+int dp_netdev_flow_del(struct dp_netdev *, const struct dp_ufid *,
+                       struct dp_flow_stats *);
+struct dp_netdev_flow_node *dp_netdev_pmd_find_ufid(
+    struct dp_netdev_pmd *, const struct dp_ufid *);
 
 /* Commands (lib/dpif-netdev-unixctl.c). */
 void dp_netdev_unixctl_register(struct dp_netdev *);

@@ -1,5 +1,6 @@
 /* dpif-netdev unixctl commands, with Open vSwitch 3.1's names, arguments and
  * output layouts: dpctl/show, dpctl/dump-flows, dpctl/del-flows,
+ * dpctl/add-flow, mod-flow, del-flow, get-flow,
  * dpif-netdev/pmd-stats-show, pmd-stats-clear, pmd-rxq-show,
  * pmd-perf-show, pmd-rxq-rebalance.  See dpif-netdev.h.
  *
@@ -11,6 +12,7 @@
 #include <config.h>
 #include "dpif-netdev-private.h"
 #include <arpa/inet.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +62,16 @@ static unixctl_cb_func pmd_rxq_show;
 static unixctl_cb_func pmd_perf_show;
 static unixctl_cb_func pmd_rxq_rebalance;
 static unixctl_cb_func dpctl_offload_stats_show;
+static unixctl_cb_func dpctl_add_flow;
+static unixctl_cb_func dpctl_mod_flow;
+static unixctl_cb_func dpctl_del_flow;
+static unixctl_cb_func dpctl_get_flow;
+static unixctl_cb_func subtable_lookup_info_get;
+static unixctl_cb_func subtable_lookup_prio_set;
+static unixctl_cb_func dpif_impl_get;
+static unixctl_cb_func dpif_impl_set;
+static unixctl_cb_func miniflow_parser_get;
+static unixctl_cb_func miniflow_parser_set;
 
 static void
 dpctl_dump_dps(struct unixctl_conn *conn, int argc DPS_UNUSED,
@@ -92,6 +104,17 @@ pmd_rxq_rebalance(struct unixctl_conn *conn, int argc, const char *argv[],
                   void *dp_);
 static void dpctl_offload_stats_show(struct unixctl_conn *conn, int argc,
                                      const char *argv[], void *dp_);
+static void flow_cmd_error(struct unixctl_conn *, const char *what,
+                           int error);
+static char *in_port_by_number(const struct dp_netdev *, const char *s);
+static void put_flow_stats(struct ds *, const struct dp_flow_stats *,
+                           long long int now);
+static void flow_cmd_reply(struct unixctl_conn *,
+                           const struct dp_flow_stats *);
+static void put_vlan_field(struct ds *, const char *name, unsigned int v,
+                           unsigned int m, unsigned int full);
+static size_t threads_of(struct dp_netdev *, struct dp_netdev_pmd *[],
+                         size_t max);
 
 /* Registers the commands for 'dp'. */
 void
@@ -121,6 +144,30 @@ dp_netdev_unixctl_register(struct dp_netdev *dp)
                              pmd_rxq_rebalance, dp);
     unixctl_command_register("dpctl/offload-stats-show", "[dp]", 0, 1,
                              dpctl_offload_stats_show, dp);
+    unixctl_command_register("dpctl/add-flow", "[dp] flow actions", 2, 3,
+                             dpctl_add_flow, dp);
+    unixctl_command_register("dpctl/mod-flow", "[dp] flow actions", 2, 3,
+                             dpctl_mod_flow, dp);
+    unixctl_command_register("dpctl/del-flow", "[dp] flow", 1, 2,
+                             dpctl_del_flow, dp);
+    unixctl_command_register("dpctl/get-flow", "[dp] ufid", 1, 2,
+                             dpctl_get_flow, dp);
+    unixctl_command_register("dpif-netdev/subtable-lookup-info-get", "", 0, 0,
+                             subtable_lookup_info_get, dp);
+    unixctl_command_register("dpif-netdev/subtable-lookup-prio-set",
+                             "[lookup_func] [prio]", 2, 2,
+                             subtable_lookup_prio_set, dp);
+    unixctl_command_register("dpif-netdev/dpif-impl-get", "", 0, 0,
+                             dpif_impl_get, dp);
+    unixctl_command_register("dpif-netdev/dpif-impl-set",
+                             "dpif_implementation_name", 1, 1, dpif_impl_set,
+                             dp);
+    unixctl_command_register("dpif-netdev/miniflow-parser-get", "", 0, 0,
+                             miniflow_parser_get, dp);
+    unixctl_command_register("dpif-netdev/miniflow-parser-set",
+                             "[-pmd core] miniflow_implementation_name "
+                             "[study_pkt_cnt]", 1, 4, miniflow_parser_set,
+                             dp);
 }
 
 /* If 'arg' is one of the flow dumps' options "-m" ("--more"), "--names" or
@@ -362,6 +409,17 @@ put_ip6_masked(struct ds *ds, const char *name, const struct ipv6_addr *v,
     }
 }
 
+/* A VLAN field "NAME=V", with "/0xM" unless 'm' is 'full'. */
+static void
+put_vlan_field(struct ds *ds, const char *name, unsigned int v,
+               unsigned int m, unsigned int full)
+{
+    ds_put_format(ds, "%s=%u", name, v);
+    if (m != full) {
+        ds_put_format(ds, "/0x%x", m);
+    }
+}
+
 /* Open vSwitch leaves "frag" out, even in verbose output, when its mask is
  * empty: it is an enumeration, not a number. */
 static void
@@ -439,7 +497,9 @@ format_flow_verbose(struct ds *ds, const struct flow *k, const struct flow *m,
     } else {
         ds_put_format(ds, "in_port(%"PRIu32")", k->in_port);
     }
-    ds_put_cstr(ds, ",packet_type(ns=0,id=0),eth(");
+    bool pt_wild = flow_mask_packet_type_wild(m);
+    ds_put_cstr(ds, (pt_wild ? ",packet_type(ns=0/0,id=0/0),eth("
+                     : ",packet_type(ns=0,id=0),eth("));
     put_mac_masked(ds, "src", &k->dl_src, &m->dl_src);
     put_mac_masked(ds, ",dst", &k->dl_dst, &m->dl_dst);
     ds_put_char(ds, ')');
@@ -448,10 +508,11 @@ format_flow_verbose(struct ds *ds, const struct flow *k, const struct flow *m,
         uint16_t tci = ntohs(k->vlan_tci[i]), mt = ntohs(m->vlan_tci[i]);
 
         ds_put_format(ds, ",eth_type(0x%04x),vlan(", ntohs(k->vlan_tpid[i]));
-        put_u_masked(ds, "vid", tci & VLAN_VID_MASK, mt & VLAN_VID_MASK,
-                     VLAN_VID_MASK, false);
-        put_u_masked(ds, ",pcp", (tci & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT,
-                     (mt & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT, 7, false);
+        /* Open vSwitch prints these masks in hex, 0 as "0x0". */
+        put_vlan_field(ds, "vid", tci & VLAN_VID_MASK, mt & VLAN_VID_MASK,
+                       VLAN_VID_MASK);
+        put_vlan_field(ds, ",pcp", (tci & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT,
+                       (mt & VLAN_PCP_MASK) >> VLAN_PCP_SHIFT, 7);
         ds_put_cstr(ds, "),encap(");
         n_tags++;
     }
@@ -520,7 +581,9 @@ format_flow_verbose(struct ds *ds, const struct flow *k, const struct flow *m,
                          ntohs(m->tp_dst), icmp ? 0xff : 0xffff, false);
             ds_put_char(ds, ')');
         }
-        if (k->nw_proto == IPPROTO_TCP_) {
+        /* A flow put by hand has the attribute only if it matches it. */
+        if (k->nw_proto == IPPROTO_TCP_
+            && (!pt_wild || k->tcp_flags || m->tcp_flags)) {
             ds_put_cstr(ds, ",tcp_flags(");
             format_tcp_flags_verbose(ds, ntohs(k->tcp_flags),
                                      ntohs(m->tcp_flags) & TCP_FLAGS_MASK);
@@ -552,6 +615,25 @@ format_tcp_flags(struct ds *ds, uint16_t flags)
     }
 }
 
+/* Appends 'st' to 'ds' as Open vSwitch prints a flow's statistics:
+ * "packets:N, bytes:N, used:Xs" ("used:never"), then the TCP flags seen. */
+static void
+put_flow_stats(struct ds *ds, const struct dp_flow_stats *st,
+               long long int now)
+{
+    ds_put_format(ds, "packets:%"PRIu64", bytes:%"PRIu64", used:",
+                  st->n_packets, st->n_bytes);
+    if (st->used) {
+        ds_put_format(ds, "%.3fs", (now - st->used) / 1000.0);
+    } else {
+        ds_put_cstr(ds, "never");
+    }
+    if (st->tcp_flags) {
+        ds_put_cstr(ds, ", flags:");
+        format_tcp_flags(ds, st->tcp_flags);
+    }
+}
+
 /* Appends 'node''s flow to 'ds' as dpctl/dump-flows prints it ('verbose'
  * for -m, 'names' for ports by name), or with 'dpif' as dpif/dump-flows
  * does: the same, except that its -m form has the UFID followed by a space
@@ -580,7 +662,14 @@ format_dump_flow(struct ds *ds, struct dp_netdev *dp,
     } else {
         size_t start = ds->length;
 
-        odp_flow_format(&key, &mask, ds);
+        if (node->by_hand) {
+            struct flow given;
+
+            flow_key_to_flow(&node->first_key, &given);
+            odp_flow_format_put(&given, &mask, ds);
+        } else {
+            odp_flow_format(&key, &mask, ds);
+        }
         if (names) {
             const char *name = port_name(dp, key.in_port);
             char *num = xasprintf("in_port(%"PRIu32")", key.in_port);
@@ -597,17 +686,8 @@ format_dump_flow(struct ds *ds, struct dp_netdev *dp,
     }
 
     dp_flow_get_stats(f, &st);
-    ds_put_format(ds, ", packets:%"PRIu64", bytes:%"PRIu64", used:",
-                  st.n_packets, st.n_bytes);
-    if (st.used) {
-        ds_put_format(ds, "%.3fs", (now - st.used) / 1000.0);
-    } else {
-        ds_put_cstr(ds, "never");
-    }
-    if (st.tcp_flags) {
-        ds_put_cstr(ds, ", flags:");
-        format_tcp_flags(ds, st.tcp_flags);
-    }
+    ds_put_cstr(ds, ", ");
+    put_flow_stats(ds, &st, now);
     if (verbose && !dpif) {
         /* Open vSwitch's order: the offload state, then the layer that
          * executes the actions (always ours: partial offload). */
@@ -633,9 +713,10 @@ format_dump_flow(struct ds *ds, struct dp_netdev *dp,
          * L3 on fall as Open vSwitch 3.1 counts them (checked side by side
          * in tests/vswitchd-diff.at). */
         uint64_t map = f->mask.map;
-        int unit0 = ((map & 1) ? 2 : 0) + 1
+        int unit0 = ((map & 1) ? 2 : 0) + !flow_mask_packet_type_wild(&mask)
                     + __builtin_popcountll(map & 0x6);
-        int unit1 = __builtin_popcountll(map >> 4);
+        /* Open vSwitch keeps the TCP flags in a word of their own. */
+        int unit1 = __builtin_popcountll(map >> 4) + !!mask.tcp_flags;
         ds_put_format(ds, ", dp-extra-info:miniflow_bits(%d,%d)",
                       unit0, unit1);
     }
@@ -1337,4 +1418,479 @@ dpctl_offload_stats_show(struct unixctl_conn *conn, int argc,
     }
     unixctl_command_reply(conn, ds_cstr(&ds));
     ds_destroy(&ds);
+}
+
+/* dpctl/add-flow, mod-flow, del-flow and get-flow, with Open vSwitch's
+ * options, arguments and messages ("ovs-vswitchd: WHAT (ERROR)"). */
+
+/* The options Open vSwitch's dpctl commands take, and the other
+ * arguments. */
+struct flow_cmd {
+    bool stats;                 /* -s, --statistics. */
+    bool clear;                 /* --clear. */
+    bool may_create;            /* --may-create. */
+    bool verbose;               /* -m, --more. */
+    int names;                  /* --names 1, --no-names 0, else -1. */
+    const char *args[3];        /* The others: [dp] and the command's. */
+    int n_args;
+};
+
+/* Parses 'argv' into 'cmd', for a command that takes 'n_wanted' arguments
+ * after an optional datapath.  On error, replies and returns false. */
+static bool
+flow_cmd_parse(struct unixctl_conn *conn, int argc, const char *argv[],
+               int n_wanted, struct flow_cmd *cmd)
+{
+    memset(cmd, 0, sizeof *cmd);
+    cmd->names = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+
+        if (!strcmp(a, "-s") || !strcmp(a, "--statistics")) {
+            cmd->stats = true;
+        } else if (!strcmp(a, "--clear")) {
+            cmd->clear = true;
+        } else if (!strcmp(a, "--may-create")) {
+            cmd->may_create = true;
+        } else if (dp_netdev_parse_dump_option(a, &cmd->verbose,
+                                               &cmd->names)) {
+            /* -m, --names, --no-names. */
+        } else if (a[0] == '-' && a[1]) {
+            char *msg = xasprintf("Unrecognized option %s", a);
+            unixctl_command_reply_error(conn, msg);
+            free(msg);
+            return false;
+        } else if (cmd->n_args < (int) ARRAY_SIZE(cmd->args)) {
+            cmd->args[cmd->n_args++] = a;
+        }
+    }
+    if (cmd->n_args < n_wanted) {
+        char *msg = xasprintf("\"%s\" command requires at least %d "
+                              "arguments", argv[0], n_wanted);
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+        return false;
+    }
+    if (cmd->n_args > n_wanted && !is_dp_name(cmd->args[0])) {
+        flow_cmd_error(conn, "datapath not found", EINVAL);
+        return false;
+    }
+    if (cmd->names < 0) {
+        cmd->names = cmd->verbose;
+    }
+    return true;
+}
+
+/* Replies to 'conn' with the error "ovs-vswitchd: WHAT (strerror)" on a
+ * line of its own ('error' 0: without the parenthesis), as Open vSwitch's
+ * dpctl words its errors. */
+static void
+flow_cmd_error(struct unixctl_conn *conn, const char *what, int error)
+{
+    struct ds msg = DS_EMPTY_INITIALIZER;
+
+    ds_put_format(&msg, "%s: %s", util_program_name(), what);
+    if (error) {
+        ds_put_format(&msg, " (%s)", strerror(error));
+    }
+    ds_put_char(&msg, '\n');
+    unixctl_command_reply_error(conn, ds_cstr(&msg));
+    ds_destroy(&msg);
+}
+
+/* Parses the flow argument 'text' of a flow command: an optional UFID
+ * (then '*has_ufid' is set), then, unless 'key' is NULL, a flow key whose
+ * in_port() may name a port of 'dp'.  Replies with Open vSwitch's error and
+ * returns false if either is wrong. */
+static bool
+flow_cmd_parse_flow(struct unixctl_conn *conn, struct dp_netdev *dp,
+                    const char *text, struct dp_ufid *ufid, bool *has_ufid,
+                    struct flow *key, struct flow *mask, bool *complete,
+                    bool put)
+{
+    int n = dp_flow_ufid_parse(text, ufid);
+
+    if (n < 0) {
+        flow_cmd_error(conn, "parsing flow ufid", -n);
+        return false;
+    }
+    *has_ufid = n > 0;
+    if (!key) {
+        return true;
+    }
+    text += n;
+    text += strspn(text, " ,");
+
+    char *s = in_port_by_number(dp, text);
+    char *err = odp_flow_parse_put(s, key, mask, complete);
+    free(s);
+    if (err) {
+        /* Open vSwitch says what it was parsing only for a put. */
+        char *what = put ? xasprintf("parsing flow key (%s)", err) : err;
+        flow_cmd_error(conn, what, EINVAL);
+        if (what != err) {
+            free(what);
+        }
+        free(err);
+        return false;
+    }
+    return true;
+}
+
+/* Returns a copy of flow key 's' with a port name in its in_port()
+ * replaced by the port's number, as Open vSwitch reads port names there.
+ * (An unknown name is left for the parser to refuse.) */
+static char *
+in_port_by_number(const struct dp_netdev *dp, const char *s)
+{
+    const char *p = strstr(s, "in_port(");
+    if (!p || (p > s && p[-1] != ',' && p[-1] != ' ')) {
+        return xstrdup(s);
+    }
+    p += strlen("in_port(");
+
+    size_t len = strcspn(p, ")");
+    for (size_t i = 0; i < dp->n_ports; i++) {
+        const char *name = netdev_get_name(dp->ports[i]->netdev);
+
+        if (strlen(name) == len && !strncmp(p, name, len)) {
+            return xasprintf("%.*s%"PRIu32"%s", (int) (p - s), s,
+                             dp->ports[i]->port_no, p + len);
+        }
+    }
+    return xstrdup(s);
+}
+
+/* dpctl/add-flow and dpctl/mod-flow: puts a flow with 'flags'
+ * (DP_NETDEV_PUT_*) besides those the options give. */
+static void
+flow_cmd_put(struct unixctl_conn *conn, int argc, const char *argv[],
+             struct dp_netdev *dp, unsigned int flags)
+{
+    struct dp_actions acts = DP_ACTIONS_INITIALIZER;
+    struct flow key, mask;
+    struct dp_flow_stats st;
+    struct flow_cmd cmd;
+    struct dp_ufid ufid;
+    bool has_ufid, complete;
+
+    if (!flow_cmd_parse(conn, argc, argv, 2, &cmd)
+        || !flow_cmd_parse_flow(conn, dp, cmd.args[cmd.n_args - 2], &ufid,
+                                &has_ufid, &key, &mask, &complete, true)) {
+        return;
+    }
+    char *err = odp_actions_parse(cmd.args[cmd.n_args - 1], &acts);
+    if (err) {
+        flow_cmd_error(conn, "parsing actions", EINVAL);
+        free(err);
+        dp_actions_destroy(&acts);
+        return;
+    }
+
+    if (cmd.clear) {
+        flags |= DP_NETDEV_PUT_ZERO_STATS;
+    }
+    if (cmd.may_create) {
+        flags |= DP_NETDEV_PUT_CREATE;
+    }
+    int error = (!complete ? EINVAL
+                 : dp_netdev_flow_put(dp, &key, &mask, &acts,
+                                      has_ufid ? &ufid : NULL, flags, &st));
+    dp_actions_destroy(&acts);
+    if (error) {
+        flow_cmd_error(conn, "updating flow table", error);
+    } else {
+        flow_cmd_reply(conn, cmd.stats ? &st : NULL);
+    }
+}
+
+/* Replies to a flow command that succeeded: with the flow's counters 'st'
+ * on a line if nonnull (-s), else nothing. */
+static void
+flow_cmd_reply(struct unixctl_conn *conn, const struct dp_flow_stats *st)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    if (st) {
+        put_flow_stats(&ds, st, time_msec());
+        ds_put_char(&ds, '\n');
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+/* dpctl/add-flow [dp] flow actions. */
+static void
+dpctl_add_flow(struct unixctl_conn *conn, int argc, const char *argv[],
+               void *dp_)
+{
+    flow_cmd_put(conn, argc, argv, dp_, DP_NETDEV_PUT_CREATE);
+}
+
+/* dpctl/mod-flow [dp] flow actions. */
+static void
+dpctl_mod_flow(struct unixctl_conn *conn, int argc, const char *argv[],
+               void *dp_)
+{
+    flow_cmd_put(conn, argc, argv, dp_, DP_NETDEV_PUT_MODIFY);
+}
+
+/* dpctl/del-flow [dp] flow: by its UFID, or by the one its key gives. */
+static void
+dpctl_del_flow(struct unixctl_conn *conn, int argc, const char *argv[],
+               void *dp_)
+{
+    struct dp_netdev *dp = dp_;
+    struct flow key, mask;
+    struct dp_flow_stats st;
+    struct flow_cmd cmd;
+    struct dp_ufid ufid;
+    bool has_ufid, complete;
+
+    if (!flow_cmd_parse(conn, argc, argv, 1, &cmd)
+        || !flow_cmd_parse_flow(conn, dp, cmd.args[cmd.n_args - 1], &ufid,
+                                &has_ufid, &key, &mask, &complete, false)) {
+        return;
+    }
+    if (!has_ufid) {
+        dp_netdev_flow_ufid(&key, &mask, &ufid);
+    }
+
+    int error = dp_netdev_flow_del(dp, &ufid, &st);
+    if (error) {
+        flow_cmd_error(conn, (error == ENOENT
+                                    ? "deleting flow (No such file or "
+                                      "directory)\nPerhaps you need to "
+                                      "specify a UFID?"
+                                    : "deleting flow"),
+                       error == ENOENT ? 0 : error);
+    } else {
+        flow_cmd_reply(conn, cmd.stats ? &st : NULL);
+    }
+}
+
+/* dpctl/get-flow [dp] ufid: the flow as dpctl/dump-flows prints it, from
+ * the first thread that has it. */
+static void
+dpctl_get_flow(struct unixctl_conn *conn, int argc, const char *argv[],
+               void *dp_)
+{
+    struct dp_netdev *dp = dp_;
+    struct flow_cmd cmd;
+    struct dp_ufid ufid;
+    bool has_ufid;
+
+    if (!flow_cmd_parse(conn, argc, argv, 1, &cmd)) {
+        return;
+    }
+
+    /* Open vSwitch answers a bad UFID, or none, with its error message as
+     * a successful reply. */
+    int n = dp_flow_ufid_parse(cmd.args[cmd.n_args - 1], &ufid);
+    has_ufid = n > 0;
+    if (!has_ufid) {
+        char *msg = xasprintf("%s: parsing flow ufid%s\n",
+                              util_program_name(),
+                              n ? " (Invalid argument)" : "");
+        unixctl_command_reply(conn, msg);
+        free(msg);
+        return;
+    }
+
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    struct dp_netdev_pmd *pmds[1 + 1024];
+    size_t n_pmds = threads_of(dp, pmds, ARRAY_SIZE(pmds));
+    bool found = false;
+
+    for (size_t i = 0; i < n_pmds && !found; i++) {
+        pthread_mutex_lock(&pmds[i]->flow_mutex);
+        struct dp_netdev_flow_node *node
+            = dp_netdev_pmd_find_ufid(pmds[i], &ufid);
+        if (node) {
+            format_dump_flow(&ds, dp, node, cmd.verbose, cmd.names, false,
+                             time_msec());
+            found = true;
+        }
+        pthread_mutex_unlock(&pmds[i]->flow_mutex);
+    }
+    if (found) {
+        unixctl_command_reply(conn, ds_cstr(&ds));
+    } else {
+        flow_cmd_error(conn, "getting flow", ENOENT);
+    }
+    ds_destroy(&ds);
+}
+
+/* The implementation commands of Open vSwitch's userspace datapath, in its
+ * layouts, for dpswitch's one implementation of each: the classifier's
+ * subtable lookup ("generic"), the datapath's input processing
+ * ("dpif_scalar") and flow key extraction ("scalar").  Open vSwitch's
+ * others (AVX-512 variants, "autovalidator", "study") do not exist here
+ * and are refused with its words for an unknown name. */
+
+/* The priority subtable-lookup-prio-set gave "generic" (Open vSwitch's
+ * default 1): shown, and changing nothing, as there is no other. */
+static int generic_lookup_prio = 1;
+
+/* dpif-netdev/subtable-lookup-info-get: the lookup function, with the
+ * number of subtables (of every thread's classifier) using it. */
+static void
+subtable_lookup_info_get(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                         const char *argv[] DPS_UNUSED, void *dp_)
+{
+    struct dp_netdev *dp = dp_;
+    struct dp_netdev_pmd *pmds[1 + 1024];
+    size_t n_subtables = 0;
+    size_t n = threads_of(dp, pmds, ARRAY_SIZE(pmds));
+
+    for (size_t i = 0; i < n; i++) {
+        pthread_mutex_lock(&pmds[i]->flow_mutex);
+        n_subtables += dpcls_n_subtables(&pmds[i]->cls);
+        pthread_mutex_unlock(&pmds[i]->flow_mutex);
+    }
+
+    char *reply = xasprintf("Available dpcls implementations:\n"
+                            "  generic (Use count: %zu, "
+                            "Priority: %d)\n", n_subtables,
+                            generic_lookup_prio);
+    unixctl_command_reply(conn, reply);
+    free(reply);
+}
+
+/* dpif-netdev/subtable-lookup-prio-set NAME PRIO.  The priority is read
+ * as Open vSwitch reads it (atoi(): text that is no number is 0); with one
+ * function nothing is ever re-assigned. */
+static void
+subtable_lookup_prio_set(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                         const char *argv[], void *dp_ DPS_UNUSED)
+{
+    if (strcmp(argv[1], "generic")) {
+        unixctl_command_reply_error(conn, "error, subtable lookup function "
+                                    "not found\n");
+        return;
+    }
+    generic_lookup_prio = atoi(argv[2]);
+    unixctl_command_reply(conn, "Lookup priority change affected 0 dpcls "
+                          "ports and 0 subtables.\n");
+}
+
+/* Appends " (pmds: " and the PMD threads' cores, or "none", and ")". */
+static void
+put_impl_pmds(struct ds *ds, const struct dp_netdev *dp)
+{
+    ds_put_cstr(ds, "pmds: ");
+    if (!dp->n_pmds) {
+        ds_put_cstr(ds, "none");
+    }
+    for (size_t i = 0; i < dp->n_pmds; i++) {
+        ds_put_format(ds, "%s%d", i ? "," : "", dp->pmds[i]->core_id);
+    }
+    ds_put_cstr(ds, ")\n");
+}
+
+/* dpif-netdev/dpif-impl-get. */
+static void
+dpif_impl_get(struct unixctl_conn *conn, int argc DPS_UNUSED,
+              const char *argv[] DPS_UNUSED, void *dp_)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    ds_put_cstr(&ds, "Available DPIF implementations:\n  dpif_scalar (");
+    put_impl_pmds(&ds, dp_);
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+/* dpif-netdev/dpif-impl-set NAME. */
+static void
+dpif_impl_set(struct unixctl_conn *conn, int argc DPS_UNUSED,
+              const char *argv[], void *dp_ DPS_UNUSED)
+{
+    if (strcmp(argv[1], "dpif_scalar")) {
+        char *msg = xasprintf("DPIF implementation not available: Unknown "
+                              "DPIF implementation %s.\n", argv[1]);
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+        return;
+    }
+    unixctl_command_reply(conn, "DPIF implementation set to dpif_scalar.\n");
+}
+
+/* dpif-netdev/miniflow-parser-get. */
+static void
+miniflow_parser_get(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                    const char *argv[] DPS_UNUSED, void *dp_)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    ds_put_cstr(&ds, "Available MFEX implementations:\n"
+                "  scalar (available: True ");
+    put_impl_pmds(&ds, dp_);
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+/* dpif-netdev/miniflow-parser-set [-pmd CORE] NAME [STUDY_COUNT]. */
+static void
+miniflow_parser_set(struct unixctl_conn *conn, int argc, const char *argv[],
+                    void *dp_)
+{
+    const struct dp_netdev *dp = dp_;
+    const char *name = NULL;
+    char *msg = NULL;
+    int core = -1;
+
+    for (int i = 1; i < argc && !msg; i++) {
+        if (!strcmp(argv[i], "-pmd") && i + 1 < argc) {
+            if (!util_str_to_int(argv[++i], 10, &core) || core < 0) {
+                msg = xasprintf("Error: miniflow extract parser not changed, "
+                                "PMD thread %s not in use, pass a valid pmd "
+                                "thread ID.\n", argv[i]);
+            }
+        } else if (!name) {
+            name = argv[i];
+        } else {
+            msg = xasprintf("Error: unknown argument %s.\n", argv[i]);
+        }
+    }
+    if (!msg && !name) {
+        msg = xstrdup("Error: no miniflow extract implementation given.\n");
+    }
+    if (!msg && strcmp(name, "scalar")) {
+        msg = xasprintf("Error: unknown miniflow extract implementation "
+                        "%s.\n", name);
+    }
+    if (!msg && core >= 0) {
+        bool found = false;
+
+        for (size_t i = 0; i < dp->n_pmds; i++) {
+            found = found || dp->pmds[i]->core_id == core;
+        }
+        if (!found) {
+            msg = xasprintf("Error: miniflow extract parser not changed, "
+                            "PMD thread %d not in use, pass a valid pmd "
+                            "thread ID.\n", core);
+        }
+    }
+    if (msg) {
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+        return;
+    }
+    unixctl_command_reply(conn, "Miniflow extract implementation set to "
+                          "scalar.\n");
+}
+
+/* Stores in 'pmds' (room for 'max') the main thread, then the PMDs, and
+ * returns how many. */
+static size_t
+threads_of(struct dp_netdev *dp, struct dp_netdev_pmd *pmds[], size_t max)
+{
+    size_t n = 0;
+
+    pmds[n++] = dp->main_pmd;
+    for (size_t i = 0; i < dp->n_pmds && n < max; i++) {
+        pmds[n++] = dp->pmds[i];
+    }
+    return n;
 }

@@ -105,6 +105,19 @@ static void flow_node_delete(struct dp_netdev_pmd *,
                              struct dp_netdev_flow_node *);
 static void dp_age_flows(struct dp_netdev *, long long int now);
 static void dp_rotate_intervals(struct dp_netdev *);
+static int pmd_flow_put(struct dp_netdev_pmd *, const struct flow_key *key,
+                        const struct flow_key *masked,
+                        const struct flow_key *mkey,
+                        const struct dp_actions *, const struct dp_ufid *,
+                        unsigned int flags, struct dp_flow_stats *);
+static int pmd_flow_install(struct dp_netdev_pmd *, const struct flow_key *key,
+                            const struct flow_key *masked,
+                            const struct flow_key *mkey, const void *actions,
+                            size_t actions_size, const struct dp_ufid *);
+static void flow_stats_add(struct dp_flow_stats *, const struct dp_flow *);
+static void put_key(const struct flow *key, const struct flow *mask,
+                    struct flow_key *fkey, struct flow_key *masked,
+                    struct flow_key *mkey);
 
 static inline uint64_t
 stat_get(const uint64_t *p)
@@ -878,6 +891,90 @@ dp_netdev_set_flow_hooks(struct dp_netdev *dp,
     for (size_t i = 0; i < dp->n_pmds; i++) {
         dp_netdev_pmd_resume(dp->pmds[i]);
     }
+}
+
+/* Interface to the rest of the datapath: flows put by hand (dpctl). */
+
+/* Puts the flow 'key'/'mask' with 'acts' into every thread's table, as
+ * Open vSwitch's userspace datapath does for "dpctl/add-flow".  See
+ * dpif-netdev-private.h. */
+int
+dp_netdev_flow_put(struct dp_netdev *dp, const struct flow *key,
+                   const struct flow *mask, const struct dp_actions *acts,
+                   const struct dp_ufid *ufid, unsigned int flags,
+                   struct dp_flow_stats *stats)
+{
+    struct flow_key fkey, masked, mkey;
+    struct dp_netdev_pmd *pmd;
+    struct dp_ufid id;
+    int error = 0;
+
+    put_key(key, mask, &fkey, &masked, &mkey);
+    if (!ufid) {
+        dp_flow_ufid_from_key(&masked, &id);
+        ufid = &id;
+    }
+
+    memset(stats, 0, sizeof *stats);
+    DP_FOR_EACH_THREAD (pmd, dp) {
+        int e = pmd_flow_put(pmd, &fkey, &masked, &mkey, acts, ufid, flags,
+                             stats);
+
+        if (e) {
+            error = e;
+        }
+    }
+    return error;
+}
+
+/* Stores in 'ufid' the UFID dp_netdev_flow_put() gives the flow 'key'/'mask'
+ * when it is given none. */
+void
+dp_netdev_flow_ufid(const struct flow *key, const struct flow *mask,
+                    struct dp_ufid *ufid)
+{
+    struct flow_key fkey, masked, mkey;
+
+    put_key(key, mask, &fkey, &masked, &mkey);
+    dp_flow_ufid_from_key(&masked, ufid);
+}
+
+/* Deletes the flow 'ufid' from every thread's table.  See
+ * dpif-netdev-private.h. */
+int
+dp_netdev_flow_del(struct dp_netdev *dp, const struct dp_ufid *ufid,
+                   struct dp_flow_stats *stats)
+{
+    struct dp_netdev_pmd *pmd;
+    int error = 0;
+
+    memset(stats, 0, sizeof *stats);
+    DP_FOR_EACH_THREAD (pmd, dp) {
+        pthread_mutex_lock(&pmd->flow_mutex);
+        struct dp_netdev_flow_node *node = dp_netdev_pmd_find_ufid(pmd, ufid);
+        if (node) {
+            flow_stats_add(stats, node->flow);
+            flow_node_delete(pmd, node);
+        } else {
+            error = ENOENT;
+        }
+        pthread_mutex_unlock(&pmd->flow_mutex);
+    }
+    return error;
+}
+
+/* Returns the node of the flow of 'pmd' named 'ufid', or NULL.  The caller
+ * holds the thread's flow mutex. */
+struct dp_netdev_flow_node *
+dp_netdev_pmd_find_ufid(struct dp_netdev_pmd *pmd, const struct dp_ufid *ufid)
+{
+    for (struct dp_netdev_flow_node *node = pmd->flows; node;
+         node = node->next) {
+        if (dp_flow_ufid_equal(&node->flow->ufid, ufid)) {
+            return node;
+        }
+    }
+    return NULL;
 }
 
 /* Static helpers. */
@@ -2677,4 +2774,130 @@ dp_rotate_intervals(struct dp_netdev *dp)
         pmd->busy_prev = busy;
         pmd->total_prev = total;
     }
+}
+
+/* Flows put by hand. */
+
+/* Most flows a thread takes from dp_netdev_flow_put(), as in Open
+ * vSwitch. */
+#define DP_NETDEV_MAX_PUT_FLOWS 65536
+
+/* Makes the compact key 'fkey', mask 'mkey' and masked key 'masked' of the
+ * flow 'key'/'mask' put by hand: as for upcalls, the input port and
+ * recirculation id are always matched exactly. */
+static void
+put_key(const struct flow *key, const struct flow *mask,
+        struct flow_key *fkey, struct flow_key *masked, struct flow_key *mkey)
+{
+    struct flow m = *mask;
+
+    m.in_port = UINT32_MAX;
+    m.recirc_id = UINT32_MAX;
+    flow_key_from_flow(mkey, &m);
+    flow_key_from_flow(fkey, key);
+    flow_key_apply_mask(masked, fkey, mkey);
+}
+
+/* dp_netdev_flow_put() on one thread: 'key' is the key as given, 'masked'
+ * the key under 'mkey'. */
+static int
+pmd_flow_put(struct dp_netdev_pmd *pmd, const struct flow_key *key,
+             const struct flow_key *masked,
+             const struct flow_key *mkey, const struct dp_actions *acts,
+             const struct dp_ufid *ufid, unsigned int flags,
+             struct dp_flow_stats *stats)
+{
+    /* Never NULL, even for no actions (drop). */
+    const void *data = acts->n_actions ? (const void *) acts->actions : "";
+    size_t size = acts->n_actions * sizeof *acts->actions;
+    struct dp_netdev_flow_node *node;
+    int error = 0;
+
+    pthread_mutex_lock(&pmd->flow_mutex);
+    /* Open vSwitch looks the new key up as a packet: a flow that matches
+     * it is the one to modify, or makes the new one a duplicate. */
+    for (node = pmd->flows; node; node = node->next) {
+        if (dpcls_rule_matches(&node->flow->cr, masked)) {
+            break;
+        }
+    }
+    if (!node) {
+        if (!(flags & DP_NETDEV_PUT_CREATE)) {
+            error = ENOENT;
+        } else if (pmd->n_flows >= DP_NETDEV_MAX_PUT_FLOWS) {
+            error = EFBIG;
+        } else {
+            error = pmd_flow_install(pmd, key, masked, mkey, data, size,
+                                     ufid);
+        }
+    } else if (flags & DP_NETDEV_PUT_MODIFY) {
+        struct dp_flow *f = node->flow;
+
+        flow_stats_add(stats, f);
+        const struct dp_flow_actions *fa = dp_flow_get_actions(f);
+        if (fa->size != size || memcmp(fa->data, data, size)) {
+            dp_flow_set_actions(f, data, size);
+            if (node->offload_queued) {
+                dp_offload_flow_mod(pmd->dp->offload, f);
+            }
+        }
+        if (flags & DP_NETDEV_PUT_ZERO_STATS) {
+            /* Each thread writes its own flows' counters: like Open
+             * vSwitch's, this datapath cannot clear them from here. */
+            error = EOPNOTSUPP;
+        }
+    } else {
+        error = EEXIST;
+    }
+    pthread_mutex_unlock(&pmd->flow_mutex);
+    return error;
+}
+
+/* Installs a new flow in 'pmd', whose flow mutex the caller holds. */
+static int
+pmd_flow_install(struct dp_netdev_pmd *pmd, const struct flow_key *key,
+                 const struct flow_key *masked,
+                 const struct flow_key *mkey, const void *actions,
+                 size_t actions_size, const struct dp_ufid *ufid)
+{
+    struct dp_netdev *dp = pmd->dp;
+    struct dp_flow *f = dp_flow_create(dp->rcu, masked, mkey, actions,
+                                       actions_size, ufid);
+
+    f->owner = pmd;
+    int error = dpcls_insert(&pmd->cls, &f->cr, masked, mkey);
+    if (error) {
+        dp_flow_unref(f);
+        return error;
+    }
+
+    struct dp_netdev_flow_node *node = xzalloc(sizeof *node);
+    node->pmd = pmd;
+    node->flow = f;
+    node->created = time_msec();
+    node->first_key = *key;
+    node->by_hand = true;
+    node->smc_index = dp_smc_flow_add(pmd->smc, f);
+    node->next = pmd->flows;
+    if (pmd->flows) {
+        pmd->flows->prev = node;
+    }
+    pmd->flows = node;
+    pmd->n_flows++;
+    __atomic_store_n(&f->aux, node, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&dp->n_flows, 1, __ATOMIC_RELAXED);
+    return 0;
+}
+
+/* Adds the statistics of 'flow' to 'stats'. */
+static void
+flow_stats_add(struct dp_flow_stats *stats, const struct dp_flow *flow)
+{
+    struct dp_flow_stats st;
+
+    dp_flow_get_stats(flow, &st);
+    stats->n_packets += st.n_packets;
+    stats->n_bytes += st.n_bytes;
+    stats->used = MAX(stats->used, st.used);
+    stats->tcp_flags |= st.tcp_flags;
 }

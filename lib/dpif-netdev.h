@@ -21,7 +21,8 @@
  *
  * unixctl commands it registers (dp_netdev_register_commands()), with
  * Open vSwitch's names and output layouts: dpctl/show [-s],
- * dpctl/dump-flows [-m], dpctl/del-flows, dpif-netdev/pmd-stats-show,
+ * dpctl/dump-flows [-m], dpctl/del-flows, dpctl/add-flow, dpctl/mod-flow,
+ * dpctl/del-flow, dpctl/get-flow, dpif-netdev/pmd-stats-show,
  * dpif-netdev/pmd-stats-clear, dpif-netdev/pmd-rxq-show,
  * dpif-netdev/pmd-perf-show, dpif-netdev/pmd-rxq-rebalance.
  *

@@ -88,10 +88,23 @@ struct flow {
  * (the key's pad is always zero, so the match is the same). */
 #define FLOW_MASK_META_EXACT 0xff
 
+/* In a mask, pad1[1] set to FLOW_MASK_PACKET_TYPE_WILD says that the flow
+ * does not match the packet type: one "ovs-appctl dpctl/add-flow" put
+ * without packet_type(), which Open vSwitch prints without it and with
+ * "eth()" even when no Ethernet field is matched.  Like the flag above, it
+ * changes only how the flow prints (every packet here is Ethernet). */
+#define FLOW_MASK_PACKET_TYPE_WILD 0xff
+
 static inline bool
 flow_mask_meta_exact(const struct flow *mask)
 {
     return mask->pad1[0] == FLOW_MASK_META_EXACT;
+}
+
+static inline bool
+flow_mask_packet_type_wild(const struct flow *mask)
+{
+    return mask->pad1[1] == FLOW_MASK_PACKET_TYPE_WILD;
 }
 
 #define FLOW_N_WORDS (sizeof(struct flow) / 8)

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dp-actions.h"
 #include "dp-packet.h"
 #include "dynamic-string.h"
 #include "flow.h"
@@ -100,6 +101,7 @@ struct formatter {
     const struct flow *key;
     const struct flow *mask;    /* NULL: every field exact. */
     bool first;
+    bool unmasked;              /* Values as they are, not under 'mask'. */
 };
 
 static bool format_attr(struct formatter *, int attr, int tag);
@@ -112,14 +114,30 @@ static size_t field_size(enum field_type);
 static uint64_t num_get(enum field_type, const void *);
 static void num_put(enum field_type, void *, uint64_t);
 static uint64_t num_full(enum field_type);
+/* What parsing has found so far. */
+struct parse_state {
+    int n_tags;                 /* vlan() attributes. */
+    uint32_t seen;              /* 1 << A_*, for each attribute found. */
+    bool packet_type;           /* packet_type() found. */
+    const char *error_at;       /* Start of the attribute that failed. */
+    bool unmasked;              /* Keep values as given, not masked. */
+};
+
 static char *parse_list(struct flow *, struct flow *, const char **,
-                        int depth, int *n_tags);
+                        int depth, struct parse_state *);
 static char *parse_attr(struct flow *, struct flow *, const char *name,
-                        char *args, int *n_tags);
+                        char *args, struct parse_state *);
 static char *parse_field(const struct odp_field *, int tag, const char *text,
-                         struct flow *, struct flow *);
+                         struct flow *, struct flow *, bool unmasked);
 static char *parse_value(enum field_type, const char *, void *value,
                          bool is_mask);
+static bool key_complete(const struct flow *key, const struct flow *mask,
+                         const struct parse_state *);
+static void format_flow(const struct flow *key, const struct flow *mask,
+                        bool unmasked, struct ds *);
+static char *parse_push_vlan(char *args, struct dp_actions *);
+static char *parse_set(const char *text, struct dp_actions *);
+static int mac_mask_kind(const struct eth_addr *);
 
 /* Appends 'key', masked by 'mask' (NULL: exact, every field of every
  * attribute that applies), to 'ds' in datapath flow syntax. */
@@ -127,88 +145,17 @@ void
 odp_flow_format(const struct flow *key, const struct flow *mask,
                 struct ds *ds)
 {
-    struct formatter f = { .ds = ds, .key = key, .mask = mask,
-                           .first = true };
-    int n_tags = 0;
+    format_flow(key, mask, false, ds);
+}
 
-    bool meta_exact = mask && flow_mask_meta_exact(mask);
-    if (meta_exact) {
-        /* As Open vSwitch prints an exact-match flow. */
-        ds_put_cstr(ds, "skb_priority(0),skb_mark(0),"
-                    "ct_state(-new-est-rel-rpl-inv-trk-snat-dnat),"
-                    "ct_zone(0),ct_mark(0),ct_label(0)");
-        f.first = false;
-    }
-    format_attr(&f, A_RECIRC, 0);
-    if (meta_exact) {
-        ds_put_cstr(ds, ",dp_hash(0)");
-    }
-    if (format_attr(&f, A_IN_PORT, 0)) {
-        /* Open vSwitch's userspace datapath matches the packet type exactly
-         * and prints it after the port; here it is always Ethernet. */
-        ds_put_cstr(ds, ",packet_type(ns=0,id=0)");
-    }
-    format_attr(&f, A_ETH, 0);
-    for (int i = 0; i < 2 && (key->vlan_tci[i] & htons(VLAN_CFI)); i++) {
-        if (!f.first) {
-            ds_put_char(ds, ',');
-        }
-        ds_put_format(ds, "eth_type(0x%04x),", ntohs(key->vlan_tpid[i]));
-        f.first = true;
-        if (!format_attr(&f, A_VLAN, i)) {
-            ds_put_cstr(ds, "vlan()");
-        }
-        ds_put_cstr(ds, ",encap(");
-        f.first = true;
-        n_tags++;
-    }
-    format_attr(&f, A_ETH_TYPE, 0);
-
-    uint16_t dl_type = ntohs(key->dl_type);
-    bool l4 = (!(key->nw_frag & FLOW_NW_FRAG_LATER)
-               && (!mask || mask->nw_proto));
-    if (mask && !mask->dl_type) {
-        /* Nothing beyond L2 can be matched. */
-    } else if (dl_type == ETH_TYPE_IP || dl_type == ETH_TYPE_IPV6) {
-        bool v6 = dl_type == ETH_TYPE_IPV6;
-
-        format_attr(&f, v6 ? A_IPV6 : A_IPV4, 0);
-        if (l4) {
-            switch (key->nw_proto) {
-            case IPPROTO_TCP_:
-                format_attr(&f, A_TCP, 0);
-                format_attr(&f, A_TCP_FLAGS, 0);
-                break;
-            case IPPROTO_UDP_:
-                format_attr(&f, A_UDP, 0);
-                break;
-            case IPPROTO_SCTP_:
-                format_attr(&f, A_SCTP, 0);
-                break;
-            case IPPROTO_ICMP_:
-                if (!v6) {
-                    format_attr(&f, A_ICMP, 0);
-                }
-                break;
-            case IPPROTO_ICMPV6_:
-                if (v6) {
-                    uint16_t type = ntohs(key->tp_src);
-
-                    format_attr(&f, A_ICMPV6, 0);
-                    if ((type == ND_NEIGHBOR_SOLICIT
-                         || type == ND_NEIGHBOR_ADVERT) && !key->tp_dst) {
-                        format_attr(&f, A_ND, 0);
-                    }
-                }
-                break;
-            }
-        }
-    } else if (dl_type == ETH_TYPE_ARP) {
-        format_attr(&f, A_ARP, 0);
-    }
-    for (int i = 0; i < n_tags; i++) {
-        ds_put_char(ds, ')');
-    }
+/* Like odp_flow_format(), printing each field's value as it is in 'key'
+ * rather than under its mask: as Open vSwitch prints a flow put by hand
+ * ("dpctl/add-flow"), whose key it keeps as given. */
+void
+odp_flow_format_put(const struct flow *key, const struct flow *mask,
+                    struct ds *ds)
+{
+    format_flow(key, mask, true, ds);
 }
 
 /* Like odp_flow_format() for compact keys. */
@@ -231,14 +178,14 @@ odp_flow_key_format(const struct flow_key *key, const struct flow_key *mask,
 char *
 odp_flow_parse(const char *s, struct flow *key, struct flow *mask)
 {
+    struct parse_state st = { .n_tags = 0 };
     struct flow scratch;
-    int n_tags = 0;
 
     memset(key, 0, sizeof *key);
     mask = mask ? mask : &scratch;
     memset(mask, 0, sizeof *mask);
 
-    char *error = parse_list(key, mask, &s, 0, &n_tags);
+    char *error = parse_list(key, mask, &s, 0, &st);
     if (!error && *s) {
         error = xasprintf("unexpected \"%s\"", s);
     }
@@ -263,6 +210,101 @@ odp_packet_compose(const char *s, struct rte_mempool *pool,
     *packetp = flow_compose(pool, &flow, l4_payload_size);
     return *packetp ? NULL : xstrdup("cannot compose packet: out of buffers "
                                      "or too large");
+}
+
+/* Parses flow key 's' of "ovs-appctl dpctl/add-flow" and the commands like
+ * it.  On a syntax error, returns Open vSwitch's message for it ("syntax
+ * error at" and the text from the attribute that failed on), which the
+ * caller must free.  Otherwise returns NULL, with 'key' and 'mask' as
+ * odp_flow_parse() fills them (and FLOW_MASK_PACKET_TYPE_WILD in 'mask' if
+ * 's' has no packet_type()), and sets '*complete' to whether 's' has every
+ * attribute Open vSwitch's userspace datapath wants for such a flow: the
+ * input port, Ethernet, an exact eth_type and, for IPv4, IPv6 and ARP, the
+ * attribute of that protocol and of the L4 protocol an unfragmented (or
+ * first fragment) IP packet names. */
+char *
+odp_flow_parse_put(const char *s, struct flow *key, struct flow *mask,
+                   bool *complete)
+{
+    struct parse_state st = { .unmasked = true };
+    const char *p = s;
+
+    memset(key, 0, sizeof *key);
+    memset(mask, 0, sizeof *mask);
+    char *error = parse_list(key, mask, &p, 0, &st);
+    if (error || *p) {
+        free(error);
+        return xasprintf("syntax error at %s", error ? st.error_at : p);
+    }
+    *complete = key_complete(key, mask, &st);
+    if (!st.packet_type) {
+        mask->pad1[1] = FLOW_MASK_PACKET_TYPE_WILD;
+    }
+    return NULL;
+}
+
+/* Parses datapath actions 's' (Open vSwitch's syntax: port numbers, drop,
+ * push_vlan(), pop_vlan, set() of eth(), ipv4(), tcp(), udp() or sctp()
+ * fields, separated by commas) into 'acts', which it clears first.
+ * Returns NULL, or an error message the caller must free (for Open
+ * vSwitch's other actions too: this datapath does not execute them). */
+char *
+odp_actions_parse(const char *s, struct dp_actions *acts)
+{
+    dp_actions_clear(acts);
+    for (;;) {
+        s += strspn(s, " \t\n,");
+        if (!*s) {
+            return NULL;
+        }
+
+        size_t len = strcspn(s, ",(");
+        char *error = NULL;
+        if (s[0] >= '0' && s[0] <= '9') {
+            char *word = xmemdup0(s, len);
+            unsigned int port;
+
+            if (util_str_to_uint(word, 10, &port)) {
+                dp_actions_put_output(acts, port);
+            } else {
+                error = xasprintf("bad port \"%s\"", word);
+            }
+            free(word);
+            s += len;
+        } else if (len == 4 && !strncmp(s, "drop", 4)) {
+            s += len;
+        } else if (len == 8 && !strncmp(s, "pop_vlan", 8)) {
+            dp_actions_put_pop_vlan(acts);
+            s += len;
+        } else if (s[len] == '(' && (len == 9 || len == 3)
+                   && (!strncmp(s, "push_vlan", len)
+                       || !strncmp(s, "set", len))) {
+            bool push = len == 9;
+            const char *args = s + len + 1;
+            const char *end = strchr(args, ')');
+
+            if (end && !push) {
+                end = strchr(end + 1, ')');
+            }
+            if (!end) {
+                return xasprintf("%.*s(: missing \")\"", (int) len, s);
+            }
+            char *text = xmemdup0(args, end - args);
+            error = (push ? parse_push_vlan(text, acts)
+                     : parse_set(text, acts));
+            free(text);
+            s = end + 1;
+        } else {
+            return xasprintf("unsupported action \"%.*s\"", (int) len, s);
+        }
+        if (error) {
+            return error;
+        }
+        s += strspn(s, " \t\n");
+        if (*s && *s != ',') {
+            return xasprintf("expected \",\" at \"%s\"", s);
+        }
+    }
 }
 
 /* Formats attribute 'attr' (for VLAN tag 'tag') if its mask selects any of
@@ -298,13 +340,15 @@ format_attr(struct formatter *f, int attr, int tag)
         bool exact;
         if (size == 1 || size == 2 || size == 4) {
             exact = num_get(fl->type, mask) == num_full(fl->type);
-            num_put(fl->type, value, (num_get(fl->type, value)
-                                      & num_get(fl->type, mask)));
+            if (!f->unmasked) {
+                num_put(fl->type, value, (num_get(fl->type, value)
+                                          & num_get(fl->type, mask)));
+            }
         } else {
             exact = true;
             for (size_t i = 0; i < size; i++) {
                 exact = exact && mask[i] == 0xff;
-                value[i] &= mask[i];
+                value[i] &= f->unmasked ? 0xff : mask[i];
             }
         }
         if (fl->type == FT_TCP_FLAGS && !exact) {
@@ -557,7 +601,7 @@ num_full(enum field_type type)
  * closing parenthesis, which is left in '*sp'. */
 static char *
 parse_list(struct flow *key, struct flow *mask, const char **sp, int depth,
-           int *n_tags)
+           struct parse_state *st)
 {
     const char *s = *sp;
     char *error = NULL;
@@ -568,6 +612,7 @@ parse_list(struct flow *key, struct flow *mask, const char **sp, int depth,
             break;
         }
 
+        st->error_at = s;
         size_t name_len = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
         if (!name_len || s[name_len] != '(') {
             error = xasprintf("syntax error at \"%s\"", s);
@@ -580,7 +625,7 @@ parse_list(struct flow *key, struct flow *mask, const char **sp, int depth,
             if (depth >= 2) {
                 error = xstrdup("encap() nested too deeply");
             } else {
-                error = parse_list(key, mask, &s, depth + 1, n_tags);
+                error = parse_list(key, mask, &s, depth + 1, st);
                 if (!error && *s != ')') {
                     error = xstrdup("encap(: missing \")\"");
                 }
@@ -592,7 +637,7 @@ parse_list(struct flow *key, struct flow *mask, const char **sp, int depth,
             } else {
                 char *args = xmemdup0(s, end - s);
 
-                error = parse_attr(key, mask, name, args, n_tags);
+                error = parse_attr(key, mask, name, args, st);
                 free(args);
                 s = end;
             }
@@ -619,9 +664,10 @@ parse_list(struct flow *key, struct flow *mask, const char **sp, int depth,
 
 static char *
 parse_attr(struct flow *key, struct flow *mask, const char *name, char *args,
-           int *n_tags)
+           struct parse_state *st)
 {
     if (!strcmp(name, "packet_type")) {
+        st->packet_type = true;
         /* Ethernet is the only packet type here. */
         return (!strcmp(args, "ns=0,id=0") ? NULL
                 : xasprintf("packet_type(%s): only Ethernet is supported",
@@ -638,19 +684,20 @@ parse_attr(struct flow *key, struct flow *mask, const char *name, char *args,
     if (!a) {
         return xasprintf("unknown attribute \"%s\"", name);
     }
+    st->seen |= UINT32_C(1) << (a - attrs);
 
     int tag = 0;
     if (a == &attrs[A_VLAN]) {
         uint16_t tpid = ntohs(key->dl_type);
 
-        if (*n_tags >= 2) {
+        if (st->n_tags >= 2) {
             return xstrdup("more than two vlan() attributes");
         }
         if (tpid != ETH_TYPE_VLAN && tpid != ETH_TYPE_VLAN_8021AD) {
             return xstrdup("vlan() must follow eth_type(0x8100) or "
                            "eth_type(0x88a8)");
         }
-        tag = (*n_tags)++;
+        tag = st->n_tags++;
         key->vlan_tpid[tag] = key->dl_type;
         mask->vlan_tpid[tag] = UINT16_MAX;
         key->vlan_tci[tag] |= htons(VLAN_CFI);
@@ -659,7 +706,7 @@ parse_attr(struct flow *key, struct flow *mask, const char *name, char *args,
     }
 
     if (!a->fields[0].name[0]) {
-        return parse_field(&a->fields[0], 0, args, key, mask);
+        return parse_field(&a->fields[0], 0, args, key, mask, st->unmasked);
     }
 
     char *save = NULL;
@@ -683,7 +730,7 @@ parse_attr(struct flow *key, struct flow *mask, const char *name, char *args,
             return xasprintf("%s(): unknown field \"%s\"", name, item);
         }
 
-        char *error = parse_field(fl, tag, eq + 1, key, mask);
+        char *error = parse_field(fl, tag, eq + 1, key, mask, st->unmasked);
         if (error) {
             char *e = xasprintf("%s(%s=...): %s", name, item, error);
             free(error);
@@ -696,7 +743,7 @@ parse_attr(struct flow *key, struct flow *mask, const char *name, char *args,
 /* Parses "value" or "value/mask" of field 'fl' into 'key' and 'mask'. */
 static char *
 parse_field(const struct odp_field *fl, int tag, const char *text,
-            struct flow *key, struct flow *mask)
+            struct flow *key, struct flow *mask, bool unmasked)
 {
     size_t size = field_size(fl->type);
     size_t ofs = fl->ofs + (fl->type == FT_VID || fl->type == FT_PCP
@@ -759,11 +806,11 @@ parse_field(const struct odp_field *fl, int tag, const char *text,
         uint64_t v = num_get(fl->type, value);
         uint64_t mk = num_get(fl->type, mvalue);
 
-        num_put(fl->type, k, v & mk);
+        num_put(fl->type, k, unmasked ? v : v & mk);
         num_put(fl->type, m, mk);
     } else {
         for (size_t i = 0; i < size; i++) {
-            k[i] = value[i] & mvalue[i];
+            k[i] = unmasked ? value[i] : value[i] & mvalue[i];
             m[i] = mvalue[i];
         }
     }
@@ -845,4 +892,250 @@ parse_value(enum field_type type, const char *text, void *value,
     }
     num_put(type, value, v);
     return NULL;
+}
+
+/* Returns true if the key of "dpctl/add-flow" that parsing 'st' found has
+ * every attribute it needs (see odp_flow_parse_put()). */
+static bool
+key_complete(const struct flow *key, const struct flow *mask,
+             const struct parse_state *st)
+{
+#define SEEN(A) (st->seen & (UINT32_C(1) << (A)))
+    if (!SEEN(A_IN_PORT) || (!SEEN(A_ETH) && !st->packet_type)
+        || mask->dl_type != htons(0xffff)) {
+        return false;
+    }
+
+    uint16_t dl_type = ntohs(key->dl_type);
+    if (dl_type == ETH_TYPE_ARP) {
+        return SEEN(A_ARP);
+    }
+    if (dl_type != ETH_TYPE_IP && dl_type != ETH_TYPE_IPV6) {
+        return true;
+    }
+    bool v6 = dl_type == ETH_TYPE_IPV6;
+    if (!SEEN(v6 ? A_IPV6 : A_IPV4)) {
+        return false;
+    }
+    if (key->nw_frag & FLOW_NW_FRAG_LATER) {
+        return true;
+    }
+    switch (key->nw_proto) {
+    case IPPROTO_TCP_:
+        return SEEN(A_TCP);
+    case IPPROTO_UDP_:
+        return SEEN(A_UDP);
+    case IPPROTO_SCTP_:
+        return SEEN(A_SCTP);
+    case IPPROTO_ICMP_:
+        return v6 || SEEN(A_ICMP);
+    case IPPROTO_ICMPV6_:
+        return !v6 || SEEN(A_ICMPV6);
+    default:
+        return true;
+    }
+#undef SEEN
+}
+
+/* Parses the arguments of push_vlan() ("vid=N,pcp=N" in any order, with
+ * optional "tpid=0x8100|0x88a8" and "cfi=0|1") into a push_vlan action. */
+static char *
+parse_push_vlan(char *args, struct dp_actions *acts)
+{
+    unsigned int vid = 0, pcp = 0, tpid = ETH_TYPE_VLAN, cfi = 1;
+    char *save = NULL;
+
+    for (char *item = strtok_r(args, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        unsigned int *v = NULL;
+        unsigned int max = 0;
+
+        item += strspn(item, " ");
+        if (eq) {
+            *eq = '\0';
+            if (!strcmp(item, "vid")) {
+                v = &vid, max = VLAN_VID_MASK;
+            } else if (!strcmp(item, "pcp")) {
+                v = &pcp, max = 7;
+            } else if (!strcmp(item, "tpid")) {
+                v = &tpid, max = UINT16_MAX;
+            } else if (!strcmp(item, "cfi")) {
+                v = &cfi, max = 1;
+            }
+        }
+        if (!v || !util_str_to_uint(eq + 1, 0, v) || *v > max) {
+            return xasprintf("push_vlan(): bad \"%s\"", item);
+        }
+    }
+    if (tpid != ETH_TYPE_VLAN && tpid != ETH_TYPE_VLAN_8021AD) {
+        return xasprintf("push_vlan(): bad tpid 0x%04x", tpid);
+    }
+    dp_actions_put_push_vlan(acts, htons(tpid),
+                             htons(vid | (pcp << VLAN_PCP_SHIFT)
+                                   | (cfi ? VLAN_CFI : 0)));
+    return NULL;
+}
+
+/* Parses the argument of set(), one attribute of flow syntax ("eth(...)",
+ * "ipv4(...)", "tcp(...)", "udp(...)" or "sctp(...)") whose fields are
+ * those to write, into a set-field action. */
+static char *
+parse_set(const char *text, struct dp_actions *acts)
+{
+    struct flow key, mask;
+    char *error = odp_flow_parse(text, &key, &mask);
+    size_t len = strcspn(text, "(");
+
+    if (error) {
+        return error;
+    }
+    if (len == 3 && !strncmp(text, "eth", 3)) {
+        int src = mac_mask_kind(&mask.dl_src);
+        int dst = mac_mask_kind(&mask.dl_dst);
+
+        if (src < 0 || dst < 0) {
+            return xstrdup("set(eth()): masked addresses");
+        }
+        dp_actions_put_set_eth(acts, src ? &key.dl_src : NULL,
+                               dst ? &key.dl_dst : NULL);
+        return NULL;
+    }
+    if (len == 4 && !strncmp(text, "ipv4", 4)) {
+        uint8_t fields = ((mask.nw_src ? DP_SET_IPV4_SRC : 0)
+                          | (mask.nw_dst ? DP_SET_IPV4_DST : 0)
+                          | (mask.nw_tos ? DP_SET_IPV4_TOS : 0)
+                          | (mask.nw_ttl ? DP_SET_IPV4_TTL : 0));
+
+        if ((mask.nw_src && mask.nw_src != UINT32_MAX)
+            || (mask.nw_dst && mask.nw_dst != UINT32_MAX)
+            || (mask.nw_ttl && mask.nw_ttl != 0xff)
+            || mask.nw_proto || mask.nw_frag) {
+            return xstrdup("set(ipv4()): only src, dst, tos and ttl");
+        }
+        dp_actions_put_set_ipv4_masked(acts, fields, key.nw_src, key.nw_dst,
+                                       key.nw_tos, mask.nw_tos, key.nw_ttl);
+        return NULL;
+    }
+
+    uint8_t proto = (len == 3 && !strncmp(text, "tcp", 3) ? IPPROTO_TCP_
+                     : len == 3 && !strncmp(text, "udp", 3) ? IPPROTO_UDP_
+                     : len == 4 && !strncmp(text, "sctp", 4) ? IPPROTO_SCTP_
+                     : 0);
+    if (!proto || (mask.tp_src && mask.tp_src != UINT16_MAX)
+        || (mask.tp_dst && mask.tp_dst != UINT16_MAX)) {
+        return xasprintf("unsupported set(%s)", text);
+    }
+    dp_actions_put_set_l4(acts, proto,
+                          ((mask.tp_src ? DP_SET_L4_SRC : 0)
+                           | (mask.tp_dst ? DP_SET_L4_DST : 0)),
+                          key.tp_src, key.tp_dst);
+    return NULL;
+}
+
+/* Returns 0 if 'mask' is all zeros, 1 if all ones, -1 otherwise. */
+static int
+mac_mask_kind(const struct eth_addr *mask)
+{
+    int zeros = 0, ones = 0;
+
+    for (int i = 0; i < 6; i++) {
+        zeros += !mask->ea[i];
+        ones += mask->ea[i] == 0xff;
+    }
+    return zeros == 6 ? 0 : ones == 6 ? 1 : -1;
+}
+
+/* odp_flow_format(), or with 'unmasked' odp_flow_format_put(). */
+static void
+format_flow(const struct flow *key, const struct flow *mask, bool unmasked,
+            struct ds *ds)
+{
+    struct formatter f = { .ds = ds, .key = key, .mask = mask,
+                           .first = true, .unmasked = unmasked };
+    int n_tags = 0;
+
+    bool meta_exact = mask && flow_mask_meta_exact(mask);
+    if (meta_exact) {
+        /* As Open vSwitch prints an exact-match flow. */
+        ds_put_cstr(ds, "skb_priority(0),skb_mark(0),"
+                    "ct_state(-new-est-rel-rpl-inv-trk-snat-dnat),"
+                    "ct_zone(0),ct_mark(0),ct_label(0)");
+        f.first = false;
+    }
+    format_attr(&f, A_RECIRC, 0);
+    if (meta_exact) {
+        ds_put_cstr(ds, ",dp_hash(0)");
+    }
+    bool pt_wild = mask && flow_mask_packet_type_wild(mask);
+    if (format_attr(&f, A_IN_PORT, 0) && !pt_wild) {
+        /* Open vSwitch's userspace datapath matches the packet type exactly
+         * and prints it after the port; here it is always Ethernet. */
+        ds_put_cstr(ds, ",packet_type(ns=0,id=0)");
+    }
+    if (!format_attr(&f, A_ETH, 0) && pt_wild) {
+        /* Without the packet type, "eth()" says it is Ethernet. */
+        ds_put_cstr(ds, f.first ? "eth()" : ",eth()");
+        f.first = false;
+    }
+    for (int i = 0; i < 2 && (key->vlan_tci[i] & htons(VLAN_CFI)); i++) {
+        if (!f.first) {
+            ds_put_char(ds, ',');
+        }
+        ds_put_format(ds, "eth_type(0x%04x),", ntohs(key->vlan_tpid[i]));
+        f.first = true;
+        if (!format_attr(&f, A_VLAN, i)) {
+            ds_put_cstr(ds, "vlan()");
+        }
+        ds_put_cstr(ds, ",encap(");
+        f.first = true;
+        n_tags++;
+    }
+    format_attr(&f, A_ETH_TYPE, 0);
+
+    uint16_t dl_type = ntohs(key->dl_type);
+    bool l4 = (!(key->nw_frag & FLOW_NW_FRAG_LATER)
+               && (!mask || mask->nw_proto));
+    if (mask && !mask->dl_type) {
+        /* Nothing beyond L2 can be matched. */
+    } else if (dl_type == ETH_TYPE_IP || dl_type == ETH_TYPE_IPV6) {
+        bool v6 = dl_type == ETH_TYPE_IPV6;
+
+        format_attr(&f, v6 ? A_IPV6 : A_IPV4, 0);
+        if (l4) {
+            switch (key->nw_proto) {
+            case IPPROTO_TCP_:
+                format_attr(&f, A_TCP, 0);
+                format_attr(&f, A_TCP_FLAGS, 0);
+                break;
+            case IPPROTO_UDP_:
+                format_attr(&f, A_UDP, 0);
+                break;
+            case IPPROTO_SCTP_:
+                format_attr(&f, A_SCTP, 0);
+                break;
+            case IPPROTO_ICMP_:
+                if (!v6) {
+                    format_attr(&f, A_ICMP, 0);
+                }
+                break;
+            case IPPROTO_ICMPV6_:
+                if (v6) {
+                    uint16_t type = ntohs(key->tp_src);
+
+                    format_attr(&f, A_ICMPV6, 0);
+                    if ((type == ND_NEIGHBOR_SOLICIT
+                         || type == ND_NEIGHBOR_ADVERT) && !key->tp_dst) {
+                        format_attr(&f, A_ND, 0);
+                    }
+                }
+                break;
+            }
+        }
+    } else if (dl_type == ETH_TYPE_ARP) {
+        format_attr(&f, A_ARP, 0);
+    }
+    for (int i = 0; i < n_tags; i++) {
+        ds_put_char(ds, ')');
+    }
 }

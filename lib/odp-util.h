@@ -12,14 +12,19 @@
  * value/mask; a field its mask ignores is left out, and so is an attribute
  * whose fields are all left out.
  *
+ * odp_flow_parse_put() and odp_actions_parse() read the flows and actions
+ * of "ovs-appctl dpctl/add-flow" and the commands like it.
+ *
  * Licensed under the Apache License, Version 2.0 (see LICENSE). */
 
 #ifndef ODP_UTIL_H
 #define ODP_UTIL_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "compiler.h"
 
+struct dp_actions;
 struct dp_packet;
 struct ds;
 struct flow;
@@ -28,12 +33,19 @@ struct rte_mempool;
 
 void odp_flow_format(const struct flow *key, const struct flow *mask,
                      struct ds *);
+void odp_flow_format_put(const struct flow *key, const struct flow *mask,
+                         struct ds *);
 void odp_flow_key_format(const struct flow_key *key,
                          const struct flow_key *mask, struct ds *);
 char *odp_flow_parse(const char *s, struct flow *key, struct flow *mask)
     DPS_WARN_UNUSED_RESULT;
 char *odp_packet_compose(const char *s, struct rte_mempool *,
                          size_t l4_payload_size, struct dp_packet **)
+    DPS_WARN_UNUSED_RESULT;
+char *odp_flow_parse_put(const char *s, struct flow *key, struct flow *mask,
+                         bool *complete)
+    DPS_WARN_UNUSED_RESULT;
+char *odp_actions_parse(const char *s, struct dp_actions *)
     DPS_WARN_UNUSED_RESULT;
 
 #endif /* odp-util.h */
