@@ -535,6 +535,19 @@ connmgr_n_connections(const struct connmgr *mgr)
     return mgr->n_conns;
 }
 
+/* Forces every active controller to reconnect (see connmgr.h). */
+void
+connmgr_reconnect(struct connmgr *mgr, long long now)
+{
+    for (size_t i = 0; i < mgr->n_ctls; i++) {
+        struct ofcontroller *ctl = mgr->ctls[i];
+
+        if (!ctl->passive) {
+            reconnect_force_reconnect(ctl->rc, now);
+        }
+    }
+}
+
 /* ------------------------------------------------------------------------
  * The management socket and connections.
  * ------------------------------------------------------------------------ */

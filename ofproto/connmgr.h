@@ -184,4 +184,8 @@ void connmgr_wait(struct connmgr *);
 const char *connmgr_get_mgmt_name(const struct connmgr *);
 size_t connmgr_n_connections(const struct connmgr *);
 
+/* "ovs-appctl bridge/reconnect": makes every active controller connection
+ * drop and connect again at once (not waiting out its back-off). */
+void connmgr_reconnect(struct connmgr *, long long now);
+
 #endif /* connmgr.h */

@@ -5,12 +5,16 @@
 #include <config.h>
 #include "ofproto/ofproto.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dynamic-string.h"
 #include "ofp-actions.h"
 #include "ofp-errors.h"
+#include "ofp-flow.h"
+#include "ofp-match.h"
 #include "ofp-group.h"
 #include "ofpbuf.h"
 #include "util.h"
@@ -61,6 +65,8 @@ static enum ofperr group_edit_buckets(struct ofproto_group *,
                                       long long now);
 static void group_free(struct ofproto_group *);
 static void delete_group(struct ofproto *, size_t index, long long now);
+static void format_rule(const struct ofproto_rule *, bool offload_stats,
+                        long long now, struct ds *);
 
 /* Creates a bridge's flow tables, all empty, named 'name' (for logs). */
 struct ofproto *
@@ -468,6 +474,28 @@ ofproto_collect(const struct ofproto *ofproto,
     return n_out;
 }
 
+/* Formats every rule for bridge/dump-flows.  See ofproto.h. */
+void
+ofproto_format_flows(const struct ofproto *ofproto, bool offload_stats,
+                     long long now, struct ds *ds)
+{
+    struct ofproto_flow_query q;
+    struct ofproto_rule **rules;
+
+    /* The fail-open rule is the first of table 0: no rule has a higher
+     * priority (Open vSwitch's classifier order is its own; a reader sorts
+     * anyway). */
+    if (ofproto->fail_open) {
+        format_rule(ofproto->fail_open, offload_stats, now, ds);
+    }
+    ofproto_flow_query_init(&q);
+    size_t n = ofproto_collect(ofproto, &q, &rules);
+    for (size_t i = 0; i < n; i++) {
+        format_rule(rules[i], offload_stats, now, ds);
+    }
+    free(rules);
+}
+
 /* Carries out group_mod 'gm' (see "Groups" in ofproto.h).  Returns 0 or
  * the OpenFlow error, having changed nothing. */
 enum ofperr
@@ -867,4 +895,29 @@ delete_group(struct ofproto *ofproto, size_t index, long long now)
             (ofproto->n_groups - index - 1) * sizeof *ofproto->groups);
     ofproto->n_groups--;
     group_free(group);
+}
+
+/* Appends one line of bridge/dump-flows for 'rule' to 'ds'. */
+static void
+format_rule(const struct ofproto_rule *rule, bool offload_stats,
+            long long now, struct ds *ds)
+{
+    if (rule->table_id) {
+        ds_put_format(ds, "table_id=%"PRIu8", ", rule->table_id);
+    }
+    ds_put_format(ds, "duration=%llds, n_packets=%"PRIu64", "
+                  "n_bytes=%"PRIu64", ", (now - rule->created) / 1000,
+                  rule->n_packets, rule->n_bytes);
+    if (offload_stats) {
+        ds_put_cstr(ds, "n_offload_packets=0, n_offload_bytes=0, ");
+    }
+    match_format(&rule->cr.match, NULL, ds, rule->cr.priority,
+                 OFP_DEFAULT_PRIORITY);
+    /* A catch-all at the default priority prints nothing: no comma. */
+    if (ds->length && ds->string[ds->length - 1] != ' ') {
+        ds_put_char(ds, ',');
+    }
+    ds_put_cstr(ds, "actions=");
+    ofpacts_format(rule->ofpacts, rule->ofpacts_len, NULL, ds);
+    ds_put_char(ds, '\n');
 }

@@ -229,6 +229,16 @@ size_t ofproto_collect(const struct ofproto *,
                        const struct ofproto_flow_query *,
                        struct ofproto_rule ***rulesp);
 
+/* Appends to 'ds' every rule of 'ofproto', the hidden fail-open rule too,
+ * as Open vSwitch's "ovs-appctl bridge/dump-flows" prints them: table by
+ * table, one line each ("table_id=N, " unless table 0, then duration,
+ * n_packets, n_bytes, with 'offload_stats' n_offload_packets and
+ * n_offload_bytes (always 0 here), the match with its priority and the
+ * actions).  'now' is time_msec(). */
+struct ds;
+void ofproto_format_flows(const struct ofproto *, bool offload_stats,
+                          long long now, struct ds *);
+
 /* Groups (OpenFlow 1.1+ group table, Open vSwitch's semantics):
  *
  *   add      OFPGMFC_GROUP_EXISTS if 'group_id' is taken,

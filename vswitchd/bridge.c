@@ -348,6 +348,8 @@ static unixctl_cb_func upcall_show_cb;
 static unixctl_cb_func upcall_set_flow_limit_cb;
 static unixctl_cb_func upcall_ufid_cb;
 static unixctl_cb_func upcall_megaflows_cb;
+static unixctl_cb_func bridge_dump_flows_cb;
+static unixctl_cb_func bridge_reconnect_cb;
 static void mask_exact(const struct flow *key, struct flow *mask);
 static struct netdev *iface_netdev_or_reply(struct unixctl_conn *,
                                             const char *name);
@@ -4173,12 +4175,61 @@ register_commands(void)
                              "{[dp_name] odp_flow | bridge br_flow} "
                              "[OPTIONS...] [-generate|packet]", 1, INT_MAX,
                              ofproto_trace_cb, NULL);
+    unixctl_command_register("bridge/dump-flows", "[--offload-stats] bridge",
+                             1, 2, bridge_dump_flows_cb, NULL);
+    unixctl_command_register("bridge/reconnect", "[bridge]", 0, 1,
+                             bridge_reconnect_cb, NULL);
     unixctl_command_register("ofproto/trace-packet-out",
                              "[-consistent] {[dp_name] odp_flow | bridge "
                              "br_flow} [OPTIONS...] [-generate|packet] "
                              "actions", 2, INT_MAX, ofproto_trace_cb,
                              (void *) "packet-out");
     bond_register_commands();
+}
+
+/* bridge/dump-flows [--offload-stats] BRIDGE: every OpenFlow rule, the
+ * hidden ones too, as Open vSwitch prints them.  As there, the bridge is
+ * the last argument and a first one other than --offload-stats is
+ * ignored. */
+static void
+bridge_dump_flows_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+                     void *aux DPS_UNUSED)
+{
+    bool offload_stats = argc > 2 && !strcmp(argv[1], "--offload-stats");
+    struct bridge *br = bridge_find(argv[argc - 1]);
+
+    if (!br) {
+        unixctl_command_reply_error(conn, "Unknown bridge");
+        return;
+    }
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    ofproto_format_flows(br->ofproto, offload_stats, time_msec(), &ds);
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+/* bridge/reconnect [BRIDGE]: the bridge's (or every bridge's) controller
+ * connections drop and connect again. */
+static void
+bridge_reconnect_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+                    void *aux DPS_UNUSED)
+{
+    long long now = time_msec();
+
+    if (argc > 1) {
+        struct bridge *br = bridge_find(argv[1]);
+
+        if (!br) {
+            unixctl_command_reply_error(conn, "Unknown bridge");
+            return;
+        }
+        connmgr_reconnect(br->connmgr, now);
+    } else {
+        for (size_t i = 0; i < n_bridges; i++) {
+            connmgr_reconnect(bridges[i]->connmgr, now);
+        }
+    }
+    unixctl_command_reply(conn, "");
 }
 
 /* The netdev of the interface called 'name' in any bridge, or NULL after
