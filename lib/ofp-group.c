@@ -6,6 +6,7 @@
 #include "ofp-group.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -45,7 +46,7 @@ static enum ofperr check_command_bucket_id(const struct ofputil_group_mod *);
 static void put_buckets(struct ofpbuf *, enum ofp_version, uint8_t type,
                         const struct ofputil_bucket *, size_t n);
 static void put_be64(uint8_t *, uint64_t);
-static void put_group_props(struct ofpbuf *,
+static void put_group_props(struct ofpbuf *, enum ofp_version,
                             const struct ofputil_group_props *);
 static enum ofperr pull_group_props(struct ofpbuf *, uint8_t type,
                                     struct ofputil_group_props *);
@@ -61,6 +62,9 @@ static char *parse_bucket(char *string, const struct ofputil_port_map *,
     DPS_WARN_UNUSED_RESULT;
 static char *parse_u32(const char *s, uint32_t *value)
     DPS_WARN_UNUSED_RESULT;
+static char *parse_group_fields(char *string, struct ofputil_group_props *)
+    DPS_WARN_UNUSED_RESULT;
+static int field_rank(enum match_field_id);
 
 /* Decodes group_mod 'oh' (its length already checked by ofpraw_decode())
  * into '*gm', which the caller uninitialises on success.  Returns 0 or the
@@ -144,7 +148,7 @@ ofputil_encode_group_mod(enum ofp_version version,
         put_buckets(msg, version, gm->type, gm->buckets, gm->n_buckets);
         p = (uint8_t *) msg->data + start;
         ofp_put_be16(p + 8, msg->size - buckets_start);
-        put_group_props(msg, &gm->props);
+        put_group_props(msg, version, &gm->props);
     }
     ofpmsg_update_length(msg);
     return msg;
@@ -315,7 +319,7 @@ ofputil_append_group_desc(struct ofpbuf *reply, enum ofp_version version,
     if (of15) {
         ofp_put_be16(p + 8, reply->size - start - 16);
         if (props) {
-            put_group_props(reply, props);
+            put_group_props(reply, version, props);
             p = (uint8_t *) reply->data + start;
             ofp_put_be16(p, reply->size - start);
         }
@@ -1018,10 +1022,14 @@ check_command_bucket_id(const struct ofputil_group_mod *gm)
 #define NTRT_SELECTION_METHOD 1
 #define NTR_SELECTION_METHOD_LEN 40     /* Without the fields. */
 
-/* Appends 'props' (nothing if there is no selection method). */
+/* Appends 'props' for 'version' (nothing if there is no selection
+ * method). */
 static void
-put_group_props(struct ofpbuf *msg, const struct ofputil_group_props *props)
+put_group_props(struct ofpbuf *msg, enum ofp_version version,
+                const struct ofputil_group_props *props)
 {
+    bool nxm = version == OFP10_VERSION;
+
     if (!props->selection_method[0]) {
         return;
     }
@@ -1035,7 +1043,23 @@ put_group_props(struct ofpbuf *msg, const struct ofputil_group_props *props)
     memcpy(p + 16, props->selection_method, strlen(props->selection_method));
     put_be64(p + 32, props->selection_method_param);
     if (props->fields_len) {
+        size_t fields_start = msg->size;
         ofpbuf_put(msg, props->fields, props->fields_len);
+        /* OpenFlow 1.0 (Open vSwitch's extension) names the fields by
+         * their NXM headers. */
+        for (size_t ofs = 0; nxm && ofs + 4 <= props->fields_len; ) {
+            uint8_t *q = (uint8_t *) msg->data + fields_start + ofs;
+            uint32_t header = ofp_get_be32(q);
+            enum match_field_id id;
+            unsigned int width;
+            if (nxm_field_from_header(header, &id, &width)) {
+                uint32_t nxm_header = nxm_header_from_field(id);
+                if (nxm_header && (nxm_header & 0xff) == (header & 0xff)) {
+                    ofp_put_be32(q, nxm_header);
+                }
+            }
+            ofs += 4 + (header & 0xff);
+        }
     }
     ofpbuf_put_zeros(msg, ((len + 7) & ~(size_t) 7) - len);
 }
@@ -1112,14 +1136,27 @@ format_group_props(struct ds *s, const struct ofputil_group_props *props)
             break;
         }
         const struct match_field *mf = match_field_info(id);
-        bool exact = true;
+        union match_value v, all;
+        memset(&v, 0, sizeof v);
+        memset(&all, 0xff, sizeof all);
+        memcpy(v.u8, p + 4 + (width - mf->n_bytes), mf->n_bytes);
+
+        /* The mask, unless it is all ones, as the field's value prints in
+         * a match. */
+        bool ones = true;
         for (size_t i = 0; i < width; i++) {
-            exact &= p[4 + i] == 0xff;
+            ones &= p[4 + i] == 0xff;
         }
         ds_put_format(&fields, "%s%s", n++ ? "," : "", mf->name);
-        if (!exact) {
-            ds_put_char(&fields, '=');
-            ds_put_hex(&fields, p + 4, width);
+        if (!ones) {
+            struct match m;
+            struct ds value = DS_EMPTY_INITIALIZER;
+            match_init_catchall(&m);
+            match_field_set(mf, &v, &all, &m);
+            match_format(&m, NULL, &value, INT_MIN, INT_MIN);
+            const char *eq = strrchr(ds_cstr(&value), '=');
+            ds_put_format(&fields, "=%s", eq ? eq + 1 : ds_cstr(&value));
+            ds_destroy(&value);
         }
         ofs += 4 + width;
     }
@@ -1204,7 +1241,7 @@ parse_group_mod__(struct ofputil_group_mod *gm, int command, bool keywords,
     }
 
     bool had_group_id = false, had_type = false, had_command_bucket_id = false;
-    bool had_param = false;
+    bool had_param = false, had_fields = false;
     char *name, *value;
     while (ofp_parse_key_value(&s, &name, &value)) {
         char *error = NULL;
@@ -1268,8 +1305,8 @@ parse_group_mod__(struct ofputil_group_mod *gm, int command, bool keywords,
             }
             had_param = true;
         } else if (!strcmp(name, "fields")) {
-            error = xstrdup("fields: selection method fields are not "
-                            "supported by this ovs-ofctl");
+            error = parse_group_fields(value, &gm->props);
+            had_fields = true;
         } else {
             error = xasprintf("unknown keyword %s", name);
         }
@@ -1294,6 +1331,10 @@ parse_group_mod__(struct ofputil_group_mod *gm, int command, bool keywords,
     if (had_param && !gm->props.selection_method[0]) {
         return xstrdup("selection_method_param is only allowed with "
                        "\"selection_method\"");
+    }
+    if (had_fields && strcmp(gm->props.selection_method, "hash")) {
+        return xstrdup("fields may only be specified with "
+                       "\"selection_method=hash\"");
     }
 
     while (buckets) {
@@ -1426,4 +1467,108 @@ parse_u32(const char *s, uint32_t *value)
     }
     *value = n;
     return NULL;
+}
+
+/* Parses the value of "fields=" ("ip_src", or "ip_src,tcp_dst=0xff00" from
+ * "fields(...)": each a field, with a mask as its value) into 'props', in
+ * Open vSwitch's order of fields: each as an OXM header (NXM for a field
+ * without one, and for in_port) without the mask bit, then the mask. */
+static char *
+parse_group_fields(char *string, struct ofputil_group_props *props)
+{
+    struct entry {
+        enum match_field_id id;
+        union match_value mask;
+        bool given;             /* A mask given, not the whole field. */
+    } entries[MATCH_N_FIELDS];
+    size_t n = 0;
+    char *name, *value;
+
+    while (ofp_parse_key_value(&string, &name, &value)) {
+        const struct match_field *mf = ofp_parse_field_name(name);
+        if (!mf) {
+            return xasprintf(": unknown field %s", name);
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (entries[i].id == mf->id) {
+                return xasprintf("%s: duplicate field", name);
+            }
+        }
+
+        union match_value mask, ignored;
+        memset(&mask, 0xff, sizeof mask);
+        if (*value) {
+            char *error = ofp_parse_field_value(mf, value, &mask, &ignored);
+            if (error) {
+                return error;
+            }
+        }
+        entries[n].id = mf->id;
+        entries[n].mask = mask;
+        entries[n].given = *value != '\0';
+        n++;
+    }
+
+    /* Open vSwitch's order (insertion sort: there are few). */
+    for (size_t i = 1; i < n; i++) {
+        for (size_t j = i; j > 0 && (field_rank(entries[j].id)
+                                     < field_rank(entries[j - 1].id)); j--) {
+            struct entry tmp = entries[j];
+            entries[j] = entries[j - 1];
+            entries[j - 1] = tmp;
+        }
+    }
+
+    struct ofpbuf b;
+    ofpbuf_init(&b, 64);
+    for (size_t i = 0; i < n; i++) {
+        const struct match_field *mf = match_field_info(entries[i].id);
+        size_t start = b.size;
+        if (mf->id == MATCH_F_IN_PORT) {
+            uint8_t *p = ofpbuf_put_zeros(&b, 6);
+            ofp_put_be32(p, nxm_header_from_field(mf->id));
+        } else {
+            union match_value all;
+            memset(&all, 0xff, sizeof all);
+            oxm_put_field(&b, mf->id, &all, &all);
+        }
+
+        /* The mask: all ones over the header's width (as Open vSwitch
+         * writes it, past the field's bits), or the one given. */
+        uint8_t *p = (uint8_t *) b.data + start;
+        size_t width = ofp_get_be32(p) & 0xff;
+        memset(p + 4, 0xff, width);
+        if (entries[i].given) {
+            memset(p + 4, 0, width - MIN(width, mf->n_bytes));
+            memcpy(p + 4 + width - MIN(width, mf->n_bytes),
+                   entries[i].mask.u8, MIN(width, mf->n_bytes));
+        }
+    }
+    free(props->fields);
+    props->fields_len = b.size;
+    props->fields = xmemdup(b.data, MAX(b.size, 1));
+    ofpbuf_uninit(&b);
+    return NULL;
+}
+
+/* Where field 'id' comes in Open vSwitch's table of fields (the order of
+ * ours but for metadata, the IP addresses and nw_tos). */
+static int
+field_rank(enum match_field_id id)
+{
+    switch (id) {
+    case MATCH_F_METADATA:
+        return -1;
+    case MATCH_F_IPV4_SRC:
+    case MATCH_F_IPV4_DST:
+    case MATCH_F_IPV6_SRC:
+    case MATCH_F_IPV6_DST:
+    case MATCH_F_IPV6_LABEL:
+        /* Between the VLAN fields and nw_proto. */
+        return 10 * MATCH_F_IP_PROTO - 9 + (id - MATCH_F_IPV4_SRC);
+    case MATCH_F_NW_TOS:
+        return 10 * MATCH_F_IP_DSCP - 1;
+    default:
+        return 10 * id;
+    }
 }
