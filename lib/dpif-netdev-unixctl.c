@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -66,7 +67,15 @@ static unixctl_cb_func dpctl_add_flow;
 static unixctl_cb_func dpctl_mod_flow;
 static unixctl_cb_func dpctl_del_flow;
 static unixctl_cb_func dpctl_get_flow;
+static unixctl_cb_func dpctl_add_dp;
+static unixctl_cb_func dpctl_del_dp;
+static unixctl_cb_func dpctl_add_if;
+static unixctl_cb_func dpctl_del_if;
+static unixctl_cb_func dpctl_set_if;
 static unixctl_cb_func subtable_lookup_info_get;
+static char *add_if(struct dp_netdev *, const char *arg, int *error);
+static char *del_if(struct dp_netdev *, const char *name, int *error);
+static char *set_if(struct dp_netdev *, const char *arg, int *error);
 static unixctl_cb_func subtable_lookup_prio_set;
 static unixctl_cb_func dpif_impl_get;
 static unixctl_cb_func dpif_impl_set;
@@ -152,6 +161,15 @@ dp_netdev_unixctl_register(struct dp_netdev *dp)
                              dpctl_del_flow, dp);
     unixctl_command_register("dpctl/get-flow", "[dp] ufid", 1, 2,
                              dpctl_get_flow, dp);
+    unixctl_command_register("dpctl/add-dp", "dp [iface...]", 1, INT_MAX,
+                             dpctl_add_dp, dp);
+    unixctl_command_register("dpctl/del-dp", "dp", 1, 1, dpctl_del_dp, dp);
+    unixctl_command_register("dpctl/add-if", "dp iface...", 2, INT_MAX,
+                             dpctl_add_if, dp);
+    unixctl_command_register("dpctl/del-if", "dp iface...", 2, INT_MAX,
+                             dpctl_del_if, dp);
+    unixctl_command_register("dpctl/set-if", "dp iface...", 2, INT_MAX,
+                             dpctl_set_if, dp);
     unixctl_command_register("dpif-netdev/subtable-lookup-info-get", "", 0, 0,
                              subtable_lookup_info_get, dp);
     unixctl_command_register("dpif-netdev/subtable-lookup-prio-set",
@@ -1893,4 +1911,252 @@ threads_of(struct dp_netdev *dp, struct dp_netdev_pmd *pmds[], size_t max)
         pmds[n++] = dp->pmds[i];
     }
     return n;
+}
+
+/* dpctl/add-dp, del-dp, add-if, del-if, set-if, as Open vSwitch's
+ * userspace datapath answers them.  There is one datapath, created with
+ * the switch: "netdev@ovs-netdev".  Unlike Open vSwitch, dpswitch cannot
+ * make a second netdev datapath (its name is refused as invalid) or a
+ * system (kernel) one; a datapath of an unknown type does not exist in
+ * either. */
+
+/* Returns 0 if 'name' ("TYPE@NAME", or "NAME" for a system datapath) is
+ * ours, else the error Open vSwitch's opening it gives: EINVAL for another
+ * netdev name (or "ovs-netdev" without its type), ENODEV for a system
+ * datapath, EAFNOSUPPORT for an unknown type. */
+static int
+dp_name_check(const char *name)
+{
+    const char *at = strchr(name, '@');
+    size_t type_len = at ? (size_t) (at - name) : 0;
+
+    if (!at || (type_len == 6 && !strncmp(name, "system", 6))) {
+        return strcmp(at ? at + 1 : name, DP_NETDEV_NAME) ? ENODEV : EINVAL;
+    }
+    if (type_len != 6 || strncmp(name, "netdev", 6)) {
+        return EAFNOSUPPORT;
+    }
+    return strcmp(at + 1, DP_NETDEV_NAME) ? EINVAL : 0;
+}
+
+/* dpctl/add-dp DP [IFACE...]: ours exists; others cannot be made here. */
+static void
+dpctl_add_dp(struct unixctl_conn *conn, int argc DPS_UNUSED,
+             const char *argv[], void *dp_ DPS_UNUSED)
+{
+    int error = dp_name_check(argv[1]);
+
+    flow_cmd_error(conn, "add_dp",
+                   (!error ? EEXIST : error == ENODEV ? EAFNOSUPPORT
+                    : error));
+}
+
+/* dpctl/del-dp DP: as in Open vSwitch, deleting the datapath the bridges
+ * use succeeds and leaves it to them (it goes with the last bridge). */
+static void
+dpctl_del_dp(struct unixctl_conn *conn, int argc DPS_UNUSED,
+             const char *argv[], void *dp_ DPS_UNUSED)
+{
+    int error = dp_name_check(argv[1]);
+
+    if (error) {
+        flow_cmd_error(conn, "opening datapath", error);
+    } else {
+        unixctl_command_reply(conn, "");
+    }
+}
+
+/* An interface argument "NAME[,KEY=VALUE]...": its name, type= and
+ * port_no= if given, and its other options in 'options'. */
+struct if_arg {
+    char *name;
+    const char *type;
+    const char *port_no;
+    struct smap options;
+    char *buf;
+};
+
+static void
+if_arg_parse(const char *arg, struct if_arg *ifa)
+{
+    char *save = NULL;
+
+    memset(ifa, 0, sizeof *ifa);
+    smap_init(&ifa->options);
+    ifa->buf = xstrdup(arg);
+    char *p = strchr(ifa->buf, ',');
+    if (p) {
+        *p++ = '\0';
+    }
+    ifa->name = ifa->buf;
+    for (char *kv = p ? strtok_r(p, ",", &save) : NULL; kv;
+         kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        const char *value = eq ? eq + 1 : "";
+
+        if (eq) {
+            *eq = '\0';
+        }
+        if (!strcmp(kv, "type")) {
+            ifa->type = value;
+        } else if (!strcmp(kv, "port_no")) {
+            ifa->port_no = value;
+        } else {
+            smap_add(&ifa->options, kv, value);
+        }
+    }
+}
+
+static void
+if_arg_destroy(struct if_arg *ifa)
+{
+    smap_destroy(&ifa->options);
+    free(ifa->buf);
+}
+
+static struct dp_netdev_port *
+port_by_name(const struct dp_netdev *dp, const char *name)
+{
+    for (size_t i = 0; i < dp->n_ports; i++) {
+        if (!strcmp(netdev_get_name(dp->ports[i]->netdev), name)) {
+            return dp->ports[i];
+        }
+    }
+    return NULL;
+}
+
+/* Runs an interface command: checks its datapath argv[1], then calls 'one'
+ * for each interface argument, which returns NULL, or what failed (for
+ * flow_cmd_error(), with '*error') to stop at and reply. */
+static void
+if_cmd_run(struct unixctl_conn *conn, int argc, const char *argv[],
+           struct dp_netdev *dp,
+           char *(*one)(struct dp_netdev *, const char *arg, int *error))
+{
+    int error = dp_name_check(argv[1]);
+
+    if (error) {
+        flow_cmd_error(conn, "opening datapath", error);
+        return;
+    }
+    for (int i = 2; i < argc; i++) {
+        char *what = one(dp, argv[i], &error);
+
+        if (what) {
+            flow_cmd_error(conn, what, error);
+            free(what);
+            return;
+        }
+    }
+    unixctl_command_reply(conn, "");
+}
+
+/* dpctl/add-if DP IFACE...: a port that exists is refused as Open vSwitch
+ * refuses it; a new one too, differently: ports are added through the
+ * database here (Open vSwitch adds it, then its bridges remove it as not
+ * theirs). */
+static void
+dpctl_add_if(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *dp_)
+{
+    if_cmd_run(conn, argc, argv, dp_, add_if);
+}
+
+static char *
+add_if(struct dp_netdev *dp, const char *arg, int *error)
+{
+    struct if_arg ifa;
+    unsigned int port_no;
+    char *what;
+
+    if_arg_parse(arg, &ifa);
+    if (port_by_name(dp, ifa.name)) {
+        what = xasprintf("%s: failed to open network device", ifa.name);
+        *error = EEXIST;
+    } else {
+        what = xasprintf("adding %s to netdev@%s failed", ifa.name,
+                         DP_NETDEV_NAME);
+        *error = (ifa.port_no && util_str_to_uint(ifa.port_no, 10, &port_no)
+                  && dp_netdev_lookup_port(dp, port_no) ? EBUSY
+                  : EOPNOTSUPP);
+    }
+    if_arg_destroy(&ifa);
+    return what;
+}
+
+/* dpctl/del-if DP IFACE...: removes the ports from the datapath (behind
+ * their bridge's back, as in Open vSwitch). */
+static void
+dpctl_del_if(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *dp_)
+{
+    if_cmd_run(conn, argc, argv, dp_, del_if);
+}
+
+static char *
+del_if(struct dp_netdev *dp, const char *name, int *error)
+{
+    struct dp_netdev_port *port = port_by_name(dp, name);
+
+    *error = 0;
+    if (!port || !port->port_no) {
+        return xasprintf("no port named %s", name);
+    }
+    *error = dp_netdev_port_del(dp, port->port_no);
+    return (*error ? xasprintf("deleting port %s from netdev@%s failed",
+                               name, DP_NETDEV_NAME)
+            : NULL);
+}
+
+/* dpctl/set-if DP IFACE...: the type and port number cannot change; other
+ * options are given to the port's netdev (until the database's options
+ * are applied again). */
+static void
+dpctl_set_if(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *dp_)
+{
+    if_cmd_run(conn, argc, argv, dp_, set_if);
+}
+
+static char *
+set_if(struct dp_netdev *dp, const char *arg, int *error)
+{
+    struct if_arg ifa;
+    char *what = NULL;
+
+    *error = 0;
+    if_arg_parse(arg, &ifa);
+    struct dp_netdev_port *port = port_by_name(dp, ifa.name);
+    const char *type = port ? netdev_get_type(port->netdev) : NULL;
+    if (!port) {
+        what = xasprintf("%s: failed to query port in netdev@%s",
+                         ifa.name, DP_NETDEV_NAME);
+        *error = ENODEV;
+    } else if (ifa.type && strcmp(ifa.type, type)) {
+        what = xasprintf("%s: can't change type from %s to %s",
+                         ifa.name, type, ifa.type);
+    } else if (ifa.port_no
+               && strtoul(ifa.port_no, NULL, 10) != port->port_no) {
+        what = xasprintf("%s: can't change port number from %"PRIu32
+                         " to %s", ifa.name, port->port_no, ifa.port_no);
+    } else if (!smap_is_empty(&ifa.options)) {
+        struct smap cfg = SMAP_INITIALIZER;
+        const struct smap_node *node;
+        char *err = NULL;
+
+        netdev_get_config(port->netdev, &cfg);
+        SMAP_FOR_EACH (node, &ifa.options) {
+            smap_remove(&cfg, node->key);
+            smap_add(&cfg, node->key, node->value);
+        }
+        *error = netdev_set_config(port->netdev, &cfg, &err);
+        if (*error) {
+            what = xasprintf("%s: failed to configure network device%s%s",
+                             ifa.name, err ? ": " : "", err ? err : "");
+        }
+        free(err);
+        smap_destroy(&cfg);
+    }
+    if_arg_destroy(&ifa);
+    return what;
 }
