@@ -27,11 +27,15 @@
 
 VLOG_DEFINE_THIS_MODULE(ovsdb_idl);
 
+/* The pause after a round of remotes that would not do (see 'paused'). */
+#define IDL_ROUND_BACKOFF_MIN 1000
+#define IDL_ROUND_BACKOFF_MAX 8000
+
 enum idl_state {
     IDL_S_NEW,                  /* Connected, nothing sent yet. */
-    IDL_S_SERVER_REQUESTED,     /* Several remotes: a monitor of "_Server"'s
-                                 * "Database" table asked for, to learn
-                                 * whether this one serves the database. */
+    IDL_S_SERVER_REQUESTED,     /* A monitor of "_Server"'s "Database"
+                                 * table asked for, to learn whether this
+                                 * server serves the database as wanted. */
     IDL_S_SCHEMA_REQUESTED,     /* "get_schema" sent. */
     IDL_S_MONITOR_REQUESTED,    /* A monitor request sent. */
     IDL_S_MONITORING,           /* Replica current. */
@@ -103,7 +107,17 @@ struct ovsdb_idl {
     char **remotes;
     size_t n_remotes, cur_remote, n_tried;
     bool retry, leader_only;
-    long long int next_remote_try; /* After all were tried: wait. */
+
+    /* After every remote was tried once without finding one that will do,
+     * the next connection waits until 'next_remote_try' ('paused'), longer
+     * after each such round, up to IDL_ROUND_BACKOFF_MAX ms; a server that
+     * will do ends the back-off.  (Without the wait, a cluster that is down
+     * or has no leader yet would be polled in a busy loop.) */
+    bool paused;
+    bool gave_up;               /* Only one remote, no retry, and it would
+                                 * not do: dead, as Open vSwitch's. */
+    long long int next_remote_try;
+    int round_backoff;          /* ms; 0 until a round fails. */
     json_t *server_monitor_id;  /* ["server", DB]. */
     struct uuid server_row;     /* Our database's "_Server" row, or zero. */
     int64_t min_index;          /* Highest cluster "index" seen: a server
@@ -365,23 +379,39 @@ ovsdb_idl_run(struct ovsdb_idl *idl)
 {
     int i;
 
+    if (idl->gave_up) {
+        return;
+    }
+    if (idl->paused) {
+        if (time_msec() < idl->next_remote_try) {
+            return;
+        }
+        idl->paused = false;
+    }
     jsonrpc_session_run(idl->session);
     if (jsonrpc_session_get_seqno(idl->session) != idl->conn_seqno) {
         idl->conn_seqno = jsonrpc_session_get_seqno(idl->session);
         idl_restart(idl);
+        if (idl->n_remotes > 1
+            && !jsonrpc_session_is_connected(idl->session)) {
+            /* The connection ended: another server, rather than this one
+             * again after a back-off. */
+            idl_next_remote(idl);
+            return;
+        }
     }
     if (idl->n_remotes > 1 && !jsonrpc_session_is_connected(idl->session)
         && jsonrpc_session_get_last_error(idl->session)) {
         idl_next_remote(idl);
+        return;
     }
     if (jsonrpc_session_is_connected(idl->session)) {
         idl->ever_connected = true;
-        if (idl->state == IDL_S_NEW && idl->n_remotes > 1) {
-            if (time_msec() >= idl->next_remote_try) {
-                idl_send_server_request(idl);
-            }
-        } else if (idl->state == IDL_S_NEW) {
-            idl_send_schema_request(idl);
+        if (idl->state == IDL_S_NEW) {
+            /* Every server first shows its "_Server" row, even the only
+             * one: a cluster member that is not what the client wants is
+             * left for later (or for another), as in Open vSwitch. */
+            idl_send_server_request(idl);
         }
     }
 
@@ -405,11 +435,13 @@ ovsdb_idl_run(struct ovsdb_idl *idl)
 void
 ovsdb_idl_wait(struct ovsdb_idl *idl)
 {
+    if (idl->paused) {
+        /* Nothing can happen before the pause ends: no connection. */
+        poll_timer_wait_until(idl->next_remote_try);
+        return;
+    }
     jsonrpc_session_wait(idl->session);
     jsonrpc_session_recv_wait(idl->session);
-    if (idl->state == IDL_S_NEW && idl->n_remotes > 1) {
-        poll_timer_wait_until(idl->next_remote_try);
-    }
 }
 
 /* Returns the change seqno. */
@@ -437,7 +469,15 @@ ovsdb_idl_has_ever_connected(const struct ovsdb_idl *idl)
 bool
 ovsdb_idl_is_alive(const struct ovsdb_idl *idl)
 {
-    return jsonrpc_session_is_alive(idl->session);
+    return !idl->gave_up && jsonrpc_session_is_alive(idl->session);
+}
+
+/* True if a non-retrying IDL with one remote gave up because the server
+ * would not do (not the leader, cut off from its cluster, stale). */
+bool
+ovsdb_idl_gave_up(const struct ovsdb_idl *idl)
+{
+    return idl->gave_up;
 }
 
 /* True while connected. */
@@ -1148,13 +1188,25 @@ idl_restart(struct ovsdb_idl *idl)
 static void
 idl_next_remote(struct ovsdb_idl *idl)
 {
+    if (idl->n_remotes == 1 && !idl->retry) {
+        /* Nowhere else to go, and no retrying: give up. */
+        jsonrpc_session_force_reconnect(idl->session);
+        idl->gave_up = true;
+        return;
+    }
     idl->cur_remote = (idl->cur_remote + 1) % idl->n_remotes;
     if (++idl->n_tried % idl->n_remotes == 0) {
-        idl->next_remote_try = time_msec() + 250;
+        idl->round_backoff = (!idl->round_backoff ? IDL_ROUND_BACKOFF_MIN
+                              : MIN(2 * idl->round_backoff,
+                                    IDL_ROUND_BACKOFF_MAX));
+        idl->next_remote_try = time_msec() + idl->round_backoff;
+        idl->paused = true;
     }
-    VLOG_DBG("%s: trying %s", idl->db_name, idl->remotes[idl->cur_remote]);
+    VLOG_DBG("%s: trying %s%s", idl->db_name, idl->remotes[idl->cur_remote],
+             idl->paused ? " after a pause" : "");
     jsonrpc_session_close(idl->session);
-    idl->session = jsonrpc_session_open(idl->remotes[idl->cur_remote], true);
+    idl->session = jsonrpc_session_open(idl->remotes[idl->cur_remote],
+                                        idl->retry || idl->n_remotes > 1);
     idl->conn_seqno = jsonrpc_session_get_seqno(idl->session);
     idl_restart(idl);
 }
@@ -1190,7 +1242,10 @@ idl_server_will_do(struct ovsdb_idl *idl, const json_t *row)
     const json_t *schema, *index;
     bool relay;
 
-    if (!row) {
+    if (!row && idl->n_remotes == 1) {
+        /* Nowhere else to look: "get_schema" gets the server's error. */
+        return true;
+    } else if (!row) {
         VLOG_INFO("%s: server does not have %s database", name, idl->db_name);
         return false;
     }
@@ -1467,6 +1522,9 @@ static void
 idl_monitoring(struct ovsdb_idl *idl)
 {
     idl->state = IDL_S_MONITORING;
+    /* A server that will do: the next failure starts a new round. */
+    idl->n_tried = 0;
+    idl->round_backoff = 0;
     if (idl->db_change_aware) {
         json_t *params = jsonx_array(1, json_true());
 

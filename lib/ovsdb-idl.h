@@ -71,8 +71,11 @@ void ovsdb_idl_destroy(struct ovsdb_idl *);
 /* 'remote' may be a comma-separated list of remotes, as in Open vSwitch:
  * the IDL then connects to one after another until one whose "_Server"
  * row for 'db_name' is that of a connected member of its cluster and, if
- * "leader only" (the default), of its leader; a server with no such row
- * will do. */
+ * "leader only" (the default), of its leader, with data not older than it
+ * has seen; a server without "_Server" will do.  With one remote, the same
+ * check applies: a server that will not do is tried again later (after
+ * 1 s, then 2, 4, at most 8 s, also after each round of several remotes),
+ * or, without 'retry', the IDL gives up (ovsdb_idl_gave_up()). */
 void ovsdb_idl_set_leader_only(struct ovsdb_idl *, bool leader_only);
 
 /* Registration, before the first ovsdb_idl_run().  With nothing registered
@@ -111,6 +114,7 @@ unsigned int ovsdb_idl_get_seqno(const struct ovsdb_idl *);
 bool ovsdb_idl_is_monitoring(const struct ovsdb_idl *);
 bool ovsdb_idl_has_ever_connected(const struct ovsdb_idl *);
 bool ovsdb_idl_is_alive(const struct ovsdb_idl *);
+bool ovsdb_idl_gave_up(const struct ovsdb_idl *);
 bool ovsdb_idl_is_connected(const struct ovsdb_idl *);
 /* Last connection error (positive errno), or 0. */
 int ovsdb_idl_get_last_error(const struct ovsdb_idl *);

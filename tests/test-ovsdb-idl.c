@@ -696,7 +696,13 @@ mock_run(struct mock *m)
             jsonrpc_msg_destroy(msg);
             continue;
         }
-        if (!strcmp(msg->method, "get_schema")) {
+        if (json_is_array(msg->params)
+            && json_is_string(json_array_get(msg->params, 0))
+            && !strcmp(json_string_value(json_array_get(msg->params, 0)),
+                       "_Server")) {
+            /* An old server, without "_Server". */
+            error = json_pack("{s:s}", "error", "unknown database");
+        } else if (!strcmp(msg->method, "get_schema")) {
             m->n_schema_requests++;
             reply = jsonx_from_string(test_schema, NULL);
         } else if (!strcmp(msg->method, "monitor")

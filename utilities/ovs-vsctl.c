@@ -2418,6 +2418,9 @@ wait_for_vswitchd(struct vsctl_ctx *ctx, int64_t next_cfg)
                         db, util_strerror(ovsdb_idl_get_last_error(
                                               ctx->base.idl)));
         }
+        if (ovsdb_idl_get_db_error(ctx->base.idl)) {
+            db_ctl_fatal("%s: %s", db, ovsdb_idl_get_db_error(ctx->base.idl));
+        }
         ts = ovsdb_idl_get_table(ctx->base.idl, "Open_vSwitch");
         ovs = ts ? ovsdb_idl_first_row(ctx->base.idl, ts) : NULL;
         if (ovs && ovsdb_idl_is_monitoring(ctx->base.idl)) {
@@ -2690,8 +2693,11 @@ main(int argc, char *argv[])
         if (!ovsdb_idl_is_alive(idl)) {
             int error = ovsdb_idl_get_last_error(idl);
 
+            /* A server that would not do leaves no error: Open vSwitch
+             * then prints "()". */
             db_ctl_fatal("%s: database connection failed (%s)", db,
-                        util_strerror(error ? error : ECONNRESET));
+                        (ovsdb_idl_gave_up(idl) ? ""
+                         : util_strerror(error ? error : ECONNRESET)));
         }
         if (ovsdb_idl_get_db_error(idl)) {
             db_ctl_fatal("%s: %s", db, ovsdb_idl_get_db_error(idl));

@@ -313,6 +313,7 @@ static size_t n_reval_waiters;
 /* other_config:flow-restore-wait holds (see flow_restore_wait_update()). */
 static bool flow_restore_waiting = true;
 
+static const struct ovsrec_open_vswitch *bridge_ovs_row(void);
 static void bridge_reconfigure(const struct ovsrec_open_vswitch *ovs);
 static void bridge_write_status(const struct ovsrec_open_vswitch *ovs);
 static void bridge_poll_status(void);
@@ -454,10 +455,7 @@ bridge_run(void)
         }
     }
 
-    const struct ovsrec_open_vswitch *ovs = NULL;
-    if (ovsdb_idl_has_lock(idl) && ovsdb_idl_is_monitoring(idl)) {
-        ovs = ovsrec_open_vswitch_first(idl);
-    }
+    const struct ovsrec_open_vswitch *ovs = bridge_ovs_row();
 
     if (ovs && ovsdb_idl_get_seqno(idl) != idl_seqno) {
         idl_seqno = ovsdb_idl_get_seqno(idl);
@@ -559,15 +557,21 @@ bridge_wait(void)
         connmgr_wait(bridges[i]->connmgr);
         bridge_wait_bonds(bridges[i]);
     }
-    if (status_dirty && !status_txn) {
+    /* Without the row (not monitoring, reconnecting) bridge_run() writes
+     * no status and keeps no statistics timers: the IDL wakes us when it
+     * comes back.  (Waiting on those timers then was a busy loop.) */
+    const struct ovsrec_open_vswitch *ovs = bridge_ovs_row();
+    if (status_dirty && !status_txn && ovs) {
         poll_immediate_wake();
     }
     if (dp) {
         dp_netdev_wait(dp);
         poll_timer_wait_until(MIN(MIN(next_refresh, late_revalidation),
                                   next_stats_push));
-        poll_timer_wait_until(next_stats);
-        poll_timer_wait_until(next_status_poll);
+        if (ovs) {
+            poll_timer_wait_until(next_stats);
+            poll_timer_wait_until(next_status_poll);
+        }
     }
 }
 
@@ -620,6 +624,15 @@ bridge_exit(bool cleanup DPS_UNUSED)
 
 /* The columns ovs-vswitchd reads and writes.  Registering them (rather
  * than replicating everything) keeps the monitor small. */
+/* The Open_vSwitch row to act on: NULL while the IDL lacks the lock or
+ * is not monitoring (reconnecting, moving to another server). */
+static const struct ovsrec_open_vswitch *
+bridge_ovs_row(void)
+{
+    return (ovsdb_idl_has_lock(idl) && ovsdb_idl_is_monitoring(idl)
+            ? ovsrec_open_vswitch_first(idl) : NULL);
+}
+
 static void
 register_columns(void)
 {
