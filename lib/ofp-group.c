@@ -1101,8 +1101,10 @@ pull_group_props(struct ofpbuf *msg, uint8_t type,
         props->selection_method_param = ofp_get_be64(p + 32);
         free(props->fields);
         props->fields_len = len - NTR_SELECTION_METHOD_LEN;
-        props->fields = xmemdup(p + NTR_SELECTION_METHOD_LEN,
-                                MAX(props->fields_len, 1));
+        props->fields = (props->fields_len
+                         ? xmemdup(p + NTR_SELECTION_METHOD_LEN,
+                                   props->fields_len)
+                         : NULL);
         ofpbuf_pull(msg, padded);
     }
     return 0;
