@@ -32,6 +32,8 @@ lib_libdpswitch_a_SOURCES = \
 	lib/poll-loop.h \
 	lib/reconnect.c \
 	lib/reconnect.h \
+	lib/replay.c \
+	lib/replay.h \
 	lib/restart-needed.c \
 	lib/restart-needed.h \
 	lib/smap.c \
@@ -42,6 +44,7 @@ lib_libdpswitch_a_SOURCES = \
 	lib/stream.h \
 	lib/stream-fd.c \
 	lib/stream-provider.h \
+	lib/stream-replay.c \
 	lib/stream-ssl.c \
 	lib/stream-ssl.h \
 	lib/table.c \

@@ -23,6 +23,10 @@
  * Passive streams work the same way with a 'struct pstream', pstream_init()
  * and the pstream_class below; a pstream has no connecting state.
  *
+ * With --record (replay.h), stream.c writes down what each call of 'open',
+ * 'listen', 'accept', 'recv' and 'send' returned; with --replay, the
+ * classes of stream-replay.c take the place of every other.
+ *
  * Every slot is called from the thread that owns the stream at the time
  * (streams are single-threaded, see stream.h).
  *
@@ -34,6 +38,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include "stream.h"
+
+struct replay_file;
 
 /* The states of an active stream. */
 enum stream_state {
@@ -48,6 +54,8 @@ struct stream {
     enum stream_state state;
     int error;                /* Positive errno when DISCONNECTED. */
     char *name;               /* Owned; as given to stream_open(). */
+    struct replay_file *record; /* With --record: its replay file (owned
+                                 * by stream.c), else NULL. */
 };
 
 void stream_init(struct stream *, const struct stream_class *,
@@ -121,6 +129,7 @@ struct pstream {
     const struct pstream_class *class;
     char *name;               /* Owned: the name, e.g. "ptcp:6640:0.0.0.0". */
     int bound_port;           /* TCP port in host order, or 0. */
+    struct replay_file *record; /* As in struct stream. */
 };
 
 void pstream_init(struct pstream *, const struct pstream_class *,
@@ -160,12 +169,15 @@ struct pstream_class {
     void (*wait)(struct pstream *pstream);
 };
 
-/* The classes, defined in stream-fd.c and stream-ssl.c. */
+/* The classes, defined in stream-fd.c, stream-ssl.c and stream-replay.c
+ * (which stands in for every class with --replay, see replay.h). */
 extern const struct stream_class stream_fd_unix_class;
 extern const struct stream_class stream_fd_tcp_class;
 extern const struct stream_class stream_ssl_class;
 extern const struct pstream_class stream_fd_punix_class;
 extern const struct pstream_class stream_fd_ptcp_class;
 extern const struct pstream_class stream_ssl_pssl_class;
+extern const struct stream_class stream_replay_class;
+extern const struct pstream_class stream_replay_pclass;
 
 #endif /* stream-provider.h */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "fatal-signal.h"
 #include "poll-loop.h"
+#include "replay.h"
 #include "stream-provider.h"
 #include "timeval.h"
 #include "util.h"
@@ -38,6 +39,8 @@ static int pstream_lookup_class(const char *name,
 static char *stream_name_with_port(const char *name, int default_port,
                                    bool passive);
 static bool stream_name_has_type(const char *name, const char *type);
+static void stream_record_open(const char *name, int error,
+                               struct replay_file **filep);
 
 /* Checks that 'name' starts with the prefix of a known kind of active
  * stream ("tcp:", "unix:", "ssl:").  Returns 0 if so, otherwise
@@ -70,7 +73,13 @@ stream_open(const char *name, struct stream **streamp)
         return error;
     }
 
+    if (replay_get_mode() == REPLAY_REPLAY) {
+        class = &stream_replay_class;
+    }
     error = class->open(xstrdup(name), strchr(name, ':') + 1, &stream);
+    if (replay_get_mode() == REPLAY_RECORD) {
+        stream_record_open(name, error, stream ? &stream->record : NULL);
+    }
     if (error) {
         VLOG_DBG("%s: connection failed (%s)", name, util_strerror(error));
         return error;
@@ -130,6 +139,7 @@ void
 stream_close(struct stream *stream)
 {
     if (stream) {
+        replay_file_close(stream->record);
         stream->class->close(stream);
     }
 }
@@ -175,10 +185,16 @@ ssize_t
 stream_recv(struct stream *stream, void *buffer, size_t n)
 {
     int error = stream_connect(stream);
+    ssize_t retval;
 
-    return (error ? -error
-            : !n ? 0
-            : stream->class->recv(stream, buffer, n));
+    if (!n && !error) {
+        return 0;
+    }
+    retval = error ? -error : stream->class->recv(stream, buffer, n);
+    if (stream->record) {
+        replay_file_write(stream->record, true, retval, buffer);
+    }
+    return retval;
 }
 
 /* Sends up to 'n' bytes of 'buffer' on 'stream'.  Returns the number of
@@ -190,10 +206,16 @@ ssize_t
 stream_send(struct stream *stream, const void *buffer, size_t n)
 {
     int error = stream_connect(stream);
+    ssize_t retval;
 
-    return (error ? -error
-            : !n ? 0
-            : stream->class->send(stream, buffer, n));
+    if (!n && !error) {
+        return 0;
+    }
+    retval = error ? -error : stream->class->send(stream, buffer, n);
+    if (stream->record) {
+        replay_file_write(stream->record, false, retval, NULL);
+    }
+    return retval;
 }
 
 /* Does the background work 'stream' needs, such as sending data it has
@@ -294,7 +316,13 @@ pstream_open(const char *name, struct pstream **pstreamp)
         return error;
     }
 
+    if (replay_get_mode() == REPLAY_REPLAY) {
+        class = &stream_replay_pclass;
+    }
     error = class->listen(xstrdup(name), strchr(name, ':') + 1, &pstream);
+    if (replay_get_mode() == REPLAY_RECORD) {
+        stream_record_open(name, error, pstream ? &pstream->record : NULL);
+    }
     if (error) {
         VLOG_DBG("%s: listen failed (%s)", name, util_strerror(error));
         return error;
@@ -317,6 +345,7 @@ void
 pstream_close(struct pstream *pstream)
 {
     if (pstream) {
+        replay_file_close(pstream->record);
         pstream->class->close(pstream);
     }
 }
@@ -333,6 +362,18 @@ pstream_accept(struct pstream *pstream, struct stream **streamp)
 
     *streamp = NULL;
     error = pstream->class->accept(pstream, streamp);
+    if (pstream->record) {
+        /* The new stream's name, or the error (EAGAIN too), then the new
+         * stream's own file. */
+        if (!error) {
+            const char *name = (*streamp)->name;
+
+            replay_file_write(pstream->record, true, strlen(name), name);
+            stream_record_open(name, 0, &(*streamp)->record);
+        } else {
+            replay_file_write(pstream->record, true, -error, NULL);
+        }
+    }
     if (error) {
         *streamp = NULL;
         if (error != EAGAIN) {
@@ -506,6 +547,25 @@ stream_name_has_type(const char *name, const char *type)
     size_t len = strlen(type);
 
     return !strncmp(name, type, len) && name[len] == ':';
+}
+
+/* With --record: creates the replay file of the stream or pstream 'name'
+ * that was just opened, with 'error' (0 for success), and stores it in
+ * '*filep' if 'filep' is nonnull (the stream exists), or closes it.  A
+ * file that cannot be created (logged) leaves the stream unrecorded. */
+static void
+stream_record_open(const char *name, int error, struct replay_file **filep)
+{
+    struct replay_file *f;
+
+    if (!replay_file_open(name, &f)) {
+        replay_file_write(f, true, -error, NULL);
+        if (filep && !error) {
+            *filep = f;
+        } else {
+            replay_file_close(f);
+        }
+    }
 }
 
 /* Finds the class whose prefix 'name' starts with.  Returns 0 or

@@ -392,6 +392,15 @@ ovsdb_file_snapshot_to_json(const struct ovsdb *db, const char *comment)
 struct ovsdb_error *
 ovsdb_file_replay(struct ovsdb *db, const json_t *record)
 {
+    return ovsdb_file_replay_txnid(db, record, NULL);
+}
+
+/* As ovsdb_file_replay(), giving the transaction id 'txnid' (if nonnull)
+ * for the database's transaction history. */
+struct ovsdb_error *
+ovsdb_file_replay_txnid(struct ovsdb *db, const json_t *record,
+                        const struct uuid *txnid)
+{
     const json_t *is_diff_json, *table_json;
     struct ovsdb_error *error = NULL;
     struct ovsdb_txn *txn;
@@ -405,6 +414,9 @@ ovsdb_file_replay(struct ovsdb *db, const json_t *record)
     is_diff = is_diff_json && json_is_true(is_diff_json);
 
     txn = ovsdb_txn_create(db);
+    if (txnid) {
+        ovsdb_txn_set_txnid(txn, txnid);
+    }
     json_object_foreach ((json_t *) record, name, table_json) {
         struct ovsdb_table *table;
         const char *uuid;

@@ -44,6 +44,7 @@ enum {
  * a Raft server (raft.h) that keeps the file: commits become proposals to
  * the cluster, and the database changes as entries commit. */
 struct raft;
+struct uuid;
 
 struct ovsdb_error *ovsdb_file_create(const char *file_name,
                                       const struct ovsdb_schema *)
@@ -78,6 +79,10 @@ json_t *ovsdb_file_txn_to_json(const struct ovsdb_txn *);
 json_t *ovsdb_file_snapshot_to_json(const struct ovsdb *,
                                     const char *comment);
 struct ovsdb_error *ovsdb_file_replay(struct ovsdb *, const json_t *record)
+    DPS_WARN_UNUSED_RESULT;
+struct ovsdb_error *ovsdb_file_replay_txnid(struct ovsdb *,
+                                            const json_t *record,
+                                            const struct uuid *txnid)
     DPS_WARN_UNUSED_RESULT;
 
 #endif /* file.h */

@@ -42,6 +42,10 @@ static json_t *modify_json(const struct monitor_table *,
                            const struct ovsdb_row *new, json_t **v1_oldp);
 static void add_update(json_t *updates, const struct monitor_table *,
                        const struct ovsdb_row *row, json_t *update);
+static void add_row_change(const struct ovsdb_monitor *,
+                           const struct ovsdb_table *,
+                           const struct ovsdb_row *old,
+                           const struct ovsdb_row *new, json_t **updatesp);
 
 /* Creates in '*monitorp' a monitor of 'db' called 'id' for 'requests' (the
  * <monitor-requests> or <monitor-cond-requests> object). */
@@ -260,69 +264,72 @@ ovsdb_monitor_get_changes(const struct ovsdb_monitor *m,
         return NULL;
     }
     for (txr = ovsdb_txn_first_row(txn); txr; txr = txr->next) {
-        const struct monitor_table *mt = NULL;
-        bool in_old, in_new;
-        json_t *update = NULL;
-        size_t i;
-
-        for (i = 0; i < m->n_tables; i++) {
-            if (m->tables[i].table == txr->table) {
-                mt = &m->tables[i];
-                break;
-            }
-        }
-        if (!mt || !ovsdb_txn_row_changed(txr, NULL)) {
-            continue;
-        }
-        in_old = txr->old && row_selected(mt, txr->old);
-        in_new = txr->new && row_selected(mt, txr->new);
-
-        if (!in_old && in_new) {
-            if (mt->insert) {
-                update = json_object();
-                if (m->version == OVSDB_MONITOR_V1) {
-                    json_object_set_new(update, "new",
-                                        row_json(mt, txr->new, false));
-                } else {
-                    json_object_set_new(update, "insert",
-                                        row_json(mt, txr->new, true));
-                }
-            }
-        } else if (in_old && !in_new) {
-            if (mt->delete) {
-                update = json_object();
-                if (m->version == OVSDB_MONITOR_V1) {
-                    json_object_set_new(update, "old",
-                                        row_json(mt, txr->old, false));
-                } else {
-                    json_object_set_new(update, "delete", json_null());
-                }
-            }
-        } else if (in_old && in_new && mt->modify) {
-            json_t *v1_old = NULL;
-            json_t *diff = modify_json(mt, txr->old, txr->new,
-                                       m->version == OVSDB_MONITOR_V1
-                                       ? &v1_old : NULL);
-            if (diff) {
-                update = json_object();
-                if (m->version == OVSDB_MONITOR_V1) {
-                    json_object_set_new(update, "old", v1_old);
-                    json_object_set_new(update, "new",
-                                        row_json(mt, txr->new, false));
-                    json_decref(diff);
-                } else {
-                    json_object_set_new(update, "modify", diff);
-                }
-            }
-        }
-        if (update) {
-            if (!updates) {
-                updates = json_object();
-            }
-            add_update(updates, mt, txr->new ? txr->new : txr->old, update);
+        if (ovsdb_txn_row_changed(txr, NULL)) {
+            add_row_change(m, txr->table, txr->old, txr->new, &updates);
         }
     }
     return updates;
+}
+
+/* Returns the updates that the transactions 'entries' (of the history of
+ * the database of 'm', oldest first) mean together for 'm', as the
+ * "monitor_cond_since" reply gives them when it found the client's last
+ * transaction: each row as it was before the first of them and as it is
+ * after the last ({} if nothing changed). */
+json_t *
+ovsdb_monitor_get_changes_since(
+    const struct ovsdb_monitor *m,
+    struct ovsdb_txn_history_entry *const *entries, size_t n_entries)
+{
+    struct merged_row {
+        struct ohmap_node node;
+        const struct ovsdb_txn_history_row *first, *last;
+    };
+    struct merged_row *mr, **order = NULL;
+    json_t *updates = NULL;
+    size_t n_order = 0;
+    struct ohmap rows;
+
+    ohmap_init(&rows);
+    for (size_t i = 0; i < n_entries; i++) {
+        for (size_t j = 0; j < entries[i]->n_rows; j++) {
+            const struct ovsdb_txn_history_row *hr = &entries[i]->rows[j];
+            const struct ovsdb_row *row = hr->new ? hr->new : hr->old;
+            const struct uuid *uuid = ovsdb_row_get_uuid(row);
+            uint32_t hash = uuid_hash(uuid);
+            bool found = false;
+
+            OHMAP_FOR_EACH_WITH_HASH (mr, node, hash, &rows) {
+                const struct ovsdb_row *r = (mr->first->old
+                                             ? mr->first->old
+                                             : mr->first->new);
+                if (mr->first->table == hr->table
+                    && uuid_equals(ovsdb_row_get_uuid(r), uuid)) {
+                    mr->last = hr;
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) {
+                mr = xmalloc(sizeof *mr);
+                mr->first = mr->last = hr;
+                ohmap_insert(&rows, &mr->node, hash);
+                order = xrealloc(order, (n_order + 1) * sizeof *order);
+                order[n_order++] = mr;
+            }
+        }
+    }
+    for (size_t i = 0; i < n_order; i++) {
+        mr = order[i];
+        if (mr->first->old || mr->last->new) {
+            add_row_change(m, mr->first->table, mr->first->old,
+                           mr->last->new, &updates);
+        }
+        free(mr);
+    }
+    free(order);
+    ohmap_destroy(&rows);
+    return updates ? updates : json_object();
 }
 
 /* Replaces the conditions of 'm' by those in 'requests' ({table:
@@ -603,4 +610,72 @@ add_update(json_t *updates, const struct monitor_table *mt,
     }
     uuid_to_string(ovsdb_row_get_uuid(row), uuid);
     json_object_set_new(table, uuid, update);
+}
+
+/* Adds to '*updatesp' (created if NULL) what the change of a row of 'table'
+ * from 'old' to 'new' (either NULL for an insertion or a deletion) means
+ * for 'm', if anything. */
+static void
+add_row_change(const struct ovsdb_monitor *m, const struct ovsdb_table *table,
+               const struct ovsdb_row *old, const struct ovsdb_row *new,
+               json_t **updatesp)
+{
+    const struct monitor_table *mt = NULL;
+    bool in_old, in_new;
+    json_t *update = NULL;
+    size_t i;
+
+    for (i = 0; i < m->n_tables; i++) {
+        if (m->tables[i].table == table) {
+            mt = &m->tables[i];
+            break;
+        }
+    }
+    if (!mt) {
+        return;
+    }
+    in_old = old && row_selected(mt, old);
+    in_new = new && row_selected(mt, new);
+
+    if (!in_old && in_new) {
+        if (mt->insert) {
+            update = json_object();
+            if (m->version == OVSDB_MONITOR_V1) {
+                json_object_set_new(update, "new", row_json(mt, new, false));
+            } else {
+                json_object_set_new(update, "insert",
+                                    row_json(mt, new, true));
+            }
+        }
+    } else if (in_old && !in_new) {
+        if (mt->delete) {
+            update = json_object();
+            if (m->version == OVSDB_MONITOR_V1) {
+                json_object_set_new(update, "old", row_json(mt, old, false));
+            } else {
+                json_object_set_new(update, "delete", json_null());
+            }
+        }
+    } else if (in_old && in_new && mt->modify) {
+        json_t *v1_old = NULL;
+        json_t *diff = modify_json(mt, old, new,
+                                   m->version == OVSDB_MONITOR_V1
+                                   ? &v1_old : NULL);
+        if (diff) {
+            update = json_object();
+            if (m->version == OVSDB_MONITOR_V1) {
+                json_object_set_new(update, "old", v1_old);
+                json_object_set_new(update, "new", row_json(mt, new, false));
+                json_decref(diff);
+            } else {
+                json_object_set_new(update, "modify", diff);
+            }
+        }
+    }
+    if (update) {
+        if (!*updatesp) {
+            *updatesp = json_object();
+        }
+        add_update(*updatesp, mt, new ? new : old, update);
+    }
 }

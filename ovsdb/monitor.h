@@ -17,12 +17,14 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "compiler.h"
 
 struct ovsdb;
 struct ovsdb_monitor;
 struct ovsdb_txn;
+struct ovsdb_txn_history_entry;
 
 enum ovsdb_monitor_version {
     OVSDB_MONITOR_V1 = 1,       /* "monitor": "update" notifications. */
@@ -49,6 +51,9 @@ bool ovsdb_monitor_same_updates(const struct ovsdb_monitor *,
 json_t *ovsdb_monitor_get_initial(const struct ovsdb_monitor *);
 json_t *ovsdb_monitor_get_changes(const struct ovsdb_monitor *,
                                   const struct ovsdb_txn *);
+json_t *ovsdb_monitor_get_changes_since(
+    const struct ovsdb_monitor *,
+    struct ovsdb_txn_history_entry *const *entries, size_t n_entries);
 struct ovsdb_error *ovsdb_monitor_change_conditions(struct ovsdb_monitor *,
                                                     const json_t *requests,
                                                     json_t **updatesp)

@@ -25,6 +25,7 @@
 #include "ovsdb-error.h"
 #include "ovsdb-json.h"
 #include "poll-loop.h"
+#include "replay.h"
 #include "schema.h"
 #include "stream.h"
 #include "stream-ssl.h"
@@ -350,6 +351,7 @@ parse_options(int argc, char *argv[])
         STREAM_SSL_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
+        REPLAY_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
         {"format", required_argument, NULL, 'f'},
@@ -366,6 +368,7 @@ parse_options(int argc, char *argv[])
         STREAM_SSL_LONG_OPTIONS,
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
+        REPLAY_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
 
@@ -449,6 +452,7 @@ parse_options(int argc, char *argv[])
         STREAM_SSL_OPTION_HANDLERS
         DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
+        REPLAY_OPTION_HANDLERS
 
         case '?':
             exit(EXIT_FAILURE);
@@ -502,6 +506,7 @@ usage(void)
            util_program_name(), util_program_name(), dirs_rundir());
     daemon_usage();
     vlog_usage();
+    replay_usage();
     printf("\nOther options:\n"
            "  -t, --timeout=SECS      limit runtime to SECS seconds\n"
            "  -h, --help              display this help message\n"

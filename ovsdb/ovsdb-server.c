@@ -36,6 +36,7 @@
 #include "poll-loop.h"
 #include "raft.h"
 #include "relay.h"
+#include "replay.h"
 #include "replication.h"
 #include "schema.h"
 #include "stream.h"
@@ -398,6 +399,9 @@ main(int argc, char *argv[])
             is_backup = false;
         }
         run_clusters();
+        for (i = 0; i < n_dbs; i++) {
+            ovsdb_txn_history_run(dbs[i]->ovsdb);
+        }
         run_remotes();
         run_sessions();
         run_triggers(false);
@@ -598,6 +602,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
         STREAM_SSL_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
+        REPLAY_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
         {"remote", required_argument, NULL, OPT_REMOTE},
@@ -611,6 +616,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
         {"version", no_argument, NULL, 'V'},
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
+        REPLAY_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     size_t i;
@@ -679,6 +685,7 @@ parse_options(int argc, char *argv[], char **unixctl_pathp,
 
         DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
+        REPLAY_OPTION_HANDLERS
 
         case '?':
             exit(EXIT_FAILURE);
@@ -728,6 +735,7 @@ usage(void)
            util_program_name(), util_program_name(), dirs_dbdir());
     daemon_usage();
     vlog_usage();
+    replay_usage();
     printf("\nOther options:\n"
            "  --unixctl=SOCKET        override default control socket name\n"
            "  -h, --help              display this help message\n"
@@ -955,7 +963,12 @@ relay_install(void *db_, struct ovsdb_schema *schema)
     if (ovsdb_schema_equal(schema, db->ovsdb->schema)) {
         ovsdb_schema_destroy(schema);
     } else {
-        install_converted_db(db, ovsdb_create(schema));
+        struct ovsdb *new = ovsdb_create(schema);
+
+        /* As in Open vSwitch 3.1, a relay keeps a transaction history,
+         * under the ids its remote's "update3"s carry. */
+        ovsdb_txn_history_init(new, true);
+        install_converted_db(db, new);
     }
 }
 
@@ -2222,6 +2235,17 @@ handle_cancel(struct session *s, const struct jsonrpc_msg *msg)
     }
 }
 
+/* Returns transaction id 'txnid' as "monitor_cond_since" replies and
+ * "update3" notifications carry it: a string, all zeros for none. */
+static json_t *
+txnid_json(const struct uuid *txnid)
+{
+    char s[UUID_LEN + 1];
+
+    uuid_to_string(txnid, s);
+    return json_string(s);
+}
+
 static struct ovsdb_monitor **
 find_monitor(struct session *s, const json_t *id)
 {
@@ -2279,18 +2303,33 @@ handle_monitor(struct session *s, const struct jsonrpc_msg *msg,
                            (s->n_monitors + 1) * sizeof *s->monitors);
     s->monitors[s->n_monitors++] = m;
 
-    initial = ovsdb_monitor_get_initial(m);
     if (version == OVSDB_MONITOR_V3) {
-        /* A standalone database keeps no transaction history: the client
-         * always gets everything, and the all-zero transaction id. */
+        /* With the client's last transaction in the history (clustered and
+         * relay databases), only what changed since; otherwise everything
+         * (a standalone database has no history and says the all-zero
+         * id). */
+        const char *last_id = json_string_value(json_array_get(msg->params,
+                                                               3));
+        struct ovsdb_txn_history_entry *const *entries;
+        bool found = false;
+        size_t n_entries;
+        struct uuid since;
+
+        if (last_id && uuid_from_string(&since, last_id)
+            && ovsdb_txn_history_since(db->ovsdb, &since, &entries,
+                                       &n_entries)) {
+            found = true;
+            initial = ovsdb_monitor_get_changes_since(m, entries, n_entries);
+        } else {
+            initial = ovsdb_monitor_get_initial(m);
+        }
         result = json_array();
-        json_array_append_new(result, json_false());
-        json_array_append_new(result,
-                              json_string("00000000-0000-0000-0000-"
-                                          "000000000000"));
+        json_array_append_new(result, json_boolean(found));
+        json_array_append_new(result, txnid_json(
+                                  ovsdb_txn_history_last_id(db->ovsdb)));
         json_array_append_new(result, initial);
     } else {
-        result = initial;
+        result = ovsdb_monitor_get_initial(m);
     }
     send_msg(s, jsonrpc_create_reply(result, msg->id));
 }
@@ -2334,9 +2373,9 @@ handle_monitor_cond_change(struct session *s, const struct jsonrpc_msg *msg)
 
         json_array_append_new(params, json_deep_copy(new_id));
         if (ovsdb_monitor_get_version(*mp) == OVSDB_MONITOR_V3) {
-            json_array_append_new(params,
-                                  json_string("00000000-0000-0000-0000-"
-                                              "000000000000"));
+            json_array_append_new(params, txnid_json(
+                                      ovsdb_txn_history_last_id(
+                                          ovsdb_monitor_get_db(*mp))));
         }
         json_array_append_new(params, updates);
         send_msg(s, jsonrpc_create_notify(
@@ -2956,8 +2995,7 @@ compose_update(struct shared_update *su, const struct ovsdb_txn *txn)
     params = json_array();
     json_array_append_new(params, json_deep_copy(ovsdb_monitor_get_id(m)));
     if (v == OVSDB_MONITOR_V3) {
-        json_array_append_new(params, json_string("00000000-0000-0000-"
-                                                  "0000-000000000000"));
+        json_array_append_new(params, txnid_json(ovsdb_txn_get_txnid(txn)));
     }
     json_array_append_new(params, updates);
     json = jsonrpc_msg_to_json(jsonrpc_create_notify(
@@ -3427,6 +3465,7 @@ memory_report_cb(struct memory_report *report, void *aux DPS_UNUSED)
 {
     unsigned long long int atoms = 0, cells = 0, weak_refs = 0;
     unsigned long long int n_monitors = 0, n_sessions = 0;
+    unsigned long long int n_txn_history = 0, n_txn_history_atoms = 0;
     struct session *sess;
     size_t i, t;
 
@@ -3461,6 +3500,17 @@ memory_report_cb(struct memory_report *report, void *aux DPS_UNUSED)
     for (sess = sessions; sess; sess = sess->next) {
         n_sessions++;
         n_monitors += sess->n_monitors;
+    }
+    for (i = 0; i < n_dbs; i++) {
+        n_txn_history += dbs[i]->ovsdb->n_txn_history;
+        n_txn_history_atoms += dbs[i]->ovsdb->n_txn_history_atoms;
+    }
+    /* As in Open vSwitch, the history's figures only when nonzero. */
+    if (n_txn_history) {
+        memory_report_add(report, "txn-history", n_txn_history);
+    }
+    if (n_txn_history_atoms) {
+        memory_report_add(report, "txn-history-atoms", n_txn_history_atoms);
     }
     memory_report_add(report, "atoms", atoms);
     memory_report_add(report, "cells", cells);

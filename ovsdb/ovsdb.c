@@ -7,6 +7,7 @@
 #include <string.h>
 #include "file.h"
 #include "ovsdb-error.h"
+#include "transaction.h"
 #include "util.h"
 
 /* Returns a new, empty database with 'schema', which it takes over. */
@@ -43,6 +44,7 @@ ovsdb_destroy(struct ovsdb *db)
         return;
     }
     ovsdb_file_close(db->file);
+    ovsdb_txn_history_destroy(db);
     for (i = 0; i < db->schema->n_tables; i++) {
         struct ovsdb_table *table = &db->tables[i];
         struct ovsdb_row *row;

@@ -45,6 +45,7 @@ struct ovsdb_index_entry {
 };
 
 struct ovsdb_txn;
+struct ovsdb_txn_history_entry;
 
 struct ovsdb {
     struct ovsdb_schema *schema;
@@ -56,6 +57,14 @@ struct ovsdb {
      * NULL. */
     void (*commit_cb)(const struct ovsdb_txn *, void *aux);
     void *commit_aux;
+
+    /* Transaction history (see transaction.h), oldest first. */
+    bool need_txn_history;
+    struct ovsdb_txn_history_entry **txn_history;
+    size_t n_txn_history;
+    size_t n_txn_history_atoms;
+    size_t n_atoms;             /* In all rows, kept while there is a
+                                 * history. */
 };
 
 struct ovsdb *ovsdb_create(struct ovsdb_schema *);

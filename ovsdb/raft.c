@@ -19,6 +19,7 @@
 #include "schema.h"
 #include "stream.h"
 #include "timeval.h"
+#include "transaction.h"
 #include "util.h"
 #include "uuid.h"
 #include "vlog.h"
@@ -137,6 +138,7 @@ struct raft {
 };
 
 static struct ovsdb_error *apply_cluster_txn(struct raft *, struct ovsdb **,
+                                             const struct uuid *eid,
                                              const json_t *data);
 static void raft_entry_destroy(struct raft_entry *);
 static uint64_t log_start(const struct raft *);
@@ -236,13 +238,15 @@ raft_open(const char *file_name, struct ovsdb_log *log, int flags,
             goto fail;
         }
         *dbp = ovsdb_create(schema);
+        ovsdb_txn_history_init(*dbp, true);
         raft->joining = true;
         raft->servers = json_object();
     } else {
         raft->servers = json_incref(raft->h.prev_servers);
         raft->commit_index = raft->applied = raft->h.prev_index;
         raft->applied_eid = raft->h.prev_eid;
-        error = apply_cluster_txn(raft, dbp, raft->h.prev_data);
+        error = apply_cluster_txn(raft, dbp, &raft->h.prev_eid,
+                                  raft->h.prev_data);
         if (error) {
             goto fail;
         }
@@ -1347,11 +1351,13 @@ truncate_log(struct raft *raft, uint64_t index)
  * Applying committed entries.
  * ------------------------------------------------------------------------ */
 
-/* Applies <cluster-txn> 'data' ("[schema, txn]") to '*dbp': a schema
- * starts the database anew (a conversion), then the transaction record, if
- * any, is replayed. */
+/* Applies <cluster-txn> 'data' ("[schema, txn]") of entry 'eid' to '*dbp':
+ * a schema starts the database anew (a conversion), then the transaction
+ * record, if any, is replayed, under 'eid' for the database's transaction
+ * history. */
 static struct ovsdb_error *
-apply_cluster_txn(struct raft *raft, struct ovsdb **dbp, const json_t *data)
+apply_cluster_txn(struct raft *raft, struct ovsdb **dbp,
+                  const struct uuid *eid, const json_t *data)
 {
     const json_t *schema_json, *txn;
     struct ovsdb_error *error;
@@ -1372,6 +1378,7 @@ apply_cluster_txn(struct raft *raft, struct ovsdb **dbp, const json_t *data)
             return error;
         }
         db = ovsdb_create(schema);
+        ovsdb_txn_history_init(db, true);
         if (raft->file) {
             /* A running server's database is replaced by the server
              * (raft_take_new_db()). */
@@ -1389,7 +1396,8 @@ apply_cluster_txn(struct raft *raft, struct ovsdb **dbp, const json_t *data)
     } else if (!target) {
         return ovsdb_syntax_error(data, NULL, "cluster data lacks a schema");
     }
-    return json_is_null(txn) ? NULL : ovsdb_file_replay(target, txn);
+    return (json_is_null(txn) ? NULL
+            : ovsdb_file_replay_txnid(target, txn, eid));
 }
 
 static void
@@ -1405,7 +1413,7 @@ apply_committed(struct raft *raft)
             bool applying = raft->applying;
 
             raft->applying = true;
-            error = apply_cluster_txn(raft, dbp, e->data);
+            error = apply_cluster_txn(raft, dbp, &e->eid, e->data);
             raft->applying = applying;
             if (error) {
                 char *s = ovsdb_error_to_string(error);
@@ -2073,7 +2081,7 @@ handle_install_snapshot_request(struct raft *raft, const struct uuid *from,
     h.prev_data = json_object_get(a, "data");
     get_uuid(a, "last_eid", &h.prev_eid);
 
-    error = apply_cluster_txn(raft, &db, h.prev_data);
+    error = apply_cluster_txn(raft, &db, &h.prev_eid, h.prev_data);
     if (!error && raft->new_db) {
         db = raft->new_db;
         raft->new_db = NULL;

@@ -1,10 +1,14 @@
 /* Relay mode of ovsdb-server, as Open vSwitch 3.1 has it.
  *
  * The relay connects to one of its remotes, fetches the schema of its
- * database, and monitors every column of every table.  The monitor reply
- * replaces the local contents; each "update" is applied as a local
- * transaction (with replication.c's helpers), which reaches the relay's own
- * monitoring clients like any other.  Nothing is written to disk.  A
+ * database, and monitors every column of every table with
+ * "monitor_cond_since", as Open vSwitch's relay does, giving the id of the
+ * last transaction it has.  The reply replaces the local contents (or, if
+ * the remote found that transaction in its history, brings them up to
+ * date); each "update3" is applied as a local transaction (with
+ * replication.c's helpers) under the id the remote gave, for the relay's
+ * own transaction history, and reaches the relay's monitoring clients like
+ * any other.  Nothing is written to disk.  A
  * "transact" that changes anything is forwarded to the remote under an id
  * of the relay's own, and the remote's answer goes back to the client under
  * the client's id.  While the relay is not in sync, forwarded transactions
@@ -25,7 +29,9 @@
 #include "replication.h"
 #include "schema.h"
 #include "timeval.h"
+#include "transaction.h"
 #include "util.h"
+#include "uuid.h"
 #include "vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(relay);
@@ -33,7 +39,7 @@ VLOG_DEFINE_THIS_MODULE(relay);
 enum relay_state {
     RELAY_CONNECTING,           /* No connection, or not asked yet. */
     RELAY_SCHEMA_REQUESTED,     /* Sent "get_schema". */
-    RELAY_MONITOR_REQUESTED,    /* Sent "monitor". */
+    RELAY_MONITOR_REQUESTED,    /* Sent "monitor_cond_since". */
     RELAY_SYNCED                /* Monitor answered. */
 };
 
@@ -331,6 +337,7 @@ log_error(struct relay *r, struct ovsdb_error *error)
 static void
 handle_schema(struct relay *r, const struct jsonrpc_msg *msg)
 {
+    char last_id[UUID_LEN + 1];
     struct ovsdb_schema *schema;
     struct ovsdb_error *error;
 
@@ -352,9 +359,12 @@ handle_schema(struct relay *r, const struct jsonrpc_msg *msg)
     ovsdb_schema_destroy(r->schema);
     r->schema = ovsdb_schema_clone(schema);
     r->ops->install(r->aux, schema);
-    send_request(r, "monitor",
-                 json_pack("[s s o]", r->db_name, r->db_name,
-                           replication_monitor_requests(r->schema, true)),
+    uuid_to_string(ovsdb_txn_history_last_id(r->ops->get_db(r->aux)),
+                   last_id);
+    send_request(r, "monitor_cond_since",
+                 json_pack("[s s o s]", r->db_name, r->db_name,
+                           replication_monitor_requests(r->schema, true),
+                           last_id),
                  RELAY_MONITOR_REQUESTED);
 }
 
@@ -362,18 +372,29 @@ static void
 handle_monitor_reply(struct relay *r, const struct jsonrpc_msg *msg)
 {
     struct ovsdb *db = r->ops->get_db(r->aux);
-    struct ovsdb_error *error;
+    const json_t *result = msg->result;
+    struct ovsdb_error *error = NULL;
+    struct uuid last_id;
     size_t i;
 
-    if (msg->type != JSONRPC_REPLY) {
+    if (msg->type != JSONRPC_REPLY || !json_is_array(result)
+        || json_array_size(result) != 3
+        || !json_is_boolean(json_array_get(result, 0))
+        || !uuid_from_string(&last_id, json_string_value(
+                                 json_array_get(result, 1)) ?: "")) {
         log_error(r, ovsdb_error(NULL, "the remote refused to monitor"));
         jsonrpc_session_force_reconnect(r->session);
         r->state = RELAY_CONNECTING;
         return;
     }
-    error = replication_reset_db(db, true);
+    if (!json_is_true(json_array_get(result, 0))) {
+        /* A new copy: the history starts again with it. */
+        error = replication_reset_db(db, true);
+        ovsdb_txn_history_init(db, true);
+    }
     if (!error) {
-        error = replication_apply_updates(db, msg->result);
+        error = replication_apply_updates2(db, json_array_get(result, 2),
+                                           &last_id);
     }
     if (error) {
         log_error(r, error);
@@ -423,10 +444,16 @@ handle_msg(struct relay *r, struct jsonrpc_msg *msg)
     if (msg->type == JSONRPC_NOTIFY) {
         const char *id = json_string_value(json_array_get(msg->params, 0));
 
-        if (!strcmp(msg->method, "update") && r->state == RELAY_SYNCED
-            && id && !strcmp(id, r->db_name)) {
-            struct ovsdb_error *error = replication_apply_updates(
-                r->ops->get_db(r->aux), json_array_get(msg->params, 1));
+        struct uuid last_id;
+
+        if (!strcmp(msg->method, "update3") && r->state == RELAY_SYNCED
+            && id && !strcmp(id, r->db_name)
+            && json_array_size(msg->params) == 3
+            && uuid_from_string(&last_id, json_string_value(
+                                    json_array_get(msg->params, 1)) ?: "")) {
+            struct ovsdb_error *error = replication_apply_updates2(
+                r->ops->get_db(r->aux), json_array_get(msg->params, 2),
+                &last_id);
 
             if (error) {
                 log_error(r, error);

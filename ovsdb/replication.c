@@ -381,6 +381,71 @@ replication_apply_updates(struct ovsdb *db, const json_t *updates)
     return error;
 }
 
+/* Applies <table-updates2> 'updates2' (of a "monitor_cond_since" reply or
+ * an "update3") to 'db', in one transaction with id 'txnid'.  Returns NULL
+ * or an error. */
+struct ovsdb_error *
+replication_apply_updates2(struct ovsdb *db, const json_t *updates2,
+                           const struct uuid *txnid)
+{
+    struct ovsdb_error *error = NULL;
+    const char *table_name;
+    json_t *record, *table_updates;
+
+    if (!json_is_object(updates2)) {
+        return ovsdb_syntax_error(updates2, NULL,
+                                  "<table-updates2> is not an object");
+    }
+
+    /* A database file's diff record says the same: whole rows for new
+     * ones, differences of sets and maps for the others, null for
+     * deletions. */
+    record = json_pack("{s:b}", "_is_diff", true);
+    json_object_foreach ((json_t *) updates2, table_name, table_updates) {
+        json_t *rows, *update;
+        const char *uuid;
+
+        if (!json_is_object(table_updates)) {
+            error = ovsdb_syntax_error(table_updates, NULL,
+                                       "<table-update2> is not an object");
+            break;
+        }
+        if (table_name[0] == '_') {
+            continue;
+        }
+        rows = json_object();
+        json_object_set_new(record, table_name, rows);
+        json_object_foreach (table_updates, uuid, update) {
+            const json_t *row = NULL;
+
+            if (json_is_object(update)) {
+                row = json_object_get(update, "initial");
+                row = row ? row : json_object_get(update, "insert");
+                row = row ? row : json_object_get(update, "modify");
+            }
+            if (row && json_is_object(row)) {
+                json_t *copy = json_object();
+                const char *column;
+                json_t *value;
+
+                json_object_foreach ((json_t *) row, column, value) {
+                    if (column[0] != '_') {
+                        json_object_set(copy, column, value);
+                    }
+                }
+                json_object_set_new(rows, uuid, copy);
+            } else {
+                json_object_set_new(rows, uuid, json_null());
+            }
+        }
+    }
+    if (!error && json_object_size(record) > 1) {
+        error = ovsdb_file_replay_txnid(db, record, txnid);
+    }
+    json_decref(record);
+    return error;
+}
+
 static void
 free_strings(char **strings, size_t n)
 {

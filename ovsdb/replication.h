@@ -11,6 +11,7 @@
 struct ovsdb;
 struct ovsdb_error;
 struct ovsdb_schema;
+struct uuid;
 
 /* Returns the database that the server serves under 'name', or NULL. */
 typedef struct ovsdb *replication_find_db_func(const char *name);
@@ -46,10 +47,14 @@ void replication_set_probe_interval(int msec);
  * monitors every column of every table of 'schema'.
  * replication_reset_db() deletes every row of 'db', in one transaction.
  * replication_apply_updates() applies monitor <table-updates> to 'db', in
- * one transaction. */
+ * one transaction; replication_apply_updates2() <table-updates2>, in one
+ * transaction with id 'txnid'. */
 json_t *replication_monitor_requests(const struct ovsdb_schema *, bool all);
 struct ovsdb_error *replication_reset_db(struct ovsdb *, bool all);
 struct ovsdb_error *replication_apply_updates(struct ovsdb *,
                                               const json_t *updates);
+struct ovsdb_error *replication_apply_updates2(struct ovsdb *,
+                                               const json_t *updates2,
+                                               const struct uuid *txnid);
 
 #endif /* replication.h */

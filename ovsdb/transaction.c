@@ -25,7 +25,12 @@ struct ovsdb_txn {
     struct ovsdb_txn_row *first;    /* The same, in order of first touch. */
     struct ovsdb_txn_row **tailp;
     struct ds comment;
+    struct uuid txnid;              /* Zero if it has none. */
 };
+
+/* Open vSwitch's limit on the number of transactions in a history. */
+#define TXN_HISTORY_MAX 100
+
 
 static struct ovsdb_txn_row *txn_touch(struct ovsdb_txn *,
                                        struct ovsdb_row *);
@@ -49,6 +54,9 @@ static struct ovsdb_error *check_max_rows(const struct ovsdb_txn *);
 static struct ovsdb_error *check_indexes(const struct ovsdb_txn *);
 static void bump_versions(struct ovsdb_txn *);
 static void txn_destroy(struct ovsdb_txn *);
+static void txn_history_add(struct ovsdb_txn *);
+static void txn_history_entry_destroy(struct ovsdb_txn_history_entry *);
+static void txn_history_pop(struct ovsdb *);
 
 /* Starts a transaction on 'db'.  Only one may be open at a time. */
 struct ovsdb_txn *
@@ -170,6 +178,11 @@ ovsdb_txn_finish(struct ovsdb_txn *txn)
 {
     struct ovsdb_txn_row *txr;
 
+    /* Only a transaction with an id can be asked for by it (one without,
+     * such as an empty one that no Raft entry carries, stays out). */
+    if (txn->db->need_txn_history && !uuid_is_zero(&txn->txnid)) {
+        txn_history_add(txn);
+    }
     for (txr = txn->first; txr; txr = txr->next) {
         if (txr->table->schema->n_indexes
             && ovsdb_txn_row_changed(txr, NULL)) {
@@ -296,6 +309,113 @@ ovsdb_txn_may_create_row(const struct ovsdb_txn *txn,
 {
     return (!ovsdb_table_get_row(table, uuid)
             && !txn_find_row(txn, table, uuid));
+}
+
+/* Gives 'txn' the id 'txnid' (a Raft entry's, or the one a relay's source
+ * sent), under which a history keeps it. */
+void
+ovsdb_txn_set_txnid(struct ovsdb_txn *txn, const struct uuid *txnid)
+{
+    txn->txnid = *txnid;
+}
+
+/* Returns the id of 'txn': the one ovsdb_txn_set_txnid() gave, or zero. */
+const struct uuid *
+ovsdb_txn_get_txnid(const struct ovsdb_txn *txn)
+{
+    return &txn->txnid;
+}
+
+/* Starts keeping a transaction history for 'db' if 'keep' (counting the
+ * atoms 'db' holds now), or drops the one it has if not. */
+void
+ovsdb_txn_history_init(struct ovsdb *db, bool keep)
+{
+    ovsdb_txn_history_destroy(db);
+    db->need_txn_history = keep;
+    db->n_atoms = 0;
+    if (keep) {
+        for (size_t i = 0; i < db->schema->n_tables; i++) {
+            struct ovsdb_row *row;
+
+            OHMAP_FOR_EACH (row, node, &db->tables[i].rows) {
+                db->n_atoms += ovsdb_row_n_atoms(row);
+            }
+        }
+    }
+}
+
+/* Drops the oldest transactions of the history of 'db' while it is over
+ * Open vSwitch's limits (see transaction.h).  Called from the server's main
+ * loop, so that the transactions read at start-up are judged together. */
+void
+ovsdb_txn_history_run(struct ovsdb *db)
+{
+    while (db->n_txn_history > 1
+           && (db->n_txn_history > TXN_HISTORY_MAX
+               || db->n_txn_history_atoms > db->n_atoms)) {
+        txn_history_pop(db);
+    }
+}
+
+/* Frees the history of 'db' (but keeps recording if it did). */
+void
+ovsdb_txn_history_destroy(struct ovsdb *db)
+{
+    while (db->n_txn_history) {
+        txn_history_pop(db);
+    }
+    free(db->txn_history);
+    db->txn_history = NULL;
+}
+
+/* Returns the id of the newest transaction in the history of 'db', or the
+ * all-zero id if it has none (a standalone database). */
+const struct uuid *
+ovsdb_txn_history_last_id(const struct ovsdb *db)
+{
+    static const struct uuid zero;
+
+    return (db->n_txn_history
+            ? &db->txn_history[db->n_txn_history - 1]->txnid
+            : &zero);
+}
+
+/* Looks for the transaction 'txnid' in the history of 'db'.  If it is
+ * there, stores in '*entriesp' and '*n_entriesp' the transactions that
+ * came after it, oldest first (none if it is the newest), and returns
+ * true; otherwise returns false. */
+bool
+ovsdb_txn_history_since(const struct ovsdb *db, const struct uuid *txnid,
+                        struct ovsdb_txn_history_entry *const **entriesp,
+                        size_t *n_entriesp)
+{
+    for (size_t i = db->n_txn_history; i-- > 0; ) {
+        if (uuid_equals(&db->txn_history[i]->txnid, txnid)) {
+            *entriesp = &db->txn_history[i + 1];
+            *n_entriesp = db->n_txn_history - i - 1;
+            return true;
+        }
+    }
+    *entriesp = NULL;
+    *n_entriesp = 0;
+    return false;
+}
+
+/* Returns the number of atoms in 'row', as Open vSwitch counts them for
+ * "memory/show": one per set element, two per map pair, in every column
+ * ("_uuid" and "_version" included). */
+size_t
+ovsdb_row_n_atoms(const struct ovsdb_row *row)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    size_t n = 0;
+
+    for (size_t i = 0; i < ts->n_columns; i++) {
+        n += row->fields[i].n * (ts->columns[i]->type.value.type
+                                 == OVSDB_TYPE_VOID ? 1 : 2);
+    }
+    return n;
 }
 
 static struct ovsdb_txn_row *
@@ -922,4 +1042,66 @@ txn_destroy(struct ovsdb_txn *txn)
     ohmap_destroy(&txn->rows);
     ds_destroy(&txn->comment);
     free(txn);
+}
+
+/* Appends committed 'txn' to the history of its database, taking the old
+ * copies of its rows (ovsdb_txn_finish() would free them) and copying the
+ * new ones, and keeps the database's atom count. */
+static void
+txn_history_add(struct ovsdb_txn *txn)
+{
+    struct ovsdb *db = txn->db;
+    struct ovsdb_txn_history_entry *e = xzalloc(sizeof *e);
+    struct ovsdb_txn_row *txr;
+    size_t n = 0;
+
+    for (txr = txn->first; txr; txr = txr->next) {
+        n++;
+    }
+    e->txnid = txn->txnid;
+    e->rows = xcalloc(n ? n : 1, sizeof *e->rows);
+    for (txr = txn->first; txr; txr = txr->next) {
+        struct ovsdb_txn_history_row *hr;
+        size_t old_atoms, new_atoms;
+
+        if (!ovsdb_txn_row_changed(txr, NULL)) {
+            continue;
+        }
+        hr = &e->rows[e->n_rows++];
+        hr->table = txr->table;
+        hr->old = txr->old ? ovsdb_row_clone(txr->old) : NULL;
+        hr->new = txr->new ? ovsdb_row_clone(txr->new) : NULL;
+        old_atoms = hr->old ? ovsdb_row_n_atoms(hr->old) : 0;
+        new_atoms = hr->new ? ovsdb_row_n_atoms(hr->new) : 0;
+        e->n_atoms += old_atoms + new_atoms;
+        db->n_atoms += new_atoms;
+        db->n_atoms -= MIN(db->n_atoms, old_atoms);
+    }
+    db->txn_history = xrealloc(db->txn_history, (db->n_txn_history + 1)
+                               * sizeof *db->txn_history);
+    db->txn_history[db->n_txn_history++] = e;
+    db->n_txn_history_atoms += e->n_atoms;
+}
+
+static void
+txn_history_entry_destroy(struct ovsdb_txn_history_entry *e)
+{
+    for (size_t i = 0; i < e->n_rows; i++) {
+        ovsdb_row_destroy(e->rows[i].old);
+        ovsdb_row_destroy(e->rows[i].new);
+    }
+    free(e->rows);
+    free(e);
+}
+
+/* Drops the oldest transaction of the history of 'db'. */
+static void
+txn_history_pop(struct ovsdb *db)
+{
+    struct ovsdb_txn_history_entry *e = db->txn_history[0];
+
+    db->n_txn_history_atoms -= e->n_atoms;
+    txn_history_entry_destroy(e);
+    memmove(&db->txn_history[0], &db->txn_history[1],
+            --db->n_txn_history * sizeof *db->txn_history);
 }

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include "compiler.h"
 #include "ohmap.h"
+#include "uuid.h"
 
 struct ovsdb;
 struct ovsdb_row;
@@ -57,5 +58,41 @@ void ovsdb_txn_row_delete(struct ovsdb_txn *, struct ovsdb_row *);
 bool ovsdb_txn_may_create_row(const struct ovsdb_txn *,
                               const struct ovsdb_table *,
                               const struct uuid *);
+
+void ovsdb_txn_set_txnid(struct ovsdb_txn *, const struct uuid *);
+const struct uuid *ovsdb_txn_get_txnid(const struct ovsdb_txn *);
+
+/* Transaction history, for "monitor_cond_since".
+ *
+ * A database with a history (Open vSwitch 3.1 keeps one for clustered and
+ * relay databases, whose transactions have ids: the Raft entry's, or the
+ * one the relay's source gave) remembers its recent committed
+ * transactions, each as the rows it changed, before and after.  A client
+ * that reconnects with the id of the last transaction it saw then gets the
+ * changes since, not the whole database.  ovsdb_txn_history_run() keeps
+ * the history within Open vSwitch's limits: at most 100 transactions, and
+ * no more atoms than the database itself holds (then a full copy costs
+ * less), always keeping the newest transaction. */
+struct ovsdb_txn_history_row {
+    const struct ovsdb_table *table;
+    struct ovsdb_row *old;      /* Before the transaction, or NULL. */
+    struct ovsdb_row *new;      /* After it, or NULL. */
+};
+
+struct ovsdb_txn_history_entry {
+    struct uuid txnid;
+    struct ovsdb_txn_history_row *rows;
+    size_t n_rows;
+    size_t n_atoms;             /* In 'old' and 'new' of every row. */
+};
+
+void ovsdb_txn_history_init(struct ovsdb *, bool keep);
+void ovsdb_txn_history_run(struct ovsdb *);
+void ovsdb_txn_history_destroy(struct ovsdb *);
+const struct uuid *ovsdb_txn_history_last_id(const struct ovsdb *);
+bool ovsdb_txn_history_since(const struct ovsdb *, const struct uuid *txnid,
+                             struct ovsdb_txn_history_entry *const **entriesp,
+                             size_t *n_entriesp);
+size_t ovsdb_row_n_atoms(const struct ovsdb_row *);
 
 #endif /* transaction.h */

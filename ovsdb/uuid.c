@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/random.h>
+#include "replay.h"
 #include "util.h"
 
 static const uint8_t *random_bytes(size_t n);
@@ -23,6 +24,10 @@ uuid_generate(struct uuid *uuid)
            sizeof uuid->parts);
     uuid->parts[1] = (uuid->parts[1] & ~0xf000u) | 0x4000u;
     uuid->parts[2] = (uuid->parts[2] & 0x3fffffffu) | 0x80000000u;
+
+    /* With --record or --replay (replay.h), the UUIDs are part of what a
+     * replay must see again. */
+    replay_uuid(uuid, sizeof *uuid);
 }
 
 /* Sets 'uuid' to all zeros. */

@@ -25,7 +25,8 @@ tests_test_ovsdb_file_LDADD = $(OVSDB_TEST_LDADD)
 
 TESTSUITE_AT += tests/ovsdb-tool.at tests/ovsdb-server.at \
 	tests/ovsdb-client.at tests/ovsdb-diff.at tests/ovsdb-replication.at \
-	tests/ovsdb-relay.at tests/ovsdb-cluster.at
+	tests/ovsdb-relay.at tests/ovsdb-cluster.at tests/ovsdb-history.at \
+	tests/ovsdb-replay.at
 EXTRA_DIST += \
 	tests/ovsdb-diff-run.sh \
 	tests/ovsdb-replication-lib.sh \
