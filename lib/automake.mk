@@ -76,6 +76,8 @@ lib_libdpswitch_a_SOURCES += \
 	lib/ofp-match.h \
 	lib/ofp-msgs.c \
 	lib/ofp-msgs.h \
+	lib/ofp-async.c \
+	lib/ofp-async.h \
 	lib/ofp-packet.c \
 	lib/ofp-packet.h \
 	lib/ofp-parse.c \

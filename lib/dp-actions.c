@@ -66,6 +66,23 @@ dp_actions_put_pop_vlan(struct dp_actions *acts)
     dp_actions_append(acts, DP_ACTION_POP_VLAN);
 }
 
+/* Appends a packet-in action (see dp-actions.h). */
+void
+dp_actions_put_controller(struct dp_actions *acts,
+                          const struct dp_action_controller *c)
+{
+    /* Member by member, so that the padding stays zero: the datapath
+     * compares action lists byte by byte. */
+    struct dp_action_controller *d
+        = &dp_actions_append(acts, DP_ACTION_USERSPACE)->controller;
+    d->recirc_id = c->recirc_id;
+    d->controller_id = c->controller_id;
+    d->max_len = c->max_len;
+    d->reason = c->reason;
+    d->dont_send = c->dont_send;
+    d->rule_cookie = c->rule_cookie;
+}
+
 /* Appends "set the Ethernet source to '*src' and destination to '*dst'";
  * either may be NULL to leave that address alone. */
 void
@@ -152,6 +169,18 @@ dp_actions_equal(const struct dp_actions *a, const struct dp_actions *b)
             break;
         case DP_ACTION_POP_VLAN:
             break;
+        case DP_ACTION_USERSPACE: {
+            const struct dp_action_controller *c = &x->controller;
+            const struct dp_action_controller *d = &y->controller;
+            if (c->recirc_id != d->recirc_id
+                || c->controller_id != d->controller_id
+                || c->max_len != d->max_len || c->reason != d->reason
+                || c->dont_send != d->dont_send
+                || c->rule_cookie != d->rule_cookie) {
+                return false;
+            }
+            break;
+        }
         case DP_ACTION_SET_ETH:
             if (x->eth.fields != y->eth.fields
                 || memcmp(&x->eth.src, &y->eth.src, sizeof x->eth.src)
@@ -237,6 +266,16 @@ dp_actions_format_names(const struct dp_actions *acts, struct ds *ds,
         case DP_ACTION_POP_VLAN:
             ds_put_cstr(ds, "pop_vlan");
             break;
+        case DP_ACTION_USERSPACE: {
+            const struct dp_action_controller *c = &a->controller;
+            ds_put_format(ds, "userspace(pid=0,controller(reason=%u,"
+                          "dont_send=%d,continuation=0,recirc_id=%"PRIu32
+                          ",rule_cookie=%#"PRIx64",controller_id=%u,"
+                          "max_len=%u))", c->reason, c->dont_send,
+                          c->recirc_id, c->rule_cookie, c->controller_id,
+                          c->max_len);
+            break;
+        }
         case DP_ACTION_SET_ETH:
         case DP_ACTION_SET_IPV4:
         case DP_ACTION_SET_L4:
@@ -330,6 +369,7 @@ format_set(const struct dp_action *a, struct ds *ds)
     case DP_ACTION_OUTPUT:
     case DP_ACTION_PUSH_VLAN:
     case DP_ACTION_POP_VLAN:
+    case DP_ACTION_USERSPACE:
         break;
     }
     ds_put_cstr(ds, "))");

@@ -40,7 +40,17 @@ enum dp_action_type {
     DP_ACTION_SET_ETH,          /* Write Ethernet addresses. */
     DP_ACTION_SET_IPV4,         /* Write IPv4 addresses, TOS, TTL. */
     DP_ACTION_SET_L4,           /* Write TCP, UDP or SCTP ports. */
+    DP_ACTION_USERSPACE,        /* A copy to the slow path: see below. */
 };
+
+/* DP_ACTION_USERSPACE is Open vSwitch's "userspace(pid=0,controller(...))":
+ * a copy of the packet, as the actions before it left it, goes to the slow
+ * path's userspace callback (dp_execute_set_userspace_cb()), which makes a
+ * packet-in of it; the actions after it go on.  'recirc_id' names what the
+ * slow path froze for the packet-in (table, cookie, metadata, registers,
+ * userdata: ofproto_freeze_packet_in()); the other members are what Open
+ * vSwitch's action cookie shows.  'dont_send' marks the action as
+ * ofproto/trace prints it (the callback sends nothing for it). */
 
 /* Which fields a set-field action writes ('fields' member). */
 #define DP_SET_ETH_SRC  0x01
@@ -79,6 +89,14 @@ struct dp_action {
             uint8_t proto;      /* IPPROTO_TCP_, _UDP_ or _SCTP_. */
             uint8_t fields;     /* DP_SET_L4_*. */
         } l4;
+        struct dp_action_controller {   /* DP_ACTION_USERSPACE. */
+            uint32_t recirc_id;
+            uint16_t controller_id;
+            uint16_t max_len;
+            uint8_t reason;     /* Open vSwitch's number for it. */
+            bool dont_send;
+            uint64_t rule_cookie;
+        } controller;
     };
 };
 
@@ -97,6 +115,8 @@ void dp_actions_put_output(struct dp_actions *, uint32_t port);
 void dp_actions_put_push_vlan(struct dp_actions *, dps_be16 tpid,
                               dps_be16 tci);
 void dp_actions_put_pop_vlan(struct dp_actions *);
+void dp_actions_put_controller(struct dp_actions *,
+                               const struct dp_action_controller *);
 void dp_actions_put_set_eth(struct dp_actions *, const struct eth_addr *src,
                             const struct eth_addr *dst);
 void dp_actions_put_set_ipv4(struct dp_actions *, uint8_t fields,

@@ -22,6 +22,8 @@ COVERAGE_DEFINE(datapath_drop_clone_failed);
 
 static void ensure_offsets(struct dp_packet *);
 
+static dp_execute_userspace_cb *userspace_cb;
+
 static void dp_execute_clone_failed(const struct dp_packet *p, uint32_t port);
 
 /* Executes 'actions' ('n_actions' of them) on each packet of 'batch', in
@@ -86,11 +88,26 @@ dp_execute_actions(struct dp_packet_batch *batch,
                 dp_execute_set_field(p, a);
             }
             break;
+
+        case DP_ACTION_USERSPACE:
+            if (userspace_cb && !a->controller.dont_send) {
+                DP_PACKET_BATCH_FOR_EACH (j, p, batch) {
+                    userspace_cb(&a->controller, p);
+                }
+            }
+            break;
         }
     }
 
     /* What no output took (drop, or nothing sent last) is freed. */
     dp_packet_batch_free(batch);
+}
+
+/* See dp-execute.h. */
+void
+dp_execute_set_userspace_cb(dp_execute_userspace_cb *cb)
+{
+    userspace_cb = cb;
 }
 
 /* Pushes an outer VLAN tag with 'tpid' and 'tci' (network byte order;
@@ -207,6 +224,7 @@ dp_execute_set_field(struct dp_packet *p, const struct dp_action *a)
     case DP_ACTION_OUTPUT:
     case DP_ACTION_PUSH_VLAN:
     case DP_ACTION_POP_VLAN:
+    case DP_ACTION_USERSPACE:
         break;
     }
 }

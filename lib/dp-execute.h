@@ -38,6 +38,16 @@ void dp_execute_actions(struct dp_packet_batch *batch,
                         const struct dp_action *actions, size_t n_actions,
                         dp_execute_output_cb *output, void *aux);
 
+/* DP_ACTION_USERSPACE (lib/dp-actions.h) hands each packet, as it is at
+ * that point, to the slow path's callback, which copies what it needs (the
+ * packet stays the caller's and goes on through the actions).  Runs on the
+ * thread executing the actions; must not call back into the datapath.
+ * dp_execute_set_userspace_cb() sets it, once, before the datapath runs
+ * (NULL: such packets give nothing to anyone). */
+typedef void dp_execute_userspace_cb(const struct dp_action_controller *,
+                                     const struct dp_packet *);
+void dp_execute_set_userspace_cb(dp_execute_userspace_cb *);
+
 /* Single actions on one packet.  Each returns 0, or a positive errno and
  * leaves the packet unchanged: EINVAL if the packet lacks the header (pop
  * without a tag, push on a runt), ENOMEM if no buffer was available. */

@@ -379,6 +379,7 @@ enum {
     NXAST_RESUBMIT_TABLE = 14,
     NXAST_DEC_TTL = 18,
     NXAST_CONTROLLER = 20,
+    NXAST_CONTROLLER2 = 37,
     NXAST_GROUP = 40,
 };
 
@@ -386,6 +387,77 @@ static bool
 output_port_ok(ofp_port_t port)
 {
     return port < OFPP_MAX || (port >= OFPP_IN_PORT && port < OFPP_NONE);
+}
+
+/* NXAST_CONTROLLER2 properties. */
+enum {
+    NXAC2PT_MAX_LEN = 0,        /* be16. */
+    NXAC2PT_CONTROLLER_ID = 1,  /* be16. */
+    NXAC2PT_REASON = 2,         /* u8. */
+    NXAC2PT_USERDATA = 3,       /* Bytes. */
+    NXAC2PT_PAUSE = 4,          /* Flag. */
+};
+
+/* NXAST_CONTROLLER2 ('len' bytes at 'a'): a 16-byte header, then
+ * properties (type, length, value, each padded to 8). */
+static enum ofperr
+decode_controller2(const uint8_t *a, size_t len, struct ofpbuf *ofpacts)
+{
+    struct ofpact_controller *c = ofpact_put_CONTROLLER(ofpacts);
+    size_t ofs = (uint8_t *) c - (uint8_t *) ofpacts->data;
+
+    c->max_len = UINT16_MAX;
+    c->reason = OFPR_ACTION;
+    for (size_t i = 16; i < len;) {
+        if (i + 4 > len) {
+            return OFPERR_OFPBPC_BAD_LEN;
+        }
+        uint16_t type = ofp_get_be16(a + i);
+        uint16_t plen = ofp_get_be16(a + i + 2);
+        size_t padded = (plen + 7u) / 8 * 8;
+        if (plen < 4 || i + padded > len) {
+            return OFPERR_OFPBPC_BAD_LEN;
+        }
+        const uint8_t *v = a + i + 4;
+        size_t vlen = plen - 4;
+
+        c = (struct ofpact_controller *) ((uint8_t *) ofpacts->data + ofs);
+        switch (type) {
+        case NXAC2PT_MAX_LEN:
+        case NXAC2PT_CONTROLLER_ID:
+            /* Open vSwitch sends the 16-bit value with 2 bytes of padding
+             * counted in the property's length. */
+            if (vlen != 2 && vlen != 4) {
+                return OFPERR_OFPBPC_BAD_LEN;
+            }
+            if (type == NXAC2PT_MAX_LEN) {
+                c->max_len = ofp_get_be16(v);
+            } else {
+                c->controller_id = ofp_get_be16(v);
+            }
+            break;
+        case NXAC2PT_REASON:
+            if (vlen != 1) {
+                return OFPERR_OFPBPC_BAD_LEN;
+            }
+            c->reason = v[0];
+            break;
+        case NXAC2PT_USERDATA:
+            c->userdata_len = vlen;
+            ofpbuf_put(ofpacts, v, vlen);
+            break;
+        case NXAC2PT_PAUSE:
+            c->pause = true;
+            break;
+        default:
+            return OFPERR_OFPBPC_BAD_TYPE;
+        }
+        i += padded;
+    }
+    c = (struct ofpact_controller *) ((uint8_t *) ofpacts->data + ofs);
+    c->ofpact.raw = OFPACT_RAW_NICIRA;
+    ofpact_finish(ofpacts, &c->ofpact);
+    return 0;
 }
 
 static enum ofperr
@@ -507,6 +579,9 @@ decode_nicira(const uint8_t *a, size_t len, struct ofpbuf *ofpacts)
         return 0;
     }
 
+    case NXAST_CONTROLLER2:
+        return decode_controller2(a, len, ofpacts);
+
     default:
         return OFPERR_OFPBAC_BAD_VENDOR_TYPE;
     }
@@ -615,6 +690,50 @@ put_nicira(struct ofpbuf *msg, uint16_t subtype, size_t len)
     return a;
 }
 
+/* Appends a property of NXAST_CONTROLLER2, padded to 8 bytes. */
+static void
+put_controller2_prop(struct ofpbuf *msg, uint16_t type, const void *value,
+                     size_t len)
+{
+    uint8_t *p = ofpbuf_put_zeros(msg, (4 + len + 7) / 8 * 8);
+
+    ofp_put_be16(p, type);
+    ofp_put_be16(p + 2, 4 + len);
+    memcpy(p + 4, value, len);
+}
+
+/* Appends 'c' as NXAST_CONTROLLER2, with the properties Open vSwitch puts
+ * (those that differ from the defaults). */
+static void
+put_controller2(struct ofpbuf *msg, const struct ofpact_controller *c)
+{
+    size_t start = msg->size;
+    uint8_t be16[4] = { 0 };
+
+    /* 16-bit values go with 2 bytes of padding inside the property, as
+     * Open vSwitch puts them. */
+    put_nicira(msg, NXAST_CONTROLLER2, 16);
+    if (c->max_len != UINT16_MAX) {
+        ofp_put_be16(be16, c->max_len);
+        put_controller2_prop(msg, NXAC2PT_MAX_LEN, be16, 4);
+    }
+    if (c->controller_id) {
+        ofp_put_be16(be16, c->controller_id);
+        put_controller2_prop(msg, NXAC2PT_CONTROLLER_ID, be16, 4);
+    }
+    if (c->reason != OFPR_ACTION) {
+        put_controller2_prop(msg, NXAC2PT_REASON, &c->reason, 1);
+    }
+    if (c->userdata_len) {
+        put_controller2_prop(msg, NXAC2PT_USERDATA, c->userdata,
+                             c->userdata_len);
+    }
+    if (c->pause) {
+        put_controller2_prop(msg, NXAC2PT_PAUSE, NULL, 0);
+    }
+    ofp_put_be16((uint8_t *) msg->data + start + 2, msg->size - start);
+}
+
 static void
 encode_ofp10(const struct ofpact *a, struct ofpbuf *msg)
 {
@@ -633,6 +752,8 @@ encode_ofp10(const struct ofpact *a, struct ofpbuf *msg)
             p = put_action(msg, OFPAT10_OUTPUT, 8);
             ofp_put_be16(p + 4, OFPP_CONTROLLER);
             ofp_put_be16(p + 6, c->max_len);
+        } else if (c->userdata_len || c->pause) {
+            put_controller2(msg, c);
         } else {
             p = put_nicira(msg, NXAST_CONTROLLER, 16);
             ofp_put_be16(p + 10, c->max_len);
@@ -885,6 +1006,13 @@ format_controller(const struct ofpact_controller *c, struct ds *s)
     }
     if (c->controller_id) {
         ds_put_format(s, "id=%"PRIu16",", c->controller_id);
+    }
+    if (c->userdata_len) {
+        ds_put_cstr(s, "userdata=");
+        for (size_t i = 0; i < c->userdata_len; i++) {
+            ds_put_format(s, "%s%02"PRIx8, i ? "." : "", c->userdata[i]);
+        }
+        ds_put_char(s, ',');
     }
     if (c->pause) {
         ds_put_cstr(s, "pause,");

@@ -131,6 +131,10 @@ struct ofpbuf;
     E(OFPBPC_BAD_TYPE, 14, 0, -1, -1, "Unknown property type.")       \
     E(OFPBPC_BAD_LEN, 14, 1, -1, -1, "Length problem in property.")   \
     E(OFPBPC_BAD_VALUE, 14, 4, -1, -1, "Unsupported property value.")  \
+    E(OFPACFC_INVALID, 15, 0, -1, -1, "One mask is invalid.")          \
+    E(OFPACFC_UNSUPPORTED, 15, 1, -1, -1,                               \
+      "Requested configuration not supported.")                         \
+    E(OFPACFC_EPERM, 15, 2, -1, -1, "Permissions error.")             \
     E(OFPPMFC_BAD_PORT, 7, 0, 4, 0, "Specified port does not exist.")   \
     E(OFPPMFC_BAD_HW_ADDR, 7, 1, 4, 1, "Specified hardware address does not match the port number.") \
     E(OFPPMFC_BAD_CONFIG, 7, 2, -1, -1, "Specified config is invalid.") \

@@ -48,6 +48,13 @@ enum {
     NXFR_COOKIE = 0, NXFR_PRIORITY = 8, NXFR_REASON = 10, NXFR_TABLE = 11,
     NXFR_DURATION = 12, NXFR_IDLE = 20, NXFR_MATCH_LEN = 22,
     NXFR_PACKETS = 24, NXFR_BYTES = 32, NXFR_LEN = 40,
+    /* ofp_flow_removed, OpenFlow 1.3-1.4 (the match follows). */
+    FR13_COOKIE = 0, FR13_PRIORITY = 8, FR13_REASON = 10, FR13_TABLE = 11,
+    FR13_DURATION = 12, FR13_IDLE = 20, FR13_HARD = 22, FR13_PACKETS = 24,
+    FR13_BYTES = 32, FR13_LEN = 40,
+    /* OpenFlow 1.5 (the match, then OXS statistics, follow). */
+    FR15_TABLE = 0, FR15_REASON = 1, FR15_PRIORITY = 2, FR15_IDLE = 4,
+    FR15_HARD = 6, FR15_COOKIE = 8, FR15_LEN = 16,
 
     /* ofp11_flow_mod (OpenFlow 1.1+; importance is 1.4's). */
     FM11_COOKIE = 0, FM11_COOKIE_MASK = 8, FM11_TABLE = 16,
@@ -81,6 +88,10 @@ static uint16_t encode_flags(uint16_t flags);
 static uint16_t encode_flags13(uint16_t flags);
 static uint16_t decode_flags13(uint16_t raw_flags);
 static uint64_t unknown_to_zero(uint64_t count);
+static void put_fr15_stats(struct ofpbuf *,
+                           const struct ofputil_flow_removed *);
+static enum ofperr pull_fr15_stats(struct ofpbuf *,
+                                   struct ofputil_flow_removed *);
 static uint16_t encode_age(int age);
 static enum ofperr decode_flow_mod_of11(struct ofputil_flow_mod *,
                                         const struct ofp_header *,
@@ -674,6 +685,36 @@ ofputil_encode_flow_removed(const struct ofputil_flow_removed *fr,
         ofp_put_be16(p + FR10_IDLE, fr->idle_timeout);
         put_be64(p + FR10_PACKETS, unknown_to_zero(fr->packet_count));
         put_be64(p + FR10_BYTES, unknown_to_zero(fr->byte_count));
+    } else if (protocol & (OFPUTIL_P_OF13_OXM | OFPUTIL_P_OF14_OXM)) {
+        enum ofp_version version = ofputil_protocol_to_version(protocol);
+        b = ofpraw_alloc(OFPRAW_OFPT13_FLOW_REMOVED, version, 0, 64);
+        size_t ofs = b->size;
+        ofpbuf_put_zeros(b, FR13_LEN);
+        ofputil_put_ofp11_match(b, &fr->match);
+        p = (uint8_t *) b->data + ofs;
+        put_be64(p + FR13_COOKIE, fr->cookie);
+        ofp_put_be16(p + FR13_PRIORITY, fr->priority);
+        p[FR13_REASON] = fr->reason;
+        p[FR13_TABLE] = fr->table_id;
+        ofp_put_be32(p + FR13_DURATION, fr->duration_sec);
+        ofp_put_be32(p + FR13_DURATION + 4, fr->duration_nsec);
+        ofp_put_be16(p + FR13_IDLE, fr->idle_timeout);
+        ofp_put_be16(p + FR13_HARD, fr->hard_timeout);
+        put_be64(p + FR13_PACKETS, unknown_to_zero(fr->packet_count));
+        put_be64(p + FR13_BYTES, unknown_to_zero(fr->byte_count));
+    } else if (protocol & OFPUTIL_P_OF15_OXM) {
+        b = ofpraw_alloc(OFPRAW_OFPT15_FLOW_REMOVED, OFP15_VERSION, 0, 96);
+        size_t ofs = b->size;
+        ofpbuf_put_zeros(b, FR15_LEN);
+        ofputil_put_ofp11_match_version(b, &fr->match, OFP15_VERSION);
+        p = (uint8_t *) b->data + ofs;
+        p[FR15_TABLE] = fr->table_id;
+        p[FR15_REASON] = fr->reason;
+        ofp_put_be16(p + FR15_PRIORITY, fr->priority);
+        ofp_put_be16(p + FR15_IDLE, fr->idle_timeout);
+        ofp_put_be16(p + FR15_HARD, fr->hard_timeout);
+        put_be64(p + FR15_COOKIE, fr->cookie);
+        put_fr15_stats(b, fr);
     } else {
         b = ofpraw_alloc(OFPRAW_NXT_FLOW_REMOVED, OFP10_VERSION, 0, 64);
         size_t ofs = b->size;
@@ -742,9 +783,40 @@ ofputil_decode_flow_removed(struct ofputil_flow_removed *fr,
         fr->packet_count = ofp_get_be64(p + NXFR_PACKETS);
         fr->byte_count = ofp_get_be64(p + NXFR_BYTES);
         return 0;
+    } else if (raw == OFPRAW_OFPT13_FLOW_REMOVED) {
+        ofpbuf_pull(&b, FR13_LEN);
+        error = ofputil_pull_ofp11_match(&b, false, &fr->match);
+        if (error) {
+            return error;
+        }
+        fr->cookie = ofp_get_be64(p + FR13_COOKIE);
+        fr->priority = ofp_get_be16(p + FR13_PRIORITY);
+        fr->reason = p[FR13_REASON];
+        fr->table_id = p[FR13_TABLE];
+        fr->duration_sec = ofp_get_be32(p + FR13_DURATION);
+        fr->duration_nsec = ofp_get_be32(p + FR13_DURATION + 4);
+        fr->idle_timeout = ofp_get_be16(p + FR13_IDLE);
+        fr->hard_timeout = ofp_get_be16(p + FR13_HARD);
+        fr->packet_count = ofp_get_be64(p + FR13_PACKETS);
+        fr->byte_count = ofp_get_be64(p + FR13_BYTES);
+        return 0;
+    } else if (raw == OFPRAW_OFPT15_FLOW_REMOVED) {
+        ofpbuf_pull(&b, FR15_LEN);
+        error = ofputil_pull_ofp11_match(&b, false, &fr->match);
+        if (error) {
+            return error;
+        }
+        fr->table_id = p[FR15_TABLE];
+        fr->reason = p[FR15_REASON];
+        fr->priority = ofp_get_be16(p + FR15_PRIORITY);
+        fr->idle_timeout = ofp_get_be16(p + FR15_IDLE);
+        fr->hard_timeout = ofp_get_be16(p + FR15_HARD);
+        fr->cookie = ofp_get_be64(p + FR15_COOKIE);
+        return pull_fr15_stats(&b, fr);
     }
     return OFPERR_OFPBRC_BAD_TYPE;
 }
+
 
 struct ofpbuf *
 ofputil_encode_set_flow_format(int nxff)
@@ -1176,4 +1248,77 @@ decode_flags13(uint16_t raw_flags)
                ? OFPUTIL_FF_NO_PKT_COUNTS : 0)
             | (raw_flags & OFPFF13_NO_BYT_COUNTS
                ? OFPUTIL_FF_NO_BYT_COUNTS : 0));
+}
+
+/* OXS statistics (OpenFlow 1.5's ofp_stats): class OFPXSC_OPENFLOW_BASIC,
+ * the fields flow_removed carries. */
+#define OXS_CLASS 0x8002u
+#define OXS_HEADER(FIELD, LEN) ((OXS_CLASS << 16) | ((FIELD) << 9) | (LEN))
+#define OXS_DURATION 0
+#define OXS_PACKET_COUNT 4
+#define OXS_BYTE_COUNT 5
+
+/* Appends 'fr''s duration and counters as OpenFlow 1.5 OXS statistics, as
+ * Open vSwitch sends them in a flow_removed. */
+static void
+put_fr15_stats(struct ofpbuf *b, const struct ofputil_flow_removed *fr)
+{
+    size_t start = b->size;
+    uint8_t *p = ofpbuf_put_zeros(b, 4 + 3 * 12);
+
+    ofp_put_be16(p + 2, 4 + 3 * 12);
+    p += 4;
+    ofp_put_be32(p, OXS_HEADER(OXS_DURATION, 8));
+    ofp_put_be32(p + 4, fr->duration_sec);
+    ofp_put_be32(p + 8, fr->duration_nsec);
+    ofp_put_be32(p + 12, OXS_HEADER(OXS_PACKET_COUNT, 8));
+    put_be64(p + 16, unknown_to_zero(fr->packet_count));
+    ofp_put_be32(p + 24, OXS_HEADER(OXS_BYTE_COUNT, 8));
+    put_be64(p + 28, unknown_to_zero(fr->byte_count));
+    size_t len = b->size - start;
+    ofpbuf_put_zeros(b, (len + 7) / 8 * 8 - len);
+}
+
+/* Pulls OpenFlow 1.5 OXS statistics (what is left of 'b') into 'fr':
+ * duration and counters; other fields are skipped. */
+static enum ofperr
+pull_fr15_stats(struct ofpbuf *b, struct ofputil_flow_removed *fr)
+{
+    if (b->size < 4) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    const uint8_t *p = b->data;
+    size_t len = ofp_get_be16(p + 2);
+    if (len < 4 || (len + 7) / 8 * 8 != b->size) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    for (size_t ofs = 4; ofs < len;) {
+        if (ofs + 4 > len) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        uint32_t header = ofp_get_be32(p + ofs);
+        size_t flen = header & 0xff;
+        const uint8_t *v = p + ofs + 4;
+        if (ofs + 4 + flen > len) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        if (header >> 16 == OXS_CLASS && flen == 8) {
+            switch ((header >> 9) & 0x7f) {
+            case OXS_DURATION:
+                fr->duration_sec = ofp_get_be32(v);
+                fr->duration_nsec = ofp_get_be32(v + 4);
+                break;
+            case OXS_PACKET_COUNT:
+                fr->packet_count = ofp_get_be64(v);
+                break;
+            case OXS_BYTE_COUNT:
+                fr->byte_count = ofp_get_be64(v);
+                break;
+            default:
+                break;
+            }
+        }
+        ofs += 4 + flen;
+    }
+    return 0;
 }

@@ -67,7 +67,8 @@ static enum ofperr oxm_decode_entry(const uint8_t *p, size_t len,
                                    union match_value *value,
                                    union match_value *mask);
 static void nx_put_raw(struct ofpbuf *b, const struct match *match,
-                       uint64_t cookie, uint64_t cookie_mask, bool oxm);
+                       uint64_t cookie, uint64_t cookie_mask, bool oxm,
+                       bool xregs);
 static void
 nxm_put_u8(struct ofpbuf *b, bool oxm, enum match_field_id id,
            uint8_t value);
@@ -425,7 +426,7 @@ nx_put_match(struct ofpbuf *b, const struct match *match, uint64_t cookie,
 {
     size_t start = b->size;
 
-    nx_put_raw(b, match, cookie, cookie_mask, false);
+    nx_put_raw(b, match, cookie, cookie_mask, false, false);
     int match_len = b->size - start;
     ofpbuf_put_zeros(b, (match_len + 7) / 8 * 8 - match_len);
     return match_len;
@@ -479,10 +480,19 @@ ofputil_pull_ofp11_match(struct ofpbuf *b, bool strict, struct match *match)
 int
 ofputil_put_ofp11_match(struct ofpbuf *b, const struct match *match)
 {
-    size_t start = b->size;
+    return ofputil_put_ofp11_match_version(b, match, OFP13_VERSION);
+}
 
+/* Like ofputil_put_ofp11_match(), with OpenFlow 1.5's registers (xregs,
+ * oxm_put_match_of15()) when 'version' is 1.5 or later. */
+int
+ofputil_put_ofp11_match_version(struct ofpbuf *b, const struct match *match,
+                                enum ofp_version version)
+{
+    size_t start = b->size;
     ofpbuf_put_zeros(b, 4);
-    int fields_len = oxm_put_match(b, match);
+    int fields_len = (version < OFP15_VERSION ? oxm_put_match(b, match)
+                      : oxm_put_match_of15(b, match));
     uint8_t *p = (uint8_t *) b->data + start;
     ofp_put_be16(p, OFPMT_OXM);
     ofp_put_be16(p + 2, 4 + fields_len);
@@ -498,7 +508,18 @@ oxm_put_match(struct ofpbuf *b, const struct match *match)
 {
     size_t start = b->size;
 
-    nx_put_raw(b, match, 0, 0, true);
+    nx_put_raw(b, match, 0, 0, true, false);
+    return b->size - start;
+}
+
+/* Like oxm_put_match(), for OpenFlow 1.5: registers go as the 64-bit
+ * OXM_OF_PKT_REG fields (xreg0-7), as Open vSwitch sends them there. */
+int
+oxm_put_match_of15(struct ofpbuf *b, const struct match *match)
+{
+    size_t start = b->size;
+
+    nx_put_raw(b, match, 0, 0, true, true);
     return b->size - start;
 }
 
@@ -1176,7 +1197,7 @@ nx_pull_match__(struct ofpbuf *b, unsigned int match_len, bool strict,
  * vSwitch's order, without padding. */
 static void
 nx_put_raw(struct ofpbuf *b, const struct match *match, uint64_t cookie,
-           uint64_t cookie_mask, bool oxm)
+           uint64_t cookie_mask, bool oxm, bool xregs)
 {
     const struct flow *f = &match->flow.dp;
     const struct flow *m = &match->mask.dp;
@@ -1271,8 +1292,14 @@ nx_put_raw(struct ofpbuf *b, const struct match *match, uint64_t cookie,
         nxm_put_field(b, match, oxm, MATCH_F_ARP_THA);
     }
 
-    for (int i = 0; i < MATCH_N_REGS; i++) {
-        nxm_put_field(b, match, oxm, MATCH_F_REG0 + i);
+    if (xregs) {
+        for (int i = 0; i < MATCH_N_REGS / 2; i++) {
+            nxm_put_field(b, match, oxm, MATCH_F_XREG0 + i);
+        }
+    } else {
+        for (int i = 0; i < MATCH_N_REGS; i++) {
+            nxm_put_field(b, match, oxm, MATCH_F_REG0 + i);
+        }
     }
     nxm_put_field(b, match, oxm, MATCH_F_METADATA);
 

@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include "match.h"
 #include "ofp-errors.h"
+#include "ofp-types.h"
 
 struct ds;
 struct ofpbuf;
@@ -116,7 +117,10 @@ int nx_put_match(struct ofpbuf *, const struct match *, uint64_t cookie,
 enum ofperr ofputil_pull_ofp11_match(struct ofpbuf *, bool strict,
                                      struct match *);
 int ofputil_put_ofp11_match(struct ofpbuf *, const struct match *);
+int ofputil_put_ofp11_match_version(struct ofpbuf *, const struct match *,
+                                    enum ofp_version);
 int oxm_put_match(struct ofpbuf *, const struct match *);
+int oxm_put_match_of15(struct ofpbuf *, const struct match *);
 
 /* Appends the 4-byte OXM header of each field dpswitch matches (OpenFlow
  * 1.3 forms; NXM ones for fields without an OXM form), for a table

@@ -73,8 +73,10 @@ _Static_assert(sizeof(struct ofp_header) == 8, "ofp_header");
       8, 16, 1, "OFPT_PACKET_IN")                                         \
     R(OFPRAW_OFPT10_FLOW_REMOVED, OFPTYPE_FLOW_REMOVED, 1, 1, 11, -1, -1, \
       8, 80, 0, "OFPT_FLOW_REMOVED")                                      \
-    R(OFPRAW_OFPT13_FLOW_REMOVED, OFPTYPE_FLOW_REMOVED, 4, 6, 11, -1, -1, \
-      8, 40, 8, "OFPT_FLOW_REMOVED")                                      \
+    R(OFPRAW_OFPT13_FLOW_REMOVED, OFPTYPE_FLOW_REMOVED, 4, 5, 11, -1, -1, \
+      8, 48, 8, "OFPT_FLOW_REMOVED")                                      \
+    R(OFPRAW_OFPT15_FLOW_REMOVED, OFPTYPE_FLOW_REMOVED, 6, 6, 11, -1, -1, \
+      8, 32, 8, "OFPT_FLOW_REMOVED")                                      \
     R(OFPRAW_OFPT10_PORT_STATUS, OFPTYPE_PORT_STATUS, 1, 1, 12, -1, -1,   \
       8, 56, 0, "OFPT_PORT_STATUS")                                       \
     R(OFPRAW_OFPT13_PORT_STATUS, OFPTYPE_PORT_STATUS, 4, 4, 12, -1, -1,   \
@@ -119,6 +121,14 @@ _Static_assert(sizeof(struct ofp_header) == 8, "ofp_header");
       8, 16, 0, "OFPT_ROLE_REPLY")                                        \
     R(OFPRAW_OFPT13_GET_ASYNC_REQUEST, OFPTYPE_GET_ASYNC_REQUEST, 4, 6,   \
       26, -1, -1, 8, 0, 0, "OFPT_GET_ASYNC_REQUEST")                      \
+    R(OFPRAW_OFPT13_GET_ASYNC_REPLY, OFPTYPE_GET_ASYNC_REPLY, 4, 4, 27,   \
+      -1, -1, 8, 24, 0, "OFPT_GET_ASYNC_REPLY")                           \
+    R(OFPRAW_OFPT14_GET_ASYNC_REPLY, OFPTYPE_GET_ASYNC_REPLY, 5, 6, 27,   \
+      -1, -1, 8, 0, 8, "OFPT_GET_ASYNC_REPLY")                            \
+    R(OFPRAW_OFPT13_SET_ASYNC, OFPTYPE_SET_ASYNC_CONFIG, 4, 4, 28, -1,    \
+      -1, 8, 24, 0, "OFPT_SET_ASYNC")                                     \
+    R(OFPRAW_OFPT14_SET_ASYNC, OFPTYPE_SET_ASYNC_CONFIG, 5, 6, 28, -1,    \
+      -1, 8, 0, 8, "OFPT_SET_ASYNC")                                      \
     R(OFPRAW_OFPT14_BUNDLE_CONTROL, OFPTYPE_BUNDLE_CONTROL, 5, 6, 33,     \
       -1, -1, 8, 8, 1, "OFPT_BUNDLE_CONTROL")                             \
     R(OFPRAW_OFPT14_BUNDLE_ADD_MESSAGE, OFPTYPE_BUNDLE_ADD_MESSAGE, 5, 6, \
@@ -237,6 +247,8 @@ _Static_assert(sizeof(struct ofp_header) == 8, "ofp_header");
       19, 16, 24, 0, "NXT_SET_ASYNC_CONFIG")                              \
     R(OFPRAW_NXT_SET_CONTROLLER_ID, OFPTYPE_SET_CONTROLLER_ID, 1, 6, 4,   \
       -1, 20, 16, 8, 0, "NXT_SET_CONTROLLER_ID")                          \
+    R(OFPRAW_NXT_SET_ASYNC_CONFIG2, OFPTYPE_SET_ASYNC_CONFIG, 1, 6, 4,    \
+      -1, 27, 16, 0, 8, "NXT_SET_ASYNC_CONFIG2")                          \
     R(OFPRAW_NXT_PACKET_IN2, OFPTYPE_PACKET_IN, 1, 6, 4, -1, 30, 16, 0,   \
       8, "NXT_PACKET_IN2")                                                \
     R(OFPRAW_NXT_GROUP_MOD, OFPTYPE_GROUP_MOD, 1, 1, 4, -1, 31, 16, 16,  \
@@ -282,6 +294,7 @@ enum ofptype {
     OFPTYPE_PORT_MOD, OFPTYPE_TABLE_MOD,
     OFPTYPE_BARRIER_REQUEST, OFPTYPE_BARRIER_REPLY,
     OFPTYPE_ROLE_REQUEST, OFPTYPE_ROLE_REPLY, OFPTYPE_GET_ASYNC_REQUEST,
+    OFPTYPE_GET_ASYNC_REPLY,
     OFPTYPE_BUNDLE_CONTROL, OFPTYPE_BUNDLE_ADD_MESSAGE,
     OFPTYPE_DESC_STATS_REQUEST, OFPTYPE_DESC_STATS_REPLY,
     OFPTYPE_FLOW_STATS_REQUEST, OFPTYPE_FLOW_STATS_REPLY,

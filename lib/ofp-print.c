@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dynamic-string.h"
+#include "ofp-async.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
 #include "ofp-group.h"
@@ -1115,6 +1116,18 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
     case OFPRAW_OFPT10_PACKET_OUT:
     case OFPRAW_OFPT13_PACKET_OUT:
         return ofp_print_packet_out(s, oh, port_map);
+    case OFPRAW_NXT_SET_ASYNC_CONFIG:
+    case OFPRAW_NXT_SET_ASYNC_CONFIG2:
+    case OFPRAW_OFPT13_SET_ASYNC:
+    case OFPRAW_OFPT14_SET_ASYNC:
+    case OFPRAW_OFPT13_GET_ASYNC_REPLY:
+    case OFPRAW_OFPT14_GET_ASYNC_REPLY:
+        return ofp_print_async_config(s, oh);
+    case OFPRAW_OFPT10_PACKET_IN:
+    case OFPRAW_OFPT13_PACKET_IN:
+    case OFPRAW_NXT_PACKET_IN:
+    case OFPRAW_NXT_PACKET_IN2:
+        return ofp_print_packet_in(s, oh, verbosity, port_map);
     case OFPRAW_OFPST10_FLOW_REQUEST:
     case OFPRAW_OFPST10_AGGREGATE_REQUEST:
     case OFPRAW_OFPST13_FLOW_REQUEST:
@@ -1127,6 +1140,8 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
     case OFPRAW_NXST_FLOW_REPLY:
         return ofp_print_flow_stats_reply(s, oh);
     case OFPRAW_OFPT10_FLOW_REMOVED:
+    case OFPRAW_OFPT13_FLOW_REMOVED:
+    case OFPRAW_OFPT15_FLOW_REMOVED:
     case OFPRAW_NXT_FLOW_REMOVED:
         return ofp_print_flow_removed(s, oh);
     case OFPRAW_OFPST10_AGGREGATE_REPLY:

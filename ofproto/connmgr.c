@@ -12,6 +12,7 @@
 #include <string.h>
 #include "dirs.h"
 #include "ofp-actions.h"
+#include "ofp-async.h"
 #include "ofp-flow.h"
 #include "ofp-group.h"
 #include "ofp-msgs.h"
@@ -69,11 +70,12 @@ VLOG_DEFINE_THIS_MODULE(connmgr);
 #define OFPPC11_ALL (OFPPC_PORT_DOWN | OFPPC_NO_RECV | OFPPC_NO_FWD      \
                      | OFPPC_NO_PACKET_IN)
 
-/* Nicira flow formats and packet-in formats. */
+/* Nicira flow formats (packet-in formats: lib/ofp-packet.h). */
 #define NXFF_OPENFLOW10 0
 #define NXFF_NXM 2
-#define NXPIF_STANDARD 0
-#define NXPIF_NXT_PACKET_IN2 2
+
+/* OFPT_SET_CONFIG flag (OpenFlow 1.0-1.2). */
+#define OFPC_INVALID_TTL_TO_CONTROLLER 4
 
 /* Multipart replies are cut into messages of at most this many bytes. */
 #define MAX_MSG_SIZE 65535
@@ -116,10 +118,12 @@ struct ofconn {
     uint32_t packet_in_format;  /* NXPIF_*. */
     bool flow_mod_table_id;
     uint16_t controller_id;
-    uint32_t port_status_mask;  /* 1 << OFPPR_*, for the "equal" role. */
-    uint32_t flow_removed_mask; /* 1 << OFPRR_*, once 'async_set'. */
-    bool async_set;             /* NXT_SET_ASYNC_CONFIG was received. */
     uint32_t role;              /* OFPCR_ROLE_* (OpenFlow 1.3 role). */
+
+    /* The asynchronous messages it takes (lib/ofp-async.h): until the peer
+     * sets them, its version's defaults. */
+    struct ofputil_async_cfg async;
+    bool async_set;
 };
 
 /* A Controller table row (see connmgr_set_controllers()). */
@@ -198,6 +202,11 @@ static void ofcontroller_wait(struct ofcontroller *, long long now);
 static bool has_controllers(const struct connmgr *);
 static void flushed(struct connmgr *, long long now);
 static void fail_open_run(struct connmgr *, long long now);
+static void send_packet_ins(struct connmgr *);
+static void update_miss_to_controller(struct connmgr *);
+static struct ofputil_async_cfg ofconn_async(const struct ofconn *);
+static bool ofconn_wants_async(const struct ofconn *,
+                               enum ofputil_async_msg_type, unsigned int);
 static ofproto_flow_removed_cb send_flow_removed;
 static ofproto_outputs_to_cb rule_outputs_to;
 
@@ -489,6 +498,8 @@ connmgr_run(struct connmgr *mgr)
             ofconn_destroy(ofconn);
         }
     }
+    update_miss_to_controller(mgr);
+    send_packet_ins(mgr);
     fail_open_run(mgr, now);
 }
 
@@ -499,6 +510,7 @@ connmgr_wait(struct connmgr *mgr)
     if (mgr->more_work) {
         poll_immediate_wake();
     }
+    ofproto_packet_in_wait(mgr->ofproto);
     if (mgr->mgmt) {
         pvconn_wait(mgr->mgmt);
     } else {
@@ -772,6 +784,10 @@ static enum ofperr handle_get_config_request(struct ofconn *,
                                              const struct ofp_header *);
 static enum ofperr handle_set_config(struct ofconn *,
                                      const struct ofp_header *);
+static enum ofperr handle_set_async(struct ofconn *,
+                                    const struct ofp_header *);
+static enum ofperr handle_get_async_request(struct ofconn *,
+                                            const struct ofp_header *);
 static enum ofperr handle_port_mod(struct ofconn *,
                                    const struct ofp_header *);
 static enum ofperr handle_barrier_request(struct ofconn *,
@@ -798,6 +814,7 @@ static enum ofperr handle_role_request(struct ofconn *,
                                        const struct ofp_header *);
 static enum ofperr handle_nicira_setting(struct ofconn *, enum ofptype,
                                          const struct ofp_header *);
+
 static enum ofperr handle_flow_mod(struct ofconn *, const struct ofp_header *);
 static enum ofperr handle_packet_out(struct ofconn *,
                                      const struct ofp_header *);
@@ -844,9 +861,12 @@ handle_decoded(struct ofconn *ofconn, enum ofptype type,
     case OFPTYPE_SET_FLOW_FORMAT:
     case OFPTYPE_SET_PACKET_IN_FORMAT:
     case OFPTYPE_FLOW_MOD_TABLE_ID:
-    case OFPTYPE_SET_ASYNC_CONFIG:
     case OFPTYPE_SET_CONTROLLER_ID:
         return handle_nicira_setting(ofconn, type, oh);
+    case OFPTYPE_SET_ASYNC_CONFIG:
+        return handle_set_async(ofconn, oh);
+    case OFPTYPE_GET_ASYNC_REQUEST:
+        return handle_get_async_request(ofconn, oh);
     case OFPTYPE_FLOW_MOD:
         return handle_flow_mod(ofconn, oh);
     case OFPTYPE_FLOW_STATS_REQUEST:
@@ -857,7 +877,7 @@ handle_decoded(struct ofconn *ofconn, enum ofptype type,
 
     /* Not implemented yet, and messages that only a switch sends. */
     case OFPTYPE_TABLE_MOD:
-    case OFPTYPE_GET_ASYNC_REQUEST:
+    case OFPTYPE_GET_ASYNC_REPLY:
     case OFPTYPE_BUNDLE_CONTROL:
     case OFPTYPE_BUNDLE_ADD_MESSAGE:
     case OFPTYPE_HELLO:
@@ -993,8 +1013,14 @@ handle_get_config_request(struct ofconn *ofconn, const struct ofp_header *oh)
     struct ofpbuf *b = ofpraw_alloc_reply(OFPRAW_OFPT_GET_CONFIG_REPLY, oh,
                                           0);
     uint8_t *p = ofpbuf_put_zeros(b, 4);
+    uint16_t flags = ofconn->mgr->frag;
 
-    ofp_put_be16(p, ofconn->mgr->frag);
+    if (oh->version < OFP13_VERSION
+        && (ofconn_async(ofconn).master[OAM_PACKET_IN]
+            & (1u << OFPR_INVALID_TTL))) {
+        flags |= OFPC_INVALID_TTL_TO_CONTROLLER;
+    }
+    ofp_put_be16(p, flags);
     ofp_put_be16(p + 2, ofconn->miss_send_len);
     ofpmsg_update_length(b);
     ofconn_send(ofconn, b);
@@ -1019,6 +1045,20 @@ handle_set_config(struct ofconn *ofconn, const struct ofp_header *oh)
                                   (enum ofproto_frag_handling) frag);
     }
     ofconn->miss_send_len = ofp_get_be16(p + 2);
+
+    /* OFPC_INVALID_TTL_TO_CONTROLLER, before OpenFlow 1.3: whether
+     * invalid_ttl packet-ins come (to the master or equal roles). */
+    if (oh->version < OFP13_VERSION) {
+        struct ofputil_async_cfg cfg = ofconn_async(ofconn);
+        uint32_t bit = 1u << OFPR_INVALID_TTL;
+        if (ofp_get_be16(p) & OFPC_INVALID_TTL_TO_CONTROLLER) {
+            cfg.master[OAM_PACKET_IN] |= bit;
+        } else {
+            cfg.master[OAM_PACKET_IN] &= ~bit;
+        }
+        ofconn->async = cfg;
+        ofconn->async_set = true;
+    }
     return 0;
 }
 
@@ -1634,14 +1674,6 @@ handle_nicira_setting(struct ofconn *ofconn, enum ofptype type,
     case OFPTYPE_FLOW_MOD_TABLE_ID:
         ofconn->flow_mod_table_id = body[0] != 0;
         return 0;
-    case OFPTYPE_SET_ASYNC_CONFIG:
-        /* packet_in_mask[2], port_status_mask[2], flow_removed_mask[2]
-         * (the "master or equal" mask first, then the slave one's): there
-         * are no packet-ins yet. */
-        ofconn->port_status_mask = ofp_get_be32(body + 8);
-        ofconn->flow_removed_mask = ofp_get_be32(body + 16);
-        ofconn->async_set = true;
-        return 0;
     case OFPTYPE_SET_CONTROLLER_ID:
         ofconn->controller_id = ofp_get_be16(body + 6);
         return 0;
@@ -1861,17 +1893,12 @@ handle_flow_stats_request(struct ofconn *ofconn, const struct ofp_header *oh)
     return 0;
 }
 
-/* Whether 'ofconn' takes flow_removed messages for 'reason'.  As in Open
- * vSwitch, a management connection takes none until it sets a nonzero
- * miss_send_len (OFPT_SET_CONFIG); then, unless NXT_SET_ASYNC_CONFIG said
- * otherwise, it takes every reason. */
+/* Whether 'ofconn' takes flow_removed messages for 'reason'
+ * (ofconn_wants_async()). */
 static bool
 ofconn_wants_flow_removed(const struct ofconn *ofconn, uint8_t reason)
 {
-    if (!ofconn->miss_send_len || reason >= 32) {
-        return false;
-    }
-    return !ofconn->async_set || ofconn->flow_removed_mask & (1u << reason);
+    return ofconn_wants_async(ofconn, OAM_FLOW_REMOVED, reason);
 }
 
 /* ofproto's report of a removed rule: a flow_removed to each connection
@@ -1898,13 +1925,16 @@ send_flow_removed(void *mgr_, const struct ofproto_rule *rule,
 
     for (size_t i = 0; i < mgr->n_conns; i++) {
         struct ofconn *ofconn = mgr->conns[i];
+        int version = vconn_get_version(ofconn->vconn);
 
-        if (vconn_get_version(ofconn->vconn) == OFP10_VERSION
-            && ofconn_wants_flow_removed(ofconn, reason)) {
-            ofconn_send(ofconn, ofputil_encode_flow_removed(
-                            &fr, (ofconn->flow_format == NXFF_NXM
-                                  ? OFPUTIL_P_OF10_NXM
-                                  : OFPUTIL_P_OF10_STD)));
+        if (version > 0 && ofconn_wants_flow_removed(ofconn, reason)) {
+            enum ofputil_protocol protocol
+                = (version == OFP13_VERSION ? OFPUTIL_P_OF13_OXM
+                   : version == OFP14_VERSION ? OFPUTIL_P_OF14_OXM
+                   : version == OFP15_VERSION ? OFPUTIL_P_OF15_OXM
+                   : ofconn->flow_format == NXFF_NXM ? OFPUTIL_P_OF10_NXM
+                   : OFPUTIL_P_OF10_STD);
+            ofconn_send(ofconn, ofputil_encode_flow_removed(&fr, protocol));
         }
     }
 }
@@ -1920,6 +1950,172 @@ rule_outputs_to(const struct ofproto_rule *rule, uint32_t port,
             && (group == OFPROTO_OFPG_ANY
                 || ofpacts_output_to_group(rule->ofpacts, rule->ofpacts_len,
                                            group)));
+}
+
+/* ------------------------------------------------------------------------
+ * Packet-ins.
+ * ------------------------------------------------------------------------ */
+
+/* 'ofconn''s asynchronous message configuration. */
+static struct ofputil_async_cfg
+ofconn_async(const struct ofconn *ofconn)
+{
+    return (ofconn->async_set ? ofconn->async
+            : ofputil_async_cfg_default(vconn_get_version(ofconn->vconn)));
+}
+
+/* Whether 'ofconn' takes asynchronous messages of 'type' for 'reason', by
+ * Open vSwitch's rules: a service connection none until it set a nonzero
+ * miss_send_len; then the mask of its role says. */
+static bool
+ofconn_wants_async(const struct ofconn *ofconn,
+                   enum ofputil_async_msg_type type, unsigned int reason)
+{
+    if (!ofconn->connected || (!ofconn->ctl && !ofconn->miss_send_len)
+        || reason >= 32) {
+        return false;
+    }
+
+    struct ofputil_async_cfg cfg = ofconn_async(ofconn);
+    const uint32_t *masks = (ofconn->role == OFPCR_ROLE_SLAVE ? cfg.slave
+                             : cfg.master);
+    return (masks[type] & (1u << reason)) != 0;
+}
+
+/* OFPT_SET_ASYNC, NXT_SET_ASYNC_CONFIG and NXT_SET_ASYNC_CONFIG2.  As in
+ * Open vSwitch, a service connection that had miss_send_len 0 gets
+ * OFP_DEFAULT_MISS_SEND_LEN, so that what it asked for arrives. */
+static enum ofperr
+handle_set_async(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_async_cfg cfg = ofconn_async(ofconn);
+    enum ofperr error = ofputil_decode_set_async_config(oh, &cfg);
+
+    if (error) {
+        return error;
+    }
+    ofconn->async = cfg;
+    ofconn->async_set = true;
+    if (!ofconn->ctl && !ofconn->miss_send_len) {
+        ofconn->miss_send_len = 128;
+    }
+    return 0;
+}
+
+static enum ofperr
+handle_get_async_request(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_async_cfg cfg = ofconn_async(ofconn);
+
+    ofconn_send(ofconn, ofputil_encode_get_async_reply(oh, &cfg));
+    return 0;
+}
+
+/* Whether 'ofconn' takes 'pin', by Open vSwitch's rules: the controller id
+ * must be the one the action names and the connection take the reason
+ * (ofconn_wants_async()).  A miss without a flow goes only to OpenFlow
+ * 1.0-1.2 connections (OpenFlow 1.3 drops table misses), as "no_match"; a
+ * table-miss flow's packet-in is "no_match" from OpenFlow 1.3 on, and
+ * "action" before. */
+static bool
+ofconn_wants_packet_in(const struct ofconn *ofconn,
+                       const struct ofproto_packet_in *pin)
+{
+    int version = vconn_get_version(ofconn->vconn);
+    unsigned int reason = pin->reason;
+
+    if (ofconn->controller_id != pin->controller_id) {
+        return false;
+    }
+    if (pin->miss == OFPROTO_PACKET_IN_MISS_WITHOUT_FLOW) {
+        if (version >= OFP13_VERSION) {
+            return false;
+        }
+        reason = OFPR_NO_MATCH;
+    } else if (pin->miss == OFPROTO_PACKET_IN_MISS_FLOW
+               && version >= OFP13_VERSION) {
+        reason = OFPR_NO_MATCH;
+    }
+    return ofconn_wants_async(ofconn, OAM_PACKET_IN, reason);
+}
+
+/* The packet-in metadata of 'flow' as Open vSwitch reports it: in_port,
+ * and metadata and registers that are not zero. */
+static void
+packet_in_metadata(const struct match_flow *flow, struct match *match)
+{
+    match_init_catchall(match);
+    match_set_in_port(match, flow->in_port);
+    if (flow->metadata) {
+        match_set_metadata_masked(match, flow->metadata, UINT64_MAX);
+    }
+    for (unsigned int i = 0; i < MATCH_N_REGS; i++) {
+        if (flow->regs[i]) {
+            match_set_reg_masked(match, i, flow->regs[i], UINT32_MAX);
+        }
+    }
+}
+
+/* Sends the packets translation queued for the controllers to each
+ * connection that wants them, in its version and packet-in format. */
+static void
+send_packet_ins(struct connmgr *mgr)
+{
+    struct ofproto_packet_in **pins;
+    size_t n = ofproto_take_packet_ins(mgr->ofproto, &pins);
+
+    for (size_t i = 0; i < n; i++) {
+        const struct ofproto_packet_in *pin = pins[i];
+        struct ofputil_packet_in opi = {
+            .packet = pin->packet,
+            .packet_len = pin->packet_len,
+            .total_len = pin->packet_len,
+            .table_id = pin->table_id,
+            .cookie = pin->cookie,
+            .buffer_id = OFP_NO_BUFFER,
+            .userdata = pin->userdata,
+            .userdata_len = pin->userdata_len,
+        };
+        packet_in_metadata(&pin->flow, &opi.flow_metadata);
+
+        for (size_t j = 0; j < mgr->n_conns; j++) {
+            struct ofconn *ofconn = mgr->conns[j];
+            if (!ofconn_wants_packet_in(ofconn, pin)) {
+                continue;
+            }
+
+            int version = vconn_get_version(ofconn->vconn);
+            opi.reason = (pin->miss == OFPROTO_PACKET_IN_MISS_FLOW
+                          && version >= OFP13_VERSION
+                          ? OFPR_NO_MATCH : pin->reason);
+            ofconn_send(ofconn, ofputil_encode_packet_in(
+                            &opi, version, ofconn->packet_in_format));
+        }
+        ofproto_packet_in_destroy(pins[i]);
+    }
+    free(pins);
+}
+
+/* Tells the tables whether a table miss goes to the controllers: whether
+ * some connection with controller id 0 speaks OpenFlow 1.0-1.2 or has not
+ * negotiated yet (a configured controller counts even while it is not
+ * connected), as Open vSwitch decides. */
+static void
+update_miss_to_controller(struct connmgr *mgr)
+{
+    bool wanted = false;
+
+    for (size_t i = 0; i < mgr->n_ctls && !wanted; i++) {
+        const struct ofcontroller *ctl = mgr->ctls[i];
+        wanted = !ctl->passive && (!ctl->ofconn || !ctl->ofconn->connected);
+    }
+    for (size_t i = 0; i < mgr->n_conns && !wanted; i++) {
+        const struct ofconn *ofconn = mgr->conns[i];
+        wanted = (!ofconn->controller_id
+                  && (!ofconn->connected
+                      || vconn_get_version(ofconn->vconn) < OFP13_VERSION));
+    }
+    ofproto_set_miss_to_controller(mgr->ofproto, wanted);
 }
 
 /* ------------------------------------------------------------------------
@@ -1953,7 +2149,8 @@ send_port_status(struct connmgr *mgr, const struct ofconn *source,
         struct ofconn *ofconn = mgr->conns[i];
         int version = vconn_get_version(ofconn->vconn);
 
-        if (version < 0 || !(ofconn->port_status_mask & (1u << reason))
+        if (version < 0 || !ofconn_wants_async(ofconn, OAM_PORT_STATUS,
+                                               reason)
             || (ofconn == source && version < OFP15_VERSION)) {
             continue;
         }
@@ -2107,8 +2304,6 @@ ofcontroller_connect(struct ofcontroller *ctl, long long now)
     ofconn->name = xstrdup(reconnect_get_name(ctl->rc));
     ofconn->ctl = ctl;
     ofconn->miss_send_len = 128;        /* OFP_DEFAULT_MISS_SEND_LEN. */
-    ofconn->port_status_mask = (1u << OFPPR_ADD | 1u << OFPPR_DELETE
-                                | 1u << OFPPR_MODIFY);
     ctl->ofconn = ofconn;
     ctl->admitted = false;
     mgr->status_seqno++;

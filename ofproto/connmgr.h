@@ -38,9 +38,18 @@
  * message whose header lies about its length ends the connection (lib/vconn
  * cannot find the next message); nothing else does.
  *
- * Port status messages go to the connections that asked for them with
- * NXT_SET_ASYNC_CONFIG: management connections start with every
- * asynchronous message off, as in Open vSwitch.
+ * Asynchronous messages (packet-ins, port status, flow_removed) follow
+ * Open vSwitch's rules: a service connection (the management socket, a
+ * passive target) gets none until it sets a nonzero miss_send_len
+ * (OFPT_SET_CONFIG) or sends a set_async message; then each connection
+ * gets what the masks of its role say (lib/ofp-async.h: the version's
+ * defaults until OFPT_SET_ASYNC, NXT_SET_ASYNC_CONFIG or
+ * NXT_SET_ASYNC_CONFIG2 change them; OFPT_GET_ASYNC_REQUEST reports them).
+ * Packet-ins come from translation (ofproto_take_packet_ins()), each to
+ * the connections with the controller id it names, in the connection's
+ * version and packet-in format (lib/ofp-packet.h); table misses only to
+ * OpenFlow 1.0-1.2 connections (connmgr_run() tells the tables whether
+ * there are any: ofproto_set_miss_to_controller()).
  *
  * Threads: main thread only.  Non-blocking: connmgr_run() does what is
  * ready and connmgr_wait() arranges the wake-ups.

@@ -43,6 +43,9 @@ struct xlate_ctx {
 
     int depth;
     uint8_t table_id;           /* Table being executed. */
+    const struct ofproto_rule *rule;    /* Rule being executed, or NULL. */
+    bool in_group;              /* Executing a group bucket. */
+    bool in_action_set;         /* Executing the action set. */
     bool stop;                  /* Pipeline ends (dec_ttl at 1, errors). */
     bool packet_out;            /* Translating a packet-out's actions. */
 
@@ -73,11 +76,13 @@ static void trace_normal(struct xlate_ctx *, const struct flow *key,
 static const char *trace_port_name(const struct xlate_ctx *,
                                    uint32_t ofport, char buf[16]);
 static bool frag_dropped(struct xlate_ctx *);
-static void do_table(struct xlate_ctx *, uint8_t table_id, bool deepens);
+static void do_table(struct xlate_ctx *, uint8_t table_id, bool deepens,
+                     bool honor_miss);
 static void do_actions(struct xlate_ctx *, const struct ofpact *,
                        size_t len);
 static void do_action_set(struct xlate_ctx *);
-static void do_output(struct xlate_ctx *, uint32_t ofport);
+static void do_output(struct xlate_ctx *, uint32_t ofport,
+                      uint16_t max_len);
 static void do_group(struct xlate_ctx *, uint32_t group_id);
 static void do_bucket(struct xlate_ctx *, struct ofproto_group *,
                       size_t bucket);
@@ -88,6 +93,10 @@ static size_t select_bucket(struct xlate_ctx *, const struct ofproto_group *);
 static void record_group_hit(struct xlate_ctx *, struct ofproto_group *,
                              size_t bucket);
 static void do_normal(struct xlate_ctx *);
+static void do_controller(struct xlate_ctx *, uint8_t reason,
+                          enum ofproto_packet_in_miss, uint16_t max_len,
+                          uint16_t controller_id, const void *userdata,
+                          size_t userdata_len);
 static void commit(struct xlate_ctx *);
 static void set_dp_tag(struct xlate_ctx *, dps_be16 tpid, dps_be16 tci);
 static void xlate_output(struct xlate_ctx *, uint32_t dp_port);
@@ -215,7 +224,7 @@ xlate_run(const struct xlate_bridge *xb, const struct match_flow *flow,
         }
     } else if (!frag_dropped(ctx)
                && (!in || xlate_mirror_input(ctx, in->dp_port))) {
-        do_table(ctx, 0, false);
+        do_table(ctx, 0, false, true);
     }
     if (!ctx->stop) {
         /* Under the lock too: a group in the action set is read now. */
@@ -279,7 +288,8 @@ frag_dropped(struct xlate_ctx *ctx)
  * lookups in ever later tables ends by itself), and the first lookup does
  * not count towards the limit of lookups. */
 static void
-do_table(struct xlate_ctx *ctx, uint8_t table_id, bool deepens)
+do_table(struct xlate_ctx *ctx, uint8_t table_id, bool deepens,
+         bool honor_miss)
 {
     struct xlate_out *out = ctx->out;
 
@@ -301,11 +311,34 @@ do_table(struct xlate_ctx *ctx, uint8_t table_id, bool deepens)
                                                      &ctx->wc);
     struct trace_list *old_trace = ctx->trace;
     if (!rule) {
-        /* A table miss drops (no controller). */
-        if (ctx->trace) {
+        /* A table miss goes to the controllers that take misses (OpenFlow
+         * 1.0-1.2 ones), as Open vSwitch's internal miss flow sends it;
+         * without any, it drops.  A resubmit's miss does nothing. */
+        bool to_controller = (honor_miss
+                              && ofproto_get_miss_to_controller(
+                                  ctx->xb->ofproto));
+        if (ctx->trace && to_controller) {
+            /* Open vSwitch's words, its internal miss flow's action
+             * printed as it prints it. */
+            trace_add(trace_add(ctx->trace, TRACE_TABLE, "%2d. No match, "
+                                "and a \"packet-in\" is called for.",
+                                table_id),
+                      TRACE_ACTION, "controller(reason=)");
+        } else if (ctx->trace) {
             trace_add(trace_add(ctx->trace, TRACE_TABLE, "%2d. No match.",
                                 table_id),
                       TRACE_ACTION, "drop");
+        }
+        if (to_controller) {
+            uint8_t old_table = ctx->table_id;
+            const struct ofproto_rule *old_rule = ctx->rule;
+            ctx->table_id = table_id;
+            ctx->rule = NULL;
+            do_controller(ctx, OFPR_NO_MATCH,
+                          OFPROTO_PACKET_IN_MISS_WITHOUT_FLOW, UINT16_MAX, 0,
+                          NULL, 0);
+            ctx->table_id = old_table;
+            ctx->rule = old_rule;
         }
         return;
     }
@@ -337,10 +370,13 @@ do_table(struct xlate_ctx *ctx, uint8_t table_id, bool deepens)
     }
 
     uint8_t old_table = ctx->table_id;
+    const struct ofproto_rule *old_rule = ctx->rule;
     ctx->depth += deepens;
     ctx->table_id = table_id;
+    ctx->rule = rule;
     do_actions(ctx, rule->ofpacts, rule->ofpacts_len);
     ctx->table_id = old_table;
+    ctx->rule = old_rule;
     ctx->depth -= deepens;
     ctx->trace = old_trace;
 }
@@ -393,14 +429,19 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
         }
         switch ((enum ofpact_type) a->type) {
         case OFPACT_OUTPUT:
-            do_output(ctx, ofpact_get_OUTPUT(a)->port);
+            do_output(ctx, ofpact_get_OUTPUT(a)->port,
+                      ofpact_get_OUTPUT(a)->max_len);
             break;
         case OFPACT_ENQUEUE:
-            do_output(ctx, ofpact_get_ENQUEUE(a)->port);
+            do_output(ctx, ofpact_get_ENQUEUE(a)->port, 0);
             break;
-        case OFPACT_CONTROLLER:
-            /* No controller connections yet: nothing leaves. */
+        case OFPACT_CONTROLLER: {
+            const struct ofpact_controller *c = ofpact_get_CONTROLLER(a);
+            do_controller(ctx, c->reason, OFPROTO_PACKET_IN_NO_MISS,
+                          c->max_len, c->controller_id, c->userdata,
+                          c->userdata_len);
             break;
+        }
         case OFPACT_GROUP:
             do_group(ctx, ofpact_get_GROUP(a)->group_id);
             break;
@@ -412,7 +453,7 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
             if (r->in_port != OFPP_IN_PORT) {
                 f->in_port = r->in_port;
             }
-            do_table(ctx, table, table <= ctx->table_id);
+            do_table(ctx, table, table <= ctx->table_id, false);
             f->in_port = old_in_port;
             break;
         }
@@ -539,7 +580,21 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
             if (f->dp.dl_type == htons(ETH_TYPE_IP)) {
                 ctx->wc.dp.nw_ttl = 0xff;
                 if (f->dp.nw_ttl <= 1) {
-                    /* Would go to the controllers: none, so it stops. */
+                    /* To the controllers of the action's ids (those that
+                     * asked for invalid_ttl packet-ins get it), and the
+                     * pipeline stops, as in Open vSwitch. */
+                    const struct ofpact_cnt_ids *ids
+                        = ofpact_get_DEC_TTL(a);
+                    if (!ids->n_controllers) {
+                        do_controller(ctx, OFPR_INVALID_TTL,
+                                      OFPROTO_PACKET_IN_NO_MISS, UINT16_MAX,
+                                      0, NULL, 0);
+                    }
+                    for (size_t i = 0; i < ids->n_controllers; i++) {
+                        do_controller(ctx, OFPR_INVALID_TTL,
+                                      OFPROTO_PACKET_IN_NO_MISS, UINT16_MAX,
+                                      ids->cnt_ids[i], NULL, 0);
+                    }
                     ctx->stop = true;
                     return;
                 }
@@ -568,7 +623,7 @@ do_actions(struct xlate_ctx *ctx, const struct ofpact *ofpacts, size_t len)
             break;
         }
         case OFPACT_GOTO_TABLE:
-            do_table(ctx, ofpact_get_GOTO_TABLE(a)->table_id, false);
+            do_table(ctx, ofpact_get_GOTO_TABLE(a)->table_id, false, true);
             return;
         case OFPACT_N_TYPES:
         default:
@@ -591,6 +646,7 @@ do_action_set(struct xlate_ctx *ctx)
         OFPACT_REG_MOVE, OFPACT_GROUP, OFPACT_OUTPUT,
     };
 
+    ctx->in_action_set = true;
     for (size_t i = 0; i < ARRAY_SIZE(order) && !ctx->stop; i++) {
         const struct ofpact *a = ctx->action_set[order[i]];
         if (a) {
@@ -600,10 +656,11 @@ do_action_set(struct xlate_ctx *ctx)
             do_actions(ctx, a, OFPACT_ALIGN(a->len));
         }
     }
+    ctx->in_action_set = false;
 }
 
 static void
-do_output(struct xlate_ctx *ctx, uint32_t ofport)
+do_output(struct xlate_ctx *ctx, uint32_t ofport, uint16_t max_len)
 {
     const struct xlate_bridge *xb = ctx->xb;
     uint32_t in_port = ctx->flow.in_port;
@@ -633,10 +690,24 @@ do_output(struct xlate_ctx *ctx, uint32_t ofport)
         /* Only a packet-out's actions can send a packet through the
          * tables, from the packet-out's in_port. */
         if (ctx->packet_out && !frag_dropped(ctx)) {
-            do_table(ctx, 0, false);
+            do_table(ctx, 0, false, true);
         }
         break;
-    case OFPP_CONTROLLER:
+    case OFPP_CONTROLLER: {
+        /* A plain output to the controller: its reason says where it came
+         * from, as Open vSwitch's do; a table-miss flow's is a miss. */
+        const struct ofproto_rule *r = ctx->rule;
+        bool miss_flow = (r && !r->cr.priority
+                          && match_is_catchall(&r->cr.match));
+        uint8_t reason = (ctx->packet_out ? OFPR_PACKET_OUT
+                          : ctx->in_group ? OFPR_GROUP
+                          : ctx->in_action_set ? OFPR_ACTION_SET
+                          : OFPR_ACTION);
+        do_controller(ctx, reason, (miss_flow ? OFPROTO_PACKET_IN_MISS_FLOW
+                                    : OFPROTO_PACKET_IN_NO_MISS),
+                      max_len, 0, NULL, 0);
+        break;
+    }
     case OFPP_NONE:
         break;
     default:
@@ -745,11 +816,13 @@ do_bucket(struct xlate_ctx *ctx, struct ofproto_group *g, size_t bucket)
     record_group_hit(ctx, g, bucket);
 
     struct match_flow old_flow = ctx->flow;
+    bool old_in_group = ctx->in_group;
     const struct ofpact *end = NULL;
     for (size_t i = 0; i < ARRAY_SIZE(lasts) && !end; i++) {
         end = last[lasts[i]];
     }
     ctx->depth++;
+    ctx->in_group = true;
     if (end) {
         for (size_t i = 0; i < ARRAY_SIZE(firsts); i++) {
             if (last[firsts[i]]) {
@@ -773,6 +846,7 @@ do_bucket(struct xlate_ctx *ctx, struct ofproto_group *g, size_t bucket)
         do_actions(ctx, end, OFPACT_ALIGN(end->len));
     }
     ctx->depth--;
+    ctx->in_group = old_in_group;
 
     /* The next bucket, and what follows the group, see the packet as it
      * was; a bucket that stopped (dec_ttl at 1) stops only itself. */
@@ -976,6 +1050,7 @@ do_normal(struct xlate_ctx *ctx)
         case DP_ACTION_SET_ETH:
         case DP_ACTION_SET_IPV4:
         case DP_ACTION_SET_L4:
+        case DP_ACTION_USERSPACE:
             break;              /* NORMAL does not rewrite headers. */
         }
     }
@@ -1093,6 +1168,53 @@ trace_port_name(const struct xlate_ctx *ctx, uint32_t ofport, char buf[16])
  * vSwitch's masked set actions do.  An IP packet with protocol 0 gets no
  * IPv4 set action, as in Open vSwitch, which takes it for one without an
  * IP header. */
+/* A packet-in of the packet as it is now, for 'reason', to the
+ * connections with 'controller_id', as Open vSwitch 3.1 makes it: the
+ * datapath packet is brought up to date and a userspace action hands a
+ * copy to the slow path (lib/dp-actions.h), which finds the table, cookie,
+ * metadata and registers frozen here by the action's recirc_id.  The
+ * actions after it go on in the datapath.  'max_len' is the action's
+ * (UINT16_MAX for a miss); the packet goes whole, there being no buffers. */
+static void
+do_controller(struct xlate_ctx *ctx, uint8_t reason,
+              enum ofproto_packet_in_miss miss, uint16_t max_len,
+              uint16_t controller_id, const void *userdata,
+              size_t userdata_len)
+{
+    struct ofproto_packet_in pin;
+
+    commit(ctx);
+    memset(&pin, 0, sizeof pin);
+    pin.flow = ctx->flow;
+    pin.reason = reason;
+    pin.table_id = ctx->table_id;
+    pin.miss = miss;
+    pin.cookie = (ctx->rule ? ctx->rule->cookie
+                  : miss == OFPROTO_PACKET_IN_MISS_WITHOUT_FLOW ? 0
+                  : UINT64_MAX);
+    pin.max_len = max_len;
+    pin.controller_id = controller_id;
+    pin.userdata = (uint8_t *) userdata;   /* Copied when frozen. */
+    pin.userdata_len = userdata_len;
+
+    uint32_t id = ofproto_freeze_packet_in(ctx->xb->ofproto, &pin);
+    if (!id) {
+        return;                 /* Logged there. */
+    }
+
+    /* Open vSwitch's numbers for the reasons of misses. */
+    struct dp_action_controller c = {
+        .recirc_id = id,
+        .controller_id = controller_id,
+        .max_len = max_len,
+        .reason = (miss == OFPROTO_PACKET_IN_MISS_WITHOUT_FLOW ? 7
+                   : miss == OFPROTO_PACKET_IN_MISS_FLOW ? 6 : reason),
+        .dont_send = ctx->out->trace != NULL,
+        .rule_cookie = pin.cookie,
+    };
+    dp_actions_put_controller(&ctx->out->actions, &c);
+}
+
 static void
 commit(struct xlate_ctx *ctx)
 {

@@ -10,7 +10,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "coverage.h"
 #include "dynamic-string.h"
+#include "latch.h"
 #include "ofp-actions.h"
 #include "ofp-errors.h"
 #include "ofp-flow.h"
@@ -18,6 +20,7 @@
 #include "ofp-group.h"
 #include "ofpbuf.h"
 #include "util.h"
+#include "vlog.h"
 
 struct ofproto {
     char *name;
@@ -32,6 +35,13 @@ struct ofproto {
     struct ofproto_group **groups;      /* By group id. */
     size_t n_groups, allocated_groups;
     struct ofproto_rule *fail_open;     /* Hidden, see ofproto_set_fail_open(). */
+
+    /* Packet-ins on their way to the main thread. */
+    pthread_mutex_t pin_mutex;
+    struct ofproto_packet_in **pins;    /* Under 'pin_mutex'. */
+    size_t n_pins, allocated_pins;
+    struct latch pin_latch;             /* Set when 'pins' is not empty. */
+    bool miss_to_controller;            /* Atomic. */
 };
 
 static enum ofproto_error add_flow(struct ofproto *,
@@ -68,6 +78,44 @@ static void delete_group(struct ofproto *, size_t index, long long now);
 static void format_rule(const struct ofproto_rule *, bool offload_stats,
                         long long now, struct ds *);
 
+VLOG_DEFINE_THIS_MODULE(ofproto);
+
+/* The frozen packet-ins of every ofproto, by id - 1, and an index of them
+ * by content (open addressing; 'index' holds id, 0 for free slots). */
+struct frozen_key {
+    struct ofproto *ofproto;            /* NULL once destroyed. */
+    uint64_t cookie;
+    uint64_t metadata;
+    uint32_t regs[MATCH_N_REGS];
+    uint32_t in_port;
+    uint16_t controller_id;
+    uint16_t max_len;
+    uint8_t reason;
+    uint8_t table_id;
+    uint8_t miss;
+    uint8_t pad[5];
+    size_t userdata_len;
+};
+
+struct frozen {
+    struct frozen_key key;
+    uint8_t *userdata;
+    uint32_t hash;
+};
+
+static pthread_mutex_t frozen_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct frozen *frozens;          /* Under 'frozen_mutex'. */
+static size_t n_frozens, allocated_frozens;
+static uint32_t *frozen_index;
+static size_t frozen_index_size;        /* A power of 2, or 0. */
+
+static void frozen_key_init(struct frozen_key *, struct ofproto *,
+                            const struct ofproto_packet_in *);
+static uint32_t frozen_hash(const struct frozen_key *, const void *userdata);
+static void frozen_index_insert(uint32_t id);
+
+COVERAGE_DEFINE(ofproto_packet_in_overflow);
+
 /* Creates a bridge's flow tables, all empty, named 'name' (for logs). */
 struct ofproto *
 ofproto_create(const char *name)
@@ -79,6 +127,8 @@ ofproto_create(const char *name)
         classifier_init(&ofproto->tables[i]);
     }
     pthread_rwlock_init(&ofproto->rwlock, NULL);
+    pthread_mutex_init(&ofproto->pin_mutex, NULL);
+    latch_init(&ofproto->pin_latch);
     return ofproto;
 }
 
@@ -107,6 +157,19 @@ ofproto_destroy(struct ofproto *ofproto)
         rule_free(ofproto, ofproto->fail_open);
     }
     pthread_rwlock_destroy(&ofproto->rwlock);
+    pthread_mutex_lock(&frozen_mutex);
+    for (size_t i = 0; i < n_frozens; i++) {
+        if (frozens[i].key.ofproto == ofproto) {
+            frozens[i].key.ofproto = NULL;
+        }
+    }
+    pthread_mutex_unlock(&frozen_mutex);
+    for (size_t i = 0; i < ofproto->n_pins; i++) {
+        ofproto_packet_in_destroy(ofproto->pins[i]);
+    }
+    free(ofproto->pins);
+    pthread_mutex_destroy(&ofproto->pin_mutex);
+    latch_destroy(&ofproto->pin_latch);
     free(ofproto->name);
     free(ofproto);
 }
@@ -115,6 +178,177 @@ const char *
 ofproto_name(const struct ofproto *ofproto)
 {
     return ofproto->name;
+}
+
+/* Queues 'pin' (which it takes over) for the main thread.  Any thread. */
+void
+ofproto_send_packet_in(struct ofproto *ofproto, struct ofproto_packet_in *pin)
+{
+    bool queued = false;
+
+    pthread_mutex_lock(&ofproto->pin_mutex);
+    if (ofproto->n_pins < OFPROTO_MAX_PACKET_INS) {
+        if (ofproto->n_pins >= ofproto->allocated_pins) {
+            ofproto->allocated_pins = MAX(16, 2 * ofproto->allocated_pins);
+            ofproto->pins = xrealloc(ofproto->pins,
+                                     (ofproto->allocated_pins
+                                      * sizeof *ofproto->pins));
+        }
+        ofproto->pins[ofproto->n_pins++] = pin;
+        queued = true;
+    }
+    pthread_mutex_unlock(&ofproto->pin_mutex);
+    if (queued) {
+        latch_set(&ofproto->pin_latch);
+    } else {
+        COVERAGE_INC(ofproto_packet_in_overflow);
+        ofproto_packet_in_destroy(pin);
+    }
+}
+
+
+/* Returns the id of the state of packet-in 'pin' (all but its packet) of
+ * 'ofproto', frozen now if it was not already; 0 if too many are.  Any
+ * thread. */
+uint32_t
+ofproto_freeze_packet_in(struct ofproto *ofproto,
+                         const struct ofproto_packet_in *pin)
+{
+    struct frozen_key key;
+    uint32_t id = 0;
+
+    frozen_key_init(&key, ofproto, pin);
+    uint32_t hash = frozen_hash(&key, pin->userdata);
+
+    pthread_mutex_lock(&frozen_mutex);
+    if (frozen_index_size) {
+        for (size_t i = hash & (frozen_index_size - 1); frozen_index[i];
+             i = (i + 1) & (frozen_index_size - 1)) {
+            const struct frozen *f = &frozens[frozen_index[i] - 1];
+            if (f->hash == hash && !memcmp(&f->key, &key, sizeof key)
+                && (!key.userdata_len
+                    || !memcmp(f->userdata, pin->userdata,
+                               key.userdata_len))) {
+                id = frozen_index[i];
+                break;
+            }
+        }
+    }
+    if (!id && n_frozens < OFPROTO_MAX_FROZEN) {
+        if (n_frozens >= allocated_frozens) {
+            allocated_frozens = MAX(64, 2 * allocated_frozens);
+            frozens = xrealloc(frozens,
+                               allocated_frozens * sizeof *frozens);
+        }
+        struct frozen *f = &frozens[n_frozens++];
+        f->key = key;
+        f->userdata = (key.userdata_len
+                       ? xmemdup(pin->userdata, key.userdata_len) : NULL);
+        f->hash = hash;
+        id = n_frozens;
+        frozen_index_insert(id);
+    }
+    pthread_mutex_unlock(&frozen_mutex);
+
+    if (!id) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        VLOG_WARN_RL(&rl, "%s: more than %d controller action states, "
+                     "packet-in not sent", ofproto->name, OFPROTO_MAX_FROZEN);
+    }
+    return id;
+}
+
+/* Queues the packet-in that frozen state 'recirc_id' describes, with
+ * 'packet' (malloc()ed, taken over), for its ofproto's connections.  Any
+ * thread. */
+void
+ofproto_thaw_packet_in(uint32_t recirc_id, uint8_t *packet,
+                       size_t packet_len)
+{
+    struct ofproto_packet_in *pin = NULL;
+    struct ofproto *ofproto = NULL;
+
+    pthread_mutex_lock(&frozen_mutex);
+    if (recirc_id && recirc_id <= n_frozens
+        && frozens[recirc_id - 1].key.ofproto) {
+        const struct frozen *f = &frozens[recirc_id - 1];
+
+        ofproto = f->key.ofproto;
+        pin = xzalloc(sizeof *pin);
+        pin->packet = packet;
+        pin->packet_len = packet_len;
+        pin->flow.in_port = f->key.in_port;
+        pin->flow.metadata = f->key.metadata;
+        memcpy(pin->flow.regs, f->key.regs, sizeof pin->flow.regs);
+        pin->reason = f->key.reason;
+        pin->table_id = f->key.table_id;
+        pin->miss = f->key.miss;
+        pin->cookie = f->key.cookie;
+        pin->max_len = f->key.max_len;
+        pin->controller_id = f->key.controller_id;
+        if (f->key.userdata_len) {
+            pin->userdata = xmemdup(f->userdata, f->key.userdata_len);
+            pin->userdata_len = f->key.userdata_len;
+        }
+        /* Queued under the mutex: ofproto_destroy() cannot free 'ofproto'
+         * meanwhile. */
+        ofproto_send_packet_in(ofproto, pin);
+    }
+    pthread_mutex_unlock(&frozen_mutex);
+    if (!pin) {
+        free(packet);
+    }
+}
+
+/* Stores the queued packet-ins, oldest first, in a malloc()ed array in
+ * '*pinsp' (the caller frees them and it) and returns how many.  Main
+ * thread. */
+size_t
+ofproto_take_packet_ins(struct ofproto *ofproto,
+                        struct ofproto_packet_in ***pinsp)
+{
+    latch_poll(&ofproto->pin_latch);
+    pthread_mutex_lock(&ofproto->pin_mutex);
+    size_t n = ofproto->n_pins;
+    *pinsp = ofproto->pins;
+    ofproto->pins = NULL;
+    ofproto->n_pins = ofproto->allocated_pins = 0;
+    pthread_mutex_unlock(&ofproto->pin_mutex);
+    return n;
+}
+
+/* Makes poll_block() wake when a packet-in is queued. */
+void
+ofproto_packet_in_wait(struct ofproto *ofproto)
+{
+    latch_wait(&ofproto->pin_latch);
+}
+
+/* Frees 'pin' and what it owns. */
+void
+ofproto_packet_in_destroy(struct ofproto_packet_in *pin)
+{
+    if (pin) {
+        free(pin->packet);
+        free(pin->userdata);
+        free(pin);
+    }
+}
+
+/* See ofproto.h. */
+void
+ofproto_set_miss_to_controller(struct ofproto *ofproto, bool on)
+{
+    if (ofproto_get_miss_to_controller(ofproto) != on) {
+        __atomic_store_n(&ofproto->miss_to_controller, on, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&ofproto->version, 1, __ATOMIC_RELEASE);
+    }
+}
+
+bool
+ofproto_get_miss_to_controller(const struct ofproto *ofproto)
+{
+    return __atomic_load_n(&ofproto->miss_to_controller, __ATOMIC_RELAXED);
 }
 
 /* Sets the function told about removed rules (NULL: none). */
@@ -920,4 +1154,61 @@ format_rule(const struct ofproto_rule *rule, bool offload_stats,
     ds_put_cstr(ds, "actions=");
     ofpacts_format(rule->ofpacts, rule->ofpacts_len, NULL, ds);
     ds_put_char(ds, '\n');
+}
+
+static void
+frozen_key_init(struct frozen_key *key, struct ofproto *ofproto,
+                const struct ofproto_packet_in *pin)
+{
+    memset(key, 0, sizeof *key);
+    key->ofproto = ofproto;
+    key->cookie = pin->cookie;
+    key->metadata = pin->flow.metadata;
+    memcpy(key->regs, pin->flow.regs, sizeof key->regs);
+    key->in_port = pin->flow.in_port;
+    key->controller_id = pin->controller_id;
+    key->max_len = pin->max_len;
+    key->reason = pin->reason;
+    key->table_id = pin->table_id;
+    key->miss = pin->miss;
+    key->userdata_len = pin->userdata_len;
+}
+
+/* FNV-1a over 'key' and the userdata. */
+static uint32_t
+frozen_hash(const struct frozen_key *key, const void *userdata)
+{
+    const uint8_t *p = (const uint8_t *) key;
+    uint32_t hash = 2166136261u;
+
+    for (size_t i = 0; i < sizeof *key; i++) {
+        hash = (hash ^ p[i]) * 16777619u;
+    }
+    p = userdata;
+    for (size_t i = 0; i < key->userdata_len; i++) {
+        hash = (hash ^ p[i]) * 16777619u;
+    }
+    return hash;
+}
+
+/* Adds frozen state 'id' to the index, growing it to keep it at most half
+ * full.  Caller holds 'frozen_mutex'. */
+static void
+frozen_index_insert(uint32_t id)
+{
+    if (2 * n_frozens > frozen_index_size) {
+        free(frozen_index);
+        frozen_index_size = MAX(128, 2 * frozen_index_size);
+        frozen_index = xzalloc(frozen_index_size * sizeof *frozen_index);
+        for (uint32_t i = 1; i <= n_frozens; i++) {
+            if (i != id) {
+                frozen_index_insert(i);
+            }
+        }
+    }
+    size_t i = frozens[id - 1].hash & (frozen_index_size - 1);
+    while (frozen_index[i]) {
+        i = (i + 1) & (frozen_index_size - 1);
+    }
+    frozen_index[i] = id;
 }

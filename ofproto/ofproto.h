@@ -173,9 +173,73 @@ typedef void ofproto_flow_removed_cb(void *aux,
 typedef bool ofproto_outputs_to_cb(const struct ofproto_rule *rule,
                                    uint32_t port, uint32_t group);
 
+/* Packet-ins.  Translation (ofproto/ofproto-xlate.c) makes one for each
+ * controller action a packet meets, on whichever thread translates it, and
+ * queues it with ofproto_send_packet_in(); the connection manager takes
+ * them on the main thread (ofproto_take_packet_ins()) and sends each to
+ * the connections that want it.  At most OFPROTO_MAX_PACKET_INS wait;
+ * more are dropped (counted as ofproto_packet_in_overflow) until the main
+ * thread catches up.
+ *
+ * 'miss' says whether the packet-in is a table miss: one without a flow
+ * (OpenFlow 1.0's default, which OpenFlow 1.3+ connections never see) or
+ * one a table-miss flow (priority 0, matching everything) sent, which
+ * OpenFlow 1.3+ connections see as "no_match".
+ *
+ * Translation does not see the packet: it freezes what the packet-in says
+ * besides the packet (ofproto_freeze_packet_in(), which returns the same
+ * id, Open vSwitch's "recirc_id", for the same state, so that a flow's
+ * actions do not change from one translation to the next) and the
+ * datapath's userspace action hands the packet to
+ * ofproto_thaw_packet_in() with that id.  Ids are never reused; the state
+ * of a destroyed ofproto is forgotten.  At most OFPROTO_MAX_FROZEN states
+ * are kept: past that, controller actions send nothing (logged). */
+enum ofproto_packet_in_miss {
+    OFPROTO_PACKET_IN_NO_MISS,
+    OFPROTO_PACKET_IN_MISS_WITHOUT_FLOW,
+    OFPROTO_PACKET_IN_MISS_FLOW,
+};
+
+struct ofproto_packet_in {
+    uint8_t *packet;            /* malloc()ed, the whole packet. */
+    size_t packet_len;
+    struct match_flow flow;     /* The pipeline as the action saw it:
+                                 * in_port, metadata and registers are
+                                 * what the packet-in reports. */
+    uint8_t reason;             /* enum ofp_packet_in_reason. */
+    uint8_t table_id;
+    enum ofproto_packet_in_miss miss;
+    uint64_t cookie;            /* The rule's; UINT64_MAX: none. */
+    uint16_t max_len;           /* From the action (packets are sent
+                                 * whole: there are no buffers). */
+    uint16_t controller_id;
+    uint8_t *userdata;          /* malloc()ed, or NULL. */
+    size_t userdata_len;
+};
+
+#define OFPROTO_MAX_PACKET_INS 1024
+#define OFPROTO_MAX_FROZEN (1 << 20)
+
 struct ofproto *ofproto_create(const char *name);
 void ofproto_destroy(struct ofproto *);
 const char *ofproto_name(const struct ofproto *);
+void ofproto_send_packet_in(struct ofproto *, struct ofproto_packet_in *);
+uint32_t ofproto_freeze_packet_in(struct ofproto *,
+                                  const struct ofproto_packet_in *);
+void ofproto_thaw_packet_in(uint32_t recirc_id, uint8_t *packet,
+                            size_t packet_len);
+size_t ofproto_take_packet_ins(struct ofproto *,
+                               struct ofproto_packet_in ***pinsp);
+void ofproto_packet_in_wait(struct ofproto *);
+void ofproto_packet_in_destroy(struct ofproto_packet_in *);
+
+/* Whether some connection takes table misses (an OpenFlow 1.0-1.2
+ * connection with controller id 0, as Open vSwitch decides): then a miss
+ * sends a packet-in rather than dropping.  The connection manager sets it;
+ * a change counts as a table change (ofproto_version()). */
+void ofproto_set_miss_to_controller(struct ofproto *, bool);
+bool ofproto_get_miss_to_controller(const struct ofproto *);
+
 void ofproto_set_flow_removed_cb(struct ofproto *, ofproto_flow_removed_cb *,
                                  void *aux);
 void ofproto_set_outputs_to_cb(struct ofproto *, ofproto_outputs_to_cb *);

@@ -251,9 +251,15 @@ test_rewrites(void **state)
                 "set(ipv4(ttl=63)),12,push_vlan(vid=10,pcp=0),13,pop_vlan,0",
                 NULL);
 
-    /* TTL 1: dec_ttl ends the pipeline (no controller): drop. */
+    /* TTL 1: dec_ttl ends the pipeline with an invalid_ttl packet-in
+     * (reason 2) of the packet as the actions before it left it, as Open
+     * vSwitch's does; the first state frozen in this process is 1. */
     key = udp_key(11, 1);
-    check_xlate(fx, &key, "drop", NULL);
+    check_xlate(fx, &key,
+                "set(eth(src=00:00:00:00:00:aa)),set(ipv4(dst=192.168.0.1)),"
+                "set(udp(dst=53)),userspace(pid=0,controller(reason=2,"
+                "dont_send=0,continuation=0,recirc_id=1,rule_cookie=0,"
+                "controller_id=0,max_len=65535))", NULL);
 
     /* mod_nw_tos writes the DSCP bits alone, and mod_nw_ecn the ECN
      * bits: masked writes of the TOS, which the megaflow matches in the

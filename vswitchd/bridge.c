@@ -18,6 +18,7 @@
 #include "coverage.h"
 #include "dp-actions.h"
 #include "dirs.h"
+#include "dp-execute.h"
 #include "dp-packet.h"
 #include "dpdk.h"
 #include "dpif-netdev.h"
@@ -368,6 +369,7 @@ static int bridge_xlate(struct bridge *, const struct flow *key,
                         struct flow *mask);
 static dp_revalidate_cb revalidate_cb;
 static dp_revalidate_cb refresh_cb;
+static dp_execute_userspace_cb bridge_userspace_cb;
 static mac_learning_change_cb mac_change_cb;
 static bool bridge_configure_mirrors(struct bridge *);
 static void bridge_write_mirror_stats(struct ovsdb_idl_txn *,
@@ -412,6 +414,7 @@ bridge_init(const char *remote, const struct bridge_options *opts)
     latch_init(&bond_latch);
     register_commands();
     memory_register_reporter(memory_report_cb, NULL);
+    dp_execute_set_userspace_cb(bridge_userspace_cb);
 }
 
 /* Processes database changes.  See bridge.h. */
@@ -2028,6 +2031,20 @@ bridge_xlate(struct bridge *br, const struct flow *key, long long int now,
     }
     xlate_out_destroy(&out);
     return error;
+}
+
+/* The datapath's userspace action (a controller action): a copy of
+ * 'packet' as it is there becomes the packet-in frozen as 'c->recirc_id'.
+ * Runs on the thread executing the actions. */
+static void
+bridge_userspace_cb(const struct dp_action_controller *c,
+                    const struct dp_packet *packet)
+{
+    size_t size = dp_packet_size(packet);
+    uint8_t *data = xmalloc(MAX(size, 1));
+
+    dp_packet_copy_out(packet, 0, size, data);
+    ofproto_thaw_packet_in(c->recirc_id, data, size);
 }
 
 /* MAC table change of a bridge ('aux'): queued for the main thread.  Runs

@@ -18,10 +18,12 @@
 #include "dynamic-string.h"
 #include "fuzz.h"
 #include "ofp-actions.h"
+#include "ofp-async.h"
 #include "ofp-flow.h"
 #include "ofp-group.h"
 #include "ofp-match.h"
 #include "ofp-msgs.h"
+#include "ofp-packet.h"
 #include "ofp-port.h"
 #include "ofp-print.h"
 #include "ofpbuf.h"
@@ -131,7 +133,61 @@ protocol_of(enum ofpraw raw)
     return (raw == OFPRAW_NXT_FLOW_MOD || raw == OFPRAW_NXST_FLOW_REQUEST
             || raw == OFPRAW_NXST_AGGREGATE_REQUEST
             || raw == OFPRAW_NXT_FLOW_REMOVED
-            ? OFPUTIL_P_OF10_NXM : OFPUTIL_P_OF10_STD);
+            ? OFPUTIL_P_OF10_NXM
+            : raw == OFPRAW_OFPT13_FLOW_REMOVED ? OFPUTIL_P_OF13_OXM
+            : raw == OFPRAW_OFPT15_FLOW_REMOVED ? OFPUTIL_P_OF15_OXM
+            : OFPUTIL_P_OF10_STD);
+}
+
+/* A packet-in that decodes re-encodes, in its own format and version, to
+ * one that decodes and encodes to the same bytes. */
+static void
+check_packet_in(const struct ofp_header *oh, enum ofpraw raw)
+{
+    enum nx_packet_in_format format = (raw == OFPRAW_NXT_PACKET_IN2
+                                       ? NXPIF_NXT_PACKET_IN2
+                                       : raw == OFPRAW_NXT_PACKET_IN
+                                       ? NXPIF_NXT_PACKET_IN
+                                       : NXPIF_STANDARD);
+    struct ofputil_packet_in pin, pin2;
+
+    if (ofputil_decode_packet_in(&pin, oh)) {
+        return;
+    }
+    struct ofpbuf *b = ofputil_encode_packet_in(&pin, oh->version, format);
+    FUZZ_CHECK(!ofputil_decode_packet_in(&pin2, b->data),
+               "encoded packet-in does not decode");
+    FUZZ_CHECK(pin2.packet_len == pin.packet_len
+               && !memcmp(pin2.packet, pin.packet, pin.packet_len),
+               "packet-in data does not survive re-encoding");
+    struct ofpbuf *b2 = ofputil_encode_packet_in(&pin2, oh->version, format);
+    FUZZ_CHECK(b->size == b2->size && !memcmp(b->data, b2->data, b->size),
+               "packet-in encoding is not stable");
+    ofpbuf_delete(b);
+    ofpbuf_delete(b2);
+}
+
+/* A set_async that decodes, as a get_async reply of a version that has
+ * one, decodes to the same configuration. */
+static void
+check_async(const struct ofp_header *oh)
+{
+    struct ofputil_async_cfg cfg, cfg2;
+
+    memset(&cfg, 0, sizeof cfg);
+    if (ofputil_decode_set_async_config(oh, &cfg)
+        || oh->version < OFP13_VERSION) {
+        return;
+    }
+    struct ofpbuf *b = ofputil_encode_get_async_reply(oh, &cfg);
+    memset(&cfg2, 0, sizeof cfg2);
+    FUZZ_CHECK(!ofputil_decode_set_async_config(b->data, &cfg2),
+               "encoded get_async reply does not decode");
+    if (oh->version >= OFP14_VERSION) {
+        FUZZ_CHECK(!memcmp(&cfg, &cfg2, sizeof cfg),
+                   "async configuration does not survive re-encoding");
+    }
+    ofpbuf_delete(b);
 }
 
 static void
@@ -331,6 +387,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case OFPTYPE_FLOW_REMOVED:
             check_flow_removed(moh, raw);
+            break;
+        case OFPTYPE_PACKET_IN:
+            check_packet_in(moh, raw);
+            break;
+        case OFPTYPE_SET_ASYNC_CONFIG:
+        case OFPTYPE_GET_ASYNC_REPLY:
+            check_async(moh);
             break;
         case OFPTYPE_FLOW_STATS_REPLY:
             check_flow_stats_reply(moh);
