@@ -66,6 +66,8 @@ lib_libdpswitch_a_SOURCES += \
 	lib/ofp-actions.h \
 	lib/ofp-actions-of11.c \
 	lib/ofp-actions-of11.h \
+	lib/ofp-bundle.c \
+	lib/ofp-bundle.h \
 	lib/ofp-errors.c \
 	lib/ofp-errors.h \
 	lib/ofp-flow.c \

@@ -153,6 +153,29 @@ ofperr_decode_msg(const void *oh_, struct ofpbuf *payload)
                                  ntohs(code));
         }
     }
+    if (oh->version == OFP13_VERSION
+        && ntohs(type) == OFPET12_EXPERIMENTER && length >= 16) {
+        uint32_t vendor;
+        memcpy(&vendor, p + 12, 4);
+        if (ntohl(vendor) == ONF_VENDOR_ID
+            && ntohs(code) >= ONF_BUNDLE_ERROR_BASE) {
+            ofpbuf_use_const(payload, p + 16, length - 16);
+            return ofperr_decode(OFP14_VERSION, OFPET14_BUNDLE_FAILED,
+                                 ntohs(code) - ONF_BUNDLE_ERROR_BASE);
+        }
+    }
+    if (oh->version >= OFP12_VERSION && oh->version <= OFP15_VERSION
+        && ntohs(type) == OFPET12_EXPERIMENTER && length >= 16) {
+        uint32_t vendor;
+        memcpy(&vendor, p + 12, 4);
+        if (ntohl(vendor) == NX_VENDOR_ID
+            && ntohs(code) == (oh->version >= OFP14_VERSION
+                               ? NX14_BUNDLE_BAD_VERSION
+                               : NX12_BUNDLE_BAD_VERSION)) {
+            ofpbuf_use_const(payload, p + 16, length - 16);
+            return OFPERR_OFPBFC_BAD_VERSION;
+        }
+    }
     ofpbuf_use_const(payload, p + 12, length - 12);
     return ofperr_decode(oh->version, ntohs(type), ntohs(code));
 }
@@ -176,14 +199,29 @@ encode_msg(enum ofperr error, uint8_t version, uint32_t xid,
 
     int type = ofperr_get_type(error, version);
     int code = ofperr_get_code(error, version);
-    if (type < 0) {
+    if (type < 0 && !(error == OFPERR_OFPBFC_BAD_VERSION
+                      && version >= OFP12_VERSION)) {
         type = ofperr_get_type(OFPERR_OFPBRC_EPERM, version);
         code = ofperr_get_code(OFPERR_OFPBRC_EPERM, version);
     }
 
     struct ofpbuf *b = ofpraw_alloc(OFPRAW_OFPT_ERROR, version, xid,
                                     size + NX_VENDOR_ERROR_LEN);
-    if (type >= OFPERR_NX10_BASE) {
+    if (error == OFPERR_OFPBFC_BAD_VERSION && version >= OFP12_VERSION) {
+        uint16_t be[2] = { htons(OFPET12_EXPERIMENTER),
+                           htons(version >= OFP14_VERSION
+                                 ? NX14_BUNDLE_BAD_VERSION
+                                 : NX12_BUNDLE_BAD_VERSION) };
+        uint32_t vendor = htonl(NX_VENDOR_ID);
+        ofpbuf_put(b, be, sizeof be);
+        ofpbuf_put(b, &vendor, sizeof vendor);
+    } else if (type == OFPET14_BUNDLE_FAILED && version == OFP13_VERSION) {
+        uint16_t be[2] = { htons(OFPET12_EXPERIMENTER),
+                           htons(ONF_BUNDLE_ERROR_BASE + code) };
+        uint32_t vendor = htonl(ONF_VENDOR_ID);
+        ofpbuf_put(b, be, sizeof be);
+        ofpbuf_put(b, &vendor, sizeof vendor);
+    } else if (type >= OFPERR_NX10_BASE) {
         /* An NXET_VENDOR error carrying the Nicira (type, code). */
         uint16_t be[2] = { htons(NXET_VENDOR), 0 };
         uint32_t vendor = htonl(NX_VENDOR_ID);

@@ -31,6 +31,21 @@ struct ofpbuf;
 #define NX_VENDOR_ID 0x00002320
 #define NX_VENDOR_ERROR_LEN 8   /* vendor, type, code. */
 
+/* OpenFlow 1.4's bundle errors (type OFPET14_BUNDLE_FAILED, 17) go in
+ * OpenFlow 1.3 as ONF experimenter errors (type 0xffff, the experimenter
+ * code ONF_BUNDLE_ERROR_BASE + the 1.4 code, experimenter 0x4f4e4600), as
+ * Open vSwitch sends them with its ONF bundle extension. */
+#define OFPET14_BUNDLE_FAILED 17
+#define OFPET12_EXPERIMENTER 0xffff
+#define ONF_VENDOR_ID 0x4f4e4600
+#define ONF_BUNDLE_ERROR_BASE 2300
+
+/* OFPBFC_BAD_VERSION is Open vSwitch's own: a Nicira experimenter error
+ * (type 0xffff, experimenter 0x2320) with code 10 in OpenFlow 1.2 and 1.3
+ * and 22 in 1.4+. */
+#define NX12_BUNDLE_BAD_VERSION 10
+#define NX14_BUNDLE_BAD_VERSION 22
+
 /* The first error number: past every errno. */
 #define OFPERR_OFS (1 << 30)
 
@@ -128,6 +143,23 @@ struct ofpbuf;
     E(OFPGMFC_EPERM, 6, 14, NX10(6), 14, "Permissions error.")               \
     E(OFPGMFC_UNKNOWN_BUCKET, 6, 15, NX10(6), 15, "Invalid bucket identifier used in INSERT BUCKET or REMOVE BUCKET command.") \
     E(OFPGMFC_BUCKET_EXISTS, 6, 16, NX10(6), 16, "Can't insert bucket because a bucket with that identifier already exists.") \
+    E(OFPBFC_UNKNOWN, 17, 0, -1, -1, "Unspecified error.") \
+    E(OFPBFC_EPERM, 17, 1, -1, -1, "Permissions error.") \
+    E(OFPBFC_BAD_ID, 17, 2, -1, -1, "Bundle ID doesn't exist.") \
+    E(OFPBFC_BUNDLE_EXIST, 17, 3, -1, -1, "Bundle ID already exists.") \
+    E(OFPBFC_BUNDLE_CLOSED, 17, 4, -1, -1, "Bundle ID is closed.") \
+    E(OFPBFC_OUT_OF_BUNDLES, 17, 5, -1, -1, "Too many bundle IDs.") \
+    E(OFPBFC_BAD_TYPE, 17, 6, -1, -1, "Unsupported or unknown message control type.") \
+    E(OFPBFC_BAD_FLAGS, 17, 7, -1, -1, "Unsupported, unknown, or inconsistent flags.") \
+    E(OFPBFC_MSG_BAD_LEN, 17, 8, -1, -1, "Length problem in included message.") \
+    E(OFPBFC_MSG_BAD_XID, 17, 9, -1, -1, "Inconsistent or duplicate XID.") \
+    E(OFPBFC_MSG_UNSUP, 17, 10, -1, -1, "Unsupported message in this bundle.") \
+    E(OFPBFC_MSG_CONFLICT, 17, 11, -1, -1, "Unsupported message combination in this bundle.") \
+    E(OFPBFC_MSG_TOO_MANY, 17, 12, -1, -1, "Can't handle this many messages in bundle.") \
+    E(OFPBFC_MSG_FAILED, 17, 13, -1, -1, "One message in bundle failed.") \
+    E(OFPBFC_TIMEOUT, 17, 14, -1, -1, "Bundle is taking too long.") \
+    E(OFPBFC_BUNDLE_IN_PROGRESS, 17, 15, -1, -1, "Bundle is locking the resource.") \
+    E(OFPBFC_BAD_VERSION, -1, -1, -1, -1, "Bundled message's version is not the bundle's.") \
     E(OFPBPC_BAD_TYPE, 14, 0, -1, -1, "Unknown property type.")       \
     E(OFPBPC_BAD_LEN, 14, 1, -1, -1, "Length problem in property.")   \
     E(OFPBPC_BAD_VALUE, 14, 4, -1, -1, "Unsupported property value.")  \

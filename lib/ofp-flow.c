@@ -70,6 +70,20 @@ enum {
     FS11_DURATION = 4, FS11_PRIORITY = 12, FS11_IDLE = 14, FS11_HARD = 16,
     FS11_FLAGS = 18, FS11_IMPORTANCE = 20, FS11_COOKIE = 24,
     FS11_PACKETS = 32, FS11_BYTES = 40, FS11_LEN = 48,
+
+    /* ofp15_flow_desc: then the match, the OXS statistics, the
+     * instructions. */
+    FS15_TABLE = 4, FS15_PRIORITY = 6, FS15_IDLE = 8, FS15_HARD = 10,
+    FS15_FLAGS = 12, FS15_IMPORTANCE = 14, FS15_COOKIE = 16, FS15_LEN = 24,
+};
+
+/* OpenFlow 1.5 statistics (OXS, OFPXSC_OPENFLOW_BASIC class) as Open
+ * vSwitch sends them: the duration and idle time as seconds and
+ * nanoseconds, the counts as 64 bits (the flow count as 32). */
+#define OXS_CLASS_BASIC 0x8002
+enum {
+    OXS_DURATION = 0, OXS_IDLE_TIME = 1, OXS_FLOW_COUNT = 3,
+    OXS_PACKET_COUNT = 4, OXS_BYTE_COUNT = 5,
 };
 
 /* OpenFlow 1.3+ flow_mod flags. */
@@ -100,6 +114,16 @@ static enum ofperr decode_flow_mod_of11(struct ofputil_flow_mod *,
 static struct ofpbuf *encode_flow_mod_of11(const struct ofputil_flow_mod *,
                                            enum ofp_version);
 static enum ofperr port_from_ofp11(uint32_t port, uint32_t *out);
+static void append_flow_desc15(struct ofpbuf *,
+                               const struct ofputil_flow_stats *);
+static enum ofperr decode_flow_desc15(struct ofputil_flow_stats *,
+                                      struct ofpbuf *msg,
+                                      struct ofpbuf *ofpacts);
+static size_t oxs_start(struct ofpbuf *);
+static void oxs_put(struct ofpbuf *, int field, uint64_t value, size_t len);
+static void oxs_end(struct ofpbuf *, size_t start);
+static enum ofperr oxs_pull(struct ofpbuf *, struct ofputil_flow_stats *,
+                            uint32_t *flow_count);
 
 void
 ofputil_flow_mod_init(struct ofputil_flow_mod *fm)
@@ -400,9 +424,11 @@ ofputil_start_flow_stats_reply(const struct ofp_header *request)
     }
     return ofpraw_alloc_reply(raw == OFPRAW_NXST_FLOW_REQUEST
                               ? OFPRAW_NXST_FLOW_REPLY
-                              : raw == OFPRAW_OFPST13_FLOW_REQUEST
-                              ? OFPRAW_OFPST13_FLOW_REPLY
-                              : OFPRAW_OFPST10_FLOW_REPLY, request, 0);
+                              : raw != OFPRAW_OFPST13_FLOW_REQUEST
+                              ? OFPRAW_OFPST10_FLOW_REPLY
+                              : request->version >= OFP15_VERSION
+                              ? OFPRAW_OFPST15_FLOW_REPLY
+                              : OFPRAW_OFPST13_FLOW_REPLY, request, 0);
 }
 
 void
@@ -418,7 +444,10 @@ ofputil_append_flow_stats_reply(const struct ofputil_flow_stats *fs,
     ofpraw_decode_partial(&raw, reply->header, reply->size);
     const uint8_t version = ((const struct ofp_header *) reply->header)
                             ->version;
-    if (raw == OFPRAW_OFPST13_FLOW_REPLY) {
+    if (raw == OFPRAW_OFPST15_FLOW_REPLY) {
+        append_flow_desc15(reply, fs);
+        p = (uint8_t *) reply->data + start;
+    } else if (raw == OFPRAW_OFPST13_FLOW_REPLY) {
         ofpbuf_put_zeros(reply, FS11_LEN);
         ofputil_put_ofp11_match(reply, &fs->match);
         ofpacts_put_openflow_instructions(fs->ofpacts, fs->ofpacts_len, reply,
@@ -525,7 +554,9 @@ ofputil_decode_flow_stats_reply(struct ofputil_flow_stats *fs,
     }
 
     size_t actions_len;
-    if (raw == OFPRAW_OFPST13_FLOW_REPLY) {
+    if (raw == OFPRAW_OFPST15_FLOW_REPLY) {
+        return decode_flow_desc15(fs, msg, ofpacts);
+    } else if (raw == OFPRAW_OFPST13_FLOW_REPLY) {
         if (length < FS11_LEN) {
             return OFPERR_OFPBRC_BAD_LEN;
         }
@@ -628,6 +659,18 @@ ofputil_encode_aggregate_stats_reply(const struct ofputil_aggregate_stats *as,
     if (ofpraw_decode(&raw, request)) {
         raw = OFPRAW_OFPST10_AGGREGATE_REQUEST;
     }
+    if (raw == OFPRAW_OFPST13_AGGREGATE_REQUEST
+        && request->version >= OFP15_VERSION) {
+        struct ofpbuf *b = ofpraw_alloc_reply(OFPRAW_OFPST15_AGGREGATE_REPLY,
+                                              request, 40);
+        size_t start = oxs_start(b);
+        oxs_put(b, OXS_PACKET_COUNT, unknown_to_zero(as->packet_count), 8);
+        oxs_put(b, OXS_BYTE_COUNT, unknown_to_zero(as->byte_count), 8);
+        oxs_put(b, OXS_FLOW_COUNT, as->flow_count, 4);
+        oxs_end(b, start);
+        ofpmsg_update_length(b);
+        return b;
+    }
     struct ofpbuf *b = ofpraw_alloc_reply(
         (raw == OFPRAW_NXST_AGGREGATE_REQUEST ? OFPRAW_NXST_AGGREGATE_REPLY
          : raw == OFPRAW_OFPST13_AGGREGATE_REQUEST
@@ -656,6 +699,16 @@ ofputil_decode_aggregate_stats_reply(struct ofputil_aggregate_stats *as,
     }
     if (ofptype_from_ofpraw(raw) != OFPTYPE_AGGREGATE_STATS_REPLY) {
         return OFPERR_OFPBRC_BAD_TYPE;
+    }
+    if (raw == OFPRAW_OFPST15_AGGREGATE_REPLY) {
+        struct ofputil_flow_stats fs;
+
+        memset(&fs, 0, sizeof fs);
+        as->flow_count = 0;
+        error = oxs_pull(&b, &fs, &as->flow_count);
+        as->packet_count = fs.packet_count;
+        as->byte_count = fs.byte_count;
+        return error;
     }
     const uint8_t *p = b.data;
     as->packet_count = ofp_get_be64(p);
@@ -1254,9 +1307,6 @@ decode_flags13(uint16_t raw_flags)
  * the fields flow_removed carries. */
 #define OXS_CLASS 0x8002u
 #define OXS_HEADER(FIELD, LEN) ((OXS_CLASS << 16) | ((FIELD) << 9) | (LEN))
-#define OXS_DURATION 0
-#define OXS_PACKET_COUNT 4
-#define OXS_BYTE_COUNT 5
 
 /* Appends 'fr''s duration and counters as OpenFlow 1.5 OXS statistics, as
  * Open vSwitch sends them in a flow_removed. */
@@ -1320,5 +1370,172 @@ pull_fr15_stats(struct ofpbuf *b, struct ofputil_flow_removed *fr)
         }
         ofs += 4 + flen;
     }
+    return 0;
+}
+
+/* Appends 'fs' to 'reply' as an OpenFlow 1.5 flow description (its
+ * length left for the caller to set). */
+static void
+append_flow_desc15(struct ofpbuf *reply, const struct ofputil_flow_stats *fs)
+{
+    const uint8_t version = ((const struct ofp_header *) reply->header)
+                            ->version;
+    uint8_t *p = ofpbuf_put_zeros(reply, FS15_LEN);
+
+    p[FS15_TABLE] = fs->table_id;
+    ofp_put_be16(p + FS15_PRIORITY, fs->priority);
+    ofp_put_be16(p + FS15_IDLE, fs->idle_timeout);
+    ofp_put_be16(p + FS15_HARD, fs->hard_timeout);
+    ofp_put_be16(p + FS15_FLAGS, encode_flags13(fs->flags));
+    ofp_put_be16(p + FS15_IMPORTANCE, fs->importance);
+    put_be64(p + FS15_COOKIE, fs->cookie);
+    ofputil_put_ofp11_match(reply, &fs->match);
+
+    size_t stats = oxs_start(reply);
+    oxs_put(reply, OXS_DURATION, ((uint64_t) fs->duration_sec << 32
+                                  | fs->duration_nsec), 8);
+    oxs_put(reply, OXS_IDLE_TIME,
+            (uint64_t) (fs->idle_age < 0 ? 0 : fs->idle_age) << 32, 8);
+    oxs_put(reply, OXS_PACKET_COUNT, unknown_to_zero(fs->packet_count), 8);
+    oxs_put(reply, OXS_BYTE_COUNT, unknown_to_zero(fs->byte_count), 8);
+    oxs_end(reply, stats);
+
+    ofpacts_put_openflow_instructions(fs->ofpacts, fs->ofpacts_len, reply,
+                                      version);
+}
+
+/* Pulls one OpenFlow 1.5 flow description from 'msg' into 'fs'. */
+static enum ofperr
+decode_flow_desc15(struct ofputil_flow_stats *fs, struct ofpbuf *msg,
+                   struct ofpbuf *ofpacts)
+{
+    const struct ofp_header *oh = msg->header;
+    const uint8_t *p = msg->data;
+    size_t length = ofp_get_be16(p + FS_LENGTH);
+    struct ofpbuf entry;
+    enum ofperr error;
+
+    if (length < FS15_LEN) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    ofpbuf_use_const(&entry, p, length);
+    ofpbuf_pull(&entry, FS15_LEN);
+    error = ofputil_pull_ofp11_match(&entry, false, &fs->match);
+    if (!error) {
+        error = oxs_pull(&entry, fs, NULL);
+    }
+    if (error) {
+        return error;
+    }
+    fs->table_id = p[FS15_TABLE];
+    fs->priority = ofp_get_be16(p + FS15_PRIORITY);
+    fs->idle_timeout = ofp_get_be16(p + FS15_IDLE);
+    fs->hard_timeout = ofp_get_be16(p + FS15_HARD);
+    fs->flags = decode_flags13(ofp_get_be16(p + FS15_FLAGS));
+    fs->importance = ofp_get_be16(p + FS15_IMPORTANCE);
+    fs->cookie = ofp_get_be64(p + FS15_COOKIE);
+    ofpbuf_pull(msg, length - entry.size);
+    error = ofpacts_pull_openflow_instructions(msg, entry.size, oh->version,
+                                               ofpacts);
+    if (error) {
+        return error;
+    }
+    fs->ofpacts = ofpacts->data;
+    fs->ofpacts_len = ofpacts->size;
+    return 0;
+}
+
+/* Starts an ofp_oxs_stat in 'b' (reserved, length); returns its offset for
+ * oxs_end(). */
+static size_t
+oxs_start(struct ofpbuf *b)
+{
+    size_t start = b->size;
+
+    ofpbuf_put_zeros(b, 4);
+    return start;
+}
+
+/* Appends OXS field 'field' of 'len' bytes (4 or 8) with 'value'. */
+static void
+oxs_put(struct ofpbuf *b, int field, uint64_t value, size_t len)
+{
+    uint8_t *p = ofpbuf_put_zeros(b, 4 + len);
+
+    ofp_put_be16(p, OXS_CLASS_BASIC);
+    p[2] = field << 1;
+    p[3] = len;
+    if (len == 8) {
+        put_be64(p + 4, value);
+    } else {
+        ofp_put_be32(p + 4, value);
+    }
+}
+
+/* Sets the length of the ofp_oxs_stat at 'start' and pads it to 8 bytes. */
+static void
+oxs_end(struct ofpbuf *b, size_t start)
+{
+    size_t len = b->size - start;
+
+    ofp_put_be16((uint8_t *) b->data + start + 2, len);
+    ofpbuf_put_zeros(b, (len + 7) / 8 * 8 - len);
+}
+
+/* Pulls an ofp_oxs_stat (and its padding) from 'b' into the duration, idle
+ * age and counts of 'fs' and, if 'flow_count' is nonnull, '*flow_count'.
+ * Fields this does not know are skipped. */
+static enum ofperr
+oxs_pull(struct ofpbuf *b, struct ofputil_flow_stats *fs,
+         uint32_t *flow_count)
+{
+    if (b->size < 4) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    const uint8_t *p = b->data;
+    size_t len = ofp_get_be16(p + 2);
+    size_t padded = (len + 7) / 8 * 8;
+    if (len < 4 || padded > b->size) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+
+    for (size_t ofs = 4; ofs < len; ) {
+        if (len - ofs < 4) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        const uint8_t *f = p + ofs;
+        size_t f_len = f[3];
+        if (f_len > len - ofs - 4) {
+            return OFPERR_OFPBRC_BAD_LEN;
+        }
+        uint64_t value = (f_len == 8 ? ofp_get_be64(f + 4)
+                          : f_len == 4 ? ofp_get_be32(f + 4) : 0);
+        if (ofp_get_be16(f) == OXS_CLASS_BASIC) {
+            switch (f[2] >> 1) {
+            case OXS_DURATION:
+                fs->duration_sec = value >> 32;
+                fs->duration_nsec = value;
+                break;
+            case OXS_IDLE_TIME:
+                fs->idle_age = value >> 32;
+                break;
+            case OXS_FLOW_COUNT:
+                if (flow_count) {
+                    *flow_count = value;
+                }
+                break;
+            case OXS_PACKET_COUNT:
+                fs->packet_count = value;
+                break;
+            case OXS_BYTE_COUNT:
+                fs->byte_count = value;
+                break;
+            default:
+                break;
+            }
+        }
+        ofs += 4 + f_len;
+    }
+    ofpbuf_pull(b, padded);
     return 0;
 }

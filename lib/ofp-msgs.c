@@ -89,10 +89,14 @@ ofpraw_decode_partial(enum ofpraw *rawp, const void *data, size_t length)
         if (length < 16) {
             return OFPERR_OFPBRC_BAD_LEN;
         }
-        if (ofp_get_be32(p + 8) != OFP_VENDOR_NICIRA) {
+        uint32_t vendor = ofp_get_be32(p + 8);
+        if (vendor == OFP_VENDOR_ONF && ofp_get_be32(p + 12) < 0x10000) {
+            subtype = ONF_SUBTYPE(ofp_get_be32(p + 12));
+        } else if (vendor != OFP_VENDOR_NICIRA) {
             return OFPERR_OFPBRC_BAD_VENDOR;
+        } else {
+            subtype = ofp_get_be32(p + 12);
         }
-        subtype = ofp_get_be32(p + 12);
     } else if (version == OFP10_VERSION
                && (type == OFP10_TYPE_STATS_REQUEST
                    || type == OFP10_TYPE_STATS_REPLY)) {
@@ -226,9 +230,10 @@ ofpraw_alloc(enum ofpraw raw, enum ofp_version version, uint32_t xid,
     uint16_t be16;
     uint32_t be32;
     if (info->ofp_type == OFP_HEADER_TYPE_VENDOR) {
-        be32 = htonl(OFP_VENDOR_NICIRA);
+        bool onf = (info->subtype & OFPRAW_ONF_SUBTYPE) != 0;
+        be32 = htonl(onf ? OFP_VENDOR_ONF : OFP_VENDOR_NICIRA);
         memcpy(p + 8, &be32, 4);
-        be32 = htonl(info->subtype);
+        be32 = htonl(info->subtype & ~OFPRAW_ONF_SUBTYPE);
         memcpy(p + 12, &be32, 4);
     } else if (info->stat >= 0) {
         be16 = htons(info->stat);

@@ -36,6 +36,12 @@ struct ofp_header {
 _Static_assert(sizeof(struct ofp_header) == 8, "ofp_header");
 
 #define OFP_VENDOR_NICIRA 0x00002320
+#define OFP_VENDOR_ONF 0x4f4e4600
+
+/* A raw type's SUBTYPE with this bit is an ONF experimenter message (its
+ * exp_type in the low bits) rather than a Nicira one. */
+#define OFPRAW_ONF_SUBTYPE 0x40000000
+#define ONF_SUBTYPE(EXP_TYPE) (OFPRAW_ONF_SUBTYPE | (EXP_TYPE))
 #define OFP_HEADER_TYPE_VENDOR 4
 #define OFP10_TYPE_STATS_REQUEST 16
 #define OFP10_TYPE_STATS_REPLY 17
@@ -149,7 +155,9 @@ _Static_assert(sizeof(struct ofp_header) == 8, "ofp_header");
       1, -1, 16, 32, 8, "OFPST_FLOW request")                             \
     R(OFPRAW_OFPST10_FLOW_REPLY, OFPTYPE_FLOW_STATS_REPLY, 1, 1, 17,      \
       1, -1, 12, 0, 8, "OFPST_FLOW reply")                                \
-    R(OFPRAW_OFPST13_FLOW_REPLY, OFPTYPE_FLOW_STATS_REPLY, 4, 6, 19,      \
+    R(OFPRAW_OFPST13_FLOW_REPLY, OFPTYPE_FLOW_STATS_REPLY, 4, 5, 19,      \
+      1, -1, 16, 0, 8, "OFPST_FLOW reply")                                \
+    R(OFPRAW_OFPST15_FLOW_REPLY, OFPTYPE_FLOW_STATS_REPLY, 6, 6, 19,      \
       1, -1, 16, 0, 8, "OFPST_FLOW reply")                                \
     R(OFPRAW_OFPST10_AGGREGATE_REQUEST, OFPTYPE_AGGREGATE_STATS_REQUEST,  \
       1, 1, 16, 2, -1, 12, 44, 0, "OFPST_AGGREGATE request")              \
@@ -158,7 +166,9 @@ _Static_assert(sizeof(struct ofp_header) == 8, "ofp_header");
     R(OFPRAW_OFPST10_AGGREGATE_REPLY, OFPTYPE_AGGREGATE_STATS_REPLY,      \
       1, 1, 17, 2, -1, 12, 24, 0, "OFPST_AGGREGATE reply")                \
     R(OFPRAW_OFPST13_AGGREGATE_REPLY, OFPTYPE_AGGREGATE_STATS_REPLY,      \
-      4, 6, 19, 2, -1, 16, 24, 0, "OFPST_AGGREGATE reply")                \
+      4, 5, 19, 2, -1, 16, 24, 0, "OFPST_AGGREGATE reply")                \
+    R(OFPRAW_OFPST15_AGGREGATE_REPLY, OFPTYPE_AGGREGATE_STATS_REPLY,      \
+      6, 6, 19, 2, -1, 16, 8, 8, "OFPST_AGGREGATE reply")                 \
     R(OFPRAW_OFPST10_TABLE_REQUEST, OFPTYPE_TABLE_STATS_REQUEST, 1, 1,    \
       16, 3, -1, 12, 0, 0, "OFPST_TABLE request")                         \
     R(OFPRAW_OFPST13_TABLE_REQUEST, OFPTYPE_TABLE_STATS_REQUEST, 4, 6,    \
@@ -274,7 +284,13 @@ _Static_assert(sizeof(struct ofp_header) == 8, "ofp_header");
     R(OFPRAW_NXST_AGGREGATE_REQUEST, OFPTYPE_AGGREGATE_STATS_REQUEST, 1,  \
       1, 16, 0xffff, 1, 24, 8, 8, "NXST_AGGREGATE request")               \
     R(OFPRAW_NXST_AGGREGATE_REPLY, OFPTYPE_AGGREGATE_STATS_REPLY, 1, 1,   \
-      17, 0xffff, 1, 24, 24, 0, "NXST_AGGREGATE reply")
+      17, 0xffff, 1, 24, 24, 0, "NXST_AGGREGATE reply")                   \
+                                                                          \
+    /* ONF extensions: OpenFlow 1.4's bundles in OpenFlow 1.3. */         \
+    R(OFPRAW_ONFT13_BUNDLE_CONTROL, OFPTYPE_BUNDLE_CONTROL, 4, 4, 4, -1,  \
+      ONF_SUBTYPE(2300), 16, 8, 1, "ONFT_BUNDLE_CONTROL")                 \
+    R(OFPRAW_ONFT13_BUNDLE_ADD_MESSAGE, OFPTYPE_BUNDLE_ADD_MESSAGE, 4, 4, \
+      4, -1, ONF_SUBTYPE(2301), 16, 16, 1, "ONFT_BUNDLE_ADD_MESSAGE")
 
 enum ofpraw {
 #define OFPRAW_ENUM(RAW, TYPE, MINV, MAXV, OT, STAT, SUB, HDR, MIN, MULT, \

@@ -34,6 +34,11 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
 #define PO11_IN_PORT 4
 #define PO11_ACTIONS_LEN 8
 #define PO11_LEN 16
+/* ofp15_packet_out: then a match (the packet's metadata: its in_port),
+ * the actions and the packet. */
+#define PO15_BUFFER_ID 0
+#define PO15_ACTIONS_LEN 4
+#define PO15_LEN 8
 
 /* ofp_packet_in's fixed part, OpenFlow 1.0. */
 #define PI10_BUFFER_ID 0
@@ -114,6 +119,19 @@ ofputil_decode_packet_out(struct ofputil_packet_out *po,
         }
         error = ofpacts_pull_openflow_actions(
             &b, ofp_get_be16(p + PO11_ACTIONS_LEN), oh->version, ofpacts);
+    } else if (raw == OFPRAW_OFPT15_PACKET_OUT) {
+        struct match metadata;
+
+        p = ofpbuf_pull(&b, PO15_LEN);
+        po->buffer_id = ofp_get_be32(p + PO15_BUFFER_ID);
+        error = ofputil_pull_ofp11_match(&b, false, &metadata);
+        if (error) {
+            return error;
+        }
+        po->in_port = (metadata.mask.in_port ? metadata.flow.in_port
+                       : OFPP_NONE);
+        error = ofpacts_pull_openflow_actions(
+            &b, ofp_get_be16(p + PO15_ACTIONS_LEN), oh->version, ofpacts);
     } else {
         return OFPERR_OFPBRC_BAD_TYPE;
     }
@@ -139,15 +157,26 @@ ofputil_encode_packet_out(const struct ofputil_packet_out *po,
                           enum ofp_version version)
 {
     bool of10 = version == OFP10_VERSION;
-    size_t fixed = of10 ? PO10_LEN : PO11_LEN;
+    bool of15 = version >= OFP15_VERSION;
+    size_t fixed = of10 ? PO10_LEN : of15 ? PO15_LEN : PO11_LEN;
     struct ofpbuf *b = ofpraw_alloc(of10 ? OFPRAW_OFPT10_PACKET_OUT
-                                         : OFPRAW_OFPT13_PACKET_OUT,
+                                    : of15 ? OFPRAW_OFPT15_PACKET_OUT
+                                    : OFPRAW_OFPT13_PACKET_OUT,
                                     version, ofpmsg_next_xid(),
-                                    fixed + po->ofpacts_len
+                                    fixed + 16 + po->ofpacts_len
                                     + po->packet_len);
     size_t start = b->size;
 
     ofpbuf_put_zeros(b, fixed);
+    if (of15) {
+        struct match metadata;
+
+        match_init_catchall(&metadata);
+        if (po->in_port != OFPP_NONE) {
+            match_set_in_port(&metadata, po->in_port);
+        }
+        ofputil_put_ofp11_match(b, &metadata);
+    }
     size_t actions_len = ofpacts_put_openflow_actions(po->ofpacts,
                                                       po->ofpacts_len, b,
                                                       version);
@@ -156,6 +185,9 @@ ofputil_encode_packet_out(const struct ofputil_packet_out *po,
         ofp_put_be32(p + PO10_BUFFER_ID, po->buffer_id);
         ofp_put_be16(p + PO10_IN_PORT, po->in_port);
         ofp_put_be16(p + PO10_ACTIONS_LEN, actions_len);
+    } else if (of15) {
+        ofp_put_be32(p + PO15_BUFFER_ID, po->buffer_id);
+        ofp_put_be16(p + PO15_ACTIONS_LEN, actions_len);
     } else {
         ofp_put_be32(p + PO11_BUFFER_ID, po->buffer_id);
         ofp_put_be32(p + PO11_IN_PORT, ofp_port_to_ofp11(po->in_port));

@@ -13,6 +13,7 @@
 #include "dynamic-string.h"
 #include "ofp-async.h"
 #include "ofp-errors.h"
+#include "ofp-bundle.h"
 #include "ofp-flow.h"
 #include "ofp-group.h"
 #include "ofp-msgs.h"
@@ -1075,6 +1076,12 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
         }
         return 0;
     }
+    case OFPRAW_OFPT14_BUNDLE_CONTROL:
+    case OFPRAW_ONFT13_BUNDLE_CONTROL:
+        return ofp_print_bundle_ctrl(s, oh);
+    case OFPRAW_OFPT14_BUNDLE_ADD_MESSAGE:
+    case OFPRAW_ONFT13_BUNDLE_ADD_MESSAGE:
+        return ofp_print_bundle_add(s, oh, verbosity);
     case OFPRAW_OFPT10_FEATURES_REPLY:
     case OFPRAW_OFPT13_FEATURES_REPLY:
         return print_features_reply(s, oh, body);
@@ -1115,6 +1122,7 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
         return ofp_print_flow_mod(s, oh);
     case OFPRAW_OFPT10_PACKET_OUT:
     case OFPRAW_OFPT13_PACKET_OUT:
+    case OFPRAW_OFPT15_PACKET_OUT:
         return ofp_print_packet_out(s, oh, port_map);
     case OFPRAW_NXT_SET_ASYNC_CONFIG:
     case OFPRAW_NXT_SET_ASYNC_CONFIG2:
@@ -1137,6 +1145,7 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
         return ofp_print_flow_stats_request(s, oh);
     case OFPRAW_OFPST10_FLOW_REPLY:
     case OFPRAW_OFPST13_FLOW_REPLY:
+    case OFPRAW_OFPST15_FLOW_REPLY:
     case OFPRAW_NXST_FLOW_REPLY:
         return ofp_print_flow_stats_reply(s, oh);
     case OFPRAW_OFPT10_FLOW_REMOVED:
@@ -1147,11 +1156,17 @@ print_body(struct ds *s, const struct ofp_header *oh, enum ofpraw raw,
     case OFPRAW_OFPST10_AGGREGATE_REPLY:
     case OFPRAW_OFPST13_AGGREGATE_REPLY:
     case OFPRAW_NXST_AGGREGATE_REPLY:
+    case OFPRAW_OFPST15_AGGREGATE_REPLY: {
+        struct ofputil_aggregate_stats as;
+        enum ofperr error = ofputil_decode_aggregate_stats_reply(&as, oh);
+        if (error) {
+            return error;
+        }
         ds_put_format(s, " packet_count=%"PRIu64" byte_count=%"PRIu64
                       " flow_count=%"PRIu32"\n",
-                      ofp_get_be64(body), ofp_get_be64(body + 8),
-                      ofp_get_be32(body + 16));
+                      as.packet_count, as.byte_count, as.flow_count);
         return 0;
+    }
     case OFPRAW_OFPST10_TABLE_REPLY:
     case OFPRAW_OFPST13_TABLE_REPLY:
         print_table_stats_reply(s, oh->version, body, body_len);

@@ -8,6 +8,8 @@ noinst_LIBRARIES += ofproto/libofproto.a
 ofproto_libofproto_a_SOURCES = \
 	ofproto/bond.c \
 	ofproto/bond.h \
+	ofproto/bundles.c \
+	ofproto/bundles.h \
 	ofproto/lacp.c \
 	ofproto/lacp.h \
 	ofproto/connmgr.c \

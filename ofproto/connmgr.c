@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bundles.h"
 #include "dirs.h"
 #include "ofp-actions.h"
 #include "ofp-async.h"
+#include "ofp-bundle.h"
 #include "ofp-flow.h"
 #include "ofp-group.h"
 #include "ofp-msgs.h"
@@ -41,14 +43,15 @@ VLOG_DEFINE_THIS_MODULE(connmgr);
 #define CONNMGR_MAX_ENTRIES 1000000
 
 /* Features reply capabilities (OFPC_*): flow, table and port statistics,
- * plus ARP_MATCH_IP in OpenFlow 1.0 and group statistics in 1.1+.  Open
- * vSwitch also claims queue statistics and (1.4+) bundles, which this
- * switch does not implement. */
+ * plus ARP_MATCH_IP in OpenFlow 1.0, group statistics in 1.1+ and bundles
+ * in 1.4+.  Open vSwitch also claims queue statistics, which this switch
+ * does not implement. */
 #define OFPC_FLOW_STATS 0x01
 #define OFPC_TABLE_STATS 0x02
 #define OFPC_PORT_STATS 0x04
 #define OFPC11_GROUP_STATS 0x08
 #define OFPC10_ARP_MATCH_IP 0x80
+#define OFPC14_BUNDLES 0x200
 #define CONNMGR_CAPS_COMMON (OFPC_FLOW_STATS | OFPC_TABLE_STATS \
                              | OFPC_PORT_STATS)
 
@@ -124,6 +127,7 @@ struct ofconn {
      * sets them, its version's defaults. */
     struct ofputil_async_cfg async;
     bool async_set;
+    struct bundles bundles;     /* Open bundles (OpenFlow 1.3+). */
 };
 
 /* A Controller table row (see connmgr_set_controllers()). */
@@ -602,6 +606,7 @@ ofconn_create(struct connmgr *mgr, struct vconn *vconn)
     ofconn->role = OFPCR_ROLE_EQUAL;
     ofconn->flow_format = NXFF_OPENFLOW10;
     ofconn->packet_in_format = NXPIF_STANDARD;
+    bundles_init(&ofconn->bundles);
     mgr->conns = xrealloc(mgr->conns,
                           (mgr->n_conns + 1) * sizeof *mgr->conns);
     mgr->conns[mgr->n_conns++] = ofconn;
@@ -638,6 +643,7 @@ ofconn_destroy(struct ofconn *ofconn)
         ctl->ofconn = NULL;
         mgr->status_seqno++;
     }
+    bundles_destroy(&ofconn->bundles);
     vconn_close(ofconn->vconn);
     free(ofconn->name);
     free(ofconn);
@@ -820,6 +826,10 @@ static enum ofperr handle_packet_out(struct ofconn *,
                                      const struct ofp_header *);
 static enum ofperr handle_flow_stats_request(struct ofconn *,
                                              const struct ofp_header *);
+static enum ofperr handle_bundle_control(struct ofconn *,
+                                         const struct ofp_header *);
+static enum ofperr handle_bundle_add(struct ofconn *,
+                                     const struct ofp_header *);
 
 /* Handles 'oh', a whole message of 'type' whose length its decoder has
  * checked.  Returns 0 or the error to send back. */
@@ -874,12 +884,14 @@ handle_decoded(struct ofconn *ofconn, enum ofptype type,
         return handle_flow_stats_request(ofconn, oh);
     case OFPTYPE_PACKET_OUT:
         return handle_packet_out(ofconn, oh);
+    case OFPTYPE_BUNDLE_CONTROL:
+        return handle_bundle_control(ofconn, oh);
+    case OFPTYPE_BUNDLE_ADD_MESSAGE:
+        return handle_bundle_add(ofconn, oh);
 
     /* Not implemented yet, and messages that only a switch sends. */
     case OFPTYPE_TABLE_MOD:
     case OFPTYPE_GET_ASYNC_REPLY:
-    case OFPTYPE_BUNDLE_CONTROL:
-    case OFPTYPE_BUNDLE_ADD_MESSAGE:
     case OFPTYPE_HELLO:
     case OFPTYPE_ERROR:
     case OFPTYPE_ECHO_REQUEST:
@@ -984,7 +996,9 @@ handle_features_request(struct ofconn *ofconn, const struct ofp_header *oh)
     } else {
         b = ofpraw_alloc_reply(OFPRAW_OFPT13_FEATURES_REPLY, oh, 0);
         p = ofpbuf_put_zeros(b, 24);
-        ofp_put_be32(p + 16, CONNMGR_CAPS_COMMON | OFPC11_GROUP_STATS);
+        ofp_put_be32(p + 16, (CONNMGR_CAPS_COMMON | OFPC11_GROUP_STATS
+                              | (oh->version >= OFP14_VERSION
+                                 ? OFPC14_BUNDLES : 0)));
     }
     put_be64(p, dpid);
     ofp_put_be32(p + 8, 0);             /* n_buffers. */
@@ -1062,42 +1076,71 @@ handle_set_config(struct ofconn *ofconn, const struct ofp_header *oh)
     return 0;
 }
 
+static enum ofperr port_mod_start(struct ofconn *,
+                                  const struct ofputil_port_mod *);
+static void port_mod_finish(struct ofconn *, const struct ofp_header *,
+                            const struct ofputil_port_mod *);
+
 static enum ofperr
 handle_port_mod(struct ofconn *ofconn, const struct ofp_header *oh)
 {
-    struct connmgr *mgr = ofconn->mgr;
     struct ofputil_port_mod pm;
     enum ofperr error = ofputil_decode_port_mod(oh, &pm);
 
-    if (error) {
-        return error;
+    if (!error) {
+        error = port_mod_start(ofconn, &pm);
     }
+    if (!error) {
+        port_mod_finish(ofconn, oh, &pm);
+    }
+    return error;
+}
 
+/* Checks that the port 'pm' names exists with the address it says. */
+static enum ofperr
+port_mod_start(struct ofconn *ofconn, const struct ofputil_port_mod *pm)
+{
     struct connmgr_port *ports;
-    size_t n = get_ports(mgr, &ports);
-    const struct connmgr_port *port = NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (ports[i].pp.port_no == pm.port_no) {
-            port = &ports[i];
-            break;
-        }
-    }
-    if (!port) {
-        error = OFPERR_OFPPMFC_BAD_PORT;
-    } else if (memcmp(&port->pp.hw_addr, &pm.hw_addr, sizeof pm.hw_addr)) {
-        error = OFPERR_OFPPMFC_BAD_HW_ADDR;
-    } else {
-        uint32_t mask = pm.mask & (oh->version == OFP10_VERSION
-                                   ? OFPPC10_ALL : OFPPC11_ALL);
-        uint32_t config = (port->pp.config & ~mask) | (pm.config & mask);
+    size_t n = get_ports(ofconn->mgr, &ports);
+    enum ofperr error = OFPERR_OFPPMFC_BAD_PORT;
 
-        if (config != port->pp.config) {
-            mgr->hooks->set_port_config(mgr->aux, pm.port_no, config);
-            update_ports(mgr, ofconn);
+    for (size_t i = 0; i < n; i++) {
+        if (ports[i].pp.port_no == pm->port_no) {
+            error = (memcmp(&ports[i].pp.hw_addr, &pm->hw_addr,
+                            sizeof pm->hw_addr)
+                     ? OFPERR_OFPPMFC_BAD_HW_ADDR : 0);
+            break;
         }
     }
     free(ports);
     return error;
+}
+
+/* Applies port_mod 'pm' (of message 'oh', which port_mod_start()
+ * accepted) to its port's configuration. */
+static void
+port_mod_finish(struct ofconn *ofconn, const struct ofp_header *oh,
+                const struct ofputil_port_mod *pm)
+{
+    struct connmgr *mgr = ofconn->mgr;
+    struct connmgr_port *ports;
+    size_t n = get_ports(mgr, &ports);
+
+    for (size_t i = 0; i < n; i++) {
+        const struct ofputil_phy_port *pp = &ports[i].pp;
+        if (pp->port_no != pm->port_no) {
+            continue;
+        }
+        uint32_t mask = pm->mask & (oh->version == OFP10_VERSION
+                                    ? OFPPC10_ALL : OFPPC11_ALL);
+        uint32_t config = (pp->config & ~mask) | (pm->config & mask);
+        if (config != pp->config) {
+            mgr->hooks->set_port_config(mgr->aux, pm->port_no, config);
+            update_ports(mgr, ofconn);
+        }
+        break;
+    }
+    free(ports);
 }
 
 static enum ofperr
@@ -1691,10 +1734,12 @@ handle_nicira_setting(struct ofconn *ofconn, enum ofptype type,
 
 /* Checks 'ofpacts' of a flow for table 'table_id' as Open vSwitch does
  * before it adds or modifies flows: a goto_table must go to a later table,
- * and a group action must name a group of 'ofproto'. */
+ * and (if 'groups') a group action must name a group of 'ofproto'.  (In a
+ * bundle, Open vSwitch checks the tables when the flow_mod is added and
+ * the groups when the bundle is committed.) */
 static enum ofperr
 check_instructions(const struct ofproto *ofproto, const struct ofpact *ofpacts,
-                   size_t ofpacts_len, uint8_t table_id)
+                   size_t ofpacts_len, uint8_t table_id, bool groups)
 {
     const struct ofpact *a;
 
@@ -1706,7 +1751,7 @@ check_instructions(const struct ofproto *ofproto, const struct ofpact *ofpacts,
             if (next <= table_id || next > CONNMGR_HIDDEN_TABLE) {
                 return OFPERR_OFPBIC_BAD_TABLE_ID;
             }
-        } else if (a->type == OFPACT_GROUP) {
+        } else if (a->type == OFPACT_GROUP && groups) {
             if (!ofproto_group_exists(ofproto,
                                       ofpact_get_GROUP(a)->group_id)) {
                 return OFPERR_OFPBAC_BAD_OUT_GROUP;
@@ -1715,7 +1760,7 @@ check_instructions(const struct ofproto *ofproto, const struct ofpact *ofpacts,
             const struct ofpact_nest *on = ofpact_get_WRITE_ACTIONS(a);
             enum ofperr error = check_instructions(
                 ofproto, ofpact_nest_get_actions(on), ofpact_nest_get_action_len(on),
-                table_id);
+                table_id, groups);
             if (error) {
                 return error;
             }
@@ -1724,75 +1769,99 @@ check_instructions(const struct ofproto *ofproto, const struct ofpact *ofpacts,
     return 0;
 }
 
+static enum ofperr flow_mod_decode(struct ofconn *, const struct ofp_header *,
+                                   struct ofputil_flow_mod *,
+                                   struct ofpbuf *ofpacts);
+static enum ofperr flow_mod_apply(struct ofconn *,
+                                  const struct ofputil_flow_mod *);
+static enum ofperr packet_out_decode(const struct ofp_header *,
+                                     struct ofputil_packet_out *,
+                                     struct ofpbuf *ofpacts);
+
 static enum ofperr
 handle_flow_mod(struct ofconn *ofconn, const struct ofp_header *oh)
 {
     struct ofputil_flow_mod fm;
     struct ofpbuf ofpacts;
-    enum ofperr error;
 
     ofpbuf_init(&ofpacts, 64);
-    error = ofputil_decode_flow_mod(&fm, oh, ofconn->flow_mod_table_id,
-                                    &ofpacts);
+    enum ofperr error = flow_mod_decode(ofconn, oh, &fm, &ofpacts);
+    if (!error) {
+        error = flow_mod_apply(ofconn, &fm);
+    }
+    ofpbuf_uninit(&ofpacts);
+    return error;
+}
+
+/* Decodes flow_mod 'oh' into 'fm' (its actions into 'ofpacts') and makes
+ * the checks Open vSwitch makes before it looks at the tables: not the
+ * hidden table, no packet buffer. */
+static enum ofperr
+flow_mod_decode(struct ofconn *ofconn, const struct ofp_header *oh,
+                struct ofputil_flow_mod *fm, struct ofpbuf *ofpacts)
+{
+    enum ofperr error = ofputil_decode_flow_mod(fm, oh,
+                                                ofconn->flow_mod_table_id,
+                                                ofpacts);
     if (error) {
-        goto out;
+        return error;
     }
 
-    bool adds = fm.command == OFPFC_ADD || fm.command == OFPFC_MODIFY
-                || fm.command == OFPFC_MODIFY_STRICT;
-    if (fm.table_id == CONNMGR_HIDDEN_TABLE && adds) {
-        error = OFPERR_OFPBRC_EPERM;
-        goto out;
+    bool adds = fm->command == OFPFC_ADD || fm->command == OFPFC_MODIFY
+                || fm->command == OFPFC_MODIFY_STRICT;
+    if (fm->table_id == CONNMGR_HIDDEN_TABLE && adds) {
+        return OFPERR_OFPBRC_EPERM;
     }
-    if (fm.buffer_id != OFP_NO_BUFFER) {
+    if (fm->buffer_id != OFP_NO_BUFFER) {
         /* There are no packet buffers (features say n_buffers 0): Open
          * vSwitch refuses the whole flow_mod. */
-        error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
-        goto out;
+        return OFPERR_OFPBRC_BUFFER_UNKNOWN;
     }
+    return 0;
+}
+
+/* Carries out 'fm', which flow_mod_decode() accepted. */
+static enum ofperr
+flow_mod_apply(struct ofconn *ofconn, const struct ofputil_flow_mod *fm)
+{
+    bool adds = fm->command == OFPFC_ADD || fm->command == OFPFC_MODIFY
+                || fm->command == OFPFC_MODIFY_STRICT;
     if (adds) {
-        error = check_instructions(ofconn->mgr->ofproto, fm.ofpacts,
-                                   fm.ofpacts_len,
-                                   fm.table_id == OFPTT_ALL ? 0
-                                   : fm.table_id);
+        enum ofperr error = check_instructions(
+            ofconn->mgr->ofproto, fm->ofpacts, fm->ofpacts_len,
+            fm->table_id == OFPTT_ALL ? 0 : fm->table_id, true);
         if (error) {
-            goto out;
+            return error;
         }
     }
 
     struct ofproto_flow_mod ofm;
-    ofproto_flow_mod_init(&ofm, fm.command);
-    ofm.table_id = fm.table_id;
-    ofm.match = fm.match;
-    ofm.priority = fm.priority;
-    ofm.cookie = fm.cookie;
-    ofm.cookie_mask = fm.cookie_mask;
-    ofm.new_cookie = fm.new_cookie;
-    ofm.modify_cookie = fm.modify_cookie;
-    ofm.idle_timeout = fm.idle_timeout;
-    ofm.hard_timeout = fm.hard_timeout;
-    ofm.importance = fm.importance;
-    ofm.flags = fm.flags;       /* OFPUTIL_FF_* are OFPROTO_FF_*. */
-    ofm.out_port = fm.out_port;
-    ofm.out_group = fm.out_group;
-    ofm.ofpacts = fm.ofpacts;
-    ofm.ofpacts_len = fm.ofpacts_len;
+    ofproto_flow_mod_init(&ofm, fm->command);
+    ofm.table_id = fm->table_id;
+    ofm.match = fm->match;
+    ofm.priority = fm->priority;
+    ofm.cookie = fm->cookie;
+    ofm.cookie_mask = fm->cookie_mask;
+    ofm.new_cookie = fm->new_cookie;
+    ofm.modify_cookie = fm->modify_cookie;
+    ofm.idle_timeout = fm->idle_timeout;
+    ofm.hard_timeout = fm->hard_timeout;
+    ofm.importance = fm->importance;
+    ofm.flags = fm->flags;      /* OFPUTIL_FF_* are OFPROTO_FF_*. */
+    ofm.out_port = fm->out_port;
+    ofm.out_group = fm->out_group;
+    ofm.ofpacts = fm->ofpacts;
+    ofm.ofpacts_len = fm->ofpacts_len;
 
     switch (ofproto_flow_mod(ofconn->mgr->ofproto, &ofm, time_msec())) {
     case OFPROTO_OK:
-        break;
+        return 0;
     case OFPROTO_ERR_OVERLAP:
-        error = OFPERR_OFPFMFC_OVERLAP;
-        break;
+        return OFPERR_OFPFMFC_OVERLAP;
     case OFPROTO_ERR_BAD_COMMAND:
     default:
-        error = OFPERR_OFPFMFC_BAD_COMMAND;
-        break;
+        return OFPERR_OFPFMFC_BAD_COMMAND;
     }
-
-out:
-    ofpbuf_uninit(&ofpacts);
-    return error;
 }
 
 static enum ofperr
@@ -1803,15 +1872,25 @@ handle_packet_out(struct ofconn *ofconn, const struct ofp_header *oh)
     struct ofpbuf ofpacts;
 
     ofpbuf_init(&ofpacts, 64);
-    enum ofperr error = ofputil_decode_packet_out(&po, oh, &ofpacts);
-    if (!error && po.buffer_id != OFP_NO_BUFFER) {
-        /* No packet is ever buffered (n_buffers 0), as in Open vSwitch. */
-        error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
-    }
+    enum ofperr error = packet_out_decode(oh, &po, &ofpacts);
     if (!error) {
         error = mgr->hooks->packet_out(mgr->aux, &po);
     }
     ofpbuf_uninit(&ofpacts);
+    return error;
+}
+
+/* Decodes packet-out 'oh' into 'po' (its actions into 'ofpacts'). */
+static enum ofperr
+packet_out_decode(const struct ofp_header *oh, struct ofputil_packet_out *po,
+                  struct ofpbuf *ofpacts)
+{
+    enum ofperr error = ofputil_decode_packet_out(po, oh, ofpacts);
+
+    if (!error && po->buffer_id != OFP_NO_BUFFER) {
+        /* No packet is ever buffered (n_buffers 0), as in Open vSwitch. */
+        error = OFPERR_OFPBRC_BUFFER_UNKNOWN;
+    }
     return error;
 }
 
@@ -2116,6 +2195,221 @@ update_miss_to_controller(struct connmgr *mgr)
                       || vconn_get_version(ofconn->vconn) < OFP13_VERSION));
     }
     ofproto_set_miss_to_controller(mgr->ofproto, wanted);
+}
+
+/* ------------------------------------------------------------------------
+ * Bundles (OpenFlow 1.4, and ONF's extension for 1.3), as Open vSwitch 3.1
+ * carries them out.  A message added to a bundle is decoded and checked
+ * as far as it can be without the tables (errors then go back at once);
+ * at the commit, the flow_mods and group_mods are applied in order inside
+ * an ofproto transaction and the port_mods checked: the first failure
+ * sends its error (quoting the bundle add message), undoes every change
+ * and fails the commit with OFPBFC_MSG_FAILED.  Only a commit that
+ * succeeds applies the port_mods and sends the packet-outs, in order, and
+ * reports the flows it removed.  Port_mods are not atomic: an atomic
+ * bundle with one fails.  Ordered bundles are carried out in order like
+ * any other.
+ * ------------------------------------------------------------------------ */
+
+static enum ofperr bundle_check_msg(struct ofconn *, enum ofptype,
+                                    const struct ofp_header *);
+static enum ofperr bundle_commit(struct ofconn *, uint32_t id,
+                                 uint16_t flags);
+static enum ofperr bundle_start_msg(struct ofconn *, const struct bundle_msg *,
+                                    uint16_t flags);
+static void bundle_finish_msg(struct ofconn *, const struct bundle_msg *);
+
+static enum ofperr
+handle_bundle_control(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_bundle_ctrl bc;
+    enum ofperr error = ofputil_decode_bundle_ctrl(oh, &bc);
+    uint16_t reply;
+
+    if (error) {
+        return error;
+    }
+    switch (bc.type) {
+    case OFPBCT_OPEN_REQUEST:
+        error = bundles_open(&ofconn->bundles, bc.bundle_id, bc.flags);
+        reply = OFPBCT_OPEN_REPLY;
+        break;
+    case OFPBCT_CLOSE_REQUEST:
+        error = bundles_close(&ofconn->bundles, bc.bundle_id, bc.flags);
+        reply = OFPBCT_CLOSE_REPLY;
+        break;
+    case OFPBCT_COMMIT_REQUEST:
+        error = bundle_commit(ofconn, bc.bundle_id, bc.flags);
+        reply = OFPBCT_COMMIT_REPLY;
+        break;
+    case OFPBCT_DISCARD_REQUEST:
+        error = bundles_discard(&ofconn->bundles, bc.bundle_id);
+        reply = OFPBCT_DISCARD_REPLY;
+        break;
+    case OFPBCT_OPEN_REPLY:
+    case OFPBCT_CLOSE_REPLY:
+    case OFPBCT_COMMIT_REPLY:
+    case OFPBCT_DISCARD_REPLY:
+        return OFPERR_OFPBFC_BAD_TYPE;
+    default:
+        /* Open vSwitch 3.1 answers a type it does not know, doing
+         * nothing, with a reply of type 0. */
+        reply = 0;
+        break;
+    }
+    if (!error) {
+        ofconn_send(ofconn, ofputil_encode_bundle_ctrl_reply(oh, reply));
+    }
+    return error;
+}
+
+static enum ofperr
+handle_bundle_add(struct ofconn *ofconn, const struct ofp_header *oh)
+{
+    struct ofputil_bundle_add add;
+    enum ofptype type;
+    enum ofperr error = ofputil_decode_bundle_add(oh, &add, &type);
+
+    if (!error) {
+        error = bundle_check_msg(ofconn, type, add.msg);
+    }
+    if (!error) {
+        error = bundles_add(&ofconn->bundles, add.bundle_id, add.flags, type,
+                            oh);
+    }
+    return error;
+}
+
+/* Decodes 'msg', of 'type', to be added to a bundle, with the checks that
+ * need no table. */
+static enum ofperr
+bundle_check_msg(struct ofconn *ofconn, enum ofptype type,
+                 const struct ofp_header *msg)
+{
+    struct ofpbuf ofpacts;
+    enum ofperr error;
+
+    ofpbuf_init(&ofpacts, 64);
+    if (type == OFPTYPE_FLOW_MOD) {
+        struct ofputil_flow_mod fm;
+        error = flow_mod_decode(ofconn, msg, &fm, &ofpacts);
+        if (!error && (fm.command == OFPFC_ADD || fm.command == OFPFC_MODIFY
+                       || fm.command == OFPFC_MODIFY_STRICT)) {
+            error = check_instructions(ofconn->mgr->ofproto, fm.ofpacts,
+                                       fm.ofpacts_len,
+                                       (fm.table_id == OFPTT_ALL ? 0
+                                        : fm.table_id), false);
+        }
+    } else if (type == OFPTYPE_GROUP_MOD) {
+        struct ofputil_group_mod gm;
+        error = ofputil_decode_group_mod(msg, &gm);
+        if (!error) {
+            ofputil_group_mod_uninit(&gm);
+        }
+    } else if (type == OFPTYPE_PORT_MOD) {
+        struct ofputil_port_mod pm;
+        error = ofputil_decode_port_mod(msg, &pm);
+    } else {
+        struct ofputil_packet_out po;
+        error = packet_out_decode(msg, &po, &ofpacts);
+    }
+    ofpbuf_uninit(&ofpacts);
+    return error;
+}
+
+/* Commits bundle 'id' of 'ofconn' (see the section's comment); the bundle
+ * is gone afterward, whatever the outcome. */
+static enum ofperr
+bundle_commit(struct ofconn *ofconn, uint32_t id, uint16_t flags)
+{
+    struct ofproto *ofproto = ofconn->mgr->ofproto;
+    struct bundle *bundle = bundles_take(&ofconn->bundles, id);
+    enum ofperr error = 0;
+    size_t i;
+
+    if (!bundle) {
+        return OFPERR_OFPBFC_BAD_ID;
+    }
+    if (bundle->flags != flags) {
+        bundle_free(bundle);
+        return OFPERR_OFPBFC_BAD_FLAGS;
+    }
+
+    ofproto_txn_begin(ofproto);
+    for (i = 0; i < bundle->n_msgs; i++) {
+        error = bundle_start_msg(ofconn, &bundle->msgs[i], flags);
+        if (error) {
+            break;
+        }
+    }
+    if (error) {
+        ofproto_txn_abort(ofproto);
+        ofconn_send_error(ofconn, error, bundle->msgs[i].add);
+        error = OFPERR_OFPBFC_MSG_FAILED;
+    } else {
+        ofproto_txn_commit(ofproto);
+        for (i = 0; i < bundle->n_msgs; i++) {
+            bundle_finish_msg(ofconn, &bundle->msgs[i]);
+        }
+    }
+    bundle_free(bundle);
+    return error;
+}
+
+/* The first phase of committing 'msg', inside the ofproto transaction:
+ * flow_mods and group_mods are carried out, port_mods checked. */
+static enum ofperr
+bundle_start_msg(struct ofconn *ofconn, const struct bundle_msg *msg,
+                 uint16_t flags)
+{
+    const struct ofp_header *oh = bundle_msg_inner(msg);
+    struct ofpbuf ofpacts;
+    enum ofperr error = 0;
+
+    ofpbuf_init(&ofpacts, 64);
+    if (msg->type == OFPTYPE_FLOW_MOD) {
+        struct ofputil_flow_mod fm;
+        error = flow_mod_decode(ofconn, oh, &fm, &ofpacts);
+        if (!error) {
+            error = flow_mod_apply(ofconn, &fm);
+        }
+    } else if (msg->type == OFPTYPE_GROUP_MOD) {
+        error = handle_group_mod(ofconn, oh);
+    } else if (msg->type == OFPTYPE_PORT_MOD) {
+        struct ofputil_port_mod pm;
+        error = (flags & OFPBF_ATOMIC ? OFPERR_OFPBFC_MSG_FAILED
+                 : ofputil_decode_port_mod(oh, &pm));
+        if (!error) {
+            error = port_mod_start(ofconn, &pm);
+        }
+    }
+    ofpbuf_uninit(&ofpacts);
+    return error;
+}
+
+/* The last phase of committing 'msg', once the tables have their new
+ * contents: port_mods are applied, packet-outs sent. */
+static void
+bundle_finish_msg(struct ofconn *ofconn, const struct bundle_msg *msg)
+{
+    const struct ofp_header *oh = bundle_msg_inner(msg);
+    struct connmgr *mgr = ofconn->mgr;
+
+    if (msg->type == OFPTYPE_PORT_MOD) {
+        struct ofputil_port_mod pm;
+        if (!ofputil_decode_port_mod(oh, &pm)) {
+            port_mod_finish(ofconn, oh, &pm);
+        }
+    } else if (msg->type == OFPTYPE_PACKET_OUT) {
+        struct ofputil_packet_out po;
+        struct ofpbuf ofpacts;
+
+        ofpbuf_init(&ofpacts, 64);
+        if (!packet_out_decode(oh, &po, &ofpacts)) {
+            mgr->hooks->packet_out(mgr->aux, &po);
+        }
+        ofpbuf_uninit(&ofpacts);
+    }
 }
 
 /* ------------------------------------------------------------------------

@@ -42,6 +42,23 @@ struct ofproto {
     size_t n_pins, allocated_pins;
     struct latch pin_latch;             /* Set when 'pins' is not empty. */
     bool miss_to_controller;            /* Atomic. */
+    struct ofproto_txn *txn;            /* Open transaction, or NULL. */
+};
+
+/* A transaction's memory of the tables and groups at its beginning, and
+ * the removals it will report at its commit. */
+struct ofproto_txn {
+    struct ofproto_rule **rules;        /* Copies, not in any table. */
+    size_t n_rules;
+    struct ofproto_group **groups;      /* Copies, by group id. */
+    size_t n_groups;
+    size_t n_timed;
+    struct txn_removal {
+        struct ofproto_rule *rule;      /* Out of its table, not freed. */
+        enum ofproto_removed_reason reason;
+        long long now;
+    } *removals;
+    size_t n_removals;
 };
 
 static enum ofproto_error add_flow(struct ofproto *,
@@ -77,6 +94,12 @@ static void group_free(struct ofproto_group *);
 static void delete_group(struct ofproto *, size_t index, long long now);
 static void format_rule(const struct ofproto_rule *, bool offload_stats,
                         long long now, struct ds *);
+static void change_begin(struct ofproto *);
+static void change_end(struct ofproto *);
+static struct ofproto_rule *rule_clone(const struct ofproto_rule *);
+static void rule_destroy(struct ofproto_rule *);
+static struct ofproto_group *group_clone(const struct ofproto_group *);
+static void txn_free(struct ofproto_txn *);
 
 VLOG_DEFINE_THIS_MODULE(ofproto);
 
@@ -392,7 +415,7 @@ ofproto_flow_mod(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
 {
     enum ofproto_error error = OFPROTO_OK;
 
-    wrlock(ofproto);
+    change_begin(ofproto);
     switch (fm->command) {
     case OFPROTO_FC_ADD:
         error = add_flow(ofproto, fm, now);
@@ -409,7 +432,7 @@ ofproto_flow_mod(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
         error = OFPROTO_ERR_BAD_COMMAND;
         break;
     }
-    ofproto_unlock(ofproto);
+    change_end(ofproto);
     return error;
 }
 
@@ -739,7 +762,7 @@ ofproto_group_mod(struct ofproto *ofproto, const struct ofputil_group_mod *gm,
     enum ofperr error = 0;
     bool found;
 
-    wrlock(ofproto);
+    change_begin(ofproto);
     size_t i = group_index(ofproto, gm->group_id, &found);
     switch (gm->command) {
     case OFPGC11_ADD:
@@ -796,7 +819,7 @@ ofproto_group_mod(struct ofproto *ofproto, const struct ofputil_group_mod *gm,
     if (!error) {
         __atomic_add_fetch(&ofproto->version, 1, __ATOMIC_RELEASE);
     }
-    ofproto_unlock(ofproto);
+    change_end(ofproto);
     return error;
 }
 
@@ -844,6 +867,97 @@ ofproto_group_credit(struct ofproto_group *group, size_t bucket,
     }
 }
 
+/* Begins a transaction (see ofproto.h). */
+void
+ofproto_txn_begin(struct ofproto *ofproto)
+{
+    struct ofproto_txn *txn = xzalloc(sizeof *txn);
+
+    util_assert(!ofproto->txn);
+    wrlock(ofproto);
+    for (size_t t = 0; t < OFPROTO_N_TABLES; t++) {
+        struct cls_rule **rules;
+
+        if (!ofproto->tables[t].n_rules) {
+            continue;
+        }
+        size_t n = classifier_collect(&ofproto->tables[t], NULL, &rules);
+        txn->rules = xrealloc(txn->rules,
+                              (txn->n_rules + n) * sizeof *txn->rules);
+        for (size_t i = 0; i < n; i++) {
+            txn->rules[txn->n_rules++] = rule_clone(rule_from_cls(rules[i]));
+        }
+        free(rules);
+    }
+    txn->groups = xmalloc(MAX(ofproto->n_groups, 1) * sizeof *txn->groups);
+    for (size_t i = 0; i < ofproto->n_groups; i++) {
+        txn->groups[i] = group_clone(ofproto->groups[i]);
+    }
+    txn->n_groups = ofproto->n_groups;
+    txn->n_timed = ofproto->n_timed;
+    ofproto->txn = txn;
+}
+
+/* Ends the transaction, keeping its changes and reporting its removals. */
+void
+ofproto_txn_commit(struct ofproto *ofproto)
+{
+    struct ofproto_txn *txn = ofproto->txn;
+
+    ofproto->txn = NULL;
+    for (size_t i = 0; i < txn->n_removals; i++) {
+        struct txn_removal *r = &txn->removals[i];
+        if (ofproto->removed_cb) {
+            ofproto->removed_cb(ofproto->removed_aux, r->rule, r->reason,
+                                r->now);
+        }
+    }
+    __atomic_add_fetch(&ofproto->version, 1, __ATOMIC_RELEASE);
+    ofproto_unlock(ofproto);
+    txn_free(txn);
+}
+
+/* Ends the transaction, putting back the tables and groups of its
+ * beginning. */
+void
+ofproto_txn_abort(struct ofproto *ofproto)
+{
+    struct ofproto_txn *txn = ofproto->txn;
+
+    ofproto->txn = NULL;
+    for (size_t t = 0; t < OFPROTO_N_TABLES; t++) {
+        struct classifier *cls = &ofproto->tables[t];
+        struct cls_rule **rules;
+
+        if (!cls->n_rules) {
+            continue;
+        }
+        size_t n = classifier_collect(cls, NULL, &rules);
+        for (size_t i = 0; i < n; i++) {
+            classifier_remove(cls, rules[i]);
+            rule_destroy(rule_from_cls(rules[i]));
+        }
+        free(rules);
+    }
+    for (size_t i = 0; i < txn->n_rules; i++) {
+        struct ofproto_rule *rule = txn->rules[i];
+        classifier_insert(&ofproto->tables[rule->table_id], &rule->cr);
+    }
+    txn->n_rules = 0;
+    for (size_t i = 0; i < ofproto->n_groups; i++) {
+        group_free(ofproto->groups[i]);
+    }
+    free(ofproto->groups);
+    ofproto->groups = txn->groups;
+    ofproto->n_groups = ofproto->allocated_groups = txn->n_groups;
+    txn->groups = NULL;
+    txn->n_groups = 0;
+    ofproto->n_timed = txn->n_timed;
+    __atomic_add_fetch(&ofproto->version, 1, __ATOMIC_RELEASE);
+    ofproto_unlock(ofproto);
+    txn_free(txn);
+}
+
 /* Adds datapath statistics to 'rule' (see ofproto.h). */
 void
 ofproto_rule_credit(struct ofproto_rule *rule, uint64_t n_packets,
@@ -880,8 +994,7 @@ add_flow(struct ofproto *ofproto, const struct ofproto_flow_mod *fm,
     rule->idle_timeout = fm->idle_timeout;
     rule->hard_timeout = fm->hard_timeout;
     rule->importance = fm->importance;
-    rule->flags = fm->flags & ~(OFPROTO_FF_CHECK_OVERLAP
-                                | OFPROTO_FF_RESET_COUNTS);
+    rule->flags = fm->flags;    /* All kept, as Open vSwitch reports them. */
     rule->created = rule->modified = rule->used = now;
     set_actions(rule, fm->ofpacts, fm->ofpacts_len);
 
@@ -983,6 +1096,17 @@ remove_rule(struct ofproto *ofproto, struct ofproto_rule *rule,
 {
     classifier_remove(&ofproto->tables[rule->table_id], &rule->cr);
     __atomic_add_fetch(&ofproto->version, 1, __ATOMIC_RELEASE);
+    if (report && (rule->flags & OFPROTO_FF_SEND_FLOW_REM) && ofproto->txn) {
+        /* Reported if the transaction commits. */
+        struct ofproto_txn *txn = ofproto->txn;
+        txn->removals = xrealloc(txn->removals, (txn->n_removals + 1)
+                                 * sizeof *txn->removals);
+        txn->removals[txn->n_removals++] = (struct txn_removal) {
+            rule, reason, now
+        };
+        ofproto->n_timed -= rule_is_timed(rule);
+        return;
+    }
     if (report && (rule->flags & OFPROTO_FF_SEND_FLOW_REM)
         && ofproto->removed_cb) {
         ofproto->removed_cb(ofproto->removed_aux, rule, reason, now);
@@ -1000,8 +1124,27 @@ static void
 rule_free(struct ofproto *ofproto, struct ofproto_rule *rule)
 {
     ofproto->n_timed -= rule_is_timed(rule);
+    rule_destroy(rule);
+}
+
+/* Frees 'rule' without accounting for it. */
+static void
+rule_destroy(struct ofproto_rule *rule)
+{
     free(rule->ofpacts);
     free(rule);
+}
+
+/* Returns a copy of 'rule', in no table. */
+static struct ofproto_rule *
+rule_clone(const struct ofproto_rule *rule)
+{
+    struct ofproto_rule *copy = xmemdup(rule, sizeof *rule);
+
+    cls_rule_init(&copy->cr, &rule->cr.match, rule->cr.priority);
+    copy->ofpacts = (rule->ofpacts_len
+                     ? xmemdup(rule->ofpacts, rule->ofpacts_len) : NULL);
+    return copy;
 }
 
 static void
@@ -1030,6 +1173,23 @@ static void
 wrlock(struct ofproto *ofproto)
 {
     pthread_rwlock_wrlock(&ofproto->rwlock);
+}
+
+/* Takes the write lock for a change, unless a transaction holds it. */
+static void
+change_begin(struct ofproto *ofproto)
+{
+    if (!ofproto->txn) {
+        wrlock(ofproto);
+    }
+}
+
+static void
+change_end(struct ofproto *ofproto)
+{
+    if (!ofproto->txn) {
+        ofproto_unlock(ofproto);
+    }
 }
 
 /* The index of group 'group_id' in 'ofproto->groups' ('*found'), or where
@@ -1111,6 +1271,43 @@ group_free(struct ofproto_group *group)
         free(group->bucket_bytes);
         free(group);
     }
+}
+
+/* Returns a copy of 'group', with its counters. */
+static struct ofproto_group *
+group_clone(const struct ofproto_group *group)
+{
+    struct ofproto_group *copy = xmemdup(group, sizeof *group);
+    size_t n = MAX(group->n_buckets, 1);
+
+    copy->buckets = ofputil_buckets_clone(group->buckets, group->n_buckets);
+    copy->bucket_packets = xmemdup(group->bucket_packets,
+                                   n * sizeof *group->bucket_packets);
+    copy->bucket_bytes = xmemdup(group->bucket_bytes,
+                                 n * sizeof *group->bucket_bytes);
+    copy->props.fields = (group->props.fields
+                          ? xmemdup(group->props.fields,
+                                    group->props.fields_len)
+                          : NULL);
+    return copy;
+}
+
+static void
+txn_free(struct ofproto_txn *txn)
+{
+    for (size_t i = 0; i < txn->n_rules; i++) {
+        rule_destroy(txn->rules[i]);
+    }
+    free(txn->rules);
+    for (size_t i = 0; i < txn->n_groups; i++) {
+        group_free(txn->groups[i]);
+    }
+    free(txn->groups);
+    for (size_t i = 0; i < txn->n_removals; i++) {
+        rule_destroy(txn->removals[i].rule);
+    }
+    free(txn->removals);
+    free(txn);
 }
 
 /* Removes the group at 'index' and the rules that send to it. */

@@ -129,8 +129,7 @@ struct ofproto_rule {
     uint16_t idle_timeout;      /* Seconds, 0 for none. */
     uint16_t hard_timeout;
     uint16_t importance;
-    uint16_t flags;             /* OFPROTO_FF_*, as given (less
-                                 * CHECK_OVERLAP and RESET_COUNTS). */
+    uint16_t flags;             /* OFPROTO_FF_*, as given. */
     long long created;          /* Milliseconds (time_msec()). */
     long long modified;         /* Added or last modified. */
     long long used;             /* Last packet, or 'created'. */
@@ -346,6 +345,20 @@ size_t ofproto_groups(const struct ofproto *,
                       const struct ofproto_group ***groupsp);
 void ofproto_group_credit(struct ofproto_group *, size_t bucket,
                           uint64_t n_packets, uint64_t n_bytes);
+
+/* Transactions, for OpenFlow bundles: ofproto_txn_begin() takes the write
+ * lock and remembers the tables and groups as they are; until
+ * ofproto_txn_commit() or ofproto_txn_abort(), ofproto_flow_mod() and
+ * ofproto_group_mod() change them without taking the lock again (no other
+ * thread sees the changes half done) and rules removed with
+ * OFPROTO_FF_SEND_FLOW_REM are reported only at the commit.
+ * ofproto_txn_abort() puts the tables and groups back as they were (the
+ * rules and groups are copies: their counters are those of the beginning)
+ * and reports nothing.  Both release the lock.  Main thread; one
+ * transaction at a time. */
+void ofproto_txn_begin(struct ofproto *);
+void ofproto_txn_commit(struct ofproto *);
+void ofproto_txn_abort(struct ofproto *);
 
 /* Datapath statistics flowing back: 'n_packets' more packets and 'n_bytes'
  * more bytes hit 'rule', the last at 'used'.  Main thread. */

@@ -88,8 +88,9 @@ TESTSUITE_AT += tests/ofproto-macros.at tests/vswitchd.at \
 	tests/offload.at tests/vswitchd-diff.at tests/ovs-ofctl.at tests/system-kernel.at \
 	tests/system-afxdp.at tests/ofproto-openflow.at tests/qos.at \
 	tests/ofproto-flows.at tests/ofproto-trace.at tests/ovs-ofctl-switch.at \
-	tests/ofproto-of13.at tests/ofproto-group.at tests/bond.at tests/lacp.at \
-	tests/mirror.at tests/ofproto-controller.at tests/ofproto-packet-in.at
+	tests/ofproto-of13.at tests/ofproto-of15.at tests/ofproto-group.at \
+	tests/bond.at tests/lacp.at tests/mirror.at tests/ofproto-controller.at \
+	tests/ofproto-packet-in.at
 # TCP through kernel ports against Open vSwitch (run by hand, as root).
 EXTRA_DIST += tests/perf/kernel-tcp.sh tests/perf/csum-gain
 EXTRA_DIST += tests/ofp-print-corpus.txt tests/ofp-actions-corpus.txt

@@ -5,7 +5,10 @@
  * only what it can fully walk, and that what decodes re-encodes to the
  * same meaning: hello bitmaps, port descriptions, port mods, and the flow
  * messages (flow_mod, flow and aggregate stats requests, flow_removed in
- * OpenFlow 1.0 and NXM forms; flow stats replies are walked).  The
+ * OpenFlow 1.0 and NXM forms; flow stats replies in every form, 1.5's
+ * included, are walked), packet-outs (1.0, 1.1-1.4 and 1.5's match-based
+ * layout) and bundle control and add messages (1.4 and ONF's 1.3 forms,
+ * the bundled message decoded as the switch does).  The
  * input is also tried as an OpenFlow 1.0 action list, which must survive
  * decoding, encoding and decoding again unchanged.
  *
@@ -19,6 +22,7 @@
 #include "fuzz.h"
 #include "ofp-actions.h"
 #include "ofp-async.h"
+#include "ofp-bundle.h"
 #include "ofp-flow.h"
 #include "ofp-group.h"
 #include "ofp-match.h"
@@ -309,6 +313,92 @@ check_flow_stats_reply(const struct ofp_header *oh)
     ofpbuf_uninit(&ofpacts);
 }
 
+static void
+check_packet_out(const struct ofp_header *oh)
+{
+    struct ofputil_packet_out po, po2;
+    struct ofpbuf ofpacts, ofpacts2;
+
+    ofpbuf_init(&ofpacts, 0);
+    ofpbuf_init(&ofpacts2, 0);
+    if (!ofputil_decode_packet_out(&po, oh, &ofpacts)) {
+        struct ofpbuf *b = ofputil_encode_packet_out(&po, oh->version);
+        FUZZ_CHECK(!ofputil_decode_packet_out(&po2, b->data, &ofpacts2),
+                   "encoded packet-out does not decode");
+        FUZZ_CHECK(po.buffer_id == po2.buffer_id && po.in_port == po2.in_port
+                   && po.packet_len == po2.packet_len
+                   && !memcmp(po.packet, po2.packet, po.packet_len)
+                   && ofpacts_equal(po.ofpacts, po.ofpacts_len,
+                                    po2.ofpacts, po2.ofpacts_len),
+                   "packet-out does not survive re-encoding");
+        ofpbuf_delete(b);
+    }
+    ofpbuf_uninit(&ofpacts);
+    ofpbuf_uninit(&ofpacts2);
+}
+
+/* Bundle control: re-encodes to the same fields.  Bundle add: the carried
+ * message is whole and of the bundle's version and xid, re-encodes to the
+ * same bytes, and is checked by its own decoder. */
+static void
+check_bundle(const struct ofp_header *oh, enum ofptype type)
+{
+    if (type == OFPTYPE_BUNDLE_CONTROL) {
+        struct ofputil_bundle_ctrl bc, bc2;
+        if (!ofputil_decode_bundle_ctrl(oh, &bc)) {
+            struct ofpbuf *b = ofputil_encode_bundle_ctrl_request(
+                oh->version, &bc);
+            FUZZ_CHECK(!ofputil_decode_bundle_ctrl(b->data, &bc2)
+                       && bc.bundle_id == bc2.bundle_id
+                       && bc.type == bc2.type && bc.flags == bc2.flags,
+                       "bundle control does not survive re-encoding");
+            ofpbuf_delete(b);
+        }
+        return;
+    }
+
+    struct ofputil_bundle_add add;
+    enum ofptype inner;
+    if (ofputil_decode_bundle_add(oh, &add, &inner)) {
+        return;
+    }
+    size_t inner_len = ntohs(add.msg->length);
+    FUZZ_CHECK(add.msg->version == oh->version && add.msg->xid == oh->xid
+               && (const uint8_t *) add.msg + inner_len
+                  <= (const uint8_t *) oh + ntohs(oh->length),
+               "bundled message is not whole");
+    struct ofpbuf *b = ofputil_encode_bundle_add(add.bundle_id, add.flags,
+                                                 add.msg);
+    struct ofputil_bundle_add add2;
+    enum ofptype inner2;
+    FUZZ_CHECK(!ofputil_decode_bundle_add(b->data, &add2, &inner2)
+               && add2.bundle_id == add.bundle_id
+               && add2.flags == add.flags && inner2 == inner
+               && !memcmp(add2.msg, add.msg, inner_len),
+               "bundle add does not survive re-encoding");
+    ofpbuf_delete(b);
+
+    if (inner == OFPTYPE_FLOW_MOD) {
+        /* OpenFlow 1.3+ flow_mods: decoded and printed (the re-encoding
+         * check is for the OpenFlow 1.0 and NXM forms). */
+        struct ofputil_flow_mod fm;
+        struct ofpbuf ofpacts;
+        ofpbuf_init(&ofpacts, 0);
+        if (!ofputil_decode_flow_mod(&fm, add.msg, false, &ofpacts)) {
+            struct ds s = DS_EMPTY_INITIALIZER;
+            match_format(&fm.match, NULL, &s, fm.priority,
+                         OFP_DEFAULT_PRIORITY);
+            ofpacts_format(fm.ofpacts, fm.ofpacts_len, NULL, &s);
+            ds_destroy(&s);
+        }
+        ofpbuf_uninit(&ofpacts);
+    } else if (inner == OFPTYPE_GROUP_MOD) {
+        check_group_mod(add.msg);
+    } else if (inner == OFPTYPE_PACKET_OUT) {
+        check_packet_out(add.msg);
+    }
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -397,6 +487,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case OFPTYPE_FLOW_STATS_REPLY:
             check_flow_stats_reply(moh);
+            break;
+        case OFPTYPE_AGGREGATE_STATS_REPLY: {
+            struct ofputil_aggregate_stats as;
+            ofputil_decode_aggregate_stats_reply(&as, moh);
+            break;
+        }
+        case OFPTYPE_PACKET_OUT:
+            check_packet_out(moh);
+            break;
+        case OFPTYPE_BUNDLE_CONTROL:
+        case OFPTYPE_BUNDLE_ADD_MESSAGE:
+            check_bundle(moh, ofptype_from_ofpraw(raw));
             break;
         default:
             break;
