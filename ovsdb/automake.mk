@@ -42,6 +42,8 @@ ovsdb_libovsdb_a_SOURCES = \
 	ovsdb/schema.h \
 	ovsdb/transaction.c \
 	ovsdb/transaction.h \
+	ovsdb/txn-log.c \
+	ovsdb/txn-log.h \
 	ovsdb/uuid.c \
 	ovsdb/uuid.h
 

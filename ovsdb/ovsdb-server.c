@@ -15,6 +15,7 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "convert.h"
@@ -43,6 +44,7 @@
 #include "stream-ssl.h"
 #include "timeval.h"
 #include "transaction.h"
+#include "txn-log.h"
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
@@ -265,6 +267,29 @@ static unixctl_cb_func exit_cb, compact_cb, list_dbs_cb, list_remotes_cb,
     cluster_status_cb, cluster_leave_cb, cluster_kick_cb,
     cluster_change_election_timer_cb, cluster_id_cb;
 static void register_replication_commands(void);
+static void register_cluster_commands(void);
+static void get_db_storage_status_cb(struct unixctl_conn *, int argc,
+                                     const char *argv[], void *aux);
+static void memory_trim_cb(struct unixctl_conn *, int argc,
+                           const char *argv[], void *aux);
+static void reconnect_cb(struct unixctl_conn *, int argc,
+                         const char *argv[], void *aux);
+static void disable_monitor_cond_cb(struct unixctl_conn *, int argc,
+                                    const char *argv[], void *aux);
+static void perf_counters_cb(struct unixctl_conn *, int argc,
+                             const char *argv[], void *aux);
+static void tlog_set_cb(struct unixctl_conn *, int argc, const char *argv[],
+                        void *aux);
+static void tlog_list_cb(struct unixctl_conn *, int argc, const char *argv[],
+                         void *aux);
+
+/* ovsdb-server/memory-trim-on-compaction (off by default, as in Open
+ * vSwitch 3.1). */
+static bool trim_on_compaction;
+
+/* ovsdb-server/disable-monitor-cond: "monitor_cond" and
+ * "monitor_cond_since" are refused as unknown methods from then on. */
+static bool monitor_cond_disabled;
 static void become_backup(void);
 static void restart_replication(void);
 static void become_active(void);
@@ -332,7 +357,7 @@ main(int argc, char *argv[])
     memory_register_unixctl_commands();
     memory_register_reporter(memory_report_cb, NULL);
     unixctl_command_register("exit", "", 0, 0, exit_cb, NULL);
-    unixctl_command_register("ovsdb-server/compact", "[DB]...", 0, INT_MAX,
+    unixctl_command_register("ovsdb-server/compact", "", 0, 1,
                              compact_cb, NULL);
     unixctl_command_register("ovsdb-server/list-dbs", "", 0, 0,
                              list_dbs_cb, NULL);
@@ -346,18 +371,22 @@ main(int argc, char *argv[])
                              NULL);
     unixctl_command_register("ovsdb-server/remove-db", "DB", 1, 1,
                              remove_db_cb, NULL);
-    unixctl_command_register("cluster/status", "DB", 1, 1,
-                             cluster_status_cb, NULL);
-    unixctl_command_register("cluster/leave", "DB", 1, 1,
-                             cluster_leave_cb, NULL);
-    unixctl_command_register("cluster/kick", "DB SERVER", 2, 2,
-                             cluster_kick_cb, NULL);
-    unixctl_command_register("cluster/change-election-timer", "DB TIME", 2, 2,
-                             cluster_change_election_timer_cb, NULL);
-    unixctl_command_register("cluster/cid", "DB", 1, 1, cluster_id_cb,
-                             (void *) "cid");
-    unixctl_command_register("cluster/sid", "DB", 1, 1, cluster_id_cb,
-                             (void *) "sid");
+    unixctl_command_register("ovsdb-server/get-db-storage-status", "DB", 1, 1,
+                             get_db_storage_status_cb, NULL);
+    unixctl_command_register("ovsdb-server/memory-trim-on-compaction",
+                             "on|off", 1, 1, memory_trim_cb, NULL);
+    unixctl_command_register("ovsdb-server/reconnect", "", 0, 0,
+                             reconnect_cb, NULL);
+    unixctl_command_register("ovsdb-server/disable-monitor-cond", "", 0, 0,
+                             disable_monitor_cond_cb, NULL);
+    unixctl_command_register("ovsdb-server/perf-counters-show", "", 0, 0,
+                             perf_counters_cb, (void *) "show");
+    unixctl_command_register("ovsdb-server/perf-counters-clear", "", 0, 0,
+                             perf_counters_cb, NULL);
+    unixctl_command_register("ovsdb-server/tlog-set", "DB:TABLE on|off", 2, 2,
+                             tlog_set_cb, NULL);
+    unixctl_command_register("ovsdb-server/tlog-list", "", 0, 0,
+                             tlog_list_cb, NULL);
     register_replication_commands();
     if (sync_from && !start_active) {
         become_backup();
@@ -759,6 +788,9 @@ add_db(char *file_name, struct ovsdb *ovsdb)
     ovsdb->commit_cb = commit_cb;
     ovsdb->commit_aux = NULL;
     db->raft = ovsdb_file_get_raft(ovsdb->file);
+    if (db->raft) {
+        register_cluster_commands();
+    }
     if (ovsdb->file) {
         schedule_compaction(db);
     }
@@ -2594,6 +2626,10 @@ handle_request(struct session *s, struct jsonrpc_msg *msg)
         handle_transact(s, msg);
     } else if (!strcmp(method, "monitor")) {
         handle_monitor(s, msg, OVSDB_MONITOR_V1);
+    } else if ((!strcmp(method, "monitor_cond")
+                || !strcmp(method, "monitor_cond_since"))
+               && monitor_cond_disabled) {
+        send_error(s, msg->id, ovsdb_error("unknown method", NULL));
     } else if (!strcmp(method, "monitor_cond")) {
         handle_monitor(s, msg, OVSDB_MONITOR_V2);
     } else if (!strcmp(method, "monitor_cond_since")) {
@@ -2814,8 +2850,9 @@ compact_db(struct db *db, const char *why)
         VLOG_WARN("%s: compaction failed: %s", db->file_name, s);
         free(s);
         ovsdb_error_destroy(error);
+    } else if (trim_on_compaction) {
+        trim_heap();
     }
-    trim_heap();
     schedule_compaction(db);
 }
 
@@ -2886,6 +2923,7 @@ commit_cb(const struct ovsdb_txn *txn, void *aux DPS_UNUSED)
 
     db_changed = true;
     poll_immediate_wake();
+    ovsdb_txn_log(txn);
 
     ohmap_init(&shared);
     if (writer) {
@@ -3023,28 +3061,30 @@ compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
            void *aux DPS_UNUSED)
 {
     struct ds errors = DS_EMPTY_INITIALIZER;
-    char *comment = xasprintf("compacting database online");
+    struct db *only = NULL;
     size_t i;
 
+    if (argc > 1) {
+        only = find_db(argv[1]);
+        if (!only) {
+            unixctl_command_reply_error(conn, "no database by that name");
+            return;
+        } else if (only == server_db) {
+            unixctl_command_reply_error(conn,
+                                        "cannot compact built-in databases");
+            return;
+        }
+    }
     for (i = 0; i < n_dbs; i++) {
         struct db *db = dbs[i];
         struct ovsdb_error *error;
-        int j;
 
-        if (!db->file_name || db->relay) {
-            continue;
-        }
-        for (j = 1; j < argc; j++) {
-            if (!strcmp(argv[j], db->ovsdb->schema->name)) {
-                break;
-            }
-        }
-        if (argc > 1 && j == argc) {
+        if (!db->file_name || db->relay || (only && db != only)) {
             continue;
         }
         VLOG_INFO("compacting %s database by user request",
                   db->ovsdb->schema->name);
-        error = ovsdb_file_compact(db->ovsdb, comment);
+        error = ovsdb_file_compact(db->ovsdb, "compacting database online");
         schedule_compaction(db);
         if (error) {
             char *s = ovsdb_error_to_string(error);
@@ -3052,15 +3092,200 @@ compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
             ds_put_format(&errors, "%s\n", s);
             free(s);
             ovsdb_error_destroy(error);
+        } else if (trim_on_compaction) {
+            trim_heap();
         }
     }
-    free(comment);
     if (errors.length) {
         unixctl_command_reply_error(conn, ds_cstr(&errors));
     } else {
         unixctl_command_reply(conn, NULL);
     }
     ds_destroy(&errors);
+}
+
+/* Registers the cluster/ commands, once: as in Open vSwitch, only a server
+ * that has opened a clustered database has them. */
+static void
+register_cluster_commands(void)
+{
+    static bool registered;
+
+    if (registered) {
+        return;
+    }
+    registered = true;
+    unixctl_command_register("cluster/status", "DB", 1, 1,
+                             cluster_status_cb, NULL);
+    unixctl_command_register("cluster/leave", "DB", 1, 1,
+                             cluster_leave_cb, NULL);
+    unixctl_command_register("cluster/kick", "DB SERVER", 2, 2,
+                             cluster_kick_cb, NULL);
+    unixctl_command_register("cluster/change-election-timer", "DB TIME", 2, 2,
+                             cluster_change_election_timer_cb, NULL);
+    unixctl_command_register("cluster/cid", "DB", 1, 1, cluster_id_cb,
+                             (void *) "cid");
+    unixctl_command_register("cluster/sid", "DB", 1, 1, cluster_id_cb,
+                             (void *) "sid");
+}
+
+static void
+get_db_storage_status_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                         const char *argv[], void *aux DPS_UNUSED)
+{
+    if (!find_db(argv[1])) {
+        unixctl_command_reply_error(conn, "Failed to find the database.");
+    } else {
+        /* A storage error stops the server (or, in a cluster, shows in
+         * cluster/status), so a database still served is fine. */
+        unixctl_command_reply(conn, "status: ok");
+    }
+}
+
+static void
+memory_trim_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+               const char *argv[], void *aux DPS_UNUSED)
+{
+    if (!strcmp(argv[1], "on")) {
+        trim_on_compaction = true;
+    } else if (!strcmp(argv[1], "off")) {
+        trim_on_compaction = false;
+    } else {
+        unixctl_command_reply_error(conn, "invalid argument");
+        return;
+    }
+    VLOG_INFO("memory trimming after compaction %s.",
+              trim_on_compaction ? "enabled" : "disabled");
+    unixctl_command_reply(conn, NULL);
+}
+
+/* Drops every client connection, saying why: clients of passive remotes
+ * reconnect on their own, active remotes are connected again by
+ * run_remotes(). */
+static void
+disconnect_all_sessions(const char *why)
+{
+    for (struct session *s = sessions; s; s = s->next) {
+        if (!s->closing) {
+            VLOG_INFO("%s: disconnecting (%s)", jsonrpc_get_name(s->rpc),
+                      why);
+            s->closing = true;
+        }
+    }
+    poll_immediate_wake();
+}
+
+static void
+reconnect_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+             const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    disconnect_all_sessions("user ran ovsdb-server/reconnect");
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+disable_monitor_cond_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                        const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    monitor_cond_disabled = true;
+    disconnect_all_sessions("user ran ovsdb-server/disable-monitor-cond");
+    unixctl_command_reply(conn, NULL);
+}
+
+/* ovsdb-server/perf-counters-show and -clear: Open vSwitch reads hardware
+ * performance counters where Linux offers them to it; dpswitch keeps none,
+ * and says what Open vSwitch says where it has none. */
+static void
+perf_counters_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+                 const char *argv[] DPS_UNUSED, void *show)
+{
+    unixctl_command_reply(conn, show ? "performance counter is not "
+                          "supported on this platform" : NULL);
+}
+
+/* ovsdb-server/tlog-set DB:TABLE on|off. */
+static void
+tlog_set_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+            const char *argv[], void *aux DPS_UNUSED)
+{
+    const char *colon = strchr(argv[1], ':');
+    bool on;
+
+    if (!colon || colon == argv[1] || !colon[1]) {
+        unixctl_command_reply_error(conn, "invalid DB:TABLE argument");
+        return;
+    }
+    if (!strcasecmp(argv[2], "on")) {
+        on = true;
+    } else if (!strcasecmp(argv[2], "off")) {
+        on = false;
+    } else {
+        unixctl_command_reply_error(conn, "invalid command argument");
+        return;
+    }
+
+    char *db_name = xmemdup0(argv[1], colon - argv[1]);
+    struct db *db = find_db(db_name);
+    free(db_name);
+    if (!db) {
+        unixctl_command_reply_error(conn, "no such database");
+        return;
+    }
+    const struct ovsdb_schema *schema = db->ovsdb->schema;
+    for (size_t i = 0; i < schema->n_tables; i++) {
+        if (!strcmp(schema->tables[i]->name, colon + 1)) {
+            db->ovsdb->tables[i].log = on;
+            unixctl_command_reply(conn, NULL);
+            return;
+        }
+    }
+    unixctl_command_reply_error(conn, "no such table");
+}
+
+static int
+compare_table_schemas(const void *a_, const void *b_)
+{
+    const struct ovsdb_table_schema *const *a = a_, *const *b = b_;
+
+    return strcmp((*a)->name, (*b)->name);
+}
+
+/* ovsdb-server/tlog-list: the databases in Open vSwitch's order (that of
+ * its hash map of them), each one's tables by name. */
+static void
+tlog_list_cb(struct unixctl_conn *conn, int argc DPS_UNUSED,
+             const char *argv[] DPS_UNUSED, void *aux DPS_UNUSED)
+{
+    const char **names = xmalloc((n_dbs + 1) * sizeof *names);
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    for (size_t i = 0; i < n_dbs; i++) {
+        names[i] = dbs[i]->ovsdb->schema->name;
+    }
+    size_t *order = ovsdb_json_ovs_order(names, n_dbs);
+    ds_put_cstr(&ds, "database        table                       logging\n"
+                "--------        -----                       -------\n");
+    for (size_t i = 0; i < n_dbs; i++) {
+        const struct ovsdb *ovsdb = dbs[order[i]]->ovsdb;
+        size_t n = ovsdb->schema->n_tables;
+        const struct ovsdb_table_schema **tables
+            = xmalloc((n + 1) * sizeof *tables);
+
+        ds_put_format(&ds, "%-16s \n", ovsdb->schema->name);
+        for (size_t j = 0; j < n; j++) {
+            tables[j] = ovsdb->schema->tables[j];
+        }
+        qsort(tables, n, sizeof *tables, compare_table_schemas);
+        for (size_t j = 0; j < n; j++) {
+            ds_put_format(&ds, "                %-27s %s\n", tables[j]->name,
+                          ovsdb->tables[tables[j]->index].log ? "ON" : "OFF");
+        }
+        free(tables);
+    }
+    unixctl_command_reply(conn, ds_cstr(&ds));
+    ds_destroy(&ds);
+    free(order);
+    free(names);
 }
 
 /* Finds clustered database argv[1] for a cluster/ command, or replies with

@@ -37,6 +37,10 @@ struct ovsdb_table {
      * 'struct ovsdb_index_entry's hashed by ovsdb_row_index_hash().
      * Transactions keep them up to date when they commit. */
     struct ohmap *indexes;
+
+    /* "ovsdb-server/tlog-set": log the changes each transaction makes to
+     * the table's rows (txn-log.h). */
+    bool log;
 };
 
 struct ovsdb_index_entry {
