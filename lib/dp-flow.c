@@ -42,6 +42,8 @@ dp_flow_create(struct dp_rcu *rcu, const struct flow_key *key,
     }
     flow->refcount = 1;
     flow->rcu = rcu;
+    dp_flow_is_simple_match(&flow->key, mask, &flow->simple_key,
+                            &flow->simple_mask);
     return flow;
 }
 
@@ -80,6 +82,58 @@ dp_flow_unref(struct dp_flow *flow)
         && __atomic_fetch_sub(&flow->refcount, 1, __ATOMIC_ACQ_REL) == 1) {
         dp_rcu_postpone(flow->rcu, dp_flow_free, flow);
     }
+}
+
+/* Returns true if the megaflow that matches the packets whose key equals
+ * 'key' in the bits of 'mask' is a simple-match flow, as Open vSwitch 2.17+
+ * defines one: it matches the input port exactly, recirculation id 0, the
+ * Ethernet type exactly, and besides them at most the VID and CFI bits of
+ * the outer VLAN tag and the IP fragment bits.  Its packets can then be
+ * found from those fields alone (lib/dp-simple.h) without extracting the
+ * whole key.  If so, stores in '*simple_key' the input port (high 32 bits)
+ * and flow_simple_pack() of the masked key, and in '*simple_mask'
+ * flow_simple_pack() of the mask.  A mask that ignores the fragment bits
+ * of a flow that is not IP matches the same packets as one that matches
+ * them (only IP packets have fragment bits), and is given as matching
+ * them, so that the flows of a port have the same mask whatever their
+ * Ethernet type. */
+bool
+dp_flow_is_simple_match(const struct flow_key *key,
+                        const struct flow_key *mask, uint64_t *simple_key,
+                        uint32_t *simple_mask)
+{
+    struct flow k, m;
+
+    flow_key_to_flow(key, &k);
+    flow_key_to_flow(mask, &m);
+    *simple_key = (uint64_t) k.in_port << 32;
+    *simple_mask = 0;
+    if (m.in_port != UINT32_MAX || m.dl_type != htons(UINT16_MAX)
+        || (k.recirc_id & m.recirc_id)) {
+        return false;
+    }
+
+    /* Nothing else in the mask. */
+    struct flow rest = m;
+    rest.in_port = 0;
+    rest.recirc_id = 0;
+    rest.dl_type = 0;
+    rest.vlan_tci[0] &= ~htons(FLOW_SIMPLE_TCI_BITS);
+    rest.nw_frag &= ~(FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER);
+
+    static const struct flow zero;
+    if (memcmp(&rest, &zero, sizeof rest)) {
+        return false;
+    }
+
+    uint8_t frag_mask = m.nw_frag;
+    if (k.dl_type != htons(ETH_TYPE_IP) && k.dl_type != htons(ETH_TYPE_IPV6)) {
+        frag_mask = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+    }
+    *simple_mask = flow_simple_pack(m.dl_type, m.vlan_tci[0], frag_mask);
+    *simple_key |= (flow_simple_pack(k.dl_type, k.vlan_tci[0], k.nw_frag)
+                    & *simple_mask);
+    return true;
 }
 
 /* Marks 'flow' deleted: exact-match caches no longer return it. */

@@ -60,6 +60,12 @@ struct dp_flow {
     /* Fast path: the classifier rule first, then what a hit reads. */
     struct dpcls_rule cr;               /* In a dpcls. */
     bool dead;                          /* Deleted: caches ignore it. */
+    uint32_t simple_mask;               /* Simple match (constant): the
+                                         * flow_simple_pack() of its mask, 0
+                                         * if it is not a simple flow. */
+    uint64_t simple_key;                /* in_port << 32 | the packed masked
+                                         * key, or in_port << 32 alone if
+                                         * not simple (constant). */
     uint32_t mark;                      /* Offload mark, or none. */
     struct dp_flow *mark_next;          /* Other PMDs' copies that share
                                          * the mark (RCU list, written by
@@ -80,6 +86,7 @@ struct dp_flow {
     uint32_t refcount;
     struct dp_rcu *rcu;
     void *aux;                          /* The datapath's, e.g. its PMD. */
+    uint8_t simple_slot;                /* lib/dp-simple.c's, writer only. */
 };
 
 struct dp_flow *dp_flow_create(struct dp_rcu *, const struct flow_key *key,
@@ -89,6 +96,10 @@ struct dp_flow *dp_flow_create(struct dp_rcu *, const struct flow_key *key,
 void dp_flow_ref(struct dp_flow *);
 bool dp_flow_try_ref(struct dp_flow *);
 void dp_flow_unref(struct dp_flow *);
+
+bool dp_flow_is_simple_match(const struct flow_key *key,
+                             const struct flow_key *mask,
+                             uint64_t *simple_key, uint32_t *simple_mask);
 
 void dp_flow_mark_dead(struct dp_flow *);
 static inline bool dp_flow_is_dead(const struct dp_flow *);

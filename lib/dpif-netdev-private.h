@@ -27,6 +27,7 @@
 
 struct dp_emc;
 struct dp_flow;
+struct dp_simple;
 struct dp_smc;
 struct dp_offload;
 struct dp_rcu;
@@ -38,13 +39,13 @@ struct netdev_rxq;
  * no line for the counter itself).  Both commands take their labels from
  * here (lib/dpif-netdev-unixctl.c) and print them in Open vSwitch's layout.
  *
- * RECIRC, MFEX_OPT_HIT and SIMPLE_HIT are in that layout but nothing
- * increments them: they are true zeros, printed only because Open vSwitch
- * 3.1's output has those lines.  dpswitch has no simple match path yet
- * (issue 18), no recirculation (no action sends a packet through the
- * datapath again) and no optimised miniflow extract; whatever adds one
- * must increment its counter here.  SMC_HIT counts the signature-match
- * cache's hits (other_config:smc-enable=true). */
+ * RECIRC and MFEX_OPT_HIT are in that layout but nothing increments them:
+ * they are true zeros, printed only because Open vSwitch 3.1's output has
+ * those lines.  dpswitch has no recirculation (no action sends a packet
+ * through the datapath again) and no optimised miniflow extract; whatever
+ * adds one must increment its counter here.  SIMPLE_HIT counts the packets
+ * the simple-match table found (lib/dp-simple.h), SMC_HIT the
+ * signature-match cache's hits (other_config:smc-enable=true). */
 #define PMD_STATS                                                       \
     PMD_STAT(RECV,          "packets received",  "Rx packets")          \
     PMD_STAT(RECIRC,        "packet recirculations", NULL)              \
@@ -178,7 +179,9 @@ struct dp_netdev_pmd {
     struct dp_smc *smc;                 /* Signature-match cache and the
                                          * flow index its entries name. */
     struct dpcls cls;
-    pthread_mutex_t flow_mutex;         /* Classifier writes, 'flows'. */
+    struct dp_simple *simple;           /* Simple-match flows, per port. */
+    pthread_mutex_t flow_mutex;         /* Classifier and 'simple' writes,
+                                         * 'flows'. */
     struct dp_netdev_flow_node *flows;  /* Doubly linked list. */
     size_t n_flows;
     struct dp_actions upcall_actions;   /* Scratch for upcalls. */

@@ -15,6 +15,7 @@
 #include <rte_lcore.h>
 #include "coverage.h"
 #include "dp-emc.h"
+#include "dp-simple.h"
 #include "dp-smc.h"
 #include "dp-execute.h"
 #include "dp-flow.h"
@@ -62,6 +63,7 @@ _Static_assert(DP_PACKET_BATCH_SIZE <= 64, "per-burst bitmaps are 64 bits");
 static struct dp_netdev *the_dp;
 
 bool dp_netdev_no_action_merge;
+bool dp_netdev_no_simple_match;
 
 /* Threads. */
 static struct dp_netdev_pmd *pmd_create(struct dp_netdev *, int core_id);
@@ -1661,6 +1663,7 @@ pmd_create(struct dp_netdev *dp, int core_id)
     dp_emc_set_insert_inv_prob(pmd->emc, dp->emc_insert_inv_prob);
     pmd->smc = dp_smc_create();
     dpcls_init(&pmd->cls, dp->rcu);
+    pmd->simple = dp_simple_create(dp->rcu);
     dp_actions_init(&pmd->upcall_actions);
     pmd->stats_zero_msec = time_wall_msec();
     pmd->stats_zero_tsc = rte_rdtsc();
@@ -1707,6 +1710,7 @@ pmd_destroy(struct dp_netdev_pmd *pmd)
     dp_emc_destroy(pmd->emc);
     dp_smc_destroy(pmd->smc);
     dpcls_destroy(&pmd->cls);
+    dp_simple_destroy(pmd->simple);
     dp_actions_destroy(&pmd->upcall_actions);
     for (size_t i = 0; i < pmd->n_tx_ports; i++) {
         dp_packet_batch_free(&pmd->tx_ports[i].batch);
@@ -2274,6 +2278,7 @@ pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
             }
             pmd->flows = node;
             pmd->n_flows++;
+            dp_simple_flow_add(pmd->simple, f);
             node->created = now;
             node->first_key = *key;
             node->upcall_packets = 1;
@@ -2323,8 +2328,8 @@ pmd_upcall(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
 }
 
 /* Runs the packets of 'batch', received on port 'in_port', through the
- * pipeline: mark, EMC, classifier, upcall; then executes them flow by
- * flow.  Consumes the packets. */
+ * pipeline: mark, simple match, EMC, SMC, classifier, upcall; then executes
+ * them flow by flow.  Consumes the packets. */
 static void
 pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
                   uint32_t in_port, bool emc_enabled,
@@ -2339,8 +2344,8 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
     struct dpcls_rule *rules[DP_PACKET_BATCH_SIZE];
     size_t miss_idx[DP_PACKET_BATCH_SIZE];
     size_t n_miss = 0;
-    uint16_t mark_tcp_flags[DP_PACKET_BATCH_SIZE];
-    unsigned int n_emc = 0, n_phwol = 0;
+    uint16_t parsed_tcp_flags[DP_PACKET_BATCH_SIZE];
+    unsigned int n_emc = 0, n_phwol = 0, n_simple = 0;
     uint64_t uncounted = 0;
     bool hw_offload = __atomic_load_n(&dp->hw_offload, __ATOMIC_RELAXED);
     struct dp_flow *marked[DP_PACKET_BATCH_SIZE];
@@ -2385,6 +2390,15 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
         }
     }
 
+    /* Simple match: when every flow from this port is a simple-match flow
+     * with one mask (lib/dp-simple.h), a packet's flow is found from its
+     * Ethernet type, VLAN tag and fragment bits; a miss takes the usual
+     * path. */
+    uint32_t simple_mask = (__atomic_load_n(&dp_netdev_no_simple_match,
+                                            __ATOMIC_RELAXED)
+                            ? 0 : dp_simple_port_mask(pmd->simple, in_port));
+    uint64_t simple_port = (uint64_t) in_port << 32;
+
     /* The flow a run of packets with the same mark resolved to: this
      * thread's live copy, or NULL. */
     const struct dp_flow *last_marked = NULL;
@@ -2414,8 +2428,25 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
             if (last_own) {
                 flows[i] = last_own;
                 keys[i].map = 0;
-                mark_tcp_flags[i] = flow_parse_offsets(p);
+                parsed_tcp_flags[i] = flow_parse_offsets(p);
                 n_phwol++;
+                continue;
+            }
+        }
+
+        if (simple_mask) {
+            /* As for a marked packet, no key: the offsets and the TCP
+             * flags. */
+            uint16_t tcp_flags;
+            uint32_t fields = flow_parse_simple(p, &tcp_flags);
+            struct dp_flow *f = dp_simple_lookup(pmd->simple,
+                                                 simple_port
+                                                 | (fields & simple_mask));
+            if (f && !dp_flow_is_dead(f)) {
+                flows[i] = f;
+                keys[i].map = 0;
+                parsed_tcp_flags[i] = tcp_flags;
+                n_simple++;
                 continue;
             }
         }
@@ -2453,6 +2484,7 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
         miss_keys[m] = &keys[miss_idx[m]];
     }
     stat_add(pmd, PMD_STAT_PHWOL_HIT, n_phwol);
+    stat_add(pmd, PMD_STAT_SIMPLE_HIT, n_simple);
     stat_add(pmd, PMD_STAT_EXACT_HIT, n_emc);
 
     /* The signature-match cache, for the EMC's misses; what it finds goes
@@ -2563,7 +2595,7 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
             if (!(uncounted & (UINT64_C(1) << i))) {
                 n_bytes += dp_packet_size(batch->packets[i]);
                 tcp_flags |= (keys[i].map ? key_tcp_flags(&keys[i])
-                              : mark_tcp_flags[i]);
+                              : parsed_tcp_flags[i]);
             }
         }
         size_t n_counted = n - __builtin_popcountll(uncounted);
@@ -2581,7 +2613,7 @@ pmd_process_batch(struct dp_netdev_pmd *pmd, struct dp_netdev_rxq *rxq,
         if (batch->packets[i] && flows[i]) {
             flow_batch_add(fbs, &n_fbs, flows[i], batch->packets[i],
                            (keys[i].map ? key_tcp_flags(&keys[i])
-                            : mark_tcp_flags[i]),
+                            : parsed_tcp_flags[i]),
                            !(uncounted & (UINT64_C(1) << i)));
         }
     }
@@ -2683,6 +2715,7 @@ flow_node_delete(struct dp_netdev_pmd *pmd, struct dp_netdev_flow_node *node)
     uint32_t mark = dp_flow_get_mark(f);
 
     dpcls_remove(&pmd->cls, &f->cr);
+    dp_simple_flow_del(pmd->simple, f);
     dp_smc_flow_remove(pmd->smc, node->smc_index);
     if (node->prev) {
         node->prev->next = node->next;

@@ -157,4 +157,9 @@ void dp_netdev_execute(struct dp_netdev *, struct dp_packet *,
  * once a burst, so a benchmark may flip it while the PMDs run. */
 extern bool dp_netdev_no_action_merge;
 
+/* For benchmarks only (tests/perf/perf-dpif simple): while true, no packet
+ * takes the simple-match path (lib/dp-simple.h), so that what it saves can
+ * be measured.  Read (relaxed atomic) once a burst. */
+extern bool dp_netdev_no_simple_match;
+
 #endif /* dpif-netdev.h */

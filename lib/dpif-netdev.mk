@@ -9,6 +9,8 @@ lib_libdpswitch_dpif_a_SOURCES = \
 	lib/dp-flow.h \
 	lib/dp-rcu.c \
 	lib/dp-rcu.h \
+	lib/dp-simple.c \
+	lib/dp-simple.h \
 	lib/dp-smc.c \
 	lib/dp-smc.h \
 	lib/dpcls.c \

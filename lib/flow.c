@@ -37,6 +37,8 @@ struct parser {
                        - (UINT64_C(1) << (offsetof(struct flow, MEMBER)    \
                                           / 8))))
 
+static inline int parse_common(struct dp_packet *, dps_be16 *dl_type,
+                               dps_be16 *tci);
 static uint32_t extract(struct dp_packet *, struct flow *,
                         uint64_t *touched);
 static uint32_t extract__(struct dp_packet *, struct flow *,
@@ -104,84 +106,37 @@ flow_extract_key(struct dp_packet *p, struct flow_key *key)
 uint16_t
 flow_parse_offsets(struct dp_packet *p)
 {
-    uint32_t size = dp_packet_size(p);
-    uint32_t head = MIN(dp_packet_head_size(p), size);
-    const uint8_t *data = dp_packet_data(p);
-    struct dp_packet_md *md = &p->md;
-    uint32_t ofs = ETH_HEADER_LEN;
-    uint32_t end;
-    uint8_t proto;
+    dps_be16 dl_type, tci;
+    int tcp_flags = parse_common(p, &dl_type, &tci);
 
-    if (head < ETH_HEADER_LEN) {
-        goto slow;
-    }
-    dps_be16 type = ((const struct eth_header *) data)->type;
-    for (int i = 0; i < 2 && (type == htons(ETH_TYPE_VLAN)
-                              || type == htons(ETH_TYPE_VLAN_8021AD)); i++) {
-        if (head < ofs + VLAN_HEADER_LEN) {
-            goto slow;
-        }
-        type = ((const struct vlan_header *) (data + ofs))->next_type;
-        ofs += VLAN_HEADER_LEN;
-    }
-    uint32_t l3 = ofs;
-    if (type == htons(ETH_TYPE_IP) && head >= ofs + IPV4_HEADER_LEN) {
-        const struct ipv4_header *ip = (const void *) (data + ofs);
-        uint32_t tot_len = ntohs(ip->tot_len);
-
-        if (ip->ver_ihl != 0x45 || tot_len < IPV4_HEADER_LEN
-            || tot_len > size - ofs
-            || ntohs(ip->frag_off) & (IPV4_MF | IPV4_FRAG_OFF_MASK)) {
-            goto slow;
-        }
-        end = ofs + tot_len;
-        proto = ip->proto;
-        ofs += IPV4_HEADER_LEN;
-    } else if (type == htons(ETH_TYPE_IPV6)
-               && head >= ofs + IPV6_HEADER_LEN) {
-        const struct ipv6_header *ip6 = (const void *) (data + ofs);
-        uint32_t payload_len = ntohs(ip6->payload_len);
-
-        if ((ntohl(ip6->ver_tc_label) >> 28) != 6
-            || payload_len > size - ofs - IPV6_HEADER_LEN) {
-            goto slow;
-        }
-        end = ofs + IPV6_HEADER_LEN + payload_len;
-        proto = ip6->next;
-        ofs += IPV6_HEADER_LEN;
-    } else {
-        goto slow;
+    if (tcp_flags >= 0) {
+        return tcp_flags;
     }
 
-    uint16_t tcp_flags = 0;
-    if (proto == IPPROTO_TCP_) {
-        if (end < ofs + TCP_HEADER_LEN || head < ofs + TCP_HEADER_LEN) {
-            goto slow;
-        }
-        const struct tcp_header *tcp = (const void *) (data + ofs);
-        uint32_t doff = (ntohs(tcp->off_flags) >> 12) * 4u;
-        if (doff < TCP_HEADER_LEN || doff > end - ofs) {
-            goto slow;
-        }
-        tcp_flags = ntohs(tcp->off_flags) & TCP_FLAGS_MASK;
-    } else if (proto == IPPROTO_UDP_) {
-        if (end < ofs + UDP_HEADER_LEN || head < ofs + UDP_HEADER_LEN) {
-            goto slow;
-        }
-    } else {
-        goto slow;
-    }
-    md->l2_ofs = 0;
-    md->l3_ofs = l3;
-    md->l4_ofs = ofs;
-    md->l4_proto = proto;
-    md->flags &= ~DP_PACKET_F_FRAG;
-    return tcp_flags;
-
-slow:;
     struct flow flow;
     flow_extract(p, &flow);
     return ntohs(flow.tcp_flags);
+}
+
+/* Like flow_parse_offsets(), and also returns the fields a simple-match
+ * flow matches, as flow_extract() would set them, packed by
+ * flow_simple_pack(); stores the TCP flags in '*tcp_flags'. */
+uint32_t
+flow_parse_simple(struct dp_packet *p, uint16_t *tcp_flags)
+{
+    dps_be16 dl_type, tci;
+    int flags = parse_common(p, &dl_type, &tci);
+
+    if (flags >= 0) {
+        /* The common case has no fragments. */
+        *tcp_flags = flags;
+        return flow_simple_pack(dl_type, tci, 0);
+    }
+
+    struct flow flow;
+    flow_extract(p, &flow);
+    *tcp_flags = ntohs(flow.tcp_flags);
+    return flow_simple_pack(flow.dl_type, flow.vlan_tci[0], flow.nw_frag);
 }
 
 /* Stores the compact form of 'flow' in 'key'. */
@@ -508,6 +463,99 @@ flow_compose(struct rte_mempool *pool, const struct flow *flow,
 error:
     dp_packet_free(p);
     return NULL;
+}
+
+/* The common case of flow_parse_offsets() and flow_parse_simple():
+ * parses 'p' if it is Ethernet, up to two VLAN tags, IPv4 without options
+ * or fragments or IPv6 without extension headers, then TCP or UDP, all in
+ * the first segment, sets its offsets as flow_extract() would and returns
+ * its TCP flags in host order, with the Ethernet type after the tags in
+ * '*dl_type' and the outer tag's TCI with VLAN_CFI in '*tci' (0 without a
+ * tag).  Returns -1, setting nothing, for any other packet. */
+static inline int
+parse_common(struct dp_packet *p, dps_be16 *dl_type, dps_be16 *tci)
+{
+    uint32_t size = dp_packet_size(p);
+    uint32_t head = MIN(dp_packet_head_size(p), size);
+    const uint8_t *data = dp_packet_data(p);
+    struct dp_packet_md *md = &p->md;
+    uint32_t ofs = ETH_HEADER_LEN;
+    uint32_t end;
+    uint8_t proto;
+
+    if (head < ETH_HEADER_LEN) {
+        return -1;
+    }
+    dps_be16 type = ((const struct eth_header *) data)->type;
+    dps_be16 outer_tci = 0;
+    for (int i = 0; i < 2 && (type == htons(ETH_TYPE_VLAN)
+                              || type == htons(ETH_TYPE_VLAN_8021AD)); i++) {
+        if (head < ofs + VLAN_HEADER_LEN) {
+            return -1;
+        }
+
+        const struct vlan_header *vlan = (const void *) (data + ofs);
+        if (!i) {
+            outer_tci = vlan->tci | htons(VLAN_CFI);
+        }
+        type = vlan->next_type;
+        ofs += VLAN_HEADER_LEN;
+    }
+    uint32_t l3 = ofs;
+    if (type == htons(ETH_TYPE_IP) && head >= ofs + IPV4_HEADER_LEN) {
+        const struct ipv4_header *ip = (const void *) (data + ofs);
+        uint32_t tot_len = ntohs(ip->tot_len);
+
+        if (ip->ver_ihl != 0x45 || tot_len < IPV4_HEADER_LEN
+            || tot_len > size - ofs
+            || ntohs(ip->frag_off) & (IPV4_MF | IPV4_FRAG_OFF_MASK)) {
+            return -1;
+        }
+        end = ofs + tot_len;
+        proto = ip->proto;
+        ofs += IPV4_HEADER_LEN;
+    } else if (type == htons(ETH_TYPE_IPV6)
+               && head >= ofs + IPV6_HEADER_LEN) {
+        const struct ipv6_header *ip6 = (const void *) (data + ofs);
+        uint32_t payload_len = ntohs(ip6->payload_len);
+
+        if ((ntohl(ip6->ver_tc_label) >> 28) != 6
+            || payload_len > size - ofs - IPV6_HEADER_LEN) {
+            return -1;
+        }
+        end = ofs + IPV6_HEADER_LEN + payload_len;
+        proto = ip6->next;
+        ofs += IPV6_HEADER_LEN;
+    } else {
+        return -1;
+    }
+
+    uint16_t tcp_flags = 0;
+    if (proto == IPPROTO_TCP_) {
+        if (end < ofs + TCP_HEADER_LEN || head < ofs + TCP_HEADER_LEN) {
+            return -1;
+        }
+        const struct tcp_header *tcp = (const void *) (data + ofs);
+        uint32_t doff = (ntohs(tcp->off_flags) >> 12) * 4u;
+        if (doff < TCP_HEADER_LEN || doff > end - ofs) {
+            return -1;
+        }
+        tcp_flags = ntohs(tcp->off_flags) & TCP_FLAGS_MASK;
+    } else if (proto == IPPROTO_UDP_) {
+        if (end < ofs + UDP_HEADER_LEN || head < ofs + UDP_HEADER_LEN) {
+            return -1;
+        }
+    } else {
+        return -1;
+    }
+    md->l2_ofs = 0;
+    md->l3_ofs = l3;
+    md->l4_ofs = ofs;
+    md->l4_proto = proto;
+    md->flags &= ~DP_PACKET_F_FRAG;
+    *dl_type = type;
+    *tci = outer_tci;
+    return tcp_flags;
 }
 
 /* Does the work of flow_extract() and stores in '*touched' the words of

@@ -142,6 +142,9 @@ enum flow_parse_result {
 uint32_t flow_extract(struct dp_packet *, struct flow *);
 uint32_t flow_extract_key(struct dp_packet *, struct flow_key *);
 uint16_t flow_parse_offsets(struct dp_packet *);
+uint32_t flow_parse_simple(struct dp_packet *, uint16_t *tcp_flags);
+static inline uint32_t flow_simple_pack(dps_be16 dl_type, dps_be16 vlan_tci,
+                                        uint8_t nw_frag);
 
 /* Compact keys. */
 void flow_key_from_flow(struct flow_key *, const struct flow *);
@@ -160,6 +163,23 @@ static inline unsigned int flow_key_n_words(const struct flow_key *);
 /* Packets from keys. */
 struct dp_packet *flow_compose(struct rte_mempool *, const struct flow *,
                                size_t l4_payload_size);
+
+/* The bits of the outer VLAN TCI a simple-match flow may match. */
+#define FLOW_SIMPLE_TCI_BITS (VLAN_VID_MASK | VLAN_CFI)
+
+/* Packs the fields a simple-match datapath flow matches (Open vSwitch's
+ * "simple match": the Ethernet type, the outer VLAN tag's VID and CFI bits
+ * and the IP fragment bits; the input port apart) into 32 bits, the same
+ * way for a packet's values and for a mask's, so that a packet matches a
+ * flow when its packed values ANDed with the flow's packed mask equal the
+ * flow's packed values.  The VLAN priority bits are left out. */
+static inline uint32_t
+flow_simple_pack(dps_be16 dl_type, dps_be16 vlan_tci, uint8_t nw_frag)
+{
+    return ((uint32_t) ntohs(dl_type) << 16
+            | (uint32_t) (ntohs(vlan_tci) & FLOW_SIMPLE_TCI_BITS) << 2
+            | (nw_frag & (FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER)));
+}
 
 static inline unsigned int
 flow_key_n_words(const struct flow_key *key)

@@ -91,6 +91,7 @@ TESTSUITE_AT += tests/ofproto-macros.at tests/vswitchd.at \
 	tests/ofproto-of13.at tests/ofproto-of15.at tests/ofproto-group.at \
 	tests/bond.at tests/lacp.at tests/mirror.at tests/ofproto-controller.at \
 	tests/ofproto-packet-in.at
+TESTSUITE_AT += tests/simple-match.at
 # TCP through kernel ports against Open vSwitch (run by hand, as root).
 EXTRA_DIST += tests/perf/kernel-tcp.sh tests/perf/csum-gain
 EXTRA_DIST += tests/ofp-print-corpus.txt tests/ofp-actions-corpus.txt

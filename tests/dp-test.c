@@ -161,6 +161,32 @@ dp_test_chain_ok(const struct dp_packet *p)
     return total == p->mbuf.pkt_len && n == p->mbuf.nb_segs;
 }
 
+/* See dp-test.h. */
+struct dp_packet *
+dp_test_shaped_packet(const struct flow *f, enum dp_test_shape shape)
+{
+    struct dp_packet *p = flow_compose(dp_test_pools.std, f, 20);
+
+    if (!p) {
+        return NULL;
+    }
+    if (shape == DP_TEST_SHAPE_CUT && dp_packet_size(p) > 30
+        && dp_packet_trim(p, dp_packet_size(p) - 30)) {
+        dp_packet_free(p);
+        return NULL;
+    }
+    if (shape == DP_TEST_SHAPE_CHAIN) {
+        uint8_t buf[2048];
+        size_t size = dp_packet_size(p);
+
+        dp_packet_copy_out(p, 0, size, buf);
+        dp_packet_free(p);
+        p = dp_test_chain(dp_test_pools.tiny, buf, size, 20, 16);
+    }
+    return p;
+}
+
+
 /* Returns true if 'p' holds exactly the 'size' bytes at 'data'. */
 bool
 dp_test_equal(const struct dp_packet *p, const void *data, size_t size)

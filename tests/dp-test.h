@@ -31,6 +31,17 @@ struct dp_packet *dp_test_eth_packet(struct rte_mempool *, size_t size,
 struct dp_packet *dp_test_chain(struct rte_mempool *, const void *data,
                                 size_t size, size_t first, size_t rest);
 bool dp_test_chain_ok(const struct dp_packet *);
+/* The packet of flow 'f' with 20 bytes of L4 payload, as it is (SHAPE_WHOLE),
+ * cut to 30 bytes (SHAPE_CUT) or as a chain of 20- then 16-byte segments
+ * (SHAPE_CHAIN), which split the headers: what header parsers are tested
+ * on. */
+enum dp_test_shape {
+    DP_TEST_SHAPE_WHOLE,
+    DP_TEST_SHAPE_CUT,
+    DP_TEST_SHAPE_CHAIN,
+};
+struct dp_packet *dp_test_shaped_packet(const struct flow *f,
+                                        enum dp_test_shape);
 /* cmocka fixtures: group teardown (dp_test_fini()) and a per-test teardown
  * that fails the test if a segment leaked. */
 int dp_test_teardown_group(void **state);

@@ -2,6 +2,7 @@
 
 DPIF_UNIT_TESTS = \
 	tests/test-dp-execute \
+	tests/test-dp-simple \
 	tests/test-dpcls \
 	tests/test-dpif-netdev \
 	tests/test-emc \
@@ -48,6 +49,11 @@ tests_test_dpif_netdev_LDADD = $(DPIF_TEST_LDADD)
 tests_test_offload_SOURCES = tests/test-offload.c $(DP_TEST_COMMON)
 tests_test_offload_CFLAGS = $(DPIF_TEST_CFLAGS)
 tests_test_offload_LDADD = $(DPIF_TEST_LDADD)
+
+# Simple match: the parse, which flows are simple, the per-thread table.
+tests_test_dp_simple_SOURCES = tests/test-dp-simple.c $(DP_TEST_COMMON)
+tests_test_dp_simple_CFLAGS = $(DPIF_TEST_CFLAGS)
+tests_test_dp_simple_LDADD = $(DPIF_TEST_LDADD)
 
 tests_test_dp_execute_SOURCES = tests/test-dp-execute.c $(DP_TEST_COMMON)
 tests_test_dp_execute_CFLAGS = $(DPIF_TEST_CFLAGS)

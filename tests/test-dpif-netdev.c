@@ -39,6 +39,8 @@ static struct dp_actions slow_actions;
 static int slow_error;
 static unsigned int n_upcalls;
 static struct flow slow_extra_mask;     /* More bits for every mask. */
+static bool slow_simple;                /* Masks of "in_port=N,actions=..."
+                                         * flows instead: simple match. */
 
 static int
 slow_upcall(void *aux DPS_UNUSED, const struct flow *flow,
@@ -66,9 +68,20 @@ slow_upcall(void *aux DPS_UNUSED, const struct flow *flow,
             break;
         }
     }
-    memset(&mask->dl_dst, 0xff, sizeof mask->dl_dst);
-    mask->dl_type = htons(0xffff);
-    mask->vlan_tci[0] = htons(0xffff);
+    if (slow_simple) {
+        /* What Open vSwitch's slow path (and ours) matches for a flow
+         * that looks at the input port alone. */
+        mask->dl_type = htons(0xffff);
+        mask->vlan_tci[0] = htons(VLAN_CFI);
+        if (flow->dl_type == htons(ETH_TYPE_IP)
+            || flow->dl_type == htons(ETH_TYPE_IPV6)) {
+            mask->nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+        }
+    } else {
+        memset(&mask->dl_dst, 0xff, sizeof mask->dl_dst);
+        mask->dl_type = htons(0xffff);
+        mask->vlan_tci[0] = htons(0xffff);
+    }
 
     const uint8_t *extra = (const uint8_t *) &slow_extra_mask;
     for (size_t i = 0; i < sizeof *mask; i++) {
@@ -129,6 +142,7 @@ fixture_init(struct fixture *fx, const char *type, const char *other_config)
     dp_actions_clear(&slow_actions);
     slow_error = 0;
     n_upcalls = 0;
+    slow_simple = false;
     memset(&slow_extra_mask, 0, sizeof slow_extra_mask);
     live_fixture = *fx;
     fixture_live = true;
@@ -1155,6 +1169,192 @@ test_same_actions_merged(void **state DPS_UNUSED)
     }
 }
 
+/* The last byte of the IPv4 source address of each packet port 'port'
+ * sent, in order, as characters into 's' (as many as fit); the packets are
+ * freed. */
+static void
+sent_src_last_bytes(struct fixture *fx, int port, char *s, size_t size)
+{
+    struct dp_packet *p;
+    size_t n = 0;
+
+    while ((p = netdev_dummy_pop_sent(fx->ports[port])) != NULL) {
+        uint8_t b = 0;
+
+        dp_packet_copy_out(p, ETH_HEADER_LEN + 15, 1, &b);
+        if (n + 1 < size) {
+            s[n++] = b;
+        }
+        dp_packet_free(p);
+    }
+    s[n] = '\0';
+}
+
+/* Revalidation callback of test_simple_match(): deletes the flows that
+ * match an Ethernet destination. */
+static bool
+reval_keep_simple_cb(void *aux DPS_UNUSED, const struct flow *key DPS_UNUSED,
+                     const struct flow *mask,
+                     const struct dp_actions *actions,
+                     struct dp_actions *new_actions)
+{
+    static const struct eth_addr zero;
+
+    dp_actions_clear(new_actions);
+    for (size_t i = 0; i < actions->n_actions; i++) {
+        dp_actions_put_output(new_actions, actions->actions[i].port);
+    }
+    return !memcmp(&mask->dl_dst, &zero, sizeof zero);
+}
+
+/* Simple match: while every flow from a port matches only the input port,
+ * the Ethernet type, whether there is a VLAN tag and the fragment bits
+ * ("in_port=1,actions=output:2"), its packets are found by those fields
+ * ("simple match hits"), the caches and the classifier untouched, and
+ * leave as they came; per packet type and tag, one flow.  A flow from the
+ * port that matches more (an Ethernet destination) takes the port off the
+ * simple path, and only that port, without a packet going astray; once
+ * it is deleted, the port is back on it.  dp_netdev_no_simple_match keeps
+ * every port off. */
+static void
+test_simple_match(void **state DPS_UNUSED)
+{
+    uint64_t s[PMD_N_STATS];
+    struct fixture fx;
+    struct flow f, v, f6;
+
+    fixture_init(&fx, "dummy", "emc-insert-inv-prob=1");
+    slow_simple = true;
+    dp_actions_put_output(&slow_actions, 2);
+    sample_flow(&f, 2);
+    send_and_run(&fx, 1, &f);
+    assert_int_equal(n_upcalls, 1);
+    assert_int_equal(count_sent(&fx, 2, &f), 1);
+
+    /* One burst of three packets of other microflows. */
+    for (int i = 0; i < 3; i++) {
+        f.nw_src = htonl(0x0a000050 + i);
+        f.tp_src = htons(4000 + i);
+        inject(&fx, 1, &f);
+    }
+    dp_netdev_run(fx.dp);
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_SIMPLE_HIT], 3);
+    assert_int_equal(s[PMD_STAT_EXACT_HIT], 0);
+    assert_int_equal(s[PMD_STAT_MASKED_HIT], 0);
+    assert_int_equal(n_upcalls, 1);
+    char src_bytes[16];
+    sent_src_last_bytes(&fx, 2, src_bytes, sizeof src_bytes);
+    assert_string_equal(src_bytes, "PQR");
+
+    /* A tagged packet is another flow; then it hits too, with its bytes
+     * (tag and priority) kept. */
+    v = f;
+    v.vlan_tpid[0] = htons(ETH_TYPE_VLAN);
+    v.vlan_tci[0] = htons(VLAN_CFI | 0x6000 | 42);
+    send_and_run(&fx, 1, &v);
+    assert_int_equal(n_upcalls, 2);
+    send_and_run(&fx, 1, &v);
+    assert_int_equal(n_upcalls, 2);
+    assert_int_equal(count_sent(&fx, 2, &v), 2);
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_SIMPLE_HIT], 4);
+
+    /* Statistics: the flows counted their packets (not the upcalls'). */
+    char *out = appctl(&fx, "dpctl/dump-flows", "");
+    assert_non_null(strstr(out, "eth_type(0x0800),ipv4(frag=no), "
+                           "packets:3, bytes:180,"));
+    free(out);
+
+    /* Port 2 stays on the simple path whatever port 1's flows are. */
+    send_and_run(&fx, 2, &f);
+    send_and_run(&fx, 2, &f);
+    assert_int_equal(n_upcalls, 3);
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_SIMPLE_HIT], 5);
+    assert_int_equal(count_sent(&fx, 2, &f), 2);
+
+    /* An IPv6 flow from port 1 that matches its destination, to p3. */
+    memset(&slow_extra_mask.dl_dst, 0xff, sizeof slow_extra_mask.dl_dst);
+    dp_actions_clear(&slow_actions);
+    dp_actions_put_output(&slow_actions, 3);
+    dp_test_ipv6_flow(&f6, IPPROTO_UDP_);
+    send_and_run(&fx, 1, &f6);
+    assert_int_equal(n_upcalls, 4);
+    assert_int_equal(count_sent(&fx, 3, &f6), 1);
+    memset(&slow_extra_mask, 0, sizeof slow_extra_mask);
+
+    /* Port 1 is off the simple path: the same packets, through the EMC and
+     * the classifier, still to p2; IPv6 to p3.  Port 2 is still on it. */
+    inject(&fx, 1, &f);
+    inject(&fx, 1, &v);
+    inject(&fx, 1, &f6);
+    f.nw_src = htonl(0x0a000077);
+    inject(&fx, 1, &f);
+    dp_netdev_run(fx.dp);
+    send_and_run(&fx, 2, &f);
+    assert_int_equal(n_upcalls, 4);
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_SIMPLE_HIT], 6);
+    assert_int_equal(s[PMD_STAT_EXACT_HIT] + s[PMD_STAT_MASKED_HIT], 4);
+    assert_int_equal(count_sent(&fx, 2, NULL), 4);
+    assert_int_equal(count_sent(&fx, 3, &f6), 1);
+
+    /* Without the IPv6 flow, port 1 is back on it. */
+    dp_netdev_revalidate(fx.dp, reval_keep_simple_cb, NULL);
+    assert_n_flows(&fx, 3);
+    inject(&fx, 1, &f);
+    inject(&fx, 1, &v);
+    dp_netdev_run(fx.dp);
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_SIMPLE_HIT], 8);
+    assert_int_equal(count_sent(&fx, 2, NULL), 2);
+
+    /* Off for benchmarks. */
+    dp_netdev_no_simple_match = true;
+    send_and_run(&fx, 1, &f);
+    dp_netdev_no_simple_match = false;
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_SIMPLE_HIT], 8);
+    assert_int_equal(count_sent(&fx, 2, &f), 1);
+
+    out = appctl(&fx, "dpif-netdev/pmd-stats-show", "");
+    assert_non_null(strstr(out, "  simple match hits: 8\n"));
+    free(out);
+    fixture_destroy(&fx);
+}
+
+/* Simple match on a PMD thread: the counter pmd-stats-show prints for it
+ * and the packets that leave. */
+static void
+test_simple_match_pmd(void **state DPS_UNUSED)
+{
+    struct fixture fx;
+    struct flow f;
+
+    fixture_init(&fx, "dummy-pmd", "pmd-cpu-mask=1");
+    slow_simple = true;
+    dp_actions_put_output(&slow_actions, 2);
+    sample_flow(&f, 2);
+    inject(&fx, 1, &f);
+    assert_int_equal(wait_sent(&fx, 2, 1), 1);
+    for (int i = 0; i < 10; i++) {
+        f.nw_src = htonl(0x0a000100 + i);
+        inject(&fx, 1, &f);
+    }
+    assert_int_equal(wait_sent(&fx, 2, 10), 10);
+
+    uint64_t st[PMD_N_STATS];
+    dp_netdev_pmd_get_stats(fx.dp->pmds[0], st);
+    assert_int_equal(st[PMD_STAT_SIMPLE_HIT], 10);
+    assert_int_equal(st[PMD_STAT_MISS], 1);
+    char *out = appctl(&fx, "dpif-netdev/pmd-stats-show", "");
+    assert_non_null(strstr(out, "pmd thread numa_id 0 core_id 0:\n"));
+    assert_non_null(strstr(out, "  simple match hits: 10\n"));
+    free(out);
+    fixture_destroy(&fx);
+}
+
 /* The commands' output layouts, as Open vSwitch 3.1 prints them. */
 static void
 test_unixctl(void **state DPS_UNUSED)
@@ -1648,6 +1848,8 @@ main(void)
     const struct CMUnitTest tests[] = {
         DP_TEST(test_forward_and_caches),
         DP_TEST(test_same_actions_merged),
+        DP_TEST(test_simple_match),
+        DP_TEST(test_simple_match_pmd),
         DP_TEST(test_ports),
         DP_TEST(test_failed_upcall_and_missing_port),
         DP_TEST(test_vlan_and_set_field),

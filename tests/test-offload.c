@@ -54,21 +54,12 @@ test_parse_offsets(void **state DPS_UNUSED)
             if (f.nw_proto == IPPROTO_TCP_) {
                 f.tcp_flags = htons(TCP_SYN | TCP_ACK);
             }
-            struct dp_packet *p = flow_compose(dp_test_pools.std, &f, 20);
+            struct dp_packet *p
+                = dp_test_shaped_packet(&f, (variant == 2 ? DP_TEST_SHAPE_CUT
+                                             : variant == 3
+                                             ? DP_TEST_SHAPE_CHAIN
+                                             : DP_TEST_SHAPE_WHOLE));
             assert_non_null(p);
-            if (variant == 2 && dp_packet_size(p) > 30) {
-                assert_int_equal(dp_packet_trim(p, dp_packet_size(p) - 30),
-                                 0);
-            }
-            if (variant == 3) {
-                uint8_t buf[2048];
-                size_t size = dp_packet_size(p);
-
-                dp_packet_copy_out(p, 0, size, buf);
-                dp_packet_free(p);
-                p = dp_test_chain(dp_test_pools.tiny, buf, size, 20, 16);
-                assert_non_null(p);
-            }
 
             struct dp_packet_md want;
             struct flow g;

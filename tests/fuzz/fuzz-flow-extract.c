@@ -3,7 +3,8 @@
  * Input: byte 0 chooses the first segment's size, byte 1 the size of the
  * following segments, the rest is the packet.  Checks that extraction of
  * the chain agrees with that of the same bytes in one segment, that the
- * datapath flow text of the key parses back to the same key, that software
+ * datapath flow text of the key parses back to the same key, that the
+ * simple-match parse finds the same fields, that software
  * checksum completion yields checksums that verify, and that header rewrites
  * (then egress) keep good checksums good and bad ones bad.  ASan watches the segments'
  * head- and tailroom, so any read outside the packet is caught.
@@ -77,6 +78,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                "flow_extract_key() differs on chain");
     flow_key_to_flow(&key, &back);
     FUZZ_CHECK(!memcmp(&back, &f1, sizeof f1), "compact key round trip");
+
+    /* The simple-match parse finds the fields extraction found, and the
+     * same offsets and TCP flags. */
+    struct dp_packet_md md = linear->md;
+    uint16_t tcp_flags;
+    uint32_t fields = flow_parse_simple(linear, &tcp_flags);
+    FUZZ_CHECK(fields == flow_simple_pack(f1.dl_type, f1.vlan_tci[0],
+                                          f1.nw_frag)
+               && tcp_flags == ntohs(f1.tcp_flags),
+               "flow_parse_simple() differs");
+    FUZZ_CHECK(linear->md.l3_ofs == md.l3_ofs && linear->md.l4_ofs == md.l4_ofs
+               && linear->md.l4_proto == md.l4_proto,
+               "flow_parse_simple() offsets differ");
 
     struct ds s = DS_EMPTY_INITIALIZER;
     odp_flow_format(&f1, NULL, &s);
