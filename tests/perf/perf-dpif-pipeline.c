@@ -71,6 +71,8 @@ struct perf_source {
     size_t n_stack;
     uint32_t n_flows, stride, pos;      /* Flow numbers visited. */
     unsigned int n_masks;               /* Megaflow masks the upcall uses. */
+    bool simple_flows;                  /* The upcall's mask: a simple-match
+                                         * flow's instead. */
     uint64_t n_sent;                    /* Atomic: read by the main thread. */
     uint64_t n_alloc_fail;
 
@@ -113,7 +115,8 @@ static struct perf_source src = {
 /* What perf_dpif_check_cost() switches: netdev_send_skip_egress_check, or
  * a flag of its own that nothing reads (A/A) or that only the receive half
  * of the check reads (see perf_rx_fill()); perf_dpif_merge_cost():
- * dp_netdev_no_action_merge. */
+ * dp_netdev_no_action_merge; perf_dpif_simple_cost():
+ * dp_netdev_no_simple_match. */
 static bool aa_flag;
 static bool rx_half_only;
 static bool *switched = &netdev_send_skip_egress_check;
@@ -485,6 +488,12 @@ perf_upcall(void *aux, const struct flow *flow,
     mask->in_port = UINT32_MAX;
     mask->recirc_id = UINT32_MAX;
     mask->dl_type = htons(0xffff);
+    if (src.simple_flows) {
+        /* What "in_port=1,actions=output:2" matches. */
+        mask->vlan_tci[0] = htons(VLAN_CFI);
+        mask->nw_frag = FLOW_NW_FRAG_ANY | FLOW_NW_FRAG_LATER;
+        return 0;
+    }
     mask->nw_src = mask->nw_dst = htonl(UINT32_MAX);
     mask->nw_proto = 0xff;
     mask->tp_src = mask->tp_dst = htons(0xffff);
@@ -692,6 +701,16 @@ perf_dpif_merge_cost(double seconds, uint32_t n_flows, bool marked,
     return toggled_run(seconds, n_flows, &dpmode, res);
 }
 
+int
+perf_dpif_simple_cost(double seconds, uint32_t n_flows, bool emc_on,
+                      struct perf_dpif_check_result *res)
+{
+    struct perf_dpif_mode dpmode = { .emc_on = emc_on, .simple_flows = true };
+
+    switched = &dp_netdev_no_simple_match;
+    return toggled_run(seconds, n_flows, &dpmode, res);
+}
+
 /* One run of the datapath in 'dpmode' with 'n_flows' flows, during which
  * '*switched' is flipped at random intervals: the PMD's windows filed
  * under the flag's state, into 'res'.  Puts 'switched' back. */
@@ -752,6 +771,7 @@ pipeline_run(uint32_t n_flows, const struct perf_dpif_mode *mode,
     memset(res, 0, sizeof *res);
     source_init(n_flows, marked);
     src.n_masks = MIN(MAX(mode->n_masks, 1), 16);
+    src.simple_flows = mode->simple_flows;
 
     error = dp_netdev_create(&dp);
     if (error) {

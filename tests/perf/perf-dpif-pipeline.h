@@ -25,6 +25,9 @@ struct perf_dpif_mode {
     bool marked;                /* hw-offload, every flow marked. */
     unsigned int n_masks;       /* Megaflow masks (subtables), 1 to 16;
                                  * 0 is 1. */
+    bool simple_flows;          /* One megaflow for every packet, as
+                                 * "in_port=1,actions=output:2" gives (a
+                                 * simple-match flow), not 5-tuple ones. */
 };
 
 /* Returns true if this build includes the datapath. */
@@ -75,6 +78,14 @@ int perf_dpif_check_cost(double seconds, enum perf_check_mode,
  * ([0]). */
 int perf_dpif_merge_cost(double seconds, uint32_t n_flows, bool marked,
                          struct perf_dpif_check_result *);
+
+/* What simple match saves: one run with 'n_flows' microflows of one
+ * simple-match megaflow (perf_dpif_mode.simple_flows), the EMC on or off,
+ * during which dp_netdev_no_simple_match is switched at random intervals
+ * of 1 to 4 ms: the PMD's windows with simple match ([1]) and without
+ * ([0]). */
+int perf_dpif_simple_cost(double seconds, uint32_t n_flows, bool emc_on,
+                          struct perf_dpif_check_result *);
 
 /* Measures the cycles per packet of netdev_send() on a "perf" port (no
  * offloads, no chains) for batches of 32 linear 64-byte packets with

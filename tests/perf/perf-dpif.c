@@ -35,6 +35,7 @@
  *                                           (defaults 1, 100000, 1, 1)
  *        perf-dpif merge [SECONDS [ROUNDS [MAX_FLOWS]]] (defaults 1, 3,
  *                                                          100000)
+ *        perf-dpif simple [SECONDS [ROUNDS [MAX_FLOWS]]] (the same)
  *
  * "marked" measures the partial-offload path: the whole datapath with
  * hw-offload=true on a port whose flow API marks every packet of an
@@ -50,6 +51,14 @@
  * 1 to 4 ms, as "csum" switches its check.  Every flow of this benchmark
  * outputs to the same port, so with many flows a burst of 32 packets is 32
  * flows with the same actions.
+ *
+ * "simple" measures simple match (lib/dp-simple.h): every packet of the
+ * run, whatever its IPv4 source (1, 1000 or 100000 microflows), matches
+ * one megaflow that a port-to-port "in_port=1,actions=output:2" table
+ * gives (in_port, eth_type, VLAN CFI, fragment bits), found by the
+ * simple-match table or, while dp_netdev_no_simple_match is on, by the
+ * EMC and the classifier; switched on and off at random within each run
+ * as "merge" switches its merge, with the EMC on and off.
  *
  * "smc" measures the signature-match cache (smc-enable): the whole datapath
  * at each flow count with the EMC on and off, and for each the SMC off and
@@ -642,9 +651,41 @@ run_csum(double seconds, int rounds, enum perf_check_mode mode)
     return error;
 }
 
-/* perf-dpif merge: see the comment at the top. */
+/* A benchmark that switches one thing on and off at random within each
+ * run: "merge" and "simple". */
+struct switched_bench {
+    const char *title;                  /* Printed first. */
+    const char *paths[2];               /* Row labels, for 'variant' 0, 1. */
+    int (*cost)(double seconds, uint32_t n_flows, bool variant,
+                struct perf_dpif_check_result *);
+    const char *legend;                 /* Printed last. */
+};
+
+static const struct switched_bench merge_bench = {
+    "flows with the same actions in a burst run as one batch, switched on "
+    "and off\nat random within each run; 64-byte UDP packets, exact "
+    "5-tuple megaflows,\noutput to one port, EMC on",
+    { "EMC", "marked" },
+    perf_dpif_merge_cost,
+    "+: merged (the default), -: one batch per flow "
+    "(dp_netdev_no_action_merge)",
+};
+
+static const struct switched_bench simple_bench = {
+    "simple match switched on and off at random within each run; 64-byte "
+    "UDP\npackets of FLOWS microflows (IPv4 sources), one "
+    "\"in_port=1,actions=output:2\"\nmegaflow (in_port, eth_type, VLAN "
+    "CFI, fragment bits), EMC on and off",
+    { "no EMC", "EMC" },
+    perf_dpif_simple_cost,
+    "+: simple match (the default), -: the usual path "
+    "(dp_netdev_no_simple_match)",
+};
+
+/* perf-dpif merge and simple: see the comment at the top. */
 static int
-run_merge(double seconds, int rounds, uint32_t max_flows)
+run_switched(const struct switched_bench *b, double seconds, int rounds,
+             uint32_t max_flows)
 {
     static const uint32_t flow_counts[] = { 1, 1000, 100000 };
     enum { BEST_ON, BEST_OFF, MED_ON, MED_OFF, N_COLS };
@@ -655,16 +696,13 @@ run_merge(double seconds, int rounds, uint32_t max_flows)
         return 1;
     }
     check_quiet();
-    printf("flows with the same actions in a burst run as one batch, "
-           "switched on and off\nat random within each run; 64-byte UDP "
-           "packets, exact 5-tuple megaflows,\noutput to one port, EMC on; "
-           "TSC %.2f GHz, %.2f s per run; cycles per packet\n\n",
-           rte_get_tsc_hz() / 1e9, seconds);
+    printf("%s; TSC %.2f GHz, %.2f s per run; cycles per packet\n\n",
+           b->title, rte_get_tsc_hz() / 1e9, seconds);
     printf("%7s %6s %5s | %6s %6s %6s | %6s %6s %6s %7s\n", "flows",
            "path", "round", "best+", "best-", "delta", "med+", "med-",
            "delta", "windows");
     for (size_t fi = 0; fi < ARRAY_SIZE(flow_counts) && !error; fi++) {
-        for (int marked = 0; marked <= 1 && !error; marked++) {
+        for (int variant = 0; variant <= 1 && !error; variant++) {
             uint32_t n_flows = flow_counts[fi];
             double *v[N_COLS];
 
@@ -677,7 +715,7 @@ run_merge(double seconds, int rounds, uint32_t max_flows)
             for (int r = 0; r < rounds && !error; r++) {
                 struct perf_dpif_check_result cr;
 
-                error = perf_dpif_merge_cost(seconds, n_flows, marked, &cr);
+                error = b->cost(seconds, n_flows, variant, &cr);
                 if (error) {
                     break;
                 }
@@ -686,9 +724,8 @@ run_merge(double seconds, int rounds, uint32_t max_flows)
                 v[MED_ON][r] = cr.median[1];
                 v[MED_OFF][r] = cr.median[0];
                 printf("%7"PRIu32" %6s %5d | %6.1f %6.1f %6.1f | %6.1f %6.1f "
-                       "%6.1f %3zu/%-3zu\n", n_flows,
-                       marked ? "marked" : "EMC", r + 1,
-                       v[BEST_ON][r], v[BEST_OFF][r],
+                       "%6.1f %3zu/%-3zu\n", n_flows, b->paths[variant],
+                       r + 1, v[BEST_ON][r], v[BEST_OFF][r],
                        v[BEST_ON][r] - v[BEST_OFF][r],
                        v[MED_ON][r], v[MED_OFF][r],
                        v[MED_ON][r] - v[MED_OFF][r],
@@ -700,7 +737,7 @@ run_merge(double seconds, int rounds, uint32_t max_flows)
 
                 paired_medians(v, N_COLS, rounds, m, dm);
                 printf("%7"PRIu32" %6s %5s | %6.1f %6.1f %6.1f | %6.1f %6.1f "
-                       "%6.1f\n", n_flows, marked ? "marked" : "EMC", "med",
+                       "%6.1f\n", n_flows, b->paths[variant], "med",
                        m[BEST_ON], m[BEST_OFF], dm[0], m[MED_ON],
                        m[MED_OFF], dm[1]);
             }
@@ -710,11 +747,10 @@ run_merge(double seconds, int rounds, uint32_t max_flows)
         }
     }
     if (!error) {
-        printf("\n+: merged (the default), -: one batch per flow "
-               "(dp_netdev_no_action_merge);\nbest: the fastest window of "
-               "4096 packets, med: the median window; delta < 0: merging "
-               "saves\n(med rows: medians over the rounds of each round's "
-               "difference)\n");
+        printf("\n%s;\nbest: the fastest window of 4096 packets, med: the "
+               "median window; delta < 0: the\nfirst saves (med rows: "
+               "medians over the rounds of each round's difference)\n",
+               b->legend);
     }
     return error;
 }
@@ -872,18 +908,20 @@ main(int argc, char *argv[])
         dp_test_fini();
         return error;
     }
-    if (argc > 1 && !strcmp(argv[1], "merge")) {
+    if (argc > 1 && (!strcmp(argv[1], "merge")
+                     || !strcmp(argv[1], "simple"))) {
         double seconds = argc > 2 ? strtod(argv[2], NULL) : 1.0;
         int rounds = argc > 3 ? atoi(argv[3]) : 3;
         uint32_t max_flows = argc > 4 ? strtoul(argv[4], NULL, 0) : 100000;
 
         util_set_program_name(argv[0]);
         if (seconds <= 0 || rounds <= 0 || !max_flows) {
-            util_fatal(0, "usage: %s merge [SECONDS [ROUNDS [MAX_FLOWS]]]",
-                       argv[0]);
+            util_fatal(0, "usage: %s %s [SECONDS [ROUNDS [MAX_FLOWS]]]",
+                       argv[0], argv[1]);
         }
         dp_test_init("perf-dpif");
-        int error = run_merge(seconds, rounds, max_flows);
+        int error = run_switched(!strcmp(argv[1], "merge") ? &merge_bench
+                                 : &simple_bench, seconds, rounds, max_flows);
         dp_test_fini();
         return error ? 1 : 0;
     }
