@@ -2917,6 +2917,7 @@ pmd_flow_install(struct dp_netdev_pmd *pmd, const struct flow_key *key,
     }
     pmd->flows = node;
     pmd->n_flows++;
+    dp_simple_flow_add(pmd->simple, f);
     __atomic_store_n(&f->aux, node, __ATOMIC_RELEASE);
     __atomic_add_fetch(&dp->n_flows, 1, __ATOMIC_RELAXED);
     return 0;

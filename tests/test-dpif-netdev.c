@@ -1324,6 +1324,55 @@ test_simple_match(void **state DPS_UNUSED)
     fixture_destroy(&fx);
 }
 
+/* A flow put by hand (dpctl/add-flow) counts as the slow path's do: one
+ * that is not simple takes its port off the simple path, and deleting it
+ * puts the port back. */
+static void
+test_simple_match_flow_put(void **state DPS_UNUSED)
+{
+    uint64_t s[PMD_N_STATS];
+    struct fixture fx;
+    struct flow f, f6, mask;
+    struct dp_flow_stats st;
+    struct dp_actions acts;
+    struct dp_ufid ufid;
+
+    fixture_init(&fx, "dummy", "emc-insert-inv-prob=0");
+    slow_simple = true;
+    dp_actions_put_output(&slow_actions, 2);
+    sample_flow(&f, 2);
+    send_and_run(&fx, 1, &f);
+    send_and_run(&fx, 1, &f);
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_SIMPLE_HIT], 1);
+
+    dp_test_ipv6_flow(&f6, IPPROTO_UDP_);
+    f6.in_port = 1;
+    memset(&mask, 0, sizeof mask);
+    mask.dl_type = htons(0xffff);
+    memset(&mask.dl_dst, 0xff, sizeof mask.dl_dst);
+    dp_actions_init(&acts);
+    dp_actions_put_output(&acts, 3);
+    dp_netdev_flow_ufid(&f6, &mask, &ufid);
+    assert_int_equal(dp_netdev_flow_put(fx.dp, &f6, &mask, &acts, &ufid,
+                                        DP_NETDEV_PUT_CREATE, &st), 0);
+    dp_actions_destroy(&acts);
+    send_and_run(&fx, 1, &f);
+    send_and_run(&fx, 1, &f6);
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_SIMPLE_HIT], 1);
+    assert_int_equal(s[PMD_STAT_MASKED_HIT], 2);
+    assert_int_equal(count_sent(&fx, 2, NULL), 3);
+    assert_int_equal(count_sent(&fx, 3, NULL), 1);
+
+    assert_int_equal(dp_netdev_flow_del(fx.dp, &ufid, &st), 0);
+    send_and_run(&fx, 1, &f);
+    main_stats(&fx, s);
+    assert_int_equal(s[PMD_STAT_SIMPLE_HIT], 2);
+    assert_int_equal(count_sent(&fx, 2, NULL), 1);
+    fixture_destroy(&fx);
+}
+
 /* Simple match on a PMD thread: the counter pmd-stats-show prints for it
  * and the packets that leave. */
 static void
@@ -1849,6 +1898,7 @@ main(void)
         DP_TEST(test_forward_and_caches),
         DP_TEST(test_same_actions_merged),
         DP_TEST(test_simple_match),
+        DP_TEST(test_simple_match_flow_put),
         DP_TEST(test_simple_match_pmd),
         DP_TEST(test_ports),
         DP_TEST(test_failed_upcall_and_missing_port),
