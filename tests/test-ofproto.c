@@ -104,13 +104,14 @@ test_add_lookup_replace(void **state DPS_UNUSED)
     assert_int_equal(r->n_bytes, 300);
     assert_int_equal(r->created, 20);
 
-    /* reset_counts clears them. */
+    /* reset_counts clears them, and the rule keeps the flag, which Open
+     * vSwitch reports in OpenFlow 1.3+ flow stats. */
     assert_int_equal(flow_mod(p, OFPROTO_FC_ADD, 0, &m, 100, 2,
                               OFPROTO_FF_RESET_COUNTS, "output:3", 30),
                      OFPROTO_OK);
     r = ofproto_lookup(p, 0, &f, NULL);
     assert_int_equal(r->n_packets, 0);
-    assert_int_equal(r->flags, 0);
+    assert_int_equal(r->flags, OFPROTO_FF_RESET_COUNTS);
 
     /* Other flows: table 0's catch-all; other tables are empty. */
     struct match_flow g = match_test_ip_flow(0, 0x0b000001);
