@@ -2099,6 +2099,13 @@ cluster_trigger(struct trigger *t)
         break;
     }
     raft_proposal_clear(raft);
+    /* The other transactions that waited for this proposal to end may
+     * already have looked in this pass (newer triggers come first) and
+     * gone back to waiting: without a wake-up nothing would run them
+     * again, and their clients (ovs-vswitchd acknowledging cur_cfg, after
+     * a leader change) would wait for ever. */
+    wake_db_triggers(t->db);
+    poll_immediate_wake();
     return state;
 }
 
